@@ -1,0 +1,26 @@
+import { getConfig, type Config } from '@/lib/config';
+import { getDb, type Db } from '@/lib/db';
+import { resolveAuthSecret } from '@/lib/auth/secret';
+import { sessionTokenKeys, type SessionTokenKeys } from '@/lib/auth/session-token';
+
+export interface Services {
+  config: Config;
+  db: Db;
+  tokenKeys: SessionTokenKeys;
+}
+
+let cached: Promise<Services> | undefined;
+
+/** What route handlers pass into lib/: configuration, database and token keys, made once. */
+export function getServices(): Promise<Services> {
+  cached ??= (async () => {
+    const config = getConfig();
+    const db = await getDb();
+    const tokenKeys = sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
+    return { config, db, tokenKeys };
+  })();
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import bs58 from 'bs58';
+import { AppError } from '@/lib/api/errors';
+import type { Db } from '@/lib/db';
+import { isPublicKey } from '@/lib/solana/keys';
+import { formatSignInMessage } from './sign-in-message';
+import { storeNonce } from './nonce-store';
+
+/** How long a challenge can be verified (DESIGN.md "Sign-in"). */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** 144 random bits, base58. */
+const NONCE_BYTES = 18;
+
+/**
+ * POST /v1/auth/challenge (SPEC 4.1): a single-use, domain-separated message for `pubkey`,
+ * its nonce stored with the hash of the exact text.
+ */
+export async function issueChallenge(
+  db: Db,
+  input: { pubkey: unknown; domain: string },
+  now: Date,
+): Promise<{ message: string }> {
+  if (!isPublicKey(input.pubkey)) {
+    throw new AppError('invalid_request', '`pubkey` must be a base58 Solana public key.');
+  }
+  const nonce = bs58.encode(randomBytes(NONCE_BYTES));
+  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
+  const message = formatSignInMessage({ domain: input.domain, pubkey: input.pubkey, nonce, issuedAt: now, expiresAt });
+  await storeNonce(db, { nonce, pubkey: input.pubkey, message, issuedAt: now, expiresAt });
+  return { message };
+}
+
+/**
+ * The domain a challenge names: the request's Origin host when it is one of the extra
+ * allowed domains, else the app's own. Never the Host header.
+ */
+export function signInDomain(origin: string | null, appDomain: string, extraDomains: readonly string[]): string {
+  if (!origin) return appDomain;
+  try {
+    const host = new URL(origin).host.toLowerCase();
+    return extraDomains.includes(host) ? host : appDomain;
+  } catch {
+    return appDomain;
+  }
+}

@@ -1,0 +1,47 @@
+import { AppError } from '@/lib/api/errors';
+import type { Db } from '@/lib/db';
+import { decodePublicKey } from '@/lib/solana/keys';
+import { decodeSignature, verifyEd25519 } from './ed25519';
+import { consumeNonce, sha256Hex } from './nonce-store';
+import { MAX_SIGN_IN_MESSAGE_LENGTH, parseSignInMessage } from './sign-in-message';
+
+export interface SignInAttempt {
+  pubkey: string;
+  message: string;
+  signature: string;
+}
+
+/** The one answer to every failed verification (SPEC 4.2 rule 3): nothing says which check. */
+export const SIGN_IN_FAILED = () => new AppError('unauthorized', 'Sign-in failed.');
+
+/**
+ * Verifies a signed challenge (SPEC 4.2). The nonce is consumed atomically before any other
+ * check, so an attempt found invalid burns it too. Returns the signed-in key and the nonce.
+ */
+export async function verifySignIn(
+  db: Db,
+  attempt: SignInAttempt,
+  allowedDomains: readonly string[],
+  now: Date,
+): Promise<{ pubkey: string; nonce: string }> {
+  if (attempt.message.length > MAX_SIGN_IN_MESSAGE_LENGTH || attempt.signature.length > 128) throw SIGN_IN_FAILED();
+  const fields = parseSignInMessage(attempt.message);
+  if (!fields) throw SIGN_IN_FAILED();
+  const stored = await consumeNonce(db, fields.nonce, now);
+  if (!stored) throw SIGN_IN_FAILED();
+
+  const publicKey = decodePublicKey(attempt.pubkey);
+  const signature = decodeSignature(attempt.signature);
+  const valid =
+    publicKey !== null &&
+    signature !== null &&
+    attempt.pubkey === fields.pubkey &&
+    attempt.pubkey === stored.pubkey &&
+    sha256Hex(attempt.message) === stored.messageHash &&
+    now.getTime() < stored.expiresAt.getTime() &&
+    allowedDomains.includes(fields.domain) &&
+    verifyEd25519(publicKey, Buffer.from(attempt.message, 'utf8'), signature);
+  if (!valid) throw SIGN_IN_FAILED();
+  return { pubkey: stored.pubkey, nonce: stored.nonce };
+}
+

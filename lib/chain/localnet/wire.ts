@@ -1,0 +1,211 @@
+import { createPublicKey, verify } from 'node:crypto';
+import bs58 from 'bs58';
+import { RpcError, RPC_INVALID_PARAMS } from './errors';
+
+/** Parsed wire form of a legacy or v0 transaction (the parts the localnet serves). */
+export interface WireTransaction {
+  bytes: Uint8Array;
+  signatures: Uint8Array[];
+  messageBytes: Uint8Array;
+  version: 'legacy' | 0;
+  header: { numRequiredSignatures: number; numReadonlySignedAccounts: number; numReadonlyUnsignedAccounts: number };
+  accountKeys: string[];
+  recentBlockhash: string;
+  /** Byte offset of the recent blockhash inside `messageBytes` (for replaceRecentBlockhash). */
+  blockhashOffset: number;
+  instructions: { programIdIndex: number; accounts: number[]; data: Uint8Array }[];
+  addressTableLookups: { accountKey: string; writableIndexes: number[]; readonlyIndexes: number[] }[];
+}
+
+export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
+export const COMPUTE_BUDGET_PROGRAM_ID = 'ComputeBudget111111111111111111111111111111';
+const MEMO_PROGRAM_IDS = new Set([
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+]);
+export const LAMPORTS_PER_SIGNATURE = 5000;
+const PACKET_DATA_SIZE = 1232;
+
+class Reader {
+  offset = 0;
+  constructor(private readonly bytes: Uint8Array) {}
+  byte(): number {
+    if (this.offset >= this.bytes.length) throw new Error('unexpected end of transaction');
+    return this.bytes[this.offset++]!;
+  }
+  take(n: number): Uint8Array {
+    if (this.offset + n > this.bytes.length) throw new Error('unexpected end of transaction');
+    const out = this.bytes.subarray(this.offset, this.offset + n);
+    this.offset += n;
+    return out;
+  }
+  compactU16(): number {
+    let value = 0;
+    for (let shift = 0; shift < 21; shift += 7) {
+      const b = this.byte();
+      value |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return value;
+    }
+    throw new Error('invalid compact-u16');
+  }
+}
+
+function invalid(message: string): RpcError {
+  return new RpcError(RPC_INVALID_PARAMS, message);
+}
+
+/** Parses a message (legacy or v0) from `bytes` starting at the reader's position. */
+function parseMessage(r: Reader, messageStart: number) {
+  let version: 'legacy' | 0 = 'legacy';
+  const first = r.byte();
+  let numRequiredSignatures = first;
+  if (first & 0x80) {
+    const v = first & 0x7f;
+    if (v !== 0) throw invalid(`failed to deserialize transaction: unsupported transaction version ${v}`);
+    version = 0;
+    numRequiredSignatures = r.byte();
+  }
+  const numReadonlySignedAccounts = r.byte();
+  const numReadonlyUnsignedAccounts = r.byte();
+  const keyCount = r.compactU16();
+  const accountKeys: string[] = [];
+  for (let i = 0; i < keyCount; i++) accountKeys.push(bs58.encode(r.take(32)));
+  const blockhashOffset = r.offset - messageStart;
+  const recentBlockhash = bs58.encode(r.take(32));
+  const ixCount = r.compactU16();
+  const instructions: WireTransaction['instructions'] = [];
+  for (let i = 0; i < ixCount; i++) {
+    const programIdIndex = r.byte();
+    const accounts = Array.from(r.take(r.compactU16()));
+    const data = r.take(r.compactU16());
+    instructions.push({ programIdIndex, accounts, data });
+  }
+  const addressTableLookups: WireTransaction['addressTableLookups'] = [];
+  if (version === 0) {
+    const n = r.compactU16();
+    for (let i = 0; i < n; i++) {
+      const accountKey = bs58.encode(r.take(32));
+      const writableIndexes = Array.from(r.take(r.compactU16()));
+      const readonlyIndexes = Array.from(r.take(r.compactU16()));
+      addressTableLookups.push({ accountKey, writableIndexes, readonlyIndexes });
+    }
+  }
+  return {
+    version,
+    header: { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts },
+    accountKeys,
+    recentBlockhash,
+    blockhashOffset,
+    instructions,
+    addressTableLookups,
+  };
+}
+
+/**
+ * Decodes and sanitizes a wire transaction the way a validator's RPC does before anything
+ * else: malformed bytes, bad offsets and lookup tables (unsupported here) are invalid params.
+ */
+export function decodeWireTransaction(bytes: Uint8Array): WireTransaction {
+  if (bytes.length > PACKET_DATA_SIZE) {
+    throw invalid(`base64 encoded solana_transaction::versioned::VersionedTransaction too large: ${bytes.length} bytes (max: encoded/raw ${Math.ceil(PACKET_DATA_SIZE / 3) * 4}/${PACKET_DATA_SIZE})`);
+  }
+  const r = new Reader(bytes);
+  let parsed: ReturnType<typeof parseMessage>;
+  const signatures: Uint8Array[] = [];
+  let messageStart: number;
+  try {
+    const sigCount = r.compactU16();
+    for (let i = 0; i < sigCount; i++) signatures.push(r.take(64));
+    messageStart = r.offset;
+    parsed = parseMessage(r, messageStart);
+  } catch (e) {
+    if (e instanceof RpcError) throw e;
+    throw invalid(`failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(e as Error).message}`);
+  }
+  if (r.offset !== bytes.length) throw invalid('failed to deserialize solana_transaction::versioned::VersionedTransaction: trailing bytes');
+  const tx: WireTransaction = { bytes, signatures, messageBytes: bytes.subarray(messageStart), ...parsed };
+  sanitize(tx);
+  return tx;
+}
+
+function sanitize(tx: WireTransaction): void {
+  const { header, accountKeys, instructions } = tx;
+  const fail = () => invalid('invalid transaction: Transaction failed to sanitize accounts offsets correctly');
+  if (tx.addressTableLookups.length > 0) {
+    throw invalid('invalid transaction: address lookup tables are not supported by this localnet');
+  }
+  if (tx.signatures.length !== header.numRequiredSignatures) throw fail();
+  if (header.numRequiredSignatures === 0 || header.numRequiredSignatures > accountKeys.length) throw fail();
+  if (header.numReadonlySignedAccounts >= header.numRequiredSignatures) throw fail();
+  if (header.numReadonlyUnsignedAccounts > accountKeys.length - header.numRequiredSignatures) throw fail();
+  if (new Set(accountKeys).size !== accountKeys.length) {
+    throw invalid('invalid transaction: Transaction loads the same account more than once');
+  }
+  for (const ix of instructions) {
+    // The fee payer can never be a program, and every index must be in range.
+    if (ix.programIdIndex === 0 || ix.programIdIndex >= accountKeys.length) throw fail();
+    if (ix.accounts.some((i) => i >= accountKeys.length)) throw fail();
+  }
+}
+
+function ed25519Key(pubkey: Uint8Array) {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pubkey).toString('base64url') }, format: 'jwk' });
+}
+
+/** True when every required signature is present and valid over the message bytes. */
+export function verifySignatures(tx: WireTransaction): boolean {
+  for (let i = 0; i < tx.header.numRequiredSignatures; i++) {
+    const sig = tx.signatures[i]!;
+    const pubkey = bs58.decode(tx.accountKeys[i]!);
+    try {
+      if (!verify(null, tx.messageBytes, ed25519Key(pubkey), sig)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+export function isWritable(tx: WireTransaction, index: number): boolean {
+  const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } = tx.header;
+  if (index < numRequiredSignatures) return index < numRequiredSignatures - numReadonlySignedAccounts;
+  return index < tx.accountKeys.length - numReadonlyUnsignedAccounts;
+}
+
+/** The base fee plus the prioritization fee the compute-budget instructions ask for. */
+export function computeFee(tx: WireTransaction): number {
+  let unitLimit: number | null = null;
+  let microLamportsPerUnit = 0n;
+  let otherInstructions = 0;
+  for (const ix of tx.instructions) {
+    if (tx.accountKeys[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
+      otherInstructions++;
+      continue;
+    }
+    const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
+    if (ix.data[0] === 2 && ix.data.length >= 5) unitLimit = view.getUint32(1, true);
+    if (ix.data[0] === 3 && ix.data.length >= 9) microLamportsPerUnit = view.getBigUint64(1, true);
+  }
+  const limit = BigInt(Math.min(unitLimit ?? 200_000 * otherInstructions, 1_400_000));
+  const priority = (microLamportsPerUnit * limit + 999_999n) / 1_000_000n;
+  return tx.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE + Number(priority);
+}
+
+/** `memo` as getSignaturesForAddress reports it: "[len] text" per memo, joined by "; ". */
+export function extractMemo(tx: WireTransaction): string | null {
+  const memos: string[] = [];
+  for (const ix of tx.instructions) {
+    if (!MEMO_PROGRAM_IDS.has(tx.accountKeys[ix.programIdIndex]!)) continue;
+    const text = Buffer.from(ix.data).toString('utf8');
+    memos.push(`[${ix.data.length}] ${text}`);
+  }
+  return memos.length ? memos.join('; ') : null;
+}
+
+/** A copy of the transaction's wire bytes with another recent blockhash (signatures kept). */
+export function withBlockhash(tx: WireTransaction, blockhash: string): Uint8Array {
+  const out = new Uint8Array(tx.bytes);
+  const messageStart = tx.bytes.length - tx.messageBytes.length;
+  out.set(bs58.decode(blockhash), messageStart + tx.blockhashOffset);
+  return out;
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+
+/**
+ * The one typed configuration (DESIGN.md "Configuration"), parsed from the environment once.
+ * An invalid value stops start-up with a message naming the variable.
+ */
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || isUrlWith(v, protocols), {
+      message: `must be a URL (${protocols.join(', ')})`,
+    });
+
+function isUrlWith(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number().int().positive().default(fallback);
+
+const base58Key = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 public key');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  POSTGRES_URL: optionalUrl(['postgres:', 'postgresql:']),
+  SOLANA_RPC_URL: optionalUrl(['http:', 'https:']),
+  SOLANA_CLUSTER: z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
+  TAG_PROGRAM_ID: base58Key.default(LOCALNET_PROGRAM_ID),
+  APP_URL: z
+    .string()
+    .default('http://localhost:3000')
+    .refine((v) => isUrlWith(v, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
+  AUTH_DOMAINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean))
+    .refine((list) => list.every((d) => /^[a-z0-9.-]+(:\d{1,5})?$/.test(d)), {
+      message: 'must be a comma-separated list of host[:port]',
+    }),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CRON_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  AUTH_RATE_LIMIT: positiveInt(30),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  SYNC_RATE_LIMIT: positiveInt(60),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
+  INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(15),
+  DATA_DIR: z.string().default('.data'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  database:
+    | { driver: 'pglite'; dataDir: string }
+    | { driver: 'node-postgres'; url: string }
+    | { driver: 'vercel-postgres'; url: string };
+  solana: { rpcUrl: string | undefined; cluster: Env['SOLANA_CLUSTER']; programId: string };
+  appUrl: URL;
+  /** Host (with port) of APP_URL: the sign-in domain. */
+  authDomain: string;
+  /** Extra sign-in domains allowed through a matching `Origin`. */
+  extraAuthDomains: string[];
+  authSecret: string | undefined;
+  cronSecret: string | undefined;
+  authRateLimit: { limit: number; windowSeconds: number };
+  syncRateLimit: { limit: number; windowSeconds: number };
+  trustedProxyHops: number;
+  indexerIntervalSeconds: number;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseConfig(source: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  if (e.NODE_ENV === 'production' && !e.AUTH_SECRET && source.VERCEL) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
+  }
+  const appUrl = new URL(e.APP_URL);
+  return {
+    env: e.NODE_ENV,
+    database: e.DATABASE_URL
+      ? { driver: 'node-postgres', url: e.DATABASE_URL }
+      : e.POSTGRES_URL
+        ? { driver: 'vercel-postgres', url: e.POSTGRES_URL }
+        : { driver: 'pglite', dataDir: `${e.DATA_DIR}/pglite` },
+    solana: { rpcUrl: e.SOLANA_RPC_URL, cluster: e.SOLANA_CLUSTER, programId: e.TAG_PROGRAM_ID },
+    appUrl,
+    authDomain: appUrl.host,
+    extraAuthDomains: e.AUTH_DOMAINS,
+    authSecret: e.AUTH_SECRET,
+    cronSecret: e.CRON_SECRET,
+    authRateLimit: { limit: e.AUTH_RATE_LIMIT, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
+    syncRateLimit: { limit: e.SYNC_RATE_LIMIT, windowSeconds: 60 },
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
+    dataDir: e.DATA_DIR,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed on first use; throws ConfigError when invalid. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+
+/** A sign-in challenge (SPEC 2.2, 3.2): issued, then consumed exactly once by verify. */
+export const authNonces = pgTable(
+  'auth_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    pubkey: text('pubkey').notNull(),
+    /** SHA-256 (hex) of the exact message issued: verify accepts only that text. */
+    messageHash: text('message_hash').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    consumedAt: ts('consumed_at'),
+  },
+  (t) => [index('auth_nonces_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Fixed-window counters shared by every server process (SPEC 8). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: ts('window_start').notNull(),
+  count: integer('count').notNull(),
+});
+
+/** The off-chain mirror of a registered tag (SPEC 2.1, 3.1). Created only by the indexer. */
+export const identities = pgTable(
+  'identities',
+  {
+    tag: text('tag').primaryKey(),
+    owner: text('owner').notNull(),
+    wallet: text('wallet').notNull(),
+    displayName: text('display_name'),
+    avatar: text('avatar'),
+    bio: text('bio'),
+    preferredToken: text('preferred_token'),
+    verified: boolean('verified').notNull().default(false),
+    merchant: boolean('merchant').notNull().default(false),
+    status: text('status', { enum: ['active', 'blocked'] }).notNull().default('active'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull().default(sql`now()`),
+    signature: text('signature').notNull(),
+    slot: bigint('slot', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [index('identities_owner_idx').on(t.owner)],
+);
+
+/** Where the indexer stopped: the newest signature it has processed, per program. */
+export const indexerCursors = pgTable('indexer_cursors', {
+  programId: text('program_id').primaryKey(),
+  lastSignature: text('last_signature'),
+  lastSlot: bigint('last_slot', { mode: 'bigint' }),
+  updatedAt: ts('updated_at').notNull().default(sql`now()`),
+});
+
+export type AuthNonce = typeof authNonces.$inferSelect;
+export type IdentityRow = typeof identities.$inferSelect;
+export type NewIdentityRow = typeof identities.$inferInsert;

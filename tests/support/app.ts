@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from './ports';
+
+export interface TestApp {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+export const TEST_CRON_SECRET = 'test-cron-secret-4f1c2a';
+
+export function hasProductionBuild(): boolean {
+  return existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'));
+}
+
+/**
+ * Starts the production build (`next start`) on a free port with the given environment
+ * and waits until it answers. Tests run against the real built app, over HTTP.
+ */
+export async function startApp(env: Record<string, string>): Promise<TestApp> {
+  if (!hasProductionBuild()) throw new Error('No production build: run `npm run build` first (npm test does).');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_URL: url,
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      CRON_SECRET: TEST_CRON_SECRET,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  await waitUntilUp(url, child, () => output);
+  return { url, stop: () => stopChild(child) };
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`next start did not answer within 60 s:\n${output()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}

@@ -100,8 +100,6 @@ export interface LocalChainOptions {
   onChange?: () => void;
 }
 
-const ED25519_SIG_BYTES = 64;
-
 /**
  * LiteSVM wrapped as a single-leader chain: every accepted transaction gets its own slot,
  * block time and blockhash, and is kept with its wire bytes, status and logs so the
@@ -412,19 +410,11 @@ export class LocalChain {
     this.topUpFaucet();
     const tx = new Transaction({ feePayer: this.faucet.publicKey, recentBlockhash: this.latestBlockhash('processed').blockhash })
       .add(SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: to, lamports }));
-    // Two airdrops of the same amount in one block would share a signature: vary the memo-free
-    // way a faucet does, by the blockhash of a fresh slot if needed.
+    // Each airdrop lands in its own slot with that slot's fresh blockhash, so two airdrops
+    // of the same amount to the same key never share a signature.
     tx.sign(this.faucet);
-    let bytes: Uint8Array = tx.serialize();
-    let signature = bs58.encode(tx.signature!);
-    if (this.bySignature.has(signature)) {
-      this.produceBlock(this.meta.slot + 1, Math.max(this.meta.blockTimes[this.meta.slot]!, Math.floor(this.now() / 1000)));
-      tx.recentBlockhash = this.latestBlockhash('processed').blockhash;
-      tx.signatures = [];
-      tx.sign(this.faucet);
-      bytes = tx.serialize();
-      signature = bs58.encode(tx.signature!);
-    }
+    const bytes: Uint8Array = tx.serialize();
+    const signature = bs58.encode(tx.signature!);
     const wire = decodeWireTransaction(bytes);
     const blockTime = Math.max(this.meta.blockTimes[this.meta.slot]!, Math.floor(this.now() / 1000));
     return this.execute(wire, bytes, signature, this.meta.slot + 1, blockTime).signature;
@@ -444,7 +434,7 @@ export class LocalChain {
       throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
     }
     if (!this.isBlockhashValid(tx.recentBlockhash)) return { ...emptySimulation(), err: 'BlockhashNotFound' };
-    if (this.bySignature.has(bs58.encode(tx.signatures[0]!)) && opts.sigVerify) {
+    if (this.bySignature.has(bs58.encode(tx.signatures[0]!))) {
       return { ...emptySimulation(), err: 'AlreadyProcessed' };
     }
     const blockTime = Math.max(this.meta.blockTimes[this.meta.slot]!, Math.floor(this.now() / 1000));
@@ -459,16 +449,8 @@ export class LocalChain {
   }
 
   private runSimulation(tx: WireTransaction, bytes: Uint8Array): SimulationResult {
-    // Missing signatures are zeros on the wire; LiteSVM's wrapper insists on non-null ones
-    // even when sigverify is off, so hand it a placeholder it will not check.
-    const decoded = getTransactionDecoder().decode(bytes);
-    const signatures = { ...decoded.signatures };
-    for (const k of Object.keys(signatures)) {
-      if (signatures[k as keyof typeof signatures] === null) {
-        (signatures as Record<string, Uint8Array>)[k] = new Uint8Array(ED25519_SIG_BYTES) as never;
-      }
-    }
-    const result = this.svm.simulateTransaction({ ...decoded, signatures } as typeof decoded);
+    // With sigverify off LiteSVM's wrapper accepts missing (all-zero) signatures.
+    const result = this.svm.simulateTransaction(getTransactionDecoder().decode(bytes));
     const failed = result instanceof FailedTransactionMetadata;
     const meta = failed ? result.meta() : result.meta();
     const postAccounts: SimulationResult['postAccounts'] = new Map();

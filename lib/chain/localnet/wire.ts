@@ -128,6 +128,23 @@ export function decodeWireTransaction(bytes: Uint8Array): WireTransaction {
   return tx;
 }
 
+/** Decodes a bare message (getFeeForMessage), with the same sanitizing minus signatures. */
+export function decodeWireMessage(bytes: Uint8Array): WireTransaction {
+  const r = new Reader(bytes);
+  let parsed: ReturnType<typeof parseMessage>;
+  try {
+    parsed = parseMessage(r, 0);
+  } catch (e) {
+    if (e instanceof RpcError) throw e;
+    throw invalid(`failed to deserialize solana_message::versions::VersionedMessage: ${(e as Error).message}`);
+  }
+  if (r.offset !== bytes.length) throw invalid('failed to deserialize solana_message::versions::VersionedMessage: trailing bytes');
+  const signatures = Array.from({ length: parsed.header.numRequiredSignatures }, () => new Uint8Array(64));
+  const tx: WireTransaction = { bytes, signatures, messageBytes: bytes, ...parsed };
+  sanitize(tx);
+  return tx;
+}
+
 function sanitize(tx: WireTransaction): void {
   const { header, accountKeys, instructions } = tx;
   const fail = () => invalid('invalid transaction: Transaction failed to sanitize accounts offsets correctly');

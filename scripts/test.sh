@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `npm test`: every test of the project, on a fresh machine. Installs what the tests need,
+# type-checks, rebuilds the program (the tests compare it with the committed .so), builds
+# the production app, then runs Vitest (real PostgreSQL, LiteSVM, localnet, the built app)
+# and Playwright (Debian's Chromium against the built app).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+bash scripts/ensure-system-packages.sh
+bash scripts/ensure-node-modules.sh
+echo "== type-check"
+npx tsc --noEmit -p .
+echo "== next build"
+npx next build > .next-build.log 2>&1 || { cat .next-build.log; exit 1; }
+rm -f .next-build.log
+echo "== vitest"
+npx vitest run "$@"
+if [ -f playwright.config.ts ] && [ $# -eq 0 ]; then
+  echo "== playwright"
+  npx playwright test
+fi

@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '@/lib/config';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { hasProductionBuild } from '../support/app';
+
+describe('configuration (DESIGN.md "Configuration")', () => {
+  it('embedded defaults when nothing is set', () => {
+    const c = parseConfig({});
+    expect(c.database).toEqual({ driver: 'pglite', dataDir: '.data/pglite' });
+    expect(c.solana).toEqual({ rpcUrl: undefined, cluster: 'localnet', programId: LOCALNET_PROGRAM_ID });
+    expect(c.authDomain).toBe('localhost:3000');
+    expect(c.authRateLimit).toEqual({ limit: 30, windowSeconds: 60 });
+  });
+
+  it('chooses node-postgres for DATABASE_URL and @vercel/postgres for POSTGRES_URL', () => {
+    expect(parseConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).database.driver).toBe('node-postgres');
+    expect(parseConfig({ POSTGRES_URL: 'postgres://u:p@h/db' }).database.driver).toBe('vercel-postgres');
+  });
+
+  it('sign-in domains: APP_URL host with port, plus AUTH_DOMAINS', () => {
+    const c = parseConfig({ APP_URL: 'https://tags.example:8443', AUTH_DOMAINS: 'Preview.example, partner.example:3000' });
+    expect(c.authDomain).toBe('tags.example:8443');
+    expect(c.extraAuthDomains).toEqual(['preview.example', 'partner.example:3000']);
+  });
+
+  const INVALID: Record<string, Record<string, string>> = {
+    DATABASE_URL: { DATABASE_URL: 'mysql://x' },
+    SOLANA_RPC_URL: { SOLANA_RPC_URL: 'not a url' },
+    SOLANA_CLUSTER: { SOLANA_CLUSTER: 'moonnet' },
+    TAG_PROGRAM_ID: { TAG_PROGRAM_ID: 'xyz' },
+    APP_URL: { APP_URL: 'ftp://x' },
+    AUTH_DOMAINS: { AUTH_DOMAINS: 'https://with-scheme.example' },
+    AUTH_SECRET: { AUTH_SECRET: 'short' },
+    AUTH_RATE_LIMIT: { AUTH_RATE_LIMIT: '-3' },
+    TRUSTED_PROXY_HOPS: { TRUSTED_PROXY_HOPS: 'two' },
+  };
+  for (const [variable, env] of Object.entries(INVALID)) {
+    it(`an invalid ${variable} is refused with a message naming it`, () => {
+      expect(() => parseConfig(env)).toThrow(new RegExp(`${variable}:`));
+    });
+  }
+
+  it('AUTH_SECRET is required in production on Vercel', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production', VERCEL: '1' })).toThrow(/AUTH_SECRET: required/);
+  });
+
+  it.skipIf(!hasProductionBuild())('the built server stops at start-up naming the invalid variable', () => {
+    const run = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', '0'], {
+      env: { ...process.env, SOLANA_CLUSTER: 'moonnet' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toMatch(/SOLANA_CLUSTER:/);
+  });
+});

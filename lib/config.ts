@@ -33,6 +33,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   POSTGRES_URL: optionalUrl(['postgres:', 'postgresql:']),
   SOLANA_RPC_URL: optionalUrl(['http:', 'https:']),
+  SOLANA_RPC_TIMEOUT_MS: positiveInt(10_000),
   SOLANA_CLUSTER: z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
   TAG_PROGRAM_ID: base58Key.default(LOCALNET_PROGRAM_ID),
   APP_URL: z
@@ -51,8 +52,12 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: positiveInt(30),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   SYNC_RATE_LIMIT: positiveInt(60),
+  REGISTER_RATE_LIMIT: positiveInt(30),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
   INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(15),
+  /** getSignaturesForAddress page size; a node answers at most 1,000. */
+  INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
+  INDEXER_MAX_TRANSACTIONS: positiveInt(5000),
   DATA_DIR: z.string().default('.data'),
 });
 
@@ -65,6 +70,8 @@ export interface Config {
     | { driver: 'node-postgres'; url: string }
     | { driver: 'vercel-postgres'; url: string };
   solana: { rpcUrl: string | undefined; cluster: Env['SOLANA_CLUSTER']; programId: string };
+  /** How long one JSON-RPC call may take before the cluster counts as unreachable. */
+  rpcTimeoutMs: number;
   appUrl: URL;
   /** Host (with port) of APP_URL: the sign-in domain. */
   authDomain: string;
@@ -74,8 +81,11 @@ export interface Config {
   cronSecret: string | undefined;
   authRateLimit: { limit: number; windowSeconds: number };
   syncRateLimit: { limit: number; windowSeconds: number };
+  registerRateLimit: { limit: number; windowSeconds: number };
   trustedProxyHops: number;
   indexerIntervalSeconds: number;
+  /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
+  indexer: { pageSize: number; maxTransactions: number };
   dataDir: string;
 }
 
@@ -102,6 +112,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
         ? { driver: 'vercel-postgres', url: e.POSTGRES_URL }
         : { driver: 'pglite', dataDir: `${e.DATA_DIR}/pglite` },
     solana: { rpcUrl: e.SOLANA_RPC_URL, cluster: e.SOLANA_CLUSTER, programId: e.TAG_PROGRAM_ID },
+    rpcTimeoutMs: e.SOLANA_RPC_TIMEOUT_MS,
     appUrl,
     authDomain: appUrl.host,
     extraAuthDomains: e.AUTH_DOMAINS,
@@ -109,8 +120,10 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     cronSecret: e.CRON_SECRET,
     authRateLimit: { limit: e.AUTH_RATE_LIMIT, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     syncRateLimit: { limit: e.SYNC_RATE_LIMIT, windowSeconds: 60 },
+    registerRateLimit: { limit: e.REGISTER_RATE_LIMIT, windowSeconds: 60 },
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
+    indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
     dataDir: e.DATA_DIR,
   };
 }

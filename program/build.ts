@@ -31,14 +31,15 @@ export interface BuildResult {
   sha256: string;
 }
 
-function compile(objectPath: string): void {
+/** Compiles one C file for upstream BPF with the flags above; fails clearly without clang-19. */
+export function compileObject(source: string, objectPath: string): void {
   try {
     execFileSync(CLANG, ['--version'], { stdio: 'ignore' });
   } catch {
     throw new Error(`${CLANG} not found: install it with \`apt-get install -y clang-19\``);
   }
   // Relative source path and fixed cwd: nothing about the caller's machine enters the object.
-  execFileSync(CLANG, [...CLANG_FLAGS, path.relative(PROGRAM_DIR, SOURCE_FILE), '-o', objectPath], {
+  execFileSync(CLANG, [...CLANG_FLAGS, path.relative(PROGRAM_DIR, source), '-o', objectPath], {
     cwd: PROGRAM_DIR,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -51,7 +52,7 @@ function compile(objectPath: string): void {
 export function buildProgram({ outDir }: { outDir: string }): BuildResult {
   mkdirSync(outDir, { recursive: true });
   const objectPath = path.join(outDir, 'tag_registry.o');
-  compile(objectPath);
+  compileObject(SOURCE_FILE, objectPath);
   const so = linkSbpf(new Uint8Array(readFileSync(objectPath)));
   const soPath = path.join(outDir, SO_NAME);
   const sha256 = createHash('sha256').update(so).digest('hex');

@@ -1,4 +1,12 @@
-import { clientAddress, hitRateLimit, type RateLimitPolicy } from '@/lib/auth/rate-limit';
+import {
+  clientAddress,
+  hitRateLimit,
+  rateLimitResult,
+  rateLimitUpsert,
+  type RateLimitPolicy,
+  type RateLimitResult,
+  type RequestCounter,
+} from '@/lib/auth/rate-limit';
 import { verifySessionToken } from '@/lib/auth/session-token';
 import { AppError, errorResponse } from './errors';
 import { getServices, type Services } from './services';
@@ -42,38 +50,61 @@ export function withBearer<C extends { services: Services }>(
 /**
  * One rate-limit policy per bucket, keyed by client address, counted in PostgreSQL.
  * Over the limit: 429 with Retry-After; every answer carries the RateLimit-* headers.
+ *
+ * By default the request is counted before the handler runs. With `fused`, the handler gets
+ * `countRequest` to run inside its own statement (one round trip, e.g. storing a nonce); a
+ * fused handler that ends without using it (bad input) is counted afterwards.
  */
 export function withRateLimit<C extends { services: Services }>(
   bucket: string,
   policyOf: (services: Services) => RateLimitPolicy,
-  handler: Handler<C>,
+  handler: Handler<C & { countRequest: RequestCounter }>,
+  options: { fused?: boolean } = {},
 ): Handler<C> {
   return async (req, ctx) => {
     const { db, config } = ctx.services;
     const policy = policyOf(ctx.services);
     const key = `${bucket}:${clientAddress(req.headers, config.trustedProxyHops)}`;
-    const result = await hitRateLimit(db, key, policy, new Date());
-    const headers = {
-      'RateLimit-Limit': String(result.limit),
-      'RateLimit-Remaining': String(result.remaining),
-      'RateLimit-Reset': String(result.resetSeconds),
-      'RateLimit-Policy': `${policy.limit};w=${policy.windowSeconds}`,
+    const now = new Date();
+    const upsert = rateLimitUpsert(key, policy, now);
+    let result: RateLimitResult | undefined;
+    const settle = (count: number) => {
+      result = rateLimitResult(count, policy, upsert.windowStart, now);
+      if (!result.allowed) throw rateLimited(result, policy);
     };
-    if (!result.allowed) {
-      throw new AppError('rate_limited', 'Too many requests; try again later.', {
-        ...headers,
-        'Retry-After': String(result.resetSeconds),
-      });
+    if (!options.fused) {
+      result = await hitRateLimit(db, key, policy, now);
+      if (!result.allowed) throw rateLimited(result, policy);
     }
     let response: Response;
     try {
-      response = await handler(req, ctx);
+      response = await handler(req, { ...ctx, countRequest: { upsert: upsert.sql, limit: policy.limit, settle } });
     } catch (err) {
       response = errorResponse(err);
     }
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    if (!result) {
+      result = await hitRateLimit(db, key, policy, now);
+      if (!result.allowed) response = errorResponse(rateLimited(result, policy));
+    }
+    for (const [name, value] of Object.entries(rateLimitHeaders(result, policy))) response.headers.set(name, value);
     return response;
   };
+}
+
+function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(result.limit),
+    'RateLimit-Remaining': String(result.remaining),
+    'RateLimit-Reset': String(result.resetSeconds),
+    'RateLimit-Policy': `${policy.limit};w=${policy.windowSeconds}`,
+  };
+}
+
+function rateLimited(result: RateLimitResult, policy: RateLimitPolicy): AppError {
+  return new AppError('rate_limited', 'Too many requests; try again later.', {
+    ...rateLimitHeaders(result, policy),
+    'Retry-After': String(result.resetSeconds),
+  });
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

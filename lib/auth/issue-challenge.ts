@@ -5,6 +5,7 @@ import type { Db } from '@/lib/db';
 import { isPublicKey } from '@/lib/solana/keys';
 import { formatSignInMessage } from './sign-in-message';
 import { storeNonce } from './nonce-store';
+import { UNCOUNTED, type RequestCounter } from './rate-limit';
 
 /** How long a challenge can be verified (DESIGN.md "Sign-in"). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -13,12 +14,14 @@ const NONCE_BYTES = 18;
 
 /**
  * POST /v1/auth/challenge (SPEC 4.1): a single-use, domain-separated message for `pubkey`,
- * its nonce stored with the hash of the exact text.
+ * its nonce stored with the hash of the exact text (the request counted by `counter` in the
+ * same statement).
  */
 export async function issueChallenge(
   db: Db,
   input: { pubkey: unknown; domain: string },
   now: Date,
+  counter: RequestCounter = UNCOUNTED,
 ): Promise<{ message: string }> {
   if (!isPublicKey(input.pubkey)) {
     throw new AppError('invalid_request', '`pubkey` must be a base58 Solana public key.');
@@ -26,7 +29,7 @@ export async function issueChallenge(
   const nonce = bs58.encode(randomBytes(NONCE_BYTES));
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
   const message = formatSignInMessage({ domain: input.domain, pubkey: input.pubkey, nonce, issuedAt: now, expiresAt });
-  await storeNonce(db, { nonce, pubkey: input.pubkey, message, issuedAt: now, expiresAt });
+  await storeNonce(db, { nonce, pubkey: input.pubkey, message, issuedAt: now, expiresAt }, counter);
   return { message };
 }
 

@@ -1,41 +1,69 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
-import { authNonces, type AuthNonce } from '@/lib/db/schema';
+import { rowsOf } from '@/lib/db/rows';
+import { authNonces } from '@/lib/db/schema';
+import { UNCOUNTED, type RequestCounter } from './rate-limit';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+export interface StoredNonce {
+  nonce: string;
+  pubkey: string;
+  messageHash: string;
+  expiresAt: Date;
+}
+
+/**
+ * Stores a challenge's nonce with the hash of its exact message. The request is counted
+ * against the rate limit in the same statement; over the limit nothing is stored.
+ */
 export async function storeNonce(
   db: Db,
   n: { nonce: string; pubkey: string; message: string; issuedAt: Date; expiresAt: Date },
+  counter: RequestCounter = UNCOUNTED,
 ): Promise<void> {
-  await db.insert(authNonces).values({
-    nonce: n.nonce,
-    pubkey: n.pubkey,
-    messageHash: sha256Hex(n.message),
-    issuedAt: n.issuedAt,
-    expiresAt: n.expiresAt,
-  });
+  const result = await db.execute(sql`
+    WITH hit AS (${counter.upsert}),
+    stored AS (
+      INSERT INTO auth_nonces (nonce, pubkey, message_hash, issued_at, expires_at)
+      SELECT ${n.nonce}, ${n.pubkey}, ${sha256Hex(n.message)}, ${n.issuedAt.toISOString()}, ${n.expiresAt.toISOString()}
+      FROM hit WHERE hit.count <= ${counter.limit}
+    )
+    SELECT count FROM hit`);
+  counter.settle(Number(rowsOf<{ count: number }>(result)[0].count));
 }
 
 /**
  * Consumes a nonce in one atomic statement (SPEC 3.2): of any number of concurrent callers,
- * exactly one gets the row; everyone else, and every later caller, gets null.
+ * exactly one gets the row; everyone else, and every later caller, gets null. The request is
+ * counted against the rate limit in the same statement; over the limit nothing is consumed.
  */
-export async function consumeNonce(db: Db, nonce: string, now: Date): Promise<AuthNonce | null> {
-  const rows = await db
-    .update(authNonces)
-    .set({ consumedAt: now })
-    .where(and(eq(authNonces.nonce, nonce), isNull(authNonces.consumedAt)))
-    .returning();
-  return rows[0] ?? null;
+export async function consumeNonce(
+  db: Db,
+  nonce: string,
+  now: Date,
+  counter: RequestCounter = UNCOUNTED,
+): Promise<StoredNonce | null> {
+  const result = await db.execute(sql`
+    WITH hit AS (${counter.upsert}),
+    consumed AS (
+      UPDATE auth_nonces SET consumed_at = ${now.toISOString()}
+      WHERE nonce = ${nonce} AND consumed_at IS NULL AND (SELECT count FROM hit) <= ${counter.limit}
+      RETURNING nonce, pubkey, message_hash, expires_at
+    )
+    SELECT hit.count, consumed.* FROM hit LEFT JOIN consumed ON true`);
+  const [row] = rowsOf<{ count: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date }>(result);
+  counter.settle(Number(row.count));
+  if (!row.nonce) return null;
+  return { nonce: row.nonce, pubkey: row.pubkey, messageHash: row.message_hash, expiresAt: new Date(row.expires_at) };
 }
 
 /** Deletes challenges that expired over an hour ago (run by the cron job). */
 export async function pruneNonces(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - 60 * 60 * 1000);
-  const rows = await db.delete(authNonces).where(lt(authNonces.expiresAt, cutoff)).returning({ n: sql`1` });
+  const rows = await db.delete(authNonces).where(lt(authNonces.expiresAt, cutoff)).returning({ nonce: authNonces.nonce });
   return rows.length;
 }

@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db';
 import { decodePublicKey } from '@/lib/solana/keys';
 import { decodeSignature, verifyEd25519 } from './ed25519';
 import { consumeNonce, sha256Hex } from './nonce-store';
+import { UNCOUNTED, type RequestCounter } from './rate-limit';
 import { MAX_SIGN_IN_MESSAGE_LENGTH, parseSignInMessage } from './sign-in-message';
 
 export interface SignInAttempt {
@@ -16,18 +17,20 @@ export const SIGN_IN_FAILED = () => new AppError('unauthorized', 'Sign-in failed
 
 /**
  * Verifies a signed challenge (SPEC 4.2). The nonce is consumed atomically before any other
- * check, so an attempt found invalid burns it too. Returns the signed-in key and the nonce.
+ * check, so an attempt found invalid burns it too (and `counter` counts the request in that
+ * same statement, before the CPU-bound signature check). Returns the signed-in key and nonce.
  */
 export async function verifySignIn(
   db: Db,
   attempt: SignInAttempt,
   allowedDomains: readonly string[],
   now: Date,
+  counter: RequestCounter = UNCOUNTED,
 ): Promise<{ pubkey: string; nonce: string }> {
   if (attempt.message.length > MAX_SIGN_IN_MESSAGE_LENGTH || attempt.signature.length > 128) throw SIGN_IN_FAILED();
   const fields = parseSignInMessage(attempt.message);
   if (!fields) throw SIGN_IN_FAILED();
-  const stored = await consumeNonce(db, fields.nonce, now);
+  const stored = await consumeNonce(db, fields.nonce, now, counter);
   if (!stored) throw SIGN_IN_FAILED();
 
   const publicKey = decodePublicKey(attempt.pubkey);

@@ -94,6 +94,8 @@ extern u64 sol_invoke_signed_c(const SolInstruction *instruction,
                                const SolSignerSeeds *signers_seeds, u64 signers_seeds_len);
 extern u64 sol_get_rent_sysvar(SolRent *rent);
 extern u64 sol_get_clock_sysvar(SolClock *clock);
+/* Flat cost for short copies (cheaper than a byte loop past a few bytes); ranges must not overlap. */
+extern void sol_memcpy_(void *dst, const void *src, u64 len);
 
 static inline u64 load_u64(const u8 *p) {
   return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 | (u64)p[3] << 24 | (u64)p[4] << 32 |
@@ -112,16 +114,24 @@ static inline void copy_bytes(u8 *dst, const u8 *src, u64 len) {
   for (u64 i = 0; i < len; i++) dst[i] = src[i];
 }
 
-static inline int bytes_equal(const u8 *a, const u8 *b, u64 len) {
-  u8 diff = 0;
-  for (u64 i = 0; i < len; i++) diff |= a[i] ^ b[i];
-  return diff == 0;
+/* Pubkey helpers for 8-aligned keys (every key inside a serialized account is). */
+static inline int key_equal_aligned(const u8 *a, const u8 *b) {
+  const u64 *x = (const u64 *)a, *y = (const u64 *)b;
+  return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
 }
 
-static inline int is_zero(const u8 *a, u64 len) {
-  u8 acc = 0;
-  for (u64 i = 0; i < len; i++) acc |= a[i];
-  return acc == 0;
+static inline int key_is_zero_aligned(const u8 *a) {
+  const u64 *x = (const u64 *)a;
+  return (x[0] | x[1] | x[2] | x[3]) == 0;
+}
+
+static inline void key_copy_aligned(u8 *dst, const u8 *src) {
+  u64 *d = (u64 *)dst;
+  const u64 *s = (const u64 *)src;
+  d[0] = s[0];
+  d[1] = s[1];
+  d[2] = s[2];
+  d[3] = s[3];
 }
 
 #endif

@@ -180,10 +180,10 @@ static u64 create_record(Cpi *cpi, const u8 *program_id, u64 lamports) {
   u64 existing = *cpi->infos[1].lamports;
   u64 err;
   if (existing == 0) {
-    store_u64(data, SYS_CREATE_ACCOUNT); /* u32 tag, then the u64 writes over nothing */
+    store_u64(data, SYS_CREATE_ACCOUNT); /* the u32 enum tag; bytes 4..8 are written next */
     store_u64(data + 4, lamports);
     store_u64(data + 12, TAG_RECORD_SIZE);
-    copy_bytes(data + 20, program_id, PUBKEY_BYTES);
+    sol_memcpy_(data + 20, program_id, PUBKEY_BYTES);
     return system_invoke(cpi, data, sizeof(data), 1, 1);
   }
   if (existing < lamports) {
@@ -195,7 +195,7 @@ static u64 create_record(Cpi *cpi, const u8 *program_id, u64 lamports) {
   store_u64(data + 4, TAG_RECORD_SIZE);
   if ((err = system_invoke(cpi, data, 12, 0, 1))) return err;
   store_u64(data, SYS_ASSIGN);
-  copy_bytes(data + 4, program_id, PUBKEY_BYTES);
+  sol_memcpy_(data + 4, program_id, PUBKEY_BYTES);
   return system_invoke(cpi, data, 4 + PUBKEY_BYTES, 0, 1);
 }
 
@@ -217,7 +217,7 @@ u64 entrypoint(const u8 *input) {
   if (!payer[ACC_IS_SIGNER]) return fail(ERR_FEE_PAYER_NOT_SIGNER);
   if (!payer[ACC_IS_WRITABLE]) return fail(ERR_FEE_PAYER_NOT_WRITABLE);
   if (!record[ACC_IS_WRITABLE]) return fail(ERR_TAG_RECORD_NOT_WRITABLE);
-  if (!is_zero(system + ACC_KEY, PUBKEY_BYTES)) return fail(ERR_INVALID_SYSTEM_PROGRAM);
+  if (!key_is_zero_aligned(system + ACC_KEY)) return fail(ERR_INVALID_SYSTEM_PROGRAM);
 
   Cpi cpi;
   u8 bump_seed[1];
@@ -227,7 +227,7 @@ u64 entrypoint(const u8 *input) {
   cpi.seeds[1].len = in.tag_len;
   u64 expected[PUBKEY_BYTES / 8];
   if (sol_try_find_program_address(cpi.seeds, 2, in.program_id, (u8 *)expected, bump_seed) ||
-      !bytes_equal((const u8 *)expected, record + ACC_KEY, PUBKEY_BYTES))
+      !key_equal_aligned((const u8 *)expected, record + ACC_KEY))
     return fail(ERR_INVALID_TAG_RECORD_ADDRESS);
   cpi.seeds[2].addr = bump_seed;
   cpi.seeds[2].len = 1;
@@ -236,7 +236,7 @@ u64 entrypoint(const u8 *input) {
   cpi.system_program = system + ACC_KEY;
 
   /* Registered, or otherwise in use: only an empty, system-owned address can become a record. */
-  if (!is_zero(record + ACC_OWNER, PUBKEY_BYTES) || *(const u64 *)(record + ACC_DATA_LEN) != 0)
+  if (!key_is_zero_aligned(record + ACC_OWNER) || *(const u64 *)(record + ACC_DATA_LEN) != 0)
     return fail(ERR_ALREADY_REGISTERED);
 
   SolRent rent;
@@ -249,19 +249,23 @@ u64 entrypoint(const u8 *input) {
   if ((err = create_record(&cpi, in.program_id, rent_exempt_minimum(&rent, TAG_RECORD_SIZE))))
     return err;
 
-  /* The CPI updated the serialized account in place: data_len is now TAG_RECORD_SIZE. */
+  /*
+   * The CPI updated the serialized account in place: data_len is now TAG_RECORD_SIZE and
+   * the data (8-aligned in the input) is freshly allocated, so all zero: the tag's padding
+   * needs no writes.
+   */
   u8 *out = (u8 *)(record + ACC_DATA);
-  store_u64(out, TAG_RECORD_DISCRIMINATOR);
-  copy_bytes(out + REC_OWNER, owner + ACC_KEY, PUBKEY_BYTES);
-  copy_bytes(out + REC_WALLET, in.wallet, PUBKEY_BYTES);
+  *(u64 *)out = TAG_RECORD_DISCRIMINATOR;
+  key_copy_aligned(out + REC_OWNER, owner + ACC_KEY);
+  sol_memcpy_(out + REC_WALLET, in.wallet, PUBKEY_BYTES);
   out[REC_BUMP] = bump_seed[0];
   store_u64(out + REC_REGISTERED_AT, (u64)clock.unix_timestamp);
   store_u64(out + REC_TAG_LEN, in.tag_len); /* low 4 bytes; the high 4 land in the zeroed tag field */
-  for (u64 i = 0; i < TAG_MAX_BYTES; i++) out[REC_TAG + i] = i < in.tag_len ? in.tag[i] : 0;
+  sol_memcpy_(out + REC_TAG, in.tag, in.tag_len);
 
   char line[sizeof(LOG_OK) - 1 + TAG_MAX_BYTES];
-  copy_bytes((u8 *)line, (const u8 *)LOG_OK, sizeof(LOG_OK) - 1);
-  copy_bytes((u8 *)line + sizeof(LOG_OK) - 1, in.tag, in.tag_len);
+  sol_memcpy_(line, LOG_OK, sizeof(LOG_OK) - 1);
+  sol_memcpy_(line + sizeof(LOG_OK) - 1, in.tag, in.tag_len);
   sol_log_(line, sizeof(LOG_OK) - 1 + in.tag_len);
   return 0;
 }

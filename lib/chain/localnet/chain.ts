@@ -235,12 +235,28 @@ export class LocalChain {
     if (!account.exists) return null;
     return {
       lamports: Number(account.lamports),
-      data: account.data,
+      data: new Uint8Array(account.data),
       owner: account.programAddress,
       executable: account.executable,
       // What a validator reports for rent-exempt accounts (u64::MAX).
       rentEpoch: 18446744073709551615,
     };
+  }
+
+  programAccounts(programId: string): { pubkey: string; account: AccountView }[] {
+    return this.svm.getProgramAccounts(toAddress(programId)).map((a) => ({
+      pubkey: a.address,
+      account: { lamports: Number(a.lamports), data: new Uint8Array(a.data), owner: a.programAddress, executable: a.executable, rentEpoch: 18446744073709551615 },
+    }));
+  }
+
+  transactionCount(): number {
+    return this.meta.transactions.length;
+  }
+
+  /** The node's identity: the faucet doubles as the single leader. */
+  get identity(): string {
+    return this.faucet.publicKey.toBase58();
   }
 
   getBalance(address: string): number {
@@ -413,7 +429,7 @@ export class LocalChain {
     // Each airdrop lands in its own slot with that slot's fresh blockhash, so two airdrops
     // of the same amount to the same key never share a signature.
     tx.sign(this.faucet);
-    const bytes: Uint8Array = tx.serialize();
+    const bytes: Uint8Array = tx.serialize({ verifySignatures: false });
     const signature = bs58.encode(tx.signature!);
     const wire = decodeWireTransaction(bytes);
     const blockTime = Math.max(this.meta.blockTimes[this.meta.slot]!, Math.floor(this.now() / 1000));
@@ -456,7 +472,7 @@ export class LocalChain {
     const postAccounts: SimulationResult['postAccounts'] = new Map();
     if (!failed) {
       for (const a of result.postAccounts()) {
-        postAccounts.set(a.address, { lamports: BigInt(a.lamports), data: a.data, owner: a.programAddress, executable: a.executable });
+        postAccounts.set(a.address, { lamports: BigInt(a.lamports), data: new Uint8Array(a.data), owner: a.programAddress, executable: a.executable });
       }
     }
     return {

@@ -6,9 +6,14 @@ import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
 import { ChallengeRequest } from '@/lib/auth/schemas';
 
 export const POST = withApi(
-  withRateLimit('auth', (s) => s.config.authRateLimit, async (req, { services: { db, config } }) => {
-    const body = parseWith(ChallengeRequest, await readJson(req, 4096));
-    const domain = signInDomain(req.headers.get('origin'), config.authDomain, config.extraAuthDomains);
-    return json(await issueChallenge(db, { pubkey: body.pubkey, domain }, new Date()));
-  }),
+  withRateLimit(
+    'auth',
+    (s) => s.config.authRateLimit,
+    async (req, { services: { db, config }, countRequest }) => {
+      const body = parseWith(ChallengeRequest, await readJson(req, 4096));
+      const domain = signInDomain(req.headers.get('origin'), config.authDomain, config.extraAuthDomains);
+      return json(await issueChallenge(db, { pubkey: body.pubkey, domain }, new Date(), countRequest));
+    },
+    { fused: true },
+  ),
 );

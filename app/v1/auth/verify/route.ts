@@ -7,11 +7,16 @@ import { issueSessionToken } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
 
 export const POST = withApi(
-  withRateLimit('auth', (s) => s.config.authRateLimit, async (req, { services: { db, config, tokenKeys } }) => {
-    const attempt = parseWith(VerifyRequest, await readJson(req, 8192));
-    const now = new Date();
-    const allowed = [config.authDomain, ...config.extraAuthDomains];
-    const signedIn = await verifySignIn(db, attempt, allowed, now);
-    return json({ token: await issueSessionToken(tokenKeys, signedIn, now) });
-  }),
+  withRateLimit(
+    'auth',
+    (s) => s.config.authRateLimit,
+    async (req, { services: { db, config, tokenKeys }, countRequest }) => {
+      const attempt = parseWith(VerifyRequest, await readJson(req, 8192));
+      const now = new Date();
+      const allowed = [config.authDomain, ...config.extraAuthDomains];
+      const signedIn = await verifySignIn(db, attempt, allowed, now, countRequest);
+      return json({ token: await issueSessionToken(tokenKeys, signedIn, now) });
+    },
+    { fused: true },
+  ),
 );

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { SignInPanel } from '@/components/wallet/SignInPanel';
+import { WalletButton } from '@/components/wallet/WalletButton';
+import { WalletProviders } from '@/components/wallet/WalletProviders';
+import { DEFAULT_RPC_URL } from '@/lib/chain/rpc';
+import { getConfig } from '@/lib/config';
+import { getSessionKey } from '@/lib/web/session';
+
+// /register and /settings: the pages that need a wallet. The public pages stay outside this
+// group so they ship no wallet code.
+export default async function WalletLayout({ children }: { children: ReactNode }) {
+  const { solana } = getConfig();
+  const sessionKey = await getSessionKey();
+  return (
+    <WalletProviders rpcUrl={solana.rpcUrl ?? DEFAULT_RPC_URL} cluster={solana.cluster}>
+      <main id="main">
+        <section className="card wallet-bar" aria-label="Wallet and sign-in">
+          <SignInPanel sessionKey={sessionKey} />
+          <WalletButton />
+        </section>
+        {children}
+      </main>
+    </WalletProviders>
+  );
+}

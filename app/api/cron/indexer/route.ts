@@ -1,0 +1,15 @@
+// GET /api/cron/indexer — the scheduled indexer run and housekeeping (Bearer CRON_SECRET)
+import { json, withApi } from '@/lib/api/handler';
+import { getChain } from '@/lib/chain/rpc';
+import { withCron } from '@/lib/indexer/cron-auth';
+import { runCronJob } from '@/lib/indexer/cron-job';
+
+// Vercel stops a function at its plan's limit; a run also stops at INDEXER_MAX_TRANSACTIONS.
+export const maxDuration = 60;
+
+export const GET = withApi(
+  withCron(async (_req, { services: { db, config } }) => {
+    const { connection, programId } = getChain(config);
+    return json(await runCronJob({ db, connection, programId, config, now: new Date() }));
+  }),
+);

@@ -1,0 +1,19 @@
+// GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
+import { corsPreflight, withCors } from '@/lib/api/cors';
+import { json, withApi } from '@/lib/api/handler';
+import { getChain } from '@/lib/chain/rpc';
+import { getTagAvailability } from '@/lib/registry/availability';
+
+interface TagRoute {
+  params: Promise<{ tag: string }>;
+}
+
+export const GET = withCors(
+  withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
+    const { tag } = await params;
+    const { connection, programId } = getChain(config);
+    return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
+  }),
+);
+
+export const OPTIONS = corsPreflight(['GET']);

@@ -1,0 +1,17 @@
+// GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, generated from the request schemas
+import { corsPreflight, withCors } from '@/lib/api/cors';
+import { withApi } from '@/lib/api/handler';
+import { createOpenApiDocument } from '@/lib/api/openapi';
+
+let body: string | undefined;
+
+export const GET = withCors(
+  withApi(async (_req, { services: { config } }) => {
+    body ??= JSON.stringify(createOpenApiDocument({ serverUrl: config.appUrl.origin }));
+    return new Response(body, {
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' },
+    });
+  }),
+);
+
+export const OPTIONS = corsPreflight(['GET']);

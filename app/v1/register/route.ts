@@ -1,0 +1,22 @@
+// POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
+import { corsPreflight, withCors } from '@/lib/api/cors';
+import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
+import { readJson } from '@/lib/api/read-json';
+import { getChain } from '@/lib/chain/rpc';
+import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
+
+export const POST = withCors(
+  withApi(
+    withRateLimit(
+      'register',
+      (s) => s.config.registerRateLimit,
+      withBearer(async (req, { caller, services: { db, config } }) => {
+        const body = await readJson(req, 4096);
+        const { connection, programId } = getChain(config);
+        return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, body }));
+      }),
+    ),
+  ),
+);
+
+export const OPTIONS = corsPreflight(['POST']);

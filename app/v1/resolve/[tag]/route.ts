@@ -1,0 +1,17 @@
+// GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
+import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
+import { json, withApi } from '@/lib/api/handler';
+import { resolveIdentity } from '@/lib/identity';
+
+interface TagRoute {
+  params: Promise<{ tag: string }>;
+}
+
+export const GET = withCors(
+  withApi<TagRoute>(async (_req, { params, services: { db } }) => {
+    const { tag } = await params;
+    return json(await resolveIdentity(db, tag), { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+  }),
+);
+
+export const OPTIONS = corsPreflight(['GET']);

@@ -1,0 +1,130 @@
+// npx tsx bench/localnet.ts — register_tag transactions sent and confirmed per second through Connection
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from '@solana/web3.js';
+import { startLocalnet } from '@/lib/chain/localnet';
+import { registerTagInstruction } from '@/lib/registry';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { PublicKey } from '@solana/web3.js';
+
+export interface LocalnetThroughput {
+  transactions: number;
+  concurrency: number;
+  seconds: number;
+  perSecond: number;
+  /** Per transaction: getLatestBlockhash → sendRawTransaction → confirmTransaction. */
+  latencyMs: { p50: number; p95: number; max: number };
+}
+
+/**
+ * The localnet runs in a child process, as it does beside the app: the client's own
+ * signing and verifying (pure-JS ed25519 in web3.js) must not be counted as the server's.
+ */
+async function startLocalnetProcess(): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, BENCH_LOCALNET_CHILD: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^url (\S+)$/m.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`localnet child exited with ${code}`)));
+  });
+  return {
+    url,
+    async close() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+if (process.env.BENCH_LOCALNET_CHILD === '1') {
+  const localnet = await startLocalnet({ port: 0, dataDir: null });
+  console.log(`url ${localnet.url}`);
+  process.once('SIGTERM', () => {
+    if (process.env.BENCH_DEBUG) console.error('server cpu', JSON.stringify(process.cpuUsage()));
+    void localnet.close().then(() => process.exit(0));
+  });
+}
+
+/**
+ * Node's ed25519 signs in ~50 µs where web3.js's pure-JS signing and serialize-time
+ * verification take milliseconds; the client would otherwise be what is measured.
+ */
+function nodeKey(keypair: Keypair): KeyObject {
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+  return createPrivateKey({
+    key: { kty: 'OKP', crv: 'Ed25519', d: b64(keypair.secretKey.subarray(0, 32)), x: b64(keypair.publicKey.toBytes()) },
+    format: 'jwk',
+  });
+}
+
+/** Registers `count` tags, `concurrency` in flight at once, each owner signing and one sponsor paying. */
+export async function measureLocalnetThroughput({ count = 300, concurrency = 8 } = {}): Promise<LocalnetThroughput> {
+  const localnet = await startLocalnetProcess();
+  const connection = new Connection(localnet.url, 'confirmed');
+  const programId = new PublicKey(LOCALNET_PROGRAM_ID);
+  const sponsor = Keypair.generate();
+  const sponsorKey = nodeKey(sponsor);
+  try {
+    const airdrop = await connection.requestAirdrop(sponsor.publicKey, 100 * LAMPORTS_PER_SOL);
+    await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
+    const prefix = `bench_${Date.now().toString(36)}`;
+    const latencies: number[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        const i = next++;
+        const started = performance.now();
+        const owner = Keypair.generate();
+        const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+        const tx = new Transaction({ feePayer: sponsor.publicKey, blockhash, lastValidBlockHeight }).add(
+          registerTagInstruction({ programId, tag: `${prefix}_${i}`, owner: owner.publicKey, wallet: owner.publicKey, feePayer: sponsor.publicKey }),
+        );
+        const message = tx.serializeMessage();
+        tx.addSignature(owner.publicKey, sign(null, message, nodeKey(owner)));
+        tx.addSignature(sponsor.publicKey, sign(null, message, sponsorKey));
+        const signature = await connection.sendRawTransaction(tx.serialize({ verifySignatures: false }));
+        const { value } = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
+        if (value.err) throw new Error(`registration ${i} failed: ${JSON.stringify(value.err)}`);
+        latencies.push(performance.now() - started);
+      }
+    };
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const seconds = (performance.now() - t0) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
+    return {
+      transactions: count,
+      concurrency,
+      seconds: Math.round(seconds * 100) / 100,
+      perSecond: Math.round(count / seconds),
+      latencyMs: { p50: at(0.5), p95: at(0.95), max: at(1) },
+    };
+  } finally {
+    await localnet.close();
+  }
+}
+
+if (process.env.BENCH_LOCALNET_CHILD !== '1' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  measureLocalnetThroughput().then(
+    (r) => {
+      console.log(`localnet: ${r.transactions} register_tag transactions, ${r.concurrency} in flight`);
+      console.log(`  ${r.perSecond} tx/s sent and confirmed (${r.seconds} s)`);
+      console.log(`  latency p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms`);
+      process.exit(0);
+    },
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

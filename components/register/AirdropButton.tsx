@@ -1,0 +1,69 @@
+'use client';
+
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
+import { LAMPORTS_PER_SOL } from '@solana/web3.js';
+import { useCallback, useEffect, useState } from 'react';
+import { formatSol } from '@/lib/web/format';
+
+const AIRDROP_SOL = 2;
+
+/** Localnet only: development SOL for the connected wallet, and its balance. */
+export function AirdropButton() {
+  const { connection } = useConnection();
+  const { publicKey } = useWallet();
+  const [balance, setBalance] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const refresh = useCallback(async () => {
+    if (!publicKey) return;
+    try {
+      setBalance(await connection.getBalance(publicKey, 'confirmed'));
+    } catch {
+      setBalance(null);
+    }
+  }, [connection, publicKey]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  if (!publicKey) return null;
+
+  async function airdrop() {
+    if (!publicKey) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      const latest = await connection.getLatestBlockhash('confirmed');
+      const signature = await connection.requestAirdrop(publicKey, AIRDROP_SOL * LAMPORTS_PER_SOL);
+      await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+      setMessage({ ok: true, text: `Received ${AIRDROP_SOL} development SOL.` });
+      await refresh();
+    } catch (err) {
+      setMessage({ ok: false, text: `Airdrop failed: ${(err as Error).message || 'the localnet did not answer'}.` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="card">
+      <h2>Development SOL</h2>
+      <p className="muted">
+        This app runs on a local cluster. Registering costs a network fee and the tag account&apos;s rent.
+      </p>
+      <p>
+        Balance: <strong data-testid="balance">{balance === null ? '…' : formatSol(balance)}</strong>
+      </p>
+      <div className="actions">
+        <button type="button" className="button secondary" onClick={airdrop} disabled={busy}>
+          {busy ? 'Requesting…' : `Airdrop ${AIRDROP_SOL} SOL`}
+        </button>
+      </div>
+      <p className={message?.ok === false ? 'error status-line' : 'ok status-line'} role="status">
+        {message?.text ?? ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import type { Handler } from './handler';
+
+/*
+ * CORS for /v1 (DESIGN.md "Identity"). The API authenticates with a bearer token, never a
+ * cookie, so any origin may call it: `*` without credentials leaks nothing a plain server-side
+ * request could not get. Preflights allow the two request headers clients send.
+ */
+
+/** Response headers browsers may read from another origin (rate limits, auth challenge). */
+const EXPOSED_HEADERS = [
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate',
+].join(', ');
+
+/**
+ * Public reads (GET /v1/identity, /v1/resolve): a CDN may serve them for 30 s and
+ * revalidate in the background for 60 s more; browsers always revalidate. A block or a
+ * profile edit is therefore visible everywhere within about 90 s. Errors (400, 404) are
+ * `no-store`, so a tag that has just landed is never hidden behind a cached 404.
+ */
+export const PUBLIC_READ_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=60';
+
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+};
+
+/** Adds the CORS headers to every answer of the handler, errors included. */
+export function withCors<C>(handler: Handler<C>): Handler<C> {
+  return async (req, ctx) => {
+    const response = await handler(req, ctx);
+    for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+    return response;
+  };
+}
+
+/** The OPTIONS handler of a /v1 route: answers the preflight for `methods`. */
+export function corsPreflight(methods: readonly string[]): () => Response {
+  const allow = [...new Set([...methods, 'OPTIONS'])].join(', ');
+  return () =>
+    new Response(null, {
+      status: 204,
+      headers: {
+        ...CORS_HEADERS,
+        'Access-Control-Allow-Methods': allow,
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+        'Access-Control-Max-Age': '86400',
+        Allow: allow,
+        'Cache-Control': 'public, max-age=86400',
+      },
+    });
+}

@@ -1,0 +1,325 @@
+import { z } from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { ChallengeRequest, ChallengeResponse, PUBLIC_KEY_PATTERN, VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
+import { Identity, ProfilePatch, ResolvedIdentity, TagPathParam } from '@/lib/identity/schemas';
+import { PUBLIC_READ_CACHE_CONTROL } from './cors';
+import { ERROR_STATUS, type ErrorCode } from './errors';
+
+/*
+ * The OpenAPI 3.1 document of /v1, generated from the same zod schemas that validate the
+ * requests (STYLE.md 4). One entry per endpoint below, in `V1_PATHS`; the test
+ * `tests/identity/openapi.test.ts` walks app/v1/**\/route.ts and fails on a route without one.
+ */
+
+// ---------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The one error envelope (DESIGN.md "Errors"), every non-2xx answer of /v1. */
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
+      message: z.string().meta({ description: 'Human-readable explanation; may change' }),
+    }),
+  })
+  .meta({
+    id: 'Error',
+    description: 'The error envelope of every /v1 failure',
+    example: { error: { code: 'not_found', message: 'No identity with this tag.' } },
+  });
+
+const RateLimitHeaders = z.object({
+  'RateLimit-Limit': z.string().meta({ description: 'Requests allowed in the window' }),
+  'RateLimit-Remaining': z.string().meta({ description: 'Requests left in the current window' }),
+  'RateLimit-Reset': z.string().meta({ description: 'Seconds until the window resets' }),
+  'RateLimit-Policy': z.string().meta({ description: 'The policy, e.g. `30;w=60`' }),
+});
+
+const PublicReadHeaders = z.object({
+  'Cache-Control': z.string().meta({ description: 'Cacheable by shared caches for a short time', example: PUBLIC_READ_CACHE_CONTROL }),
+  'Access-Control-Allow-Origin': z.string().meta({ example: '*' }),
+});
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
+
+/** The error answers of one operation, each with what it means there. */
+function errors(cases: Partial<Record<ErrorStatus, string>>): ZodOpenApiResponsesObject {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, description] of Object.entries(cases)) {
+    const response: ZodOpenApiResponseObject = {
+      description,
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    };
+    if (status === '401') {
+      response.headers = z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) });
+    }
+    if (status === '429') {
+      response.headers = RateLimitHeaders.extend({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) });
+    }
+    responses[status as `${ErrorStatus}`] = response;
+  }
+  return responses;
+}
+
+function ok(description: string, schema: z.ZodType, headers?: z.ZodObject): ZodOpenApiResponseObject {
+  return { description, content: { 'application/json': { schema } }, ...(headers ? { headers } : {}) };
+}
+
+function jsonBody(schema: z.ZodType) {
+  return { required: true, content: { 'application/json': { schema } } };
+}
+
+const BEARER = [{ bearerAuth: [] }];
+const tagPath = { path: z.object({ tag: TagPathParam }) };
+const PublicKey = z.string().regex(PUBLIC_KEY_PATTERN).meta({ description: 'Base58 Solana public key' });
+
+// ---------------------------------------------------------------------------------------
+// Auth (SPEC 4.1, 4.2, 5)
+// ---------------------------------------------------------------------------------------
+
+/** POST /v1/auth/challenge */
+const authChallenge: ZodOpenApiOperationObject = {
+  operationId: 'requestChallenge',
+  tags: ['auth'],
+  summary: 'Request a single-use sign-in message for a public key',
+  requestBody: jsonBody(ChallengeRequest),
+  responses: {
+    200: ok('The message to sign', ChallengeResponse, RateLimitHeaders),
+    ...errors({ 400: 'Malformed body or public key', 413: 'Body too large', 429: 'Rate limit exceeded' }),
+  },
+};
+
+/** POST /v1/auth/verify */
+const authVerify: ZodOpenApiOperationObject = {
+  operationId: 'verifySignature',
+  tags: ['auth'],
+  summary: 'Exchange the signed message for a session token',
+  description: 'Consumes the challenge whatever the outcome. Every verification failure is the same 401.',
+  requestBody: jsonBody(VerifyRequest),
+  responses: {
+    200: ok('A session JWT (HS256, one hour)', VerifyResponse, RateLimitHeaders),
+    ...errors({
+      400: 'Malformed body',
+      401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)',
+      413: 'Body too large',
+      429: 'Rate limit exceeded',
+    }),
+  },
+};
+
+const SessionResponse = z
+  .object({
+    pubkey: PublicKey,
+    expiresAt: z.iso.datetime().meta({ description: 'When the token expires' }),
+  })
+  .meta({ id: 'Session' });
+
+/** GET /v1/auth/session */
+const authSession: ZodOpenApiOperationObject = {
+  operationId: 'getSession',
+  tags: ['auth'],
+  summary: "The bearer token's public key and expiry",
+  security: BEARER,
+  responses: {
+    200: ok('The token is valid', SessionResponse),
+    ...errors({ 401: 'Missing, invalid or expired token' }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// Identity (SPEC 4.3, 4.4)
+// ---------------------------------------------------------------------------------------
+
+/** GET /v1/identity/{tag} */
+const getIdentity: ZodOpenApiOperationObject = {
+  operationId: 'getIdentity',
+  tags: ['identity'],
+  summary: 'Read an identity',
+  description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
+  requestParams: tagPath,
+  responses: {
+    200: ok('The identity', Identity, PublicReadHeaders),
+    ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
+  },
+};
+
+/** PATCH /v1/identity/{tag} */
+const updateProfile: ZodOpenApiOperationObject = {
+  operationId: 'updateProfile',
+  tags: ['identity'],
+  summary: "Edit the caller's own profile",
+  description:
+    'Checks, in order: token (401), tag format and body (400), existence (404, also for blocked tags), ownership (403). ' +
+    'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
+  security: BEARER,
+  requestParams: tagPath,
+  requestBody: jsonBody(ProfilePatch),
+  responses: {
+    200: ok('The updated identity', Identity),
+    ...errors({
+      400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
+      401: 'Missing, invalid or expired token',
+      403: 'The tag belongs to another public key',
+      404: 'No such tag (missing or blocked)',
+      413: 'Body too large',
+    }),
+  },
+};
+
+/** GET /v1/resolve/{tag} */
+const resolveIdentity: ZodOpenApiOperationObject = {
+  operationId: 'resolveIdentity',
+  tags: ['identity'],
+  summary: 'Resolve a tag to its owner and payout wallet',
+  description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
+  requestParams: tagPath,
+  responses: {
+    200: ok('The resolved identity', ResolvedIdentity, PublicReadHeaders),
+    ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// Register and sync (SPEC 4.5; DESIGN.md "Register", "Indexer")
+// ---------------------------------------------------------------------------------------
+
+// TODO(register): import from lib/registry/schemas.ts when it exists
+const RegisterRequest = z
+  .object({
+    tag: z.string().meta({ description: 'The tag to register, without a leading `@`', example: 'alice' }),
+    wallet: PublicKey.optional().meta({ description: "Payout wallet; defaults to the owner's public key" }),
+    feePayer: PublicKey.optional().meta({
+      description: 'Sponsor paying rent and the network fee; defaults to the owner. When it differs, both must sign.',
+    }),
+  })
+  .meta({ id: 'RegisterRequest' });
+
+// TODO(register): import from lib/registry/schemas.ts when it exists
+const RegisterResponse = z
+  .object({
+    transaction: z.string().meta({ description: 'The unsigned `register_tag` transaction, serialized, base64' }),
+    pda: PublicKey.meta({ description: "Address of the tag's on-chain account" }),
+    lastValidBlockHeight: z.string().regex(/^\d+$/).meta({ description: 'Decimal integer as a string', example: '123456789' }),
+  })
+  .meta({ id: 'RegisterResponse' });
+
+// TODO(register): import from lib/registry/schemas.ts when it exists
+const SyncRequest = z
+  .object({ signature: z.string().meta({ description: 'Signature of the landed registration transaction, base58' }) })
+  .meta({ id: 'SyncRequest' });
+
+// TODO(register): import from lib/registry/schemas.ts when it exists
+const SyncPending = z
+  .object({ status: z.literal('pending') })
+  .meta({ id: 'SyncPending', description: 'The transaction is not finalized yet; call again' });
+
+/** POST /v1/register */
+const register: ZodOpenApiOperationObject = {
+  operationId: 'registerTag',
+  tags: ['register'],
+  summary: 'Build an unsigned register_tag transaction',
+  description:
+    'The owner is the token\'s public key, never the body. The service never signs, submits or writes the mirror; ' +
+    'the identity appears once the indexer sees the transaction on chain.',
+  security: BEARER,
+  requestBody: jsonBody(RegisterRequest),
+  responses: {
+    200: ok('The unsigned transaction to sign and submit', RegisterResponse),
+    ...errors({
+      400: 'Malformed body, tag or key',
+      401: 'Missing, invalid or expired token',
+      409: 'Tag taken, reserved or blocked',
+      429: 'Rate limit exceeded',
+      503: 'Cluster unreachable',
+    }),
+  },
+};
+
+/** POST /v1/sync */
+const sync: ZodOpenApiOperationObject = {
+  operationId: 'syncRegistration',
+  tags: ['register'],
+  summary: 'Index one registration transaction now',
+  description: 'Reads the transaction from the chain (the caller is not trusted) and mirrors the identity once finalized.',
+  requestBody: jsonBody(SyncRequest),
+  responses: {
+    200: ok('The identity, now mirrored', Identity),
+    202: ok('Not finalized yet', SyncPending),
+    ...errors({
+      400: 'Malformed body or signature',
+      422: 'Not a successful register_tag transaction of this program',
+      429: 'Rate limit exceeded',
+      503: 'Cluster unreachable',
+    }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// The document itself
+// ---------------------------------------------------------------------------------------
+
+/** GET /v1/openapi.json */
+const openApiDocument: ZodOpenApiOperationObject = {
+  operationId: 'getOpenApiDocument',
+  tags: ['meta'],
+  summary: 'This OpenAPI 3.1 document',
+  responses: {
+    200: ok(
+      'The document',
+      z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) }),
+    ),
+  },
+};
+
+/** Every /v1 endpoint: path → method → operation. A new route adds its line here. */
+export const V1_PATHS = {
+  '/v1/auth/challenge': { post: authChallenge },
+  '/v1/auth/verify': { post: authVerify },
+  '/v1/auth/session': { get: authSession },
+  '/v1/identity/{tag}': { get: getIdentity, patch: updateProfile },
+  '/v1/resolve/{tag}': { get: resolveIdentity },
+  '/v1/register': { post: register },
+  '/v1/sync': { post: sync },
+  '/v1/openapi.json': { get: openApiDocument },
+} satisfies ZodOpenApiPathsObject;
+
+/** The OpenAPI 3.1 document of /v1; `serverUrl` is the public origin (APP_URL). */
+export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Identity Tag Service',
+      version: '1.0.0',
+      description:
+        'Wallet-signature sign-in, tag registration transactions and identity profiles on Solana. ' +
+        'Every error is `{ "error": { "code", "message" } }`.',
+    },
+    servers: options.serverUrl ? [{ url: options.serverUrl }] : undefined,
+    tags: [
+      { name: 'auth', description: 'Sign in with a wallet signature' },
+      { name: 'identity', description: 'Read identities and edit your profile' },
+      { name: 'register', description: 'Register a tag on chain' },
+      { name: 'meta', description: 'About the API' },
+    ],
+    paths: V1_PATHS,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The session token from POST /v1/auth/verify',
+        },
+      },
+    },
+  });
+}

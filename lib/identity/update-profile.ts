@@ -1,0 +1,50 @@
+import { and, eq } from 'drizzle-orm';
+import { AppError } from '@/lib/api/errors';
+import { parseWith } from '@/lib/api/parse';
+import type { Db } from '@/lib/db';
+import { identities, type IdentityRow } from '@/lib/db/schema';
+import { parseTagParam, tagNotFound } from './get-identity';
+import { toIdentity } from './identity-response';
+import { findIdentityRow } from './queries';
+import { EDITABLE_PROFILE_KEYS, ProfilePatch, type Identity } from './schemas';
+
+export interface UpdateProfileInput {
+  /** The tag as it came in the path (any accepted form). */
+  tagInput: string;
+  /** The authenticated public key (the token's `sub`); authentication happened before. */
+  caller: string;
+  /** The request body, not yet validated. */
+  patch: unknown;
+}
+
+/**
+ * PATCH /v1/identity/{tag} (SPEC 4.4), after authentication, in rule 4's order: 400 for a
+ * malformed tag, then for a malformed body; 404 for a missing or blocked tag (even one owned
+ * by someone else); 403 for another owner's tag; then the update.
+ *
+ * Only the keys present are written, in one UPDATE guarded by tag, owner and status, so two
+ * concurrent patches of different fields both survive and a tag blocked or handed over in
+ * between is never written.
+ */
+export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date): Promise<Identity> {
+  const tag = parseTagParam(input.tagInput);
+  const patch = parseWith(ProfilePatch, input.patch);
+
+  const current = await findIdentityRow(db, tag);
+  if (!current || current.status !== 'active') throw tagNotFound();
+  if (current.owner !== input.caller) throw new AppError('forbidden', 'This tag belongs to another public key.');
+
+  const changes: Partial<Pick<IdentityRow, (typeof EDITABLE_PROFILE_KEYS)[number]>> = {};
+  for (const key of EDITABLE_PROFILE_KEYS) {
+    if (patch[key] !== undefined) changes[key] = patch[key];
+  }
+  if (Object.keys(changes).length === 0) return toIdentity(current);
+
+  const rows = await db
+    .update(identities)
+    .set({ ...changes, updatedAt: now })
+    .where(and(eq(identities.tag, tag), eq(identities.owner, input.caller), eq(identities.status, 'active')))
+    .returning();
+  if (!rows[0]) throw tagNotFound();
+  return toIdentity(rows[0]);
+}

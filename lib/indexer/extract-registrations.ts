@@ -1,0 +1,95 @@
+import bs58 from 'bs58';
+import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
+import { isCanonicalTag } from '@/lib/identity/tag';
+import { decodeRegisterTagData, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
+
+/**
+ * One `register_tag` that landed: what the mirror row is made of (SPEC 3.1). `owner` is the
+ * instruction's account 1 (the signer the program recorded), `wallet` its argument.
+ */
+export interface Registration {
+  tag: string;
+  owner: string;
+  wallet: string;
+  signature: string;
+  slot: number;
+  /** Unix seconds of the block, when the node knows it. */
+  blockTime: number | null;
+}
+
+/** The newest transaction version the indexer reads (v1 is live on mainnet, DESIGN "Web"). */
+export const MAX_SUPPORTED_TRANSACTION_VERSION = 1;
+
+/** What `extractRegistrations` needs of a getTransaction answer. */
+export type TransactionForIndexing = Pick<VersionedTransactionResponse, 'slot' | 'blockTime' | 'meta' | 'transaction'>;
+
+interface RawInstruction {
+  programIdIndex: number;
+  accounts: readonly number[];
+  data: Uint8Array;
+  where: string;
+}
+
+/**
+ * Every `register_tag` of `programId` in a transaction, top-level AND inner (a program that
+ * registers through CPI), in execution order. It does not look at `meta.err`: the caller
+ * decides what a failed transaction means. An instruction of ours with the register_tag
+ * discriminator but malformed data or accounts is logged and skipped; other instructions of
+ * ours (a future ABI) are ignored. Throws only when the transaction itself cannot be read
+ * (e.g. lookup-table addresses missing), which the caller logs and skips.
+ */
+export function extractRegistrations(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
+  const signature = tx.transaction.signatures[0] ?? '';
+  const keys = accountKeysOf(tx);
+  const raw: RawInstruction[] = [];
+  const inner = new Map<number, RawInstruction[]>();
+  for (const group of tx.meta?.innerInstructions ?? []) {
+    inner.set(
+      group.index,
+      group.instructions.map((ix, i) => ({
+        programIdIndex: ix.programIdIndex,
+        accounts: ix.accounts,
+        data: bs58.decode(ix.data),
+        where: `inner ${group.index}.${i}`,
+      })),
+    );
+  }
+  tx.transaction.message.compiledInstructions.forEach((ix, i) => {
+    raw.push({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: ix.data, where: `instruction ${i}` });
+    raw.push(...(inner.get(i) ?? []));
+  });
+
+  const found: Registration[] = [];
+  for (const ix of raw) {
+    if (!keys.get(ix.programIdIndex)?.equals(programId)) continue;
+    if (!hasRegisterDiscriminator(ix.data)) continue;
+    const args = decodeRegisterTagData(ix.data);
+    const owner = ix.accounts.length >= 4 ? keys.get(ix.accounts[1]!) : undefined;
+    if (!args || !owner || !isCanonicalTag(args.tag)) {
+      console.warn(`indexer: malformed register_tag in ${signature} (${ix.where}); skipped`);
+      continue;
+    }
+    found.push({
+      tag: args.tag,
+      owner: owner.toBase58(),
+      wallet: args.wallet.toBase58(),
+      signature,
+      slot: tx.slot,
+      blockTime: tx.blockTime ?? null,
+    });
+  }
+  return found;
+}
+
+function accountKeysOf(tx: TransactionForIndexing): MessageAccountKeys {
+  const message = tx.transaction.message;
+  if (message.version === 0) {
+    return message.getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses ?? undefined });
+  }
+  return message.getAccountKeys();
+}
+
+function hasRegisterDiscriminator(data: Uint8Array): boolean {
+  if (data.length < REGISTER_TAG_DISCRIMINATOR.length) return false;
+  return REGISTER_TAG_DISCRIMINATOR.every((b, i) => data[i] === b);
+}

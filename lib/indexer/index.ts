@@ -1,0 +1,8 @@
+/** chain → mirror (DESIGN "Indexer"): one code path for the cron run and the fast sync. */
+export { runIndexer, type IndexerSummary, type RunIndexerInput } from './run-indexer';
+export { syncRegistration, type SyncResult } from './sync-signature';
+export { runCronJob, type CronSummary } from './cron-job';
+export { extractRegistrations, type Registration } from './extract-registrations';
+export { applyRegistrations } from './apply-registration';
+export { readCursor } from './cursor';
+export { isCronAuthorized, withCron } from './cron-auth';

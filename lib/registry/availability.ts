@@ -1,0 +1,49 @@
+import type { Connection, PublicKey } from '@solana/web3.js';
+import { rpcCall } from '@/lib/chain/rpc';
+import type { Db } from '@/lib/db';
+import { findIdentityRow } from '@/lib/identity/queries';
+import { isReservedTag, normalizePathTag } from '@/lib/identity/tag';
+import { findTagRecordAddress } from './pda';
+import type { TagAvailability } from './schemas';
+
+export interface TagCheck {
+  /** Why the tag cannot be registered, or null when it can. */
+  reason: 'reserved' | 'taken' | null;
+  /** The tag record's address. */
+  pda: PublicKey;
+}
+
+/**
+ * The one check behind POST /v1/register's 409 and GET /v1/availability (DESIGN "Register"):
+ * reserved by the service; in the mirror (active or blocked); or its record already exists on
+ * chain (landed but not yet indexed). `tag` must be canonical. 503 when the cluster is down.
+ */
+export async function checkTag(db: Db, connection: Connection, programId: PublicKey, tag: string): Promise<TagCheck> {
+  const [pda] = findTagRecordAddress(tag, programId);
+  if (isReservedTag(tag)) return { reason: 'reserved', pda };
+  if (await findIdentityRow(db, tag)) return { reason: 'taken', pda };
+  const account = await rpcCall(() => connection.getAccountInfo(pda, 'confirmed'));
+  return { reason: account ? 'taken' : null, pda };
+}
+
+/**
+ * Whether a tag can be registered right now (the register page's live check; third parties).
+ * Input in path form: trimmed, lower-cased, one leading `@` tolerated. Advisory only: the
+ * chain decides, and two people can race for the same tag.
+ */
+export async function getTagAvailability({
+  db,
+  connection,
+  programId,
+  tagInput,
+}: {
+  db: Db;
+  connection: Connection;
+  programId: PublicKey;
+  tagInput: string;
+}): Promise<TagAvailability> {
+  const tag = normalizePathTag(tagInput);
+  if (!tag) return { tag: null, available: false, reason: 'invalid' };
+  const { reason } = await checkTag(db, connection, programId, tag);
+  return { tag, available: reason === null, reason };
+}

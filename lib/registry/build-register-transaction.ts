@@ -1,0 +1,65 @@
+import { PublicKey, Transaction, type Connection } from '@solana/web3.js';
+import { AppError } from '@/lib/api/errors';
+import { parseWith } from '@/lib/api/parse';
+import { rpcCall } from '@/lib/chain/rpc';
+import type { Db } from '@/lib/db';
+import { INVALID_TAG_MESSAGE } from '@/lib/identity/get-identity';
+import { normalizeTag } from '@/lib/identity/tag';
+import { checkTag } from './availability';
+import { registerTagInstruction } from './instruction';
+import { RegisterRequest, type RegisterResponse } from './schemas';
+
+export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';
+
+export interface BuildRegisterTransactionInput {
+  db: Db;
+  connection: Connection;
+  programId: PublicKey;
+  /** The authenticated caller (the session token's `sub`): always the owner, never the body. */
+  owner: string;
+  /** The request body as parsed JSON, not yet validated. */
+  body: unknown;
+}
+
+/**
+ * POST /v1/register (SPEC 4.5, DESIGN "Register"): an UNSIGNED legacy transaction with one
+ * `register_tag`, fee payer = the sponsor or the owner, a recent blockhash. Never signs,
+ * never submits, never writes the mirror: the indexer creates the identity once it lands.
+ * 400 bad body, tag or key; 409 taken, reserved or blocked; 503 cluster unreachable.
+ */
+export async function buildRegisterTransaction({
+  db,
+  connection,
+  programId,
+  owner,
+  body,
+}: BuildRegisterTransactionInput): Promise<RegisterResponse> {
+  const request = parseWith(RegisterRequest, body);
+  if (request.tag.trimStart().startsWith('@')) {
+    throw new AppError('invalid_tag', 'Send the tag without a leading `@`.');
+  }
+  const tag = normalizeTag(request.tag);
+  if (!tag) throw new AppError('invalid_tag', INVALID_TAG_MESSAGE);
+  const ownerKey = new PublicKey(owner);
+  const wallet = request.wallet ? new PublicKey(request.wallet) : ownerKey;
+  const feePayer = request.feePayer ? new PublicKey(request.feePayer) : ownerKey;
+
+  // Both reads at once: one round trip to the cluster on the happy path.
+  const [check, latest] = await Promise.all([
+    checkTag(db, connection, programId, tag),
+    rpcCall(() => connection.getLatestBlockhash('confirmed')),
+  ]);
+  if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);
+
+  const tx = new Transaction({
+    feePayer,
+    blockhash: latest.blockhash,
+    lastValidBlockHeight: latest.lastValidBlockHeight,
+  }).add(registerTagInstruction({ programId, tag, owner: ownerKey, wallet, feePayer }));
+  const wire = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
+  return {
+    transaction: wire.toString('base64'),
+    pda: check.pda.toBase58(),
+    lastValidBlockHeight: String(latest.lastValidBlockHeight),
+  };
+}

@@ -1,0 +1,94 @@
+import bs58 from 'bs58';
+import { z } from 'zod';
+import { isPublicKey } from '@/lib/solana/keys';
+
+/*
+ * Register, availability and sync schemas (SPEC 2.3, 4.5; DESIGN.md "Register", "Indexer").
+ * The same schemas validate requests, type the code and generate the OpenAPI document.
+ */
+
+const publicKey = (description: string) =>
+  z
+    .string()
+    .max(64)
+    .refine(isPublicKey, { message: 'must be a base58 Solana public key' })
+    .meta({ description, example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
+
+/** Decodes to the 64 bytes of an ed25519 signature. */
+function isSignature(text: string): boolean {
+  if (!/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(text)) return false;
+  try {
+    return bs58.decode(text).length === 64;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * POST /v1/register body. Strict: unknown keys are refused, `owner` above all (the owner is
+ * always the token's key, SPEC 4.5 rule 2). The older form without `feePayer` is the same
+ * object with the key left out.
+ */
+export const RegisterRequest = z
+  .strictObject({
+    tag: z
+      .string()
+      .max(64)
+      .meta({
+        description: 'The tag to register, without a leading `@`: 3–32 of a-z, 0-9 and _, not starting or ending with _. Trimmed and lower-cased.',
+        example: 'alice',
+      }),
+    wallet: publicKey('Payout wallet stored in the record; defaults to the owner (the token’s public key).').optional(),
+    feePayer: publicKey(
+      'Sponsor that pays rent and the network fee; defaults to the owner. When it differs from the owner, both must sign.',
+    ).optional(),
+  })
+  .meta({ id: 'RegisterRequest' });
+export type RegisterRequest = z.infer<typeof RegisterRequest>;
+
+/** SPEC 2.3: the unsigned transaction, the tag record's address and its expiry height. */
+export const RegisterResponse = z
+  .object({
+    transaction: z.string().meta({
+      description: 'The unsigned legacy `register_tag` transaction, serialized (wire format) and base64-encoded.',
+    }),
+    pda: z.string().meta({ description: 'Address of the tag record account, `findProgramAddress(["tag", tag], programId)`.' }),
+    lastValidBlockHeight: z
+      .string()
+      .regex(/^\d+$/)
+      .meta({ description: 'Last block height at which the transaction is valid, a decimal integer as a string.', example: '1234' }),
+  })
+  .meta({ id: 'RegisterResponse' });
+export type RegisterResponse = z.infer<typeof RegisterResponse>;
+
+export const TAG_UNAVAILABLE_REASONS = ['invalid', 'reserved', 'taken'] as const;
+
+/** GET /v1/availability/{tag}: whether POST /v1/register would accept the tag right now. */
+export const TagAvailability = z
+  .object({
+    tag: z.string().nullable().meta({ description: 'The canonical tag (no `@`), or null when the input is not a tag.' }),
+    available: z.boolean(),
+    reason: z.enum(TAG_UNAVAILABLE_REASONS).nullable().meta({
+      description: '`invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain. Null when available.',
+    }),
+  })
+  .meta({ id: 'TagAvailability' });
+export type TagAvailability = z.infer<typeof TagAvailability>;
+
+/** POST /v1/sync body. */
+export const SyncRequest = z
+  .strictObject({
+    signature: z
+      .string()
+      .max(100)
+      .refine(isSignature, { message: 'must be a base58 transaction signature' })
+      .meta({ description: 'Signature of the landed register_tag transaction (base58).' }),
+  })
+  .meta({ id: 'SyncRequest' });
+export type SyncRequest = z.infer<typeof SyncRequest>;
+
+/** POST /v1/sync, 202: seen by the cluster but not yet finalized; call again shortly. */
+export const SyncPending = z
+  .object({ status: z.literal('pending') })
+  .meta({ id: 'SyncPending' });
+export type SyncPending = z.infer<typeof SyncPending>;

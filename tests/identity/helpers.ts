@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { openDb, type DbHandle } from '@/lib/db/client';
+import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
+import { clientHeaders, newKeypair } from '../support/sign-in';
+
+/*
+ * Identity rows are made here by inserting into the mirror directly: the indexer that
+ * creates them for real is tested elsewhere. Every test uses its own random tag.
+ */
+
+export const appUrl = inject('appUrl');
+
+let handle: Promise<DbHandle> | undefined;
+
+/** The test PostgreSQL, one small pool per test file; close it in afterAll. */
+export function testDb(): Promise<DbHandle> {
+  handle ??= openDb({ driver: 'node-postgres', url: inject('databaseUrl') }, { poolSize: 4 });
+  return handle;
+}
+
+export async function closeTestDb(): Promise<void> {
+  if (handle) await (await handle).close();
+  handle = undefined;
+}
+
+/** A canonical tag nobody else uses: `t_` and 12 hex digits. */
+export function randomTag(): string {
+  return `t_${randomBytes(6).toString('hex')}`;
+}
+
+export const CREATED_AT = new Date('2025-03-04T05:06:07.089Z');
+
+/** Inserts an identity (active, no profile) and returns its row. */
+export async function seedIdentity(overrides: Partial<NewIdentityRow> = {}): Promise<IdentityRow> {
+  const { db } = await testDb();
+  const owner = overrides.owner ?? newKeypair().publicKey;
+  const [row] = await db
+    .insert(identities)
+    .values({
+      tag: randomTag(),
+      owner,
+      wallet: owner,
+      createdAt: CREATED_AT,
+      signature: randomBytes(32).toString('hex'),
+      slot: 42n,
+      ...overrides,
+    })
+    .returning();
+  return row;
+}
+
+export async function readRow(tag: string): Promise<IdentityRow | null> {
+  const { db } = await testDb();
+  const rows = await db.select().from(identities).where(eq(identities.tag, tag));
+  return rows[0] ?? null;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+async function answer(res: Response): Promise<ApiResponse> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export async function get(path: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  return answer(await fetch(`${appUrl}${path}`, { headers }));
+}
+
+/** PATCH /v1/identity/{tag}: objects are sent as JSON, strings and bytes as they are. */
+export async function patchIdentity(
+  tagPath: string,
+  body: unknown,
+  token?: string,
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = clientHeaders();
+  if (token) headers.authorization = `Bearer ${token}`;
+  const payload = typeof body === 'string' || body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
+  return answer(await fetch(`${appUrl}/v1/identity/${tagPath}`, { method: 'PATCH', headers, body: payload }));
+}
+
+/** The public identity the API should show for a row (SPEC 2.1). */
+export function expectedIdentity(row: IdentityRow) {
+  return {
+    tag: `@${row.tag}`,
+    owner: row.owner,
+    wallet: row.wallet,
+    displayName: row.displayName,
+    avatar: row.avatar,
+    bio: row.bio,
+    preferredToken: row.preferredToken,
+    verified: row.verified,
+    merchant: row.merchant,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
+export const INVALID_TAG = {
+  error: {
+    code: 'invalid_tag',
+    message:
+      'The tag must be 3 to 32 characters: lower-case letters, digits and underscores, not starting or ending with an underscore.',
+  },
+};
+export const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'A valid session token is required.' } };
+export const FORBIDDEN = { error: { code: 'forbidden', message: 'This tag belongs to another public key.' } };
+export const invalidRequest = (message: string) => ({ error: { code: 'invalid_request', message } });

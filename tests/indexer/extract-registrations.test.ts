@@ -1,0 +1,140 @@
+import bs58 from 'bs58';
+import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, type VersionedTransactionResponse } from '@solana/web3.js';
+import { describe, expect, it, vi } from 'vitest';
+import { extractRegistrations, type TransactionForIndexing } from '@/lib/indexer/extract-registrations';
+import { encodeRegisterTagData, findTagRecordAddress, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry';
+import { PROGRAM_ID } from './support';
+
+/*
+ * A register_tag reached through CPI cannot be produced on localnet (no proxy program is
+ * deployed there), so the inner case is checked here on a getTransaction-shaped object built
+ * by hand: a legacy message whose only top-level instruction calls a proxy program, and
+ * `meta.innerInstructions` holding the register_tag the proxy made.
+ */
+
+const PROXY = Keypair.generate().publicKey;
+const owner = Keypair.generate().publicKey;
+const payer = Keypair.generate().publicKey;
+const wallet = Keypair.generate().publicKey;
+const BLOCKHASH = bs58.encode(Buffer.alloc(32, 7));
+
+function response(instructions: TransactionInstruction[], inner: { index: number; instructions: { programId: PublicKey; keys: PublicKey[]; data: Uint8Array }[] }[] = []): TransactionForIndexing {
+  const tx = new Transaction({ feePayer: payer, blockhash: BLOCKHASH, lastValidBlockHeight: 100 }).add(...instructions);
+  const message = tx.compileMessage();
+  const indexOf = (k: PublicKey) => {
+    const i = message.accountKeys.findIndex((a) => a.equals(k));
+    if (i < 0) throw new Error(`key ${k.toBase58()} not in the message`);
+    return i;
+  };
+  return {
+    slot: 42,
+    blockTime: 1_700_000_000,
+    transaction: { message, signatures: [bs58.encode(Buffer.alloc(64, 1))] },
+    meta: {
+      err: null,
+      fee: 5000,
+      preBalances: [],
+      postBalances: [],
+      innerInstructions: inner.map((g) => ({
+        index: g.index,
+        instructions: g.instructions.map((ix) => ({
+          programIdIndex: indexOf(ix.programId),
+          accounts: ix.keys.map(indexOf),
+          data: bs58.encode(ix.data),
+        })),
+      })),
+      loadedAddresses: { writable: [], readonly: [] },
+    },
+  } as unknown as VersionedTransactionResponse;
+}
+
+const expected = (tag: string) => ({
+  tag,
+  owner: owner.toBase58(),
+  wallet: wallet.toBase58(),
+  signature: bs58.encode(Buffer.alloc(64, 1)),
+  slot: 42,
+  blockTime: 1_700_000_000,
+});
+
+function proxyCall(tag: string): TransactionInstruction {
+  const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
+  return new TransactionInstruction({
+    programId: PROXY,
+    keys: [
+      { pubkey: pda, isSigner: false, isWritable: true },
+      { pubkey: owner, isSigner: true, isWritable: false },
+      { pubkey: payer, isSigner: true, isWritable: true },
+      { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
+      { pubkey: PROGRAM_ID, isSigner: false, isWritable: false },
+    ],
+    data: Buffer.from([1]),
+  });
+}
+
+function innerRegister(tag: string, data: Uint8Array = encodeRegisterTagData(tag, wallet)) {
+  const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
+  return { programId: PROGRAM_ID, keys: [pda, owner, payer, SystemProgram.programId], data };
+}
+
+describe('extractRegistrations', () => {
+  it('finds a top-level register_tag, owner = account 1', () => {
+    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner, wallet, feePayer: payer });
+    expect(extractRegistrations(response([ix]), PROGRAM_ID)).toEqual([expected('alice')]);
+  });
+
+  it('finds a register_tag made through CPI (an inner instruction)', () => {
+    const tx = response([proxyCall('bob')], [{ index: 0, instructions: [innerRegister('bob')] }]);
+    expect(extractRegistrations(tx, PROGRAM_ID)).toEqual([expected('bob')]);
+  });
+
+  it('finds top-level and inner ones together, in execution order', () => {
+    const direct = registerTagInstruction({ programId: PROGRAM_ID, tag: 'carol', owner, wallet, feePayer: payer });
+    const tx = response([proxyCall('dave'), direct], [{ index: 0, instructions: [innerRegister('dave')] }]);
+    expect(extractRegistrations(tx, PROGRAM_ID).map((r) => r.tag)).toEqual(['dave', 'carol']);
+  });
+
+  it('ignores the same bytes sent to another program', () => {
+    const ix = registerTagInstruction({ programId: PROXY, tag: 'erin', owner, wallet, feePayer: payer });
+    expect(extractRegistrations(response([ix]), PROGRAM_ID)).toEqual([]);
+  });
+
+  it('ignores other instructions of our program (another discriminator), silently', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'frank', owner, wallet, feePayer: payer });
+    ix.data = Buffer.from([9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3]);
+    expect(extractRegistrations(response([ix]), PROGRAM_ID)).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  const MALFORMED: Record<string, Uint8Array> = {
+    'truncated data': Buffer.concat([Buffer.from(REGISTER_TAG_DISCRIMINATOR), Buffer.from([5, 0, 0, 0]), Buffer.from('gina')]),
+    'trailing bytes': Buffer.concat([encodeRegisterTagData('gina', wallet), Buffer.from([0])]),
+    'a non-canonical tag': encodeRegisterTagData('Gina!', wallet),
+    'invalid UTF-8': (() => {
+      const d = encodeRegisterTagData('gina', wallet);
+      d[12] = 0xff;
+      return d;
+    })(),
+  };
+  for (const [name, data] of Object.entries(MALFORMED)) {
+    it(`logs and skips malformed register_tag data: ${name}`, () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const tx = response([proxyCall('gina')], [{ index: 0, instructions: [innerRegister('gina', data)] }]);
+      expect(extractRegistrations(tx, PROGRAM_ID)).toEqual([]);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/malformed register_tag .*inner 0\.0/));
+      warn.mockRestore();
+    });
+  }
+
+  it('keeps the good registrations of a transaction beside a malformed one', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tx = response(
+      [proxyCall('hank'), registerTagInstruction({ programId: PROGRAM_ID, tag: 'ivan', owner, wallet, feePayer: payer })],
+      [{ index: 0, instructions: [innerRegister('hank', REGISTER_TAG_DISCRIMINATOR)] }],
+    );
+    expect(extractRegistrations(tx, PROGRAM_ID).map((r) => r.tag)).toEqual(['ivan']);
+    warn.mockRestore();
+  });
+});

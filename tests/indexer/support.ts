@@ -1,0 +1,166 @@
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migratePostgres, openDb, type DbHandle } from '@/lib/db/client';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { registerTagInstruction } from '@/lib/registry/instruction';
+import { TEST_CRON_SECRET } from '../support/app';
+import { clientHeaders, type TestKeypair } from '../support/sign-in';
+
+export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+
+/** A fresh canonical tag: a prefix naming the test, then random base-36. */
+export function randomTag(prefix = 't'): string {
+  return `${prefix}${BigInt(`0x${randomBytes(10).toString('hex')}`).toString(36)}`.slice(0, 32);
+}
+
+export function web3Keypair(kp: TestKeypair): Keypair {
+  return Keypair.fromSecretKey(kp.secretKey);
+}
+
+export function connect(rpcUrl: string): Connection {
+  return new Connection(rpcUrl, 'confirmed');
+}
+
+/** Airdrops SOL and waits until the cluster confirms it. */
+export async function fund(connection: Connection, key: PublicKey, sol = 10): Promise<void> {
+  const signature = await connection.requestAirdrop(key, sol * LAMPORTS_PER_SOL);
+  await confirmed(connection, signature);
+}
+
+/** Waits until the signature reaches `commitment` (polls getSignatureStatuses). */
+export async function confirmed(
+  connection: Connection,
+  signature: string,
+  commitment: 'confirmed' | 'finalized' = 'confirmed',
+  timeoutMs = 30_000,
+): Promise<void> {
+  await allReach(connection, [signature], commitment, timeoutMs);
+}
+
+export async function allReach(
+  connection: Connection,
+  signatures: string[],
+  commitment: 'confirmed' | 'finalized',
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = [...signatures];
+  while (waiting.length > 0) {
+    const still: string[] = [];
+    for (let i = 0; i < waiting.length; i += 256) {
+      const chunk = waiting.slice(i, i + 256);
+      const { value } = await connection.getSignatureStatuses(chunk, { searchTransactionHistory: true });
+      value.forEach((status, j) => {
+        const reached =
+          status &&
+          (status.confirmationStatus === 'finalized' || (commitment === 'confirmed' && status.confirmationStatus === 'confirmed'));
+        if (!reached) still.push(chunk[j]!);
+      });
+    }
+    waiting = still;
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${waiting.length} signatures did not reach ${commitment}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Signs with every signer (fee payer first) and sends; returns the signature. */
+export async function sendInstructions(
+  connection: Connection,
+  instructions: TransactionInstruction[],
+  signers: Keypair[],
+  opts: { skipPreflight?: boolean } = {},
+): Promise<string> {
+  const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed');
+  const tx = new Transaction({ feePayer: signers[0]!.publicKey, blockhash, lastValidBlockHeight }).add(...instructions);
+  tx.sign(...signers);
+  return connection.sendRawTransaction(tx.serialize(), { skipPreflight: opts.skipPreflight ?? false });
+}
+
+/** A register_tag sent straight to the cluster (not through the API), owner paying. */
+export function registerDirect(connection: Connection, owner: Keypair, tag: string, wallet = owner.publicKey): Promise<string> {
+  return sendInstructions(connection, [registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey })], [owner]);
+}
+
+/**
+ * `count` registrations sent with a few in flight, all by `owner`; resolves with
+ * `{ tag, signature }` in sending order once every one is finalized.
+ */
+export async function registerMany(
+  connection: Connection,
+  owner: Keypair,
+  count: number,
+  prefix: string,
+  inFlight = 8,
+): Promise<{ tag: string; signature: string }[]> {
+  const sent: { tag: string; signature: string }[] = new Array(count);
+  let next = 0;
+  let latest = await connection.getLatestBlockhash('confirmed');
+  let latestAt = Date.now();
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      if (Date.now() - latestAt > 5_000) {
+        latest = await connection.getLatestBlockhash('confirmed');
+        latestAt = Date.now();
+      }
+      const tag = `${prefix}${i}`;
+      const tx = new Transaction({ feePayer: owner.publicKey, ...latest }).add(
+        registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }),
+      );
+      tx.sign(owner);
+      sent[i] = { tag, signature: await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true }) };
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  await allReach(connection, sent.map((s) => s.signature), 'finalized');
+  return sent;
+}
+
+/** A database of its own on the test PostgreSQL server, migrated. */
+export async function freshDatabase(databaseUrl: string): Promise<{ url: string; handle: DbHandle }> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  await migratePostgres(url.toString());
+  return { url: url.toString(), handle: await openDb({ driver: 'node-postgres', url: url.toString() }) };
+}
+
+export function cron(appUrl: string, authorization: string | null = `Bearer ${TEST_CRON_SECRET}`): Promise<Response> {
+  return fetch(`${appUrl}/api/cron/indexer`, { headers: authorization === null ? {} : { authorization } });
+}
+
+export async function postAuthed(url: string, token: string | null, body: unknown, headers = clientHeaders()) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json: json as any, text };
+}
+
+export function getIdentity(appUrl: string, tag: string): Promise<Response> {
+  return fetch(`${appUrl}/v1/identity/${tag}`, { cache: 'no-store' });
+}

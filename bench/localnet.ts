@@ -49,7 +49,6 @@ if (process.env.BENCH_LOCALNET_CHILD === '1') {
   const localnet = await startLocalnet({ port: 0, dataDir: null });
   console.log(`url ${localnet.url}`);
   process.once('SIGTERM', () => {
-    if (process.env.BENCH_DEBUG) console.error('server cpu', JSON.stringify(process.cpuUsage()));
     void localnet.close().then(() => process.exit(0));
   });
 }

@@ -35,7 +35,7 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     method: spec.method ?? 'GET',
     headers: spec.headers,
     body: spec.body,
-    requests: nextBody ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: nextBody() }) }] : undefined,
+    requests: nextBody ? [{ setupRequest: (req) => ({ ...req, body: nextBody() }) }] : undefined,
   });
   return {
     name: spec.name,

@@ -8,6 +8,7 @@ import {
 } from 'zod-openapi';
 import { ChallengeRequest, ChallengeResponse, PUBLIC_KEY_PATTERN, VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { Identity, ProfilePatch, ResolvedIdentity, TagPathParam } from '@/lib/identity/schemas';
+import { RegisterRequest, RegisterResponse, SyncPending, SyncRequest, TagAvailability } from '@/lib/registry/schemas';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 
@@ -189,38 +190,21 @@ const resolveIdentity: ZodOpenApiOperationObject = {
 };
 
 // ---------------------------------------------------------------------------------------
-// Register and sync (SPEC 4.5; DESIGN.md "Register", "Indexer")
+// Register, availability and sync (SPEC 4.5; DESIGN.md "Register", "Indexer")
 // ---------------------------------------------------------------------------------------
 
-// TODO(register): import from lib/registry/schemas.ts when it exists
-const RegisterRequest = z
-  .object({
-    tag: z.string().meta({ description: 'The tag to register, without a leading `@`', example: 'alice' }),
-    wallet: PublicKey.optional().meta({ description: "Payout wallet; defaults to the owner's public key" }),
-    feePayer: PublicKey.optional().meta({
-      description: 'Sponsor paying rent and the network fee; defaults to the owner. When it differs, both must sign.',
-    }),
-  })
-  .meta({ id: 'RegisterRequest' });
-
-// TODO(register): import from lib/registry/schemas.ts when it exists
-const RegisterResponse = z
-  .object({
-    transaction: z.string().meta({ description: 'The unsigned `register_tag` transaction, serialized, base64' }),
-    pda: PublicKey.meta({ description: "Address of the tag's on-chain account" }),
-    lastValidBlockHeight: z.string().regex(/^\d+$/).meta({ description: 'Decimal integer as a string', example: '123456789' }),
-  })
-  .meta({ id: 'RegisterResponse' });
-
-// TODO(register): import from lib/registry/schemas.ts when it exists
-const SyncRequest = z
-  .object({ signature: z.string().meta({ description: 'Signature of the landed registration transaction, base58' }) })
-  .meta({ id: 'SyncRequest' });
-
-// TODO(register): import from lib/registry/schemas.ts when it exists
-const SyncPending = z
-  .object({ status: z.literal('pending') })
-  .meta({ id: 'SyncPending', description: 'The transaction is not finalized yet; call again' });
+/** GET /v1/availability/{tag} */
+const availability: ZodOpenApiOperationObject = {
+  operationId: 'getTagAvailability',
+  tags: ['register'],
+  summary: 'Whether a tag can be registered right now',
+  description: 'Advisory: the chain decides, and two people can race for the same tag. A malformed tag is a 200 with `reason: invalid`.',
+  requestParams: tagPath,
+  responses: {
+    200: ok('Availability of the tag', TagAvailability),
+    ...errors({ 503: 'Cluster unreachable' }),
+  },
+};
 
 /** POST /v1/register */
 const register: ZodOpenApiOperationObject = {
@@ -233,11 +217,12 @@ const register: ZodOpenApiOperationObject = {
   security: BEARER,
   requestBody: jsonBody(RegisterRequest),
   responses: {
-    200: ok('The unsigned transaction to sign and submit', RegisterResponse),
+    200: ok('The unsigned transaction to sign and submit', RegisterResponse, RateLimitHeaders),
     ...errors({
       400: 'Malformed body, tag or key',
       401: 'Missing, invalid or expired token',
       409: 'Tag taken, reserved or blocked',
+      413: 'Body too large',
       429: 'Rate limit exceeded',
       503: 'Cluster unreachable',
     }),
@@ -253,9 +238,10 @@ const sync: ZodOpenApiOperationObject = {
   requestBody: jsonBody(SyncRequest),
   responses: {
     200: ok('The identity, now mirrored', Identity),
-    202: ok('Not finalized yet', SyncPending),
+    202: ok('Seen but not finalized yet; call again', SyncPending, z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) })),
     ...errors({
       400: 'Malformed body or signature',
+      413: 'Body too large',
       422: 'Not a successful register_tag transaction of this program',
       429: 'Rate limit exceeded',
       503: 'Cluster unreachable',
@@ -287,6 +273,7 @@ export const V1_PATHS = {
   '/v1/auth/session': { get: authSession },
   '/v1/identity/{tag}': { get: getIdentity, patch: updateProfile },
   '/v1/resolve/{tag}': { get: resolveIdentity },
+  '/v1/availability/{tag}': { get: availability },
   '/v1/register': { post: register },
   '/v1/sync': { post: sync },
   '/v1/openapi.json': { get: openApiDocument },

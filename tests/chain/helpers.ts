@@ -63,7 +63,7 @@ export async function registerTransaction(
 }
 
 /** Raw JSON-RPC over fetch, for what `Connection` would never send. */
-export async function rawRpc(url: string, body: string | Uint8Array, headers: Record<string, string> = {}) {
+export async function rawRpc(url: string, body: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text === '' ? null : (JSON.parse(text) as unknown) };

@@ -10,7 +10,7 @@ describe('localnet: malformed JSON-RPC gets JSON-RPC errors and the server keeps
     await net.close();
   });
 
-  const cases: { name: string; body: string | Uint8Array; status?: number; expected: unknown }[] = [
+  const cases: { name: string; body: string; status?: number; expected: unknown }[] = [
     { name: 'not JSON', body: '{"jsonrpc":"2.0",', expected: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null } },
     {
       name: 'wrong jsonrpc version',

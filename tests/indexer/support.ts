@@ -104,13 +104,14 @@ export async function registerMany(
   const sent: { tag: string; signature: string }[] = new Array(count);
   let next = 0;
   let latest = await connection.getLatestBlockhash('confirmed');
-  let latestAt = Date.now();
+  let latestAt = 0;
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      if (Date.now() - latestAt > 5_000) {
+      // Every transaction is a block on localnet, and a blockhash lives 150 blocks.
+      if (i - latestAt >= 100) {
         latest = await connection.getLatestBlockhash('confirmed');
-        latestAt = Date.now();
+        latestAt = i;
       }
       const tag = `${prefix}${i}`;
       const tx = new Transaction({ feePayer: owner.publicKey, ...latest }).add(

@@ -1,0 +1,22 @@
+import { AirdropButton } from '@/components/register/AirdropButton';
+import { RegisterFlow } from '@/components/register/RegisterFlow';
+import { getConfig } from '@/lib/config';
+import { getSessionKey } from '@/lib/web/session';
+
+export const metadata = { title: 'Register a tag' };
+
+export default async function RegisterPage() {
+  const sessionKey = await getSessionKey();
+  const localnet = getConfig().solana.cluster === 'localnet';
+  return (
+    <>
+      <h1>Register a tag</h1>
+      <p className="lead">
+        Your wallet signs one transaction that records the tag on Solana. You pay the network fee and the account&apos;s
+        rent; this service never holds your keys.
+      </p>
+      {localnet ? <AirdropButton /> : null}
+      <RegisterFlow sessionKey={sessionKey} />
+    </>
+  );
+}

@@ -1,0 +1,169 @@
+'use client';
+
+import { useWallet } from '@solana/wallet-adapter-react';
+import Link from 'next/link';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { TAG_MAX_BYTES } from '@/lib/identity/tag';
+import { isPublicKey } from '@/lib/solana/keys';
+import { StepList } from './StepList';
+import { useRegistration } from './useRegistration';
+import { useTagAvailability, type Availability } from './useTagAvailability';
+
+const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
+  empty: '3 to 32 characters: a–z, 0–9 and _, not starting or ending with _.',
+  invalid: 'Not a valid tag: use 3 to 32 of a–z, 0–9 and _, not starting or ending with _.',
+  checking: 'Checking…',
+  available: 'Available',
+  reserved: 'Reserved: this tag cannot be registered.',
+  taken: 'Taken: someone already has this tag.',
+  error: '',
+};
+
+/** The /register form: live availability, an optional payout wallet, then the steps. */
+export function RegisterFlow({ sessionKey }: { sessionKey: string | null }) {
+  const { publicKey } = useWallet();
+  const [tagInput, setTagInput] = useState('');
+  const [payout, setPayout] = useState('');
+  const { availability, recheck } = useTagAvailability(tagInput);
+  const { state, start, retry, reset, registeredTag } = useRegistration(sessionKey);
+  const ids = { tag: useId(), tagHint: useId(), payout: useId(), payoutHint: useId() };
+
+  const failedKind = state.status === 'failed' ? state.failure.kind : null;
+  useEffect(() => {
+    if (failedKind === 'tag-taken') recheck();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per failure
+  }, [failedKind]);
+
+  const running = state.status === 'running';
+  const payoutInvalid = payout.trim() !== '' && !isPublicKey(payout.trim());
+  const walletMatches = !!publicKey && publicKey.toBase58() === sessionKey;
+  const blocker = !sessionKey
+    ? 'Sign in with your wallet first.'
+    : !walletMatches
+      ? 'Connect the wallet you signed in with.'
+      : availability.state !== 'available'
+        ? null
+        : payoutInvalid
+          ? 'Fix the payout wallet first.'
+          : null;
+  const canSubmit = !running && state.status !== 'done' && availability.state === 'available' && !blocker;
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!canSubmit || availability.state !== 'available') return;
+    start(availability.tag, payout.trim());
+  }
+
+  if (state.status === 'done') {
+    const tag = registeredTag();
+    return (
+      <section className="card" aria-labelledby="done-heading">
+        <StepList state={state} />
+        <h2 id="done-heading">@{tag} is yours</h2>
+        <p>Your public page is live.</p>
+        <p className="actions">
+          <Link className="button" href={`/@${tag}`}>
+            View @{tag}
+          </Link>
+          <Link className="button secondary" href="/settings">
+            Edit your profile
+          </Link>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => {
+              setTagInput('');
+              reset();
+            }}
+          >
+            Register another
+          </button>
+        </p>
+      </section>
+    );
+  }
+
+  const availabilityText = availability.state === 'error' ? availability.message : AVAILABILITY_TEXT[availability.state];
+  const availabilityClass =
+    availability.state === 'available' ? 'ok' : ['invalid', 'reserved', 'taken', 'error'].includes(availability.state) ? 'error' : 'muted';
+
+  return (
+    <section className="card" aria-labelledby="register-heading">
+      <h2 id="register-heading">Choose your tag</h2>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={ids.tag}>Tag</label>
+          <div className="input-prefix">
+            <span aria-hidden="true">@</span>
+            <input
+              id={ids.tag}
+              name="tag"
+              type="text"
+              value={tagInput}
+              onChange={(e) => setTagInput(e.target.value)}
+              disabled={running}
+              maxLength={TAG_MAX_BYTES + 1}
+              autoCapitalize="none"
+              autoCorrect="off"
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={ids.tagHint}
+              aria-invalid={['invalid', 'reserved', 'taken'].includes(availability.state) || undefined}
+            />
+          </div>
+          <p id={ids.tagHint} className={`status-line ${availabilityClass}`} aria-live="polite" data-testid="availability">
+            {availabilityText}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.payout}>Payout wallet (optional)</label>
+          <input
+            id={ids.payout}
+            name="wallet"
+            type="text"
+            value={payout}
+            onChange={(e) => setPayout(e.target.value)}
+            disabled={running}
+            autoCapitalize="none"
+            autoCorrect="off"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
+            placeholder={sessionKey ?? 'Your signed-in wallet'}
+            aria-describedby={ids.payoutHint}
+            aria-invalid={payoutInvalid || undefined}
+          />
+          <p id={ids.payoutHint} className={payoutInvalid ? 'field-error' : 'hint'}>
+            {payoutInvalid
+              ? 'Not a Solana address.'
+              : 'Where payments to your tag go. Leave empty to use the wallet you sign in with.'}
+          </p>
+        </div>
+        <div className="actions">
+          <button type="submit" className="button" disabled={!canSubmit}>
+            {availability.state === 'available' || availability.state === 'checking' ? `Register @${availability.tag}` : 'Register'}
+          </button>
+          {blocker ? <span className="muted">{blocker}</span> : null}
+        </div>
+      </form>
+      {state.status !== 'idle' ? <StepList state={state} /> : null}
+      {state.status === 'failed' ? (
+        <div role="alert" className="card">
+          <p className="error" data-testid="register-error">
+            {state.failure.message}
+          </p>
+          <div className="actions">
+            {state.retryAt ? (
+              <button type="button" className="button" onClick={retry}>
+                Retry
+              </button>
+            ) : null}
+            <button type="button" className="button secondary" onClick={reset}>
+              {state.retryAt ? 'Start over' : 'Choose another tag'}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { appUrl, closeTestDb, expectedIdentity, get, NOT_FOUND, readRow, seedIdentity } from './helpers';
+
+afterAll(closeTestDb);
+
+const databaseUrl = inject('databaseUrl');
+
+function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
+  });
+}
+
+describe.skipIf(!appUrl)('npm run admin (moderation CLI)', () => {
+  it('block hides the tag (404), unblock shows it again', async () => {
+    const row = await seedIdentity();
+    const blocked = await admin('block', row.tag);
+    expect(blocked.code).toBe(0);
+    expect(JSON.parse(blocked.stdout)).toEqual({ ...expectedIdentity(row), status: 'blocked' });
+    expect((await get(`/v1/identity/${row.tag}`)).json).toEqual(NOT_FOUND);
+    expect((await get(`/v1/resolve/${row.tag}`)).json).toEqual(NOT_FOUND);
+
+    const unblocked = await admin('unblock', `@${row.tag}`);
+    expect(unblocked.code).toBe(0);
+    expect(JSON.parse(unblocked.stdout)).toMatchObject({ tag: `@${row.tag}`, status: 'active' });
+    expect((await get(`/v1/identity/${row.tag}`)).json).toEqual(expectedIdentity(row));
+  });
+
+  it('verify / unverify and merchant / unmerchant set the flags a GET shows', async () => {
+    const row = await seedIdentity();
+    const STEPS: [action: string, flags: { verified: boolean; merchant: boolean }][] = [
+      ['verify', { verified: true, merchant: false }],
+      ['merchant', { verified: true, merchant: true }],
+      ['unverify', { verified: false, merchant: true }],
+      ['unmerchant', { verified: false, merchant: false }],
+    ];
+    for (const [action, flags] of STEPS) {
+      const res = await admin(action, row.tag.toUpperCase());
+      expect(res.code, res.stderr).toBe(0);
+      expect((await get(`/v1/identity/${row.tag}`)).json).toEqual({ ...expectedIdentity(row), ...flags });
+    }
+  });
+
+  const FAILURES: Record<string, { args: string[]; code: number; stderr: RegExp }> = {
+    'an unknown tag': { args: ['block', 'zz_no_such_tag_here'], code: 1, stderr: /^error: not_found: No identity with this tag\.\n$/ },
+    'a malformed tag': { args: ['verify', 'a-b'], code: 1, stderr: /^error: invalid_tag: The tag must be/ },
+    'an unknown action': { args: ['delete', 'alice'], code: 2, stderr: /^usage: npm run admin -- <block\|unblock\|verify\|unverify\|merchant\|unmerchant> <tag>\n$/ },
+    'no arguments': { args: [], code: 2, stderr: /^usage: / },
+    'too many arguments': { args: ['block', 'alice', 'bob'], code: 2, stderr: /^usage: / },
+  };
+  for (const [name, c] of Object.entries(FAILURES)) {
+    it(`fails clearly on ${name}`, async () => {
+      const res = await admin(...c.args);
+      expect(res.code).toBe(c.code);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(c.stderr);
+    });
+  }
+
+  it('a blocked row keeps its profile: unblocking restores it unchanged', async () => {
+    const row = await seedIdentity({ displayName: 'Kept', bio: 'Kept too' });
+    await admin('block', row.tag);
+    expect(await readRow(row.tag)).toMatchObject({ status: 'blocked', displayName: 'Kept', bio: 'Kept too' });
+    await admin('unblock', row.tag);
+    expect((await get(`/v1/identity/${row.tag}`)).json).toEqual(expectedIdentity(row));
+  });
+});

@@ -1,0 +1,82 @@
+import { validate } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { appUrl, get } from './helpers';
+import { servedV1Operations } from './routes';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+
+describe.skipIf(!appUrl)('GET /v1/openapi.json', () => {
+  let doc: Doc;
+
+  it('is served, publicly cacheable and CORS-open', async () => {
+    const res = await get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    doc = res.json as Doc;
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('validates as OpenAPI 3.1', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result).toMatchObject({ valid: true, specification: 'OpenAPI' });
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('documents every route the app serves under /v1 (found by walking app/v1)', () => {
+    const served = servedV1Operations().map((o) => `${o.method} ${o.path}`);
+    expect(served.length).toBeGreaterThanOrEqual(7);
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(served.filter((op) => !documented.includes(op))).toEqual([]);
+    // and documents nothing the app does not serve
+    expect(documented.filter((op) => !served.includes(op))).toEqual([]);
+  });
+
+  it('covers the endpoints of the spec', () => {
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(documented.sort()).toEqual([
+      'GET /v1/auth/session',
+      'GET /v1/availability/{tag}',
+      'GET /v1/identity/{tag}',
+      'GET /v1/openapi.json',
+      'GET /v1/resolve/{tag}',
+      'PATCH /v1/identity/{tag}',
+      'POST /v1/auth/challenge',
+      'POST /v1/auth/verify',
+      'POST /v1/register',
+      'POST /v1/sync',
+    ]);
+  });
+
+  it('uses one error envelope with the code enum, and bearer JWT security where a token is needed', () => {
+    expect(doc.components.schemas.Error).toMatchObject({
+      type: 'object',
+      properties: { error: { type: 'object', properties: { code: { enum: expect.arrayContaining(['invalid_tag', 'not_found', 'unauthorized', 'forbidden']) } } } },
+    });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    const secured = ['PATCH /v1/identity/{tag}', 'GET /v1/auth/session', 'POST /v1/register'];
+    for (const [p, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const name = `${method.toUpperCase()} ${p}`;
+        expect(op.security, name).toEqual(secured.includes(name) ? [{ bearerAuth: [] }] : undefined);
+        if (secured.includes(name)) expect(op.responses, name).toHaveProperty('401');
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) >= 400) expect(response.content?.['application/json'].schema.$ref, `${name} ${status}`).toBe('#/components/schemas/Error');
+        }
+      }
+    }
+  });
+
+  it('the identity schemas list every field; the profile patch refuses unknown keys', () => {
+    expect(doc.components.schemas.Identity).toMatchObject({
+      required: ['tag', 'owner', 'wallet', 'displayName', 'avatar', 'bio', 'preferredToken', 'verified', 'merchant', 'createdAt'],
+    });
+    expect((doc.components.schemas.ResolvedIdentity as { properties: object }).properties).not.toHaveProperty('bio');
+    expect(doc.components.schemas.ProfilePatch).toMatchObject({ additionalProperties: false });
+    expect(doc.paths['/v1/identity/{tag}'].patch.responses).toHaveProperty('403');
+  });
+});

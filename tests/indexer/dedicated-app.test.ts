@@ -1,0 +1,81 @@
+import { Keypair } from '@solana/web3.js';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startLocalnet, type Localnet } from '@/lib/chain/localnet';
+import type { DbHandle } from '@/lib/db/client';
+import { identities } from '@/lib/db/schema';
+import { hasProductionBuild, startApp, type TestApp } from '../support/app';
+import { confirmed, connect, cron, freshDatabase, fund, getIdentity, postAuthed, registerDirect, registerMany } from './support';
+
+/*
+ * An app of its own: a localnet where a transaction stays `confirmed` for FINALITY_MS before
+ * it is `finalized`, a database of its own, and a small INDEXER_PAGE_SIZE so that one cron
+ * call has to page through many getSignaturesForAddress answers.
+ */
+
+const FINALITY_MS = 1500;
+const databaseUrl = inject('databaseUrl');
+
+describe.skipIf(!hasProductionBuild())('indexer on a dedicated app (finality delay, small pages)', () => {
+  let localnet: Localnet;
+  let handle: DbHandle;
+  let app: TestApp;
+  let owner: Keypair;
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ port: 0, dataDir: null, finalityDelayMs: FINALITY_MS });
+    const db = await freshDatabase(databaseUrl);
+    handle = db.handle;
+    app = await startApp({
+      DATABASE_URL: db.url,
+      SOLANA_RPC_URL: localnet.url,
+      INDEXER_PAGE_SIZE: '20',
+      SYNC_RATE_LIMIT: '1000000',
+      AUTH_RATE_LIMIT: '1000000',
+    });
+    owner = Keypair.generate();
+    await fund(connect(localnet.url), owner.publicKey, 100);
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await handle?.close();
+    await localnet?.close();
+  });
+
+  it('sync: 202 while only confirmed, then 200 once finalized', async () => {
+    const connection = connect(localnet.url);
+    const signature = await registerDirect(connection, owner, 'pending_one');
+    await confirmed(connection, signature, 'confirmed');
+    const early = await postAuthed(`${app.url}/v1/sync`, null, { signature });
+    expect(early.status).toBe(202);
+    expect(early.json).toEqual({ status: 'pending' });
+    expect(early.headers.get('retry-after')).toBe('1');
+    // The cron run reads at `finalized` too: nothing yet.
+    const run = await cron(app.url).then((r) => r.json());
+    expect(run.indexed).toBe(0);
+    expect((await getIdentity(app.url, 'pending_one')).status).toBe(404);
+
+    await confirmed(connection, signature, 'finalized');
+    const late = await postAuthed(`${app.url}/v1/sync`, null, { signature });
+    expect(late.status).toBe(200);
+    expect(late.json).toMatchObject({ tag: '@pending_one', owner: owner.publicKey.toBase58() });
+  });
+
+  it('250 registrations land and a single cron call indexes them all across pages', async () => {
+    const connection = connect(localnet.url);
+    const sent = await registerMany(connection, owner, 250, 'bulk_');
+    const res = await cron(app.url);
+    expect(res.status).toBe(200);
+    const summary = await res.json();
+    // The sync above already mirrored `pending_one`: it is passed over, not duplicated.
+    expect(summary).toMatchObject({ status: 'completed', indexed: 250, failed: 0, more: false });
+    expect(summary.processed).toBe(251);
+    expect(summary.cursor).toBe(sent[sent.length - 1]!.signature);
+    const [row] = await handle.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(identities)
+      .where(sql`${identities.tag} like 'bulk\\_%'`);
+    expect(row!.n).toBe(250);
+    for (const { tag } of [sent[0]!, sent[137]!, sent[249]!]) expect((await getIdentity(app.url, tag)).status).toBe(200);
+  });
+});

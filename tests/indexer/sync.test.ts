@@ -1,0 +1,91 @@
+import bs58 from 'bs58';
+import { Keypair, SystemProgram } from '@solana/web3.js';
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { confirmed, connect, fund, getIdentity, postAuthed, randomTag, registerDirect, sendInstructions } from './support';
+
+const appUrl = inject('appUrl');
+const rpcUrl = inject('rpcUrl');
+const connection = connect(rpcUrl);
+
+function sync(body: unknown) {
+  return postAuthed(`${appUrl}/v1/sync`, null, body);
+}
+
+describe.skipIf(!appUrl)('POST /v1/sync', () => {
+  let owner: Keypair;
+  beforeAll(async () => {
+    owner = Keypair.generate();
+    await fund(connection, owner.publicKey);
+  });
+
+  it('200 with the identity for a finalized register_tag, and again (idempotent)', async () => {
+    const tag = randomTag('sy');
+    const signature = await registerDirect(connection, owner, tag);
+    await confirmed(connection, signature, 'finalized');
+    expect((await getIdentity(appUrl, tag)).status).toBe(404);
+    const first = await sync({ signature });
+    expect(first.status).toBe(200);
+    const landed = await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
+    expect(first.json).toEqual({
+      tag: `@${tag}`,
+      owner: owner.publicKey.toBase58(),
+      wallet: owner.publicKey.toBase58(),
+      displayName: null,
+      avatar: null,
+      bio: null,
+      preferredToken: null,
+      verified: false,
+      merchant: false,
+      createdAt: new Date(landed!.blockTime! * 1000).toISOString(),
+    });
+    expect((await sync({ signature })).json).toEqual(first.json);
+    expect((await getIdentity(appUrl, tag)).status).toBe(200);
+  });
+
+  it('422 for a transaction that is not a register_tag (a transfer)', async () => {
+    const signature = await sendInstructions(
+      connection,
+      [SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1e6 })],
+      [owner],
+    );
+    await confirmed(connection, signature, 'finalized');
+    const res = await sync({ signature });
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction is not a register_tag of the tag registry.' } });
+  });
+
+  it('404 for a signature the cluster does not know', async () => {
+    const res = await sync({ signature: bs58.encode(randomBytes(64)) });
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ error: { code: 'not_found', message: 'The cluster knows no transaction with this signature (yet).' } });
+  });
+
+  it('a blocked (reserved) tag that landed answers the same 404 as GET', async () => {
+    const taken = await fetch(`${appUrl}/v1/availability/root`).then((r) => r.json());
+    expect(taken.reason).toBe('reserved');
+    const squatter = Keypair.generate();
+    await fund(connection, squatter.publicKey);
+    const signature = await registerDirect(connection, squatter, 'root');
+    await confirmed(connection, signature, 'finalized');
+    const res = await sync({ signature });
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ error: { code: 'not_found', message: 'No identity with this tag.' } });
+  });
+
+  it.each([
+    ['no signature', {}],
+    ['not base58', { signature: '0OIl'.repeat(22) }],
+    ['32 bytes, not 64', { signature: bs58.encode(randomBytes(32)) }],
+    ['an unknown key', { signature: bs58.encode(randomBytes(64)), tag: 'x' }],
+  ])('400 for %s', async (_name, body) => {
+    const res = await sync(body);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('invalid_request');
+  });
+
+  it('carries the sync rate-limit headers', async () => {
+    const res = await sync({ signature: bs58.encode(randomBytes(64)) });
+    expect(res.headers.get('ratelimit-limit')).toBe('1000000');
+  });
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import bs58 from 'bs58';
+import { randomBytes } from 'node:crypto';
+import { hasProductionBuild, startApp, TEST_CRON_SECRET, type TestApp } from '../support/app';
+import { freePort } from '../support/ports';
+import { signIn } from '../support/sign-in';
+import { cron, postAuthed } from '../indexer/support';
+
+/*
+ * An app whose SOLANA_RPC_URL points at a closed port, and with CRON_SECRET set empty:
+ * every chain-backed answer is 503 with Retry-After, and the cron route is refused.
+ */
+const UNAVAILABLE = {
+  error: { code: 'service_unavailable', message: 'The Solana cluster cannot be reached right now; try again shortly.' },
+};
+
+describe.skipIf(!hasProductionBuild())('a cluster that cannot be reached', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()}`, CRON_SECRET: '' });
+  });
+  afterAll(async () => app?.stop());
+
+  it('POST /v1/register: 503 with Retry-After', async () => {
+    const { token } = await signIn(app.url);
+    const res = await postAuthed(`${app.url}/v1/register`, token, { tag: 'deadcluster' });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.json).toEqual(UNAVAILABLE);
+  });
+
+  it('POST /v1/register: a reserved tag gets 503 too (checks and blockhash are read together)', async () => {
+    // The blockhash is fetched with the checks; without a cluster there is no transaction to give.
+    const { token } = await signIn(app.url);
+    const res = await postAuthed(`${app.url}/v1/register`, token, { tag: 'admin' });
+    expect(res.status).toBe(503);
+  });
+
+  it('GET /v1/availability/{tag}: 503', async () => {
+    const res = await fetch(`${app.url}/v1/availability/deadcluster`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toEqual(UNAVAILABLE);
+  });
+
+  it('POST /v1/sync: 503', async () => {
+    const res = await postAuthed(`${app.url}/v1/sync`, null, { signature: bs58.encode(randomBytes(64)) });
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual(UNAVAILABLE);
+  });
+
+  it('the cron route is refused when CRON_SECRET is unset, whatever is sent', async () => {
+    for (const authorization of [`Bearer ${TEST_CRON_SECRET}`, 'Bearer ', null]) {
+      const res = await cron(app.url, authorization);
+      expect(res.status).toBe(401);
+    }
+  });
+});

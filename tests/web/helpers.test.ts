@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ProfilePatch } from '@/lib/identity/schemas';
+import { formatSol, shortKey } from '@/lib/web/format';
+import { ogSafeText } from '@/lib/web/og-text';
+import { profileFieldErrors, profilePatch, profileValues } from '@/lib/web/profile-form';
+import { payToken, solanaPayLink, TOKEN_MINTS } from '@/lib/web/solana-pay';
+
+const WALLET = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const MINT = 'So11111111111111111111111111111111111111112';
+
+describe('Solana Pay links', () => {
+  it.each([
+    ['no preference → SOL', null, 'mainnet-beta', { label: 'SOL', mint: null, unavailable: false }],
+    ['SOL', 'SOL', 'devnet', { label: 'SOL', mint: null, unavailable: false }],
+    ['USDC on mainnet', 'USDC', 'mainnet-beta', { label: 'USDC', mint: TOKEN_MINTS['mainnet-beta'].USDC, unavailable: false }],
+    ['USDC on devnet', 'USDC', 'devnet', { label: 'USDC', mint: TOKEN_MINTS.devnet.USDC, unavailable: false }],
+    ['EURC on localnet: no mint, so SOL', 'EURC', 'localnet', { label: 'SOL', mint: null, unavailable: true }],
+    ['a mint address as it is', MINT, 'localnet', { label: MINT, mint: MINT, unavailable: false }],
+  ] as const)('%s', (_name, preferred, cluster, expected) => {
+    expect(payToken(preferred, cluster)).toEqual(expected);
+  });
+
+  it('writes spl-token only for a token and percent-encodes the label', () => {
+    expect(solanaPayLink({ wallet: WALLET, mint: null, label: 'Alice & Bob' })).toBe(`solana:${WALLET}?label=Alice%20%26%20Bob`);
+    expect(solanaPayLink({ wallet: WALLET, mint: MINT, label: '@alice' })).toBe(`solana:${WALLET}?spl-token=${MINT}&label=%40alice`);
+  });
+});
+
+describe('profile form helpers', () => {
+  const saved = profileValues({ displayName: 'Alice', avatar: null, bio: 'Hi', preferredToken: 'USDC' });
+
+  it('sends only what changed, an emptied field as null', () => {
+    expect(profilePatch(saved, { ...saved })).toEqual({});
+    expect(profilePatch(saved, { ...saved, bio: '  ', displayName: 'Alicia' })).toEqual({ bio: null, displayName: 'Alicia' });
+  });
+
+  it('maps ProfilePatch issues to the fields', () => {
+    const errors = profileFieldErrors(ProfilePatch.safeParse({ displayName: 'x'.repeat(51), avatar: 'http://a.example/x.png' }));
+    expect(errors).toEqual({ displayName: 'Must be at most 50 characters', avatar: 'Must be an https: URL' });
+    expect(profileFieldErrors(ProfilePatch.safeParse({ bio: null }))).toEqual({});
+  });
+});
+
+describe('display helpers', () => {
+  it.each([
+    [0, '0 SOL'],
+    [1_500_000_000, '1.5 SOL'],
+    [5000, '0.000005 SOL'],
+    [2_000_000_000n, '2 SOL'],
+  ] as const)('formatSol(%s) = %s', (lamports, text) => {
+    expect(formatSol(lamports)).toBe(text);
+  });
+
+  it('shortens keys', () => {
+    expect(shortKey(WALLET)).toBe('9xQe…VFin');
+  });
+
+  it('keeps OG text to what the bundled font draws, and to a length', () => {
+    expect(ogSafeText('Zoë 🚀 Café\nnew line', 40)).toBe('Zoë Café new line');
+    expect(ogSafeText('日本語', 10)).toBe('');
+    expect(ogSafeText('abcdef', 3)).toBe('abc…');
+    expect(ogSafeText(null, 3)).toBe('');
+  });
+});

@@ -16,7 +16,7 @@ export function getServices(): Promise<Services> {
   cached ??= (async () => {
     const config = getConfig();
     const db = await getDb();
-    const tokenKeys = sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
+    const tokenKeys = await sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
     return { config, db, tokenKeys };
   })();
   cached.catch(() => {

@@ -1,0 +1,263 @@
+// npx tsx bench/indexer.ts [appUrl rpcUrl] — indexer throughput, and confirmation → identity
+// latency through /v1/sync and through the cron route. Needs a production build (npm run build)
+// unless an app URL (and the RPC URL it uses) is given.
+import { spawn } from 'node:child_process';
+import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
+import pg from 'pg';
+import { startLocalnet } from '@/lib/chain/localnet';
+import { migratePostgres, openDb } from '@/lib/db/client';
+import { runIndexer } from '@/lib/indexer/run-indexer';
+import { registerTagInstruction } from '@/lib/registry/instruction';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { startApp, TEST_CRON_SECRET } from '@/tests/support/app';
+import { startPostgres } from '@/tests/support/postgres';
+
+const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+/** Vercel cron schedule of vercel.json (every minute), and scripts/serve.ts's default interval. */
+const VERCEL_CRON_INTERVAL_S = 60;
+const SERVE_INTERVAL_S = 15;
+const SYNC_TARGET_MS = 1000;
+
+export interface IndexerBenchResult {
+  backlog: number;
+  runSeconds: number;
+  indexedPerSecond: number;
+  syncMs: { p50: number; p95: number; max: number };
+  cronRunMs: number;
+  cronExpectedWaitMs: { vercel: number; serve: number };
+}
+
+if (process.env.BENCH_INDEXER_LOCALNET_CHILD === '1') {
+  const localnet = await startLocalnet({ port: 0, dataDir: null });
+  console.log(`url ${localnet.url}`);
+  process.once('SIGTERM', () => void localnet.close().then(() => process.exit(0)));
+}
+
+/** The localnet in a child process, so that its work is not counted as the indexer's. */
+async function startLocalnetProcess(): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, BENCH_INDEXER_LOCALNET_CHILD: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^url (\S+)$/m.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`localnet child exited with ${code}`)));
+  });
+  return {
+    url,
+    async close() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Node's ed25519 (tens of µs) instead of web3.js's pure-JS signing, so the backlog builds fast. */
+function nodeKey(keypair: Keypair): KeyObject {
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+  return createPrivateKey({
+    key: { kty: 'OKP', crv: 'Ed25519', d: b64(keypair.secretKey.subarray(0, 32)), x: b64(keypair.publicKey.toBytes()) },
+    format: 'jwk',
+  });
+}
+
+async function funded(connection: Connection): Promise<{ keypair: Keypair; key: KeyObject }> {
+  const keypair = Keypair.generate();
+  const signature = await connection.requestAirdrop(keypair.publicKey, 1000 * LAMPORTS_PER_SOL);
+  await waitFor(connection, [signature], 'confirmed');
+  return { keypair, key: nodeKey(keypair) };
+}
+
+async function waitFor(connection: Connection, signatures: string[], commitment: 'confirmed' | 'finalized'): Promise<void> {
+  let waiting = signatures;
+  const deadline = Date.now() + 120_000;
+  while (waiting.length) {
+    const still: string[] = [];
+    for (let i = 0; i < waiting.length; i += 256) {
+      const chunk = waiting.slice(i, i + 256);
+      const { value } = await connection.getSignatureStatuses(chunk, { searchTransactionHistory: true });
+      value.forEach((s, j) => {
+        const ok = s && (s.confirmationStatus === 'finalized' || (commitment === 'confirmed' && s.confirmationStatus === 'confirmed'));
+        if (s?.err) throw new Error(`transaction ${chunk[j]} failed: ${JSON.stringify(s.err)}`);
+        if (!ok) still.push(chunk[j]!);
+      });
+    }
+    waiting = still;
+    if (!waiting.length) return;
+    if (Date.now() > deadline) throw new Error(`${waiting.length} transactions not ${commitment}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** `count` registrations by one owner, `inFlight` at once; resolves with the tags once finalized. */
+async function registerBacklog(connection: Connection, owner: { keypair: Keypair; key: KeyObject }, prefix: string, count: number, inFlight = 16) {
+  const tags: string[] = [];
+  const signatures: string[] = [];
+  let latest = await connection.getLatestBlockhash('confirmed');
+  let latestAt = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      // One block per transaction on localnet; a blockhash lives 150 blocks.
+      if (i - latestAt >= 100) {
+        latestAt = i;
+        latest = await connection.getLatestBlockhash('confirmed');
+      }
+      const tag = `${prefix}${i}`;
+      const tx = new Transaction({ feePayer: owner.keypair.publicKey, ...latest }).add(
+        registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.keypair.publicKey, wallet: owner.keypair.publicKey, feePayer: owner.keypair.publicKey }),
+      );
+      tx.addSignature(owner.keypair.publicKey, sign(null, tx.serializeMessage(), owner.key));
+      signatures.push(await connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true }));
+      tags.push(tag);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  await waitFor(connection, signatures, 'finalized');
+  return { tags, signatures };
+}
+
+async function freshDatabaseUrl(serverUrl: string): Promise<string> {
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migratePostgres(url.toString());
+  return url.toString();
+}
+
+function quantiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
+  return { p50: at(0.5), p95: at(0.95), max: at(1) };
+}
+
+async function untilIdentity(appUrl: string, tag: string): Promise<void> {
+  const res = await fetch(`${appUrl}/v1/identity/${tag}`);
+  if (res.status !== 200) throw new Error(`GET /v1/identity/${tag}: ${res.status}`);
+}
+
+/**
+ * (a) registrations indexed per second by one runIndexer call over a localnet backlog of
+ * `backlog` registrations, against a real PostgreSQL; (b) confirmation (finalized) → GET
+ * /v1/identity 200 through POST /v1/sync, and through the cron route at its schedule
+ * (expected wait = interval / 2 + one run's time).
+ */
+export async function benchIndexer(
+  ctx: { appUrl?: string; rpcUrl?: string; databaseUrl?: string; backlog?: number; syncSamples?: number; cronSecret?: string } = {},
+): Promise<IndexerBenchResult> {
+  const backlog = ctx.backlog ?? 2000;
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const localnet = await startLocalnetProcess();
+    stops.unshift(() => localnet.close());
+    let serverUrl = ctx.databaseUrl;
+    if (!serverUrl) {
+      const pgServer = await startPostgres();
+      stops.unshift(() => pgServer.stop());
+      serverUrl = pgServer.url;
+    }
+
+    // (a) throughput
+    const connection = new Connection(localnet.url, 'confirmed');
+    const owner = await funded(connection);
+    const built = performance.now();
+    await registerBacklog(connection, owner, `b${Date.now().toString(36)}_`, backlog);
+    const buildSeconds = (performance.now() - built) / 1000;
+    const handle = await openDb({ driver: 'node-postgres', url: await freshDatabaseUrl(serverUrl) });
+    stops.unshift(() => handle.close());
+    const t0 = performance.now();
+    const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
+    const runSeconds = (performance.now() - t0) / 1000;
+    if (summary.indexed !== backlog) throw new Error(`indexed ${summary.indexed} of ${backlog}`);
+    const indexedPerSecond = Math.round(summary.indexed / runSeconds);
+    console.log(`\n## indexer`);
+    console.log(`backlog: ${backlog} registrations built in ${buildSeconds.toFixed(1)} s`);
+    console.log(`(a) one runIndexer call: ${summary.indexed} indexed in ${runSeconds.toFixed(2)} s → ${indexedPerSecond} registrations/s`);
+
+    // (b) confirmation → identity
+    let appUrl = ctx.appUrl;
+    let rpcUrl = ctx.rpcUrl;
+    if (!appUrl || !rpcUrl) {
+      const app = await startApp({ DATABASE_URL: await freshDatabaseUrl(serverUrl), SOLANA_RPC_URL: localnet.url, SYNC_RATE_LIMIT: '100000000' });
+      stops.unshift(() => app.stop());
+      appUrl = app.url;
+      rpcUrl = localnet.url;
+    }
+    const cronHeaders = { authorization: `Bearer ${ctx.cronSecret ?? TEST_CRON_SECRET}` };
+    const chain = new Connection(rpcUrl, 'confirmed');
+    const payer = await funded(chain);
+    // Drain whatever backlog the app's chain has, so the cron figure is the steady state.
+    for (;;) {
+      const drained = (await (await fetch(`${appUrl}/api/cron/indexer`, { headers: cronHeaders })).json()) as { more?: boolean; status?: string };
+      if (!drained.more && drained.status === 'completed') break;
+    }
+    const samples = ctx.syncSamples ?? 20;
+    const prefix = `s${Date.now().toString(36)}_`;
+    const syncMs: number[] = [];
+    for (let i = 0; i < samples + 2; i++) {
+      const { tags, signatures } = await registerBacklog(chain, payer, `${prefix}${i}_`, 1, 1);
+      const started = performance.now();
+      const res = await fetch(`${appUrl}/v1/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ signature: signatures[0] }) });
+      if (res.status !== 200) throw new Error(`sync: ${res.status} ${await res.text()}`);
+      await untilIdentity(appUrl, tags[0]!);
+      if (i >= 2) syncMs.push(performance.now() - started); // two warm-ups
+    }
+    const cronRuns: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const { tags } = await registerBacklog(chain, payer, `c${prefix}${i}_`, 1, 1);
+      const started = performance.now();
+      const res = await fetch(`${appUrl}/api/cron/indexer`, { headers: cronHeaders });
+      if (res.status !== 200) throw new Error(`cron: ${res.status} ${await res.text()}`);
+      await untilIdentity(appUrl, tags[0]!);
+      if (i >= 2) cronRuns.push(performance.now() - started);
+    }
+    const cronRunMs = quantiles(cronRuns).p50;
+    const result: IndexerBenchResult = {
+      backlog,
+      runSeconds: Math.round(runSeconds * 100) / 100,
+      indexedPerSecond,
+      syncMs: quantiles(syncMs),
+      cronRunMs,
+      cronExpectedWaitMs: {
+        vercel: Math.round((VERCEL_CRON_INTERVAL_S * 1000) / 2 + cronRunMs),
+        serve: Math.round((SERVE_INTERVAL_S * 1000) / 2 + cronRunMs),
+      },
+    };
+    const verdict = result.syncMs.p95 < SYNC_TARGET_MS ? 'met' : 'MISSED';
+    console.log(`(b) finalized → GET /v1/identity 200:`);
+    console.log(`  via POST /v1/sync: p50 ${result.syncMs.p50} ms, p95 ${result.syncMs.p95} ms, max ${result.syncMs.max} ms (${samples} samples; target < ${SYNC_TARGET_MS} ms: ${verdict})`);
+    console.log(`  via the cron route: one run ${cronRunMs} ms; expected wait = interval / 2 + run:`);
+    console.log(`    Vercel cron every ${VERCEL_CRON_INTERVAL_S} s: ${(result.cronExpectedWaitMs.vercel / 1000).toFixed(1)} s`);
+    console.log(`    npm start, every ${SERVE_INTERVAL_S} s: ${(result.cronExpectedWaitMs.serve / 1000).toFixed(1)} s`);
+    return result;
+  } finally {
+    for (const stop of stops) await stop().catch(() => {});
+  }
+}
+
+if (process.env.BENCH_INDEXER_LOCALNET_CHILD !== '1' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [appUrl, rpcUrl] = process.argv.slice(2);
+  benchIndexer({ appUrl, rpcUrl }).then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -141,6 +141,28 @@ async function freshDatabaseUrl(serverUrl: string): Promise<string> {
   return url.toString();
 }
 
+/** The cluster side of a run alone: listing the backlog and fetching every transaction. */
+async function fetchOnlySeconds(connection: Connection, count: number): Promise<number> {
+  const t0 = performance.now();
+  const signatures: string[] = [];
+  let before: string | undefined;
+  while (signatures.length < count) {
+    const page = await connection.getSignaturesForAddress(PROGRAM_ID, { before, limit: 1000 }, 'finalized');
+    if (!page.length) break;
+    signatures.push(...page.map((p) => p.signature));
+    before = page[page.length - 1]!.signature;
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < signatures.length) {
+      const signature = signatures[next++]!;
+      await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 1 });
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return (performance.now() - t0) / 1000;
+}
+
 function quantiles(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
@@ -189,6 +211,8 @@ export async function benchIndexer(
     console.log(`\n## indexer`);
     console.log(`backlog: ${backlog} registrations built in ${buildSeconds.toFixed(1)} s`);
     console.log(`(a) one runIndexer call: ${summary.indexed} indexed in ${runSeconds.toFixed(2)} s → ${indexedPerSecond} registrations/s`);
+    const rpcOnly = await fetchOnlySeconds(connection, backlog);
+    console.log(`    of which the RPC side alone (list + getTransaction, 16 in flight, no database): ${rpcOnly.toFixed(2)} s`);
 
     // (b) confirmation → identity
     let appUrl = ctx.appUrl;

@@ -141,7 +141,7 @@ export function RegisterFlow({ sessionKey }: { sessionKey: string | null }) {
         </div>
         <div className="actions">
           <button type="submit" className="button" disabled={!canSubmit}>
-            {availability.state === 'available' || availability.state === 'checking' ? `Register @${availability.tag}` : 'Register'}
+            {'tag' in availability ? `Register @${availability.tag}` : 'Register'}
           </button>
           {blocker ? <span className="muted">{blocker}</span> : null}
         </div>

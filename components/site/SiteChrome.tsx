@@ -7,7 +7,7 @@ export function SiteHeader() {
         <Link className="brand" href="/">
           Identity Tags
         </Link>
-        <Link href="/register">Register a tag</Link>
+        <Link href="/register">Register</Link>
         <Link href="/settings">Your profiles</Link>
       </nav>
     </header>

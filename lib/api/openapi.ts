@@ -241,8 +241,9 @@ const sync: ZodOpenApiOperationObject = {
     202: ok('Seen but not finalized yet; call again', SyncPending, z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) })),
     ...errors({
       400: 'Malformed body or signature',
+      404: 'The cluster knows no transaction with this signature (yet: try again), or the tag landed but is blocked',
       413: 'Body too large',
-      422: 'Not a successful register_tag transaction of this program',
+      422: 'Not a successful register_tag transaction of this program (failed, or no register_tag)',
       429: 'Rate limit exceeded',
       503: 'Cluster unreachable',
     }),

@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { parseTagParam, tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
+import { forgetActiveRead } from './queries';
 import type { Identity } from './schemas';
 
 export const MODERATION_ACTIONS = ['block', 'unblock', 'verify', 'unverify', 'merchant', 'unmerchant'] as const;
@@ -35,6 +36,7 @@ export async function moderate(db: Db, tagInput: string, action: ModerationActio
     .set({ ...CHANGES[action], updatedAt: now })
     .where(eq(identities.tag, tag))
     .returning();
+  forgetActiveRead(db, tag);
   if (!rows[0]) throw tagNotFound();
   return { ...toIdentity(rows[0]), status: rows[0].status };
 }

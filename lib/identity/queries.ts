@@ -4,8 +4,10 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 
 /*
  * Named identity queries: each returns a row (or rows) or null. The public read is the hot
- * path (GET /v1/identity, /v1/resolve, the /@tag page), so it is a named prepared statement:
- * PostgreSQL plans it once per connection, and drizzle builds its SQL once per process.
+ * path (GET /v1/identity, /v1/resolve, the /@tag page), so it is a named prepared statement
+ * (PostgreSQL plans it once per connection, drizzle builds its SQL once per process), and
+ * concurrent reads of one tag share one query in flight. Nothing is kept once that query
+ * answers: no read sees data older than a query that was running when it arrived.
  */
 
 const tagParam = sql.placeholder('tag');
@@ -19,17 +21,47 @@ function prepareFindActive(db: Db) {
     .prepare('identity_find_active');
 }
 
-const preparedByDb = new WeakMap<Db, ReturnType<typeof prepareFindActive>>();
+interface ActiveReads {
+  query: ReturnType<typeof prepareFindActive>;
+  inFlight: Map<string, Promise<IdentityRow | null>>;
+}
 
-/** The active identity with this canonical tag, or null (missing and blocked alike). */
-export async function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | null> {
-  let query = preparedByDb.get(db);
-  if (!query) {
-    query = prepareFindActive(db);
-    preparedByDb.set(db, query);
+const activeReadsByDb = new WeakMap<Db, ActiveReads>();
+
+function activeReads(db: Db): ActiveReads {
+  let reads = activeReadsByDb.get(db);
+  if (!reads) {
+    reads = { query: prepareFindActive(db), inFlight: new Map() };
+    activeReadsByDb.set(db, reads);
   }
-  const rows = await query.execute({ tag });
-  return rows[0] ?? null;
+  return reads;
+}
+
+/**
+ * The active identity with this canonical tag, or null (missing and blocked alike). Callers
+ * asking for the same tag while a query for it runs share that query's answer (a popular tag
+ * under load costs one query at a time, not one per request). Treat the row as read-only.
+ */
+export function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | null> {
+  const reads = activeReads(db);
+  const pending = reads.inFlight.get(tag);
+  if (pending) return pending;
+  const read = reads.query
+    .execute({ tag })
+    .then((rows) => rows[0] ?? null)
+    .finally(() => {
+      if (reads.inFlight.get(tag) === read) reads.inFlight.delete(tag);
+    });
+  reads.inFlight.set(tag, read);
+  return read;
+}
+
+/**
+ * After a write to `tag`, later reads in this process must not join a query that started
+ * before it: they start their own.
+ */
+export function forgetActiveRead(db: Db, tag: string): void {
+  activeReadsByDb.get(db)?.inFlight.delete(tag);
 }
 
 /** The identity row with this canonical tag whatever its status (moderation, ownership checks). */

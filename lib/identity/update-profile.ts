@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { parseTagParam, tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
-import { findIdentityRow } from './queries';
+import { findIdentityRow, forgetActiveRead } from './queries';
 import { EDITABLE_PROFILE_KEYS, ProfilePatch, type Identity } from './schemas';
 
 export interface UpdateProfileInput {
@@ -45,6 +45,7 @@ export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date
     .set({ ...changes, updatedAt: now })
     .where(and(eq(identities.tag, tag), eq(identities.owner, input.caller), eq(identities.status, 'active')))
     .returning();
+  forgetActiveRead(db, tag);
   if (!rows[0]) throw tagNotFound();
   return toIdentity(rows[0]);
 }

@@ -92,21 +92,20 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
     durationMs: 0,
   };
   const batchSize = Math.max(1, input.batchSize ?? INDEXER_BATCH_SIZE);
-  for (let i = 0; i < work.length; i += batchSize) {
-    const batch = work.slice(i, i + batchSize);
-    const fetched = await fetchTransactions(connection, batch);
+  const batches: ConfirmedSignatureInfo[][] = [];
+  for (let i = 0; i < work.length; i += batchSize) batches.push(work.slice(i, i + batchSize));
+  // The next batch is fetched from the cluster while this one is written to the database.
+  let prefetch = batches.length ? fetchTransactions(connection, batches[0]!) : null;
+  for (let b = 0; b < batches.length; b++) {
+    const batch = batches[b]!;
+    const fetched = await prefetch!;
+    prefetch = b + 1 < batches.length ? fetchTransactions(connection, batches[b + 1]!) : null;
+    prefetch?.catch(() => {}); // awaited next turn; a run that stops here must not leave it unhandled
     const counts = await db.transaction(async (tx) => {
-      const c = { indexed: 0, skipped: 0, failed: 0 };
-      for (let j = 0; j < batch.length; j++) {
-        const info = batch[j]!;
-        const outcome = await applyOne(tx as unknown as Db, programId, info, fetched[j]!, now);
-        if (outcome.kind === 'indexed') c.indexed += outcome.count;
-        else c[outcome.kind] += 1;
-        await input.onTransactionProcessed?.(info.signature);
-      }
+      const counted = await applyBatch(tx as unknown as Db, programId, batch, fetched, now, input.onTransactionProcessed);
       const last = batch[batch.length - 1]!;
       await writeCursor(tx as unknown as Db, key, last.signature, last.slot, now);
-      return c;
+      return counted;
     });
     summary.processed += batch.length;
     summary.indexed += counts.indexed;
@@ -119,25 +118,52 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
 }
 
 type Fetched = VersionedTransactionResponse | null | { error: unknown } | 'not-fetched';
-type Outcome = { kind: 'indexed'; count: number } | { kind: 'skipped' } | { kind: 'failed' };
 
-async function applyOne(db: Db, programId: PublicKey, info: ConfirmedSignatureInfo, fetched: Fetched, now: Date): Promise<Outcome> {
-  if (info.err) return { kind: 'skipped' };
-  if (fetched === null || fetched === 'not-fetched' || 'error' in fetched) {
-    const why = fetched === null ? 'not found' : fetched === 'not-fetched' ? 'not fetched' : String((fetched as { error: unknown }).error);
-    console.error(`indexer: cannot read transaction ${info.signature} (${why}); skipped`);
-    return { kind: 'failed' };
+/**
+ * One batch, in order: decode each transaction, insert every registration in one statement,
+ * then count per transaction: `indexed` (identities created), `skipped`, `failed`.
+ */
+async function applyBatch(
+  db: Db,
+  programId: PublicKey,
+  batch: ConfirmedSignatureInfo[],
+  fetched: Fetched[],
+  now: Date,
+  onTransactionProcessed: RunIndexerInput['onTransactionProcessed'],
+): Promise<{ indexed: number; skipped: number; failed: number }> {
+  const perTransaction = batch.map((info, i) => registrationsOf(programId, info, fetched[i]!));
+  const inserted = new Set(
+    await applyRegistrations(db, perTransaction.flatMap((r) => (r === 'failed' ? [] : r)), now),
+  );
+  const counts = { indexed: 0, skipped: 0, failed: 0 };
+  for (let i = 0; i < batch.length; i++) {
+    const registrations = perTransaction[i]!;
+    if (registrations === 'failed') counts.failed += 1;
+    else {
+      const created = registrations.filter((r) => inserted.delete(r.tag)).length;
+      if (created > 0) counts.indexed += created;
+      else counts.skipped += 1;
+    }
+    await onTransactionProcessed?.(batch[i]!.signature);
   }
-  if (fetched.meta?.err) return { kind: 'skipped' };
-  let registrations: Registration[];
+  return counts;
+}
+
+/** A transaction's registrations ([] for a failed one or one with none), or 'failed' when unreadable. */
+function registrationsOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: Fetched): Registration[] | 'failed' {
+  if (info.err) return [];
+  if (fetched === null || fetched === 'not-fetched' || 'error' in fetched) {
+    const why = fetched === null ? 'not found' : fetched === 'not-fetched' ? 'not fetched' : String(fetched.error);
+    console.error(`indexer: cannot read transaction ${info.signature} (${why}); skipped`);
+    return 'failed';
+  }
+  if (fetched.meta?.err) return [];
   try {
-    registrations = extractRegistrations(fetched, programId);
+    return extractRegistrations(fetched, programId);
   } catch (err) {
     console.error(`indexer: cannot decode transaction ${info.signature}; skipped`, err);
-    return { kind: 'failed' };
+    return 'failed';
   }
-  const inserted = await applyRegistrations(db, registrations, now);
-  return inserted.length > 0 ? { kind: 'indexed', count: inserted.length } : { kind: 'skipped' };
 }
 
 /** Every signature of the program newer than `until`, oldest first, paging back from the newest. */

@@ -8,12 +8,12 @@ import {
   PROGRAM_ID,
   confirmed,
   connect,
-  cron,
   fund,
   getIdentity,
   postAuthed,
   randomTag,
   registerDirect,
+  runCron,
   sendInstructions,
   web3Keypair,
 } from '../indexer/support';
@@ -57,8 +57,7 @@ describe.skipIf(!appUrl)('POST /v1/register', () => {
 
     // Landed, but the register endpoint never writes the mirror: still 404 until the indexer runs.
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
-    const run = await cron(appUrl);
-    expect(run.status).toBe(200);
+    expect((await runCron(appUrl)).status).toBe('completed');
 
     const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
     const identity = await getIdentity(appUrl, tag);
@@ -228,7 +227,7 @@ describe.skipIf(!appUrl)('POST /v1/register', () => {
     await confirmed(connection, signature, 'finalized');
     const landed = await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
     expect(landed?.meta?.err).not.toBeNull();
-    expect((await cron(appUrl)).status).toBe(200);
+    await runCron(appUrl);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
     expect(synced.status).toBe(422);
@@ -250,7 +249,7 @@ describe.skipIf(!appUrl)('POST /v1/register', () => {
       [owner],
     );
     await confirmed(connection, signature, 'finalized');
-    expect((await cron(appUrl)).status).toBe(200);
+    await runCron(appUrl);
     const identity = await getIdentity(appUrl, tag);
     expect(identity.status).toBe(200);
     expect(await identity.json()).toMatchObject({ tag: `@${tag}`, owner: owner.publicKey.toBase58() });

@@ -1,0 +1,68 @@
+import { STEP_LABELS, REGISTER_STEPS } from '@/lib/web/register-flow';
+import {
+  airdrop,
+  chooseTag,
+  connectWallet,
+  expect,
+  recordRegisterStatus,
+  registerStatusLog,
+  signIn,
+  test,
+  uniqueTag,
+} from './support/fixtures';
+import { walletState } from './support/test-wallet';
+
+test('connect, sign in, airdrop, register a tag, land on its page, then edit the profile', async ({ page, keypair, cleanup }) => {
+  const tag = uniqueTag('journey');
+  cleanup.tags.push(tag);
+  await recordRegisterStatus(page);
+
+  await page.goto('/register');
+  await connectWallet(page);
+  await signIn(page, keypair.publicKey);
+  await airdrop(page);
+
+  await chooseTag(page, tag.toUpperCase(), /^Available$/); // typed in capitals: the canonical form is checked
+  await page.getByRole('button', { name: `Register @${tag}` }).click();
+  await expect(page.getByRole('heading', { name: `@${tag} is yours` })).toBeVisible({ timeout: 45_000 });
+
+  const log = await registerStatusLog(page);
+  const expected = [...REGISTER_STEPS.map((s) => `${STEP_LABELS[s]}…`), 'Done'];
+  expect(log).toEqual(expected);
+  expect((await walletState(page)).signTransactionCount).toBe(1);
+
+  await page.getByRole('link', { name: `View @${tag}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/@${tag}$`));
+  await expect(page.getByRole('heading', { level: 1, name: `@${tag}` })).toBeVisible();
+  await expect(page.locator('#payout-wallet')).toHaveText(keypair.publicKey);
+  const payLink = await page.getByRole('link', { name: /Pay with a Solana wallet/ }).getAttribute('href');
+  expect(payLink).toBe(`solana:${keypair.publicKey}?label=%40${tag}`);
+
+  // Edit the profile on /settings (the wallet reconnects on its own; the session cookie holds).
+  await page.goto('/settings');
+  const form = page.locator(`section[data-tag="@${tag}"]`);
+  await form.getByLabel('Display name').fill('Journey Tester');
+  await form.getByLabel('Bio').fill('Testing the whole journey.\nSecond line.');
+  await form.getByLabel('Avatar image URL').fill('https://example.com/avatar.png');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('save-status')).toHaveText('Saved.');
+
+  await page.goto(`/@${tag}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Journey Tester' })).toBeVisible();
+  await expect(page.getByText(`@${tag}`, { exact: true })).toBeVisible();
+  await expect(page.locator('.bio')).toHaveText('Testing the whole journey.\nSecond line.');
+  await expect(page.locator('img.avatar')).toHaveAttribute('src', 'https://example.com/avatar.png');
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `Journey Tester (@${tag})`);
+
+  // Clear the bio: an emptied field is cleared (null), the others stay.
+  await page.goto('/settings');
+  await form.getByLabel('Bio').fill('');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('save-status')).toHaveText('Saved.');
+  await page.goto(`/@${tag}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Journey Tester' })).toBeVisible();
+  await expect(page.locator('.bio')).toHaveCount(0);
+
+  const api = await page.request.get(`/v1/identity/${tag}`);
+  expect(await api.json()).toMatchObject({ tag: `@${tag}`, owner: keypair.publicKey, displayName: 'Journey Tester', bio: null });
+});

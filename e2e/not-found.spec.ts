@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { seedIdentity } from './support/db';
+import { expect, test, uniqueTag } from './support/fixtures';
+import { newTestKeypair } from './support/test-wallet';
+
+function admin(action: string, tag: string): void {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', action, tag], {
+    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`npm run admin -- ${action} ${tag} failed:\n${run.stderr}`);
+}
+
+test('/@unknown and a blocked tag show the same 404 page', async ({ page, cleanup }) => {
+  const unknown = uniqueTag('nobody');
+  const unknownResponse = await page.goto(`/@${unknown}`);
+  expect(unknownResponse?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Nothing here' })).toBeVisible();
+  const unknownMain = await page.locator('main').innerText();
+
+  const blocked = uniqueTag('blocked');
+  cleanup.tags.push(blocked);
+  await seedIdentity({ tag: blocked, owner: newTestKeypair().publicKey, displayName: 'Soon Blocked' });
+  expect((await page.goto(`/@${blocked}`))?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Soon Blocked' })).toBeVisible();
+
+  admin('block', blocked);
+  const blockedResponse = await page.goto(`/@${blocked}`);
+  expect(blockedResponse?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Nothing here' })).toBeVisible();
+  expect(await page.locator('main').innerText()).toBe(unknownMain);
+  await expect(page).toHaveTitle('Not found · Identity Tags');
+  await expect(page.getByText('Soon Blocked')).toHaveCount(0);
+
+  // A malformed tag is the same page too.
+  expect((await page.goto('/@No!'))?.status()).toBe(404);
+  expect(await page.locator('main').innerText()).toBe(unknownMain);
+});

@@ -1,0 +1,63 @@
+import { signIn as apiSignIn } from '@/tests/support/sign-in';
+import { identityRow, seedIdentity } from './support/db';
+import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
+import { newTestKeypair } from './support/test-wallet';
+
+test("a second wallet cannot edit the first wallet's tag", async ({ page, keypair, baseURL, cleanup }) => {
+  const first = newTestKeypair();
+  const tag = uniqueTag('owned');
+  cleanup.tags.push(tag);
+  await seedIdentity({ tag, owner: first.publicKey, displayName: 'First Owner' });
+
+  // The second wallet (the page's) signs in: its settings list nothing.
+  await page.goto('/settings');
+  await connectWallet(page);
+  await signIn(page, keypair.publicKey);
+  await expect(page.getByText('This wallet owns no tags yet.')).toBeVisible();
+  await expect(page.locator(`section[data-tag="@${tag}"]`)).toHaveCount(0);
+
+  // A forged server action: the settings bundle's saveProfile, called for the other tag.
+  const actionId = await findServerActionId(page, 'saveProfile');
+  const forged = await page.evaluate(
+    async ({ actionId, tag }) => {
+      const res = await fetch('/settings', {
+        method: 'POST',
+        headers: { 'Next-Action': actionId, Accept: 'text/x-component', 'Content-Type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify([tag, { displayName: 'Hijacked' }]),
+      });
+      return { status: res.status, body: await res.text() };
+    },
+    { actionId, tag },
+  );
+  expect(forged.body).toContain('"code":"forbidden"');
+
+  // PATCH /v1/identity with the second wallet's own token: 403.
+  const { token } = await apiSignIn(baseURL!, keypair);
+  const patch = await page.evaluate(
+    async ({ tag, token }) => {
+      const res = await fetch(`/v1/identity/${tag}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ displayName: 'Hijacked' }),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    { tag, token },
+  );
+  expect(patch).toEqual({ status: 403, body: { error: { code: 'forbidden', message: expect.any(String) } } });
+
+  expect(await identityRow(tag)).toMatchObject({ owner: first.publicKey, display_name: 'First Owner' });
+  await page.goto(`/@${tag}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'First Owner' })).toBeVisible();
+});
+
+/** The id of a server action referenced by the current page's scripts (what a forger would read). */
+async function findServerActionId(page: import('@playwright/test').Page, name: string): Promise<string> {
+  const sources = await page.evaluate(() => Array.from(document.scripts, (s) => s.src).filter(Boolean));
+  for (const src of sources) {
+    const text = await (await page.request.get(src)).text();
+    const match = new RegExp(`createServerReference\\)\\("([0-9a-f]{16,})"[^)]*"${name}"\\)`).exec(text);
+    if (match) return match[1];
+  }
+  throw new Error(`no server action named ${name} in the page's scripts`);
+}

@@ -1,0 +1,82 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { deleteIdentities } from './db';
+import { installTestWallet, newTestKeypair, TEST_WALLET_NAME, type TestKeypair } from './test-wallet';
+
+interface Fixtures {
+  /** A fresh key, its wallet injected into `page`. */
+  keypair: TestKeypair;
+  /** Tags the test created; deleted from the mirror afterwards. */
+  cleanup: { tags: string[] };
+}
+
+export const test = base.extend<Fixtures>({
+  baseURL: async ({}, use) => {
+    const url = process.env.E2E_APP_URL;
+    if (!url) throw new Error('E2E_APP_URL is not set: run through playwright.config.ts (its globalSetup starts the app).');
+    await use(url);
+  },
+  keypair: async ({ page }, use) => {
+    const keypair = newTestKeypair();
+    await installTestWallet(page, { secretKey: keypair.secretKey });
+    await use(keypair);
+  },
+  cleanup: async ({}, use) => {
+    const cleanup = { tags: [] as string[] };
+    await use(cleanup);
+    await deleteIdentities(cleanup.tags);
+  },
+});
+
+export { expect };
+
+/** A tag no other test (or earlier run) uses. */
+export function uniqueTag(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Connects the injected test wallet through the wallet-adapter modal. */
+export async function connectWallet(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Select Wallet' }).click();
+  await page.getByRole('button', { name: new RegExp(TEST_WALLET_NAME) }).click();
+  await expect(page.getByRole('button', { name: 'Sign in with wallet' })).toBeVisible();
+}
+
+/** Signs in with the connected wallet (challenge, signMessage, next-auth). */
+export async function signIn(page: Page, publicKey: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+  await expect(page.locator('.session .mono')).toHaveAttribute('title', publicKey);
+}
+
+/** Localnet SOL for fees and rent. */
+export async function airdrop(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /Airdrop \d+ SOL/ }).click();
+  await expect(page.getByText(/Received \d+ development SOL/)).toBeVisible();
+}
+
+/** Types a tag on /register and waits for the availability answer. */
+export async function chooseTag(page: Page, tag: string, expected: RegExp): Promise<void> {
+  await page.getByLabel('Tag', { exact: true }).fill(tag);
+  await expect(page.getByTestId('availability')).toHaveText(expected);
+}
+
+/**
+ * Records every text the register status line shows, so a test can assert each step was
+ * announced even when a step lasts a few milliseconds on localnet.
+ */
+export async function recordRegisterStatus(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const log: string[] = [];
+    (window as unknown as { __statusLog: string[] }).__statusLog = log;
+    const record = () => {
+      const text = document.querySelector('[data-testid="register-status"]')?.textContent ?? '';
+      if (text && log[log.length - 1] !== text) log.push(text);
+    };
+    new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+export async function registerStatusLog(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __statusLog: string[] }).__statusLog.slice());
+}

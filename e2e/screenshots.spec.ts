@@ -64,8 +64,11 @@ test('the home page looks a tag up with the keyboard alone', async ({ page, clea
   await page.goto('/');
   await page.keyboard.press('Tab'); // skip link
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
-  const input = page.getByLabel('Look up a tag', { exact: true });
-  await input.focus();
+  const input = page.getByRole('textbox', { name: 'Look up a tag' });
+  for (let i = 0; i < 8 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(input).toBeFocused();
+  // The focus is visible: an outline drawn by :focus-visible.
+  expect(await input.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   await page.keyboard.type(`@${tag.toUpperCase()}`);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/@${tag}$`));

@@ -11,7 +11,7 @@ const port = Number(process.env.PORT ?? 3000);
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
-  const env: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   let closeLocalnet = async () => {};
 
   if (!config.solana.rpcUrl) {

@@ -6,7 +6,7 @@ import { TAG_MAX_BYTES } from '@/lib/identity/tag';
  */
 export function TagLookupForm({ defaultValue = '', error }: { defaultValue?: string; error?: string }) {
   return (
-    <form className="inline-form" action="/profile" method="get" role="search" aria-label="Look up a tag">
+    <form className="inline-form" action="/profile" method="get" role="search" aria-label="Tag lookup">
       <div className="field">
         <label htmlFor="lookup-tag">Look up a tag</label>
         <div className="input-prefix">

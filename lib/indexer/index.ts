@@ -5,4 +5,3 @@ export { runCronJob, type CronSummary } from './cron-job';
 export { extractRegistrations, type Registration } from './extract-registrations';
 export { applyRegistrations } from './apply-registration';
 export { readCursor } from './cursor';
-export { isCronAuthorized, withCron } from './cron-auth';

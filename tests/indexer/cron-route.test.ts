@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { isCronAuthorized } from '@/lib/indexer/cron-auth';
+import { isCronAuthorized } from '@/lib/api/cron-auth';
 import { TEST_CRON_SECRET } from '../support/app';
 import { cron } from './support';
 

@@ -21,6 +21,8 @@ export function hasProductionBuild(): boolean {
  */
 export async function startApp(env: Record<string, string>): Promise<TestApp> {
   if (!hasProductionBuild()) throw new Error('No production build: run `npm run build` first (npm test does).');
+  // Without it the app would open the embedded PGlite in the repository's .data/.
+  if (!env.DATABASE_URL) throw new Error('startApp needs DATABASE_URL (a test PostgreSQL).');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {

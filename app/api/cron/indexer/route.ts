@@ -1,7 +1,7 @@
 // GET /api/cron/indexer — the scheduled indexer run and housekeeping (Bearer CRON_SECRET)
 import { json, withApi } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
-import { withCron } from '@/lib/indexer/cron-auth';
+import { withCron } from '@/lib/api/cron-auth';
 import { runCronJob } from '@/lib/indexer/cron-job';
 
 // Vercel stops a function at its plan's limit; a run also stops at INDEXER_MAX_TRANSACTIONS.

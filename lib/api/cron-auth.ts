@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from '@/lib/api/errors';
-import type { Handler } from '@/lib/api/handler';
-import type { Services } from '@/lib/api/services';
+import { AppError } from './errors';
+import type { Handler } from './handler';
+import type { Services } from './services';
 
 /**
  * `Authorization: Bearer <CRON_SECRET>` (what Vercel cron sends), compared in constant time:

@@ -65,4 +65,10 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
 
   const api = await page.request.get(`/v1/identity/${tag}`);
   expect(await api.json()).toMatchObject({ tag: `@${tag}`, owner: keypair.publicKey, displayName: 'Journey Tester', bio: null });
+
+  // Sign out: the settings page no longer acts for the key.
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('Connect your wallet and sign in to edit')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with wallet' })).toBeVisible();
 });

@@ -10,6 +10,8 @@ const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const port = Number(process.env.PORT ?? 3000);
 
 async function main(): Promise<void> {
+  // The sign-in domain must be where the app really listens.
+  process.env.APP_URL ??= `http://localhost:${port}`;
   const config = parseConfig(process.env);
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   let closeLocalnet = async () => {};

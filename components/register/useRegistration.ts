@@ -1,5 +1,3 @@
-'use client';
-
 import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { Transaction } from '@solana/web3.js';
 import { useEffect, useReducer, useRef } from 'react';

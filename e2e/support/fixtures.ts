@@ -16,6 +16,17 @@ export const test = base.extend<Fixtures>({
     if (!url) throw new Error('E2E_APP_URL is not set: run through playwright.config.ts (its globalSetup starts the app).');
     await use(url);
   },
+  // Any uncaught error or console error in the page (a hydration mismatch above all) fails the test.
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+    page.on('console', (msg) => {
+      // A profile's avatar on an unreachable host is the page working as intended.
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+    });
+    await use(page);
+    expect(problems, 'errors in the browser').toEqual([]);
+  },
   keypair: async ({ page }, use) => {
     const keypair = newTestKeypair();
     await installTestWallet(page, { secretKey: keypair.secretKey });

@@ -62,3 +62,13 @@ describe('display helpers', () => {
     expect(ogSafeText(null, 3)).toBe('');
   });
 });
+
+describe('qrSvg', () => {
+  it('draws an SVG once per link', async () => {
+    const { qrSvg } = await import('@/lib/web/qr-svg');
+    const link = solanaPayLink({ wallet: WALLET, mint: null, label: '@qr' });
+    const first = qrSvg(link);
+    expect(qrSvg(link)).toBe(first);
+    expect(await first).toMatch(/^<svg[^>]*viewBox/);
+  });
+});

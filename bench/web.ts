@@ -1,0 +1,175 @@
+// Web benchmark: the JavaScript a browser downloads for /@tag and /register (raw, gzip, brotli;
+// /@tag must stay under 120 KB compressed and carry no wallet code), and the server's time to
+// first byte for /@tag against the trivial route of the same build.
+//   part of `npm run bench`, or alone:
+//   npx tsx bench/web.ts                               starts PostgreSQL and the production build
+//   BENCH_APP_URL=… DATABASE_URL=… npx tsx bench/web.ts    against a running app (seeds a tag)
+//   BENCH_APP_URL=… BENCH_TAG=alice npx tsx bench/web.ts   against a running app and an existing tag
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { openDb } from '@/lib/db/client';
+import { identities } from '@/lib/db/schema';
+
+/** Compressed JavaScript budget of the public profile page (brotli, what a CDN serves). */
+const PROFILE_JS_BUDGET_BYTES = 120 * 1024;
+/** Strings only wallet-adapter code contains (package names, its CSS classes, its context). */
+const WALLET_MARKERS = ['wallet-adapter', 'WalletProvider', 'WalletContext', 'WalletNotConnectedError', 'wallet-standard:app-ready'];
+const TTFB_REQUESTS = 200;
+const WARM_UP_REQUESTS = 20;
+
+export interface PageJs {
+  path: string;
+  scripts: number;
+  rawBytes: number;
+  gzipBytes: number;
+  brotliBytes: number;
+  /** Markers of wallet code found, with the chunk each one is in. */
+  walletCode: { marker: string; chunk: string }[];
+}
+
+export interface Ttfb {
+  path: string;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+}
+
+/** The scripts a modern browser loads for `path`: `<script src>` without `nomodule`, each once. */
+export async function pageJavaScript(appUrl: string, path: string): Promise<PageJs> {
+  const res = await fetch(`${appUrl}${path}`);
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+  const html = await res.text();
+  const sources = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>/gi)) {
+    const attrs = match[1];
+    const src = /\bsrc="([^"]+)"/i.exec(attrs)?.[1];
+    if (src && !/\bnomodule\b/i.test(attrs)) sources.add(new URL(src, `${appUrl}${path}`).href);
+  }
+  const result: PageJs = { path, scripts: sources.size, rawBytes: 0, gzipBytes: 0, brotliBytes: 0, walletCode: [] };
+  for (const src of sources) {
+    const body = Buffer.from(await (await fetch(src)).arrayBuffer());
+    result.rawBytes += body.length;
+    result.gzipBytes += gzipSync(body, { level: 6 }).length; // what `next start` sends
+    result.brotliBytes += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    const text = body.toString('utf8');
+    for (const marker of WALLET_MARKERS) {
+      if (text.includes(marker)) result.walletCode.push({ marker, chunk: new URL(src).pathname });
+    }
+  }
+  return result;
+}
+
+/** Sequential requests; time until the response headers arrive (the first byte), body drained. */
+export async function timeToFirstByte(appUrl: string, path: string, requests = TTFB_REQUESTS): Promise<Ttfb> {
+  const once = async () => {
+    const start = performance.now();
+    const res = await fetch(`${appUrl}${path}`);
+    const ms = performance.now() - start;
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+    await res.arrayBuffer();
+    return ms;
+  };
+  for (let i = 0; i < WARM_UP_REQUESTS; i++) await once();
+  const samples: number[] = [];
+  for (let i = 0; i < requests; i++) samples.push(await once());
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)];
+  return { path, p50Ms: at(0.5), p99Ms: at(0.99), meanMs: samples.reduce((s, x) => s + x, 0) / samples.length };
+}
+
+async function seedProfile(databaseUrl: string): Promise<string> {
+  const { db, close } = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 1 });
+  const tag = `webbench_${randomBytes(4).toString('hex')}`;
+  const owner = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+  try {
+    await db.insert(identities).values({
+      tag,
+      owner,
+      wallet: owner,
+      displayName: 'Bench Mark',
+      avatar: 'https://cdn.example.com/avatars/bench.png',
+      bio: 'A profile of ordinary size, so the page is the size real ones are.',
+      preferredToken: 'USDC',
+      verified: true,
+      createdAt: new Date(),
+      signature: randomBytes(32).toString('hex'),
+      slot: 1n,
+    });
+  } finally {
+    await close();
+  }
+  return tag;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export async function benchWeb({ appUrl, databaseUrl, tag }: { appUrl: string; databaseUrl?: string; tag?: string }) {
+  const profileTag = tag ?? (databaseUrl ? await seedProfile(databaseUrl) : undefined);
+  if (!profileTag) throw new Error('benchWeb needs a tag that exists, or a databaseUrl to seed one');
+  const profilePath = `/@${profileTag}`;
+
+  const profile = await pageJavaScript(appUrl, profilePath);
+  const register = await pageJavaScript(appUrl, '/register');
+  const health = await timeToFirstByte(appUrl, '/api/health');
+  const profileTtfb = await timeToFirstByte(appUrl, profilePath);
+
+  console.log('\n## Web pages (production build)');
+  console.log('\nJavaScript a browser downloads (module scripts; gzip -6 as `next start` sends, brotli q11 as a CDN sends):\n');
+  console.log('| page | scripts | raw | gzip | brotli | wallet code |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const page of [profile, register]) {
+    const wallet = page.walletCode.length ? `yes (${[...new Set(page.walletCode.map((w) => w.marker))].join(', ')})` : 'none';
+    console.log(`| ${page.path === profilePath ? '/@tag' : page.path} | ${page.scripts} | ${kb(page.rawBytes)} | ${kb(page.gzipBytes)} | ${kb(page.brotliBytes)} | ${wallet} |`);
+  }
+  const underBudget = profile.brotliBytes <= PROFILE_JS_BUDGET_BYTES;
+  console.log(
+    `\n/@tag JavaScript: ${kb(profile.brotliBytes)} brotli, ${kb(profile.gzipBytes)} gzip — target < ${kb(PROFILE_JS_BUDGET_BYTES)} compressed: ` +
+      `${underBudget ? 'met (brotli)' : 'MISSED'}${profile.gzipBytes > PROFILE_JS_BUDGET_BYTES ? '; gzip alone is over' : ''}`,
+  );
+  console.log(`/@tag has no wallet-adapter code: ${profile.walletCode.length === 0 ? 'yes' : `NO — ${JSON.stringify(profile.walletCode)}`}`);
+  console.log(`/register has wallet-adapter code (the check's control): ${register.walletCode.length > 0 ? 'yes' : 'NO — the markers are stale'}`);
+
+  console.log(`\nTime to first byte, ${TTFB_REQUESTS} sequential requests each after ${WARM_UP_REQUESTS} warm-up:\n`);
+  console.log('| route | p50 | p99 | mean |');
+  console.log('|---|---:|---:|---:|');
+  for (const t of [health, profileTtfb]) {
+    console.log(`| GET ${t.path === profilePath ? '/@tag' : t.path} | ${t.p50Ms.toFixed(2)} ms | ${t.p99Ms.toFixed(2)} ms | ${t.meanMs.toFixed(2)} ms |`);
+  }
+  console.log(`\n/@tag p50 is ${(profileTtfb.p50Ms / health.p50Ms).toFixed(1)}× the trivial route's.`);
+  return { profile, register, ttfb: { health, profile: profileTtfb }, underBudget, profileWalletFree: profile.walletCode.length === 0 };
+}
+
+async function standalone(): Promise<void> {
+  const appUrl = process.env.BENCH_APP_URL;
+  if (appUrl) {
+    await benchWeb({ appUrl, databaseUrl: process.env.DATABASE_URL, tag: process.env.BENCH_TAG });
+    return;
+  }
+  const { migratePostgres } = await import('@/lib/db/client');
+  const { startApp } = await import('@/tests/support/app');
+  const { startPostgres } = await import('@/tests/support/postgres');
+  const pg = await startPostgres();
+  try {
+    await migratePostgres(pg.url);
+    // The pages measured read no chain state: no localnet needed.
+    const app = await startApp({ DATABASE_URL: pg.url, SOLANA_RPC_URL: 'http://127.0.0.1:1', INDEXER_INTERVAL_SECONDS: '0' });
+    try {
+      await benchWeb({ appUrl: app.url, databaseUrl: pg.url });
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await pg.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  standalone().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

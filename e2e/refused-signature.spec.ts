@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import {
   airdrop,
   chooseTag,
@@ -10,7 +12,9 @@ import {
 } from './support/fixtures';
 import { setWalletRejects, walletState } from './support/test-wallet';
 
-test('a refused signature leaves the page usable, and retrying works', async ({ page, keypair, cleanup }) => {
+const ARTIFACTS = path.join(process.cwd(), 'e2e', 'artifacts');
+
+test('a refused signature leaves the page usable, and retrying works', async ({ page, keypair, cleanup }, testInfo) => {
   await recordRegisterStatus(page);
   await page.goto('/register');
   await connectWallet(page);
@@ -32,6 +36,10 @@ test('a refused signature leaves the page usable, and retrying works', async ({ 
   await expect(page.getByTestId('register-error')).toHaveText('You declined the request in your wallet. Nothing was sent.');
   await expect(page.getByTestId('register-status')).toHaveText('Waiting for your wallet: failed');
   await expect(page.locator('li[data-step="signing"]')).toHaveAttribute('data-status', 'failed');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const shot = path.join(ARTIFACTS, 'register-refused-1280x720.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  await testInfo.attach('register-refused', { path: shot, contentType: 'image/png' });
 
   await setWalletRejects(page, false);
   await page.getByRole('button', { name: 'Retry' }).click();

@@ -14,7 +14,7 @@ export function StepList({ state }: { state: RegisterState }) {
           ? 'Done'
           : '';
   return (
-    <div>
+    <div className="register-progress">
       <p className="status-line" role="status" data-testid="register-status">
         {current}
       </p>

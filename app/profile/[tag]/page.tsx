@@ -11,12 +11,13 @@ type Props = { params: Promise<{ tag: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   await connection();
   const identity = await loadPublicIdentity((await params).tag);
-  if (!identity) return { title: 'Not found', robots: { index: false } };
+  const metadataBase = getConfig().appUrl;
+  if (!identity) return { metadataBase, title: 'Not found', robots: { index: false } };
   const name = identity.displayName ?? identity.tag;
   const title = identity.displayName ? `${identity.displayName} (${identity.tag})` : identity.tag;
   const description = identity.bio ?? `Pay ${name} on Solana with ${identity.tag}.`;
   return {
-    metadataBase: getConfig().appUrl,
+    metadataBase,
     title,
     description,
     alternates: { canonical: `/${identity.tag}` },

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     AUTH_RATE_LIMIT: '100000000',
     SYNC_RATE_LIMIT: '100000000',
     REGISTER_RATE_LIMIT: '100000000',
+    AVAILABILITY_RATE_LIMIT: '100000000',
   });
   console.log(`# Benchmarks — ${new Date().toISOString()}, ${(await import('node:os')).cpus().length} cores, Node ${process.version}`);
   try {

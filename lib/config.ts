@@ -53,6 +53,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   SYNC_RATE_LIMIT: positiveInt(60),
   REGISTER_RATE_LIMIT: positiveInt(30),
+  AVAILABILITY_RATE_LIMIT: positiveInt(120),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
   INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(15),
   /** getSignaturesForAddress page size; a node answers at most 1,000. */
@@ -82,6 +83,8 @@ export interface Config {
   authRateLimit: { limit: number; windowSeconds: number };
   syncRateLimit: { limit: number; windowSeconds: number };
   registerRateLimit: { limit: number; windowSeconds: number };
+  /** Each availability check costs an RPC call: limited per client address. */
+  availabilityRateLimit: { limit: number; windowSeconds: number };
   trustedProxyHops: number;
   indexerIntervalSeconds: number;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
@@ -121,6 +124,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     authRateLimit: { limit: e.AUTH_RATE_LIMIT, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     syncRateLimit: { limit: e.SYNC_RATE_LIMIT, windowSeconds: 60 },
     registerRateLimit: { limit: e.REGISTER_RATE_LIMIT, windowSeconds: 60 },
+    availabilityRateLimit: { limit: e.AVAILABILITY_RATE_LIMIT, windowSeconds: 60 },
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },

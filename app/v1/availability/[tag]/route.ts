@@ -1,6 +1,6 @@
 // GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
 import { corsPreflight, withCors } from '@/lib/api/cors';
-import { json, withApi } from '@/lib/api/handler';
+import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
 import { getTagAvailability } from '@/lib/registry/availability';
 
@@ -9,11 +9,13 @@ interface TagRoute {
 }
 
 export const GET = withCors(
-  withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
-    const { tag } = await params;
-    const { connection, programId } = getChain(config);
-    return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
-  }),
+  withApi<TagRoute>(
+    withRateLimit('availability', (s) => s.config.availabilityRateLimit, async (_req, { params, services: { db, config } }) => {
+      const { tag } = await params;
+      const { connection, programId } = getChain(config);
+      return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
+    }),
+  ),
 );
 
 export const OPTIONS = corsPreflight(['GET']);

@@ -1,10 +1,7 @@
 // Identity read benchmark: GET /v1/identity/{tag} (and /v1/resolve) against the trivial route
 // of the same build, side by side in one run (issue: identity ≥ 85% of the trivial route).
-//   part of `npm run bench`, or alone:
-//   npx tsx bench/identity.ts                        starts PostgreSQL and the production build
-//   BENCH_APP_URL=… DATABASE_URL=… npx tsx bench/identity.ts   against a running app
+//   npm run bench -- identity
 import { randomBytes } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { openDb } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { measure, printComparison, type LoadResult } from './measure';
@@ -79,38 +76,4 @@ export async function benchIdentity({
   const ratio = identity.requestsPerSecond / trivial.requestsPerSecond;
   console.log(`identity / trivial = ${(ratio * 100).toFixed(1)}% (target ≥ ${TARGET * 100}%)${ratio >= TARGET ? '' : ' — BELOW TARGET'}`);
   return { trivial, identity, resolve, ratio, target: TARGET };
-}
-
-async function standalone(): Promise<void> {
-  const appUrl = process.env.BENCH_APP_URL;
-  const databaseUrl = process.env.DATABASE_URL;
-  if (appUrl && databaseUrl) {
-    await benchIdentity({ appUrl, databaseUrl });
-    return;
-  }
-  const { migratePostgres } = await import('@/lib/db/client');
-  const { startApp } = await import('@/tests/support/app');
-  const { startPostgres } = await import('@/tests/support/postgres');
-  const pg = await startPostgres();
-  try {
-    await migratePostgres(pg.url);
-    const app = await startApp({ DATABASE_URL: pg.url, SOLANA_RPC_URL: 'http://127.0.0.1:1', INDEXER_INTERVAL_SECONDS: '0' });
-    try {
-      await benchIdentity({ appUrl: app.url, databaseUrl: pg.url });
-    } finally {
-      await app.stop();
-    }
-  } finally {
-    await pg.stop();
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  standalone().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
 }

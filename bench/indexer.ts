@@ -1,18 +1,17 @@
 // npx tsx bench/indexer.ts [appUrl rpcUrl] — indexer throughput, and confirmation → identity
 // latency through /v1/sync and through the cron route. Needs a production build (npm run build)
 // unless an app URL (and the RPC URL it uses) is given.
-import { spawn } from 'node:child_process';
-import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
 import pg from 'pg';
-import { startLocalnet } from '@/lib/chain/localnet';
 import { migratePostgres, openDb } from '@/lib/db/client';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { startApp, TEST_CRON_SECRET } from '@/tests/support/app';
 import { startPostgres } from '@/tests/support/postgres';
+import { nodeKey, startLocalnetProcess } from './localnet-process';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 /** Vercel cron schedule of vercel.json (every minute), and scripts/serve.ts's default interval. */
@@ -29,45 +28,8 @@ export interface IndexerBenchResult {
   cronExpectedWaitMs: { vercel: number; serve: number };
 }
 
-if (process.env.BENCH_INDEXER_LOCALNET_CHILD === '1') {
-  const localnet = await startLocalnet({ port: 0, dataDir: null });
-  console.log(`url ${localnet.url}`);
-  process.once('SIGTERM', () => void localnet.close().then(() => process.exit(0)));
-}
 
-/** The localnet in a child process, so that its work is not counted as the indexer's. */
-async function startLocalnetProcess(): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, BENCH_INDEXER_LOCALNET_CHILD: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^url (\S+)$/m.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`localnet child exited with ${code}`)));
-  });
-  return {
-    url,
-    async close() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
-/** Node's ed25519 (tens of µs) instead of web3.js's pure-JS signing, so the backlog builds fast. */
-function nodeKey(keypair: Keypair): KeyObject {
-  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
-  return createPrivateKey({
-    key: { kty: 'OKP', crv: 'Ed25519', d: b64(keypair.secretKey.subarray(0, 32)), x: b64(keypair.publicKey.toBytes()) },
-    format: 'jwk',
-  });
-}
 
 async function funded(connection: Connection): Promise<{ keypair: Keypair; key: KeyObject }> {
   const keypair = Keypair.generate();
@@ -275,7 +237,7 @@ export async function benchIndexer(
   }
 }
 
-if (process.env.BENCH_INDEXER_LOCALNET_CHILD !== '1' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [appUrl, rpcUrl] = process.argv.slice(2);
   benchIndexer({ appUrl, rpcUrl }).then(
     () => process.exit(0),

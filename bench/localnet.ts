@@ -1,12 +1,11 @@
 // npx tsx bench/localnet.ts — register_tag transactions sent and confirmed per second through Connection
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawn } from 'node:child_process';
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { sign } from 'node:crypto';
 import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from '@solana/web3.js';
-import { startLocalnet } from '@/lib/chain/localnet';
 import { registerTagInstruction } from '@/lib/registry';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { PublicKey } from '@solana/web3.js';
+import { nodeKey, startLocalnetProcess } from './localnet-process';
 
 export interface LocalnetThroughput {
   transactions: number;
@@ -17,53 +16,8 @@ export interface LocalnetThroughput {
   latencyMs: { p50: number; p95: number; max: number };
 }
 
-/**
- * The localnet runs in a child process, as it does beside the app: the client's own
- * signing and verifying (pure-JS ed25519 in web3.js) must not be counted as the server's.
- */
-async function startLocalnetProcess(): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, BENCH_LOCALNET_CHILD: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^url (\S+)$/m.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`localnet child exited with ${code}`)));
-  });
-  return {
-    url,
-    async close() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
-if (process.env.BENCH_LOCALNET_CHILD === '1') {
-  const localnet = await startLocalnet({ port: 0, dataDir: null });
-  console.log(`url ${localnet.url}`);
-  process.once('SIGTERM', () => {
-    void localnet.close().then(() => process.exit(0));
-  });
-}
 
-/**
- * Node's ed25519 signs in ~50 µs where web3.js's pure-JS signing and serialize-time
- * verification take milliseconds; the client would otherwise be what is measured.
- */
-function nodeKey(keypair: Keypair): KeyObject {
-  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
-  return createPrivateKey({
-    key: { kty: 'OKP', crv: 'Ed25519', d: b64(keypair.secretKey.subarray(0, 32)), x: b64(keypair.publicKey.toBytes()) },
-    format: 'jwk',
-  });
-}
 
 /** Registers `count` tags, `concurrency` in flight at once, each owner signing and one sponsor paying. */
 export async function measureLocalnetThroughput({ count = 300, concurrency = 8 } = {}): Promise<LocalnetThroughput> {
@@ -113,7 +67,7 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
   }
 }
 
-if (process.env.BENCH_LOCALNET_CHILD !== '1' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   measureLocalnetThroughput().then(
     (r) => {
       console.log(`localnet: ${r.transactions} register_tag transactions, ${r.concurrency} in flight`);

@@ -6,7 +6,6 @@
 //   BENCH_APP_URL=… DATABASE_URL=… npx tsx bench/web.ts    against a running app (seeds a tag)
 //   BENCH_APP_URL=… BENCH_TAG=alice npx tsx bench/web.ts   against a running app and an existing tag
 import { randomBytes } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { openDb } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
@@ -138,38 +137,4 @@ export async function benchWeb({ appUrl, databaseUrl, tag }: { appUrl: string; d
   }
   console.log(`\n/@tag p50 is ${(profileTtfb.p50Ms / health.p50Ms).toFixed(1)}× the trivial route's.`);
   return { profile, register, ttfb: { health, profile: profileTtfb }, underBudget, profileWalletFree: profile.walletCode.length === 0 };
-}
-
-async function standalone(): Promise<void> {
-  const appUrl = process.env.BENCH_APP_URL;
-  if (appUrl) {
-    await benchWeb({ appUrl, databaseUrl: process.env.DATABASE_URL, tag: process.env.BENCH_TAG });
-    return;
-  }
-  const { migratePostgres } = await import('@/lib/db/client');
-  const { startApp } = await import('@/tests/support/app');
-  const { startPostgres } = await import('@/tests/support/postgres');
-  const pg = await startPostgres();
-  try {
-    await migratePostgres(pg.url);
-    // The pages measured read no chain state: no localnet needed.
-    const app = await startApp({ DATABASE_URL: pg.url, SOLANA_RPC_URL: 'http://127.0.0.1:1', INDEXER_INTERVAL_SECONDS: '0' });
-    try {
-      await benchWeb({ appUrl: app.url, databaseUrl: pg.url });
-    } finally {
-      await app.stop();
-    }
-  } finally {
-    await pg.stop();
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  standalone().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
 }

@@ -1,10 +1,7 @@
 // Web benchmark: the JavaScript a browser downloads for /@tag and /register (raw, gzip, brotli;
 // /@tag must stay under 120 KB compressed and carry no wallet code), and the server's time to
 // first byte for /@tag against the trivial route of the same build.
-//   part of `npm run bench`, or alone:
-//   npx tsx bench/web.ts                               starts PostgreSQL and the production build
-//   BENCH_APP_URL=… DATABASE_URL=… npx tsx bench/web.ts    against a running app (seeds a tag)
-//   BENCH_APP_URL=… BENCH_TAG=alice npx tsx bench/web.ts   against a running app and an existing tag
+//   npm run bench -- web
 import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { openDb } from '@/lib/db/client';

@@ -33,6 +33,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   POSTGRES_URL: optionalUrl(['postgres:', 'postgresql:']),
   SOLANA_RPC_URL: optionalUrl(['http:', 'https:']),
+  SOLANA_PUBLIC_RPC_URL: optionalUrl(['http:', 'https:']),
   SOLANA_RPC_TIMEOUT_MS: positiveInt(10_000),
   SOLANA_CLUSTER: z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
   TAG_PROGRAM_ID: base58Key.default(LOCALNET_PROGRAM_ID),
@@ -70,7 +71,13 @@ export interface Config {
     | { driver: 'pglite'; dataDir: string }
     | { driver: 'node-postgres'; url: string }
     | { driver: 'vercel-postgres'; url: string };
-  solana: { rpcUrl: string | undefined; cluster: Env['SOLANA_CLUSTER']; programId: string };
+  solana: {
+    rpcUrl: string | undefined;
+    /** What browsers are given: a paid RPC URL with a key in it must not reach the page. */
+    publicRpcUrl: string | undefined;
+    cluster: Env['SOLANA_CLUSTER'];
+    programId: string;
+  };
   /** How long one JSON-RPC call may take before the cluster counts as unreachable. */
   rpcTimeoutMs: number;
   appUrl: URL;
@@ -114,7 +121,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       : e.POSTGRES_URL
         ? { driver: 'vercel-postgres', url: e.POSTGRES_URL }
         : { driver: 'pglite', dataDir: `${e.DATA_DIR}/pglite` },
-    solana: { rpcUrl: e.SOLANA_RPC_URL, cluster: e.SOLANA_CLUSTER, programId: e.TAG_PROGRAM_ID },
+    solana: {
+      rpcUrl: e.SOLANA_RPC_URL,
+      publicRpcUrl: e.SOLANA_PUBLIC_RPC_URL ?? e.SOLANA_RPC_URL,
+      cluster: e.SOLANA_CLUSTER,
+      programId: e.TAG_PROGRAM_ID,
+    },
     rpcTimeoutMs: e.SOLANA_RPC_TIMEOUT_MS,
     appUrl,
     authDomain: appUrl.host,

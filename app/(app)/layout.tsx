@@ -12,7 +12,7 @@ export default async function WalletLayout({ children }: { children: ReactNode }
   const { solana } = getConfig();
   const sessionKey = await getSessionKey();
   return (
-    <WalletProviders rpcUrl={solana.rpcUrl ?? DEFAULT_RPC_URL} cluster={solana.cluster}>
+    <WalletProviders rpcUrl={solana.publicRpcUrl ?? DEFAULT_RPC_URL} cluster={solana.cluster}>
       <main id="main">
         <section className="card wallet-bar" aria-label="Wallet and sign-in">
           <SignInPanel sessionKey={sessionKey} />

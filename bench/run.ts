@@ -8,7 +8,7 @@ import path from 'node:path';
 import { migratePostgres } from '@/lib/db/client';
 import { hasProductionBuild, startApp } from '@/tests/support/app';
 import { startPostgres } from '@/tests/support/postgres';
-import { startTestLocalnet } from '@/tests/support/localnet';
+import { startServiceProcess } from '@/tests/support/service-process';
 
 type Section = (ctx: { appUrl: string; databaseUrl: string; rpcUrl: string }) => Promise<unknown>;
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   if (!hasProductionBuild()) throw new Error('No production build: run `npm run build` first.');
   const pg = await startPostgres();
   await migratePostgres(pg.url);
-  const localnet = await startTestLocalnet();
+  const localnet = await startServiceProcess('tests/support/localnet-process.ts');
   const app = await startApp({
     DATABASE_URL: pg.url,
     SOLANA_RPC_URL: localnet.url,

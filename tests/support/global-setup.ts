@@ -2,7 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { migratePostgres } from '@/lib/db/client';
 import { hasProductionBuild, startApp, type TestApp } from './app';
 import { startPostgres } from './postgres';
-import { startTestLocalnet } from './localnet';
+import { startLocalnet } from '@/lib/chain/localnet';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,7 +17,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const pg = await startPostgres();
   await migratePostgres(pg.url);
-  const localnet = await startTestLocalnet();
+  const localnet = await startLocalnet({ port: 0, dataDir: null });
   let app: TestApp | undefined;
   if (hasProductionBuild()) {
     app = await startApp({

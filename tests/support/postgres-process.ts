@@ -31,7 +31,6 @@ async function stop(): Promise<void> {
 }
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
-process.on('disconnect', () => void stop()); // the parent went away
 
 await pg.initialise();
 await pg.start();

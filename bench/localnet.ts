@@ -67,14 +67,18 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
   }
 }
 
+/** Prints the figures (part of `npm run bench`). */
+export async function benchLocalnet(): Promise<LocalnetThroughput> {
+  const r = await measureLocalnetThroughput();
+  console.log(`\n## Localnet: ${r.transactions} register_tag transactions through Connection, ${r.concurrency} in flight`);
+  console.log(`  ${r.perSecond} tx/s sent and confirmed (${r.seconds} s)`);
+  console.log(`  latency p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms`);
+  return r;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  measureLocalnetThroughput().then(
-    (r) => {
-      console.log(`localnet: ${r.transactions} register_tag transactions, ${r.concurrency} in flight`);
-      console.log(`  ${r.perSecond} tx/s sent and confirmed (${r.seconds} s)`);
-      console.log(`  latency p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms`);
-      process.exit(0);
-    },
+  benchLocalnet().then(
+    () => process.exit(0),
     (e: unknown) => {
       console.error(e);
       process.exit(1);

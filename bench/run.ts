@@ -17,8 +17,8 @@ const SECTIONS: Record<string, { file: string; run: (mod: Record<string, unknown
   identity: { file: 'identity.ts', run: (m) => (ctx) => (m.benchIdentity as Section)(ctx) },
   web: { file: 'web.ts', run: (m) => (ctx) => (m.benchWeb as Section)(ctx) },
   indexer: { file: 'indexer.ts', run: (m) => (ctx) => (m.benchIndexer as Section)(ctx) },
-  program: { file: 'program-cu.ts', run: (m) => () => (m.measureProgramComputeUnits as () => Promise<unknown>)() },
-  localnet: { file: 'localnet.ts', run: (m) => () => (m.measureLocalnetThroughput as () => Promise<unknown>)() },
+  program: { file: 'program-cu.ts', run: (m) => async () => (m.benchProgram as () => unknown)() },
+  localnet: { file: 'localnet.ts', run: (m) => () => (m.benchLocalnet as () => Promise<unknown>)() },
 };
 
 async function main(): Promise<void> {

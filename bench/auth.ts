@@ -2,7 +2,7 @@
 // of the same build, side by side in one run (issue: challenge ≥ 70%, verify ≥ 50%).
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import bs58 from 'bs58';
-import { measure, printComparison, type LoadResult } from './measure';
+import { compareRoutes } from './measure';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -33,33 +33,34 @@ async function signedChallenges(appUrl: string, count: number): Promise<string[]
   return bodies;
 }
 
-export async function benchAuth({ appUrl, durationSeconds = 5 }: { appUrl: string; durationSeconds?: number }) {
+export async function benchAuth({ appUrl }: { appUrl: string }) {
   const challengeBody = JSON.stringify({ pubkey: benchKey().pubkey });
-  // warm-up: JIT, connection pool, route compilation
-  await measure({ name: 'warm', url: `${appUrl}/api/health`, durationSeconds: 1 });
-  await measure({ name: 'warm', url: `${appUrl}/v1/auth/challenge`, method: 'POST', headers: JSON_HEADERS, body: challengeBody, durationSeconds: 1 });
-
-  const rounds: LoadResult[][] = [];
-  for (let round = 0; round < 2; round++) {
-    const trivial = await measure({ name: 'GET /api/health (trivial)', url: `${appUrl}/api/health`, durationSeconds });
-    const challenge = await measure({ name: 'POST /v1/auth/challenge', url: `${appUrl}/v1/auth/challenge`, method: 'POST', headers: JSON_HEADERS, body: challengeBody, durationSeconds });
-    const pool = await signedChallenges(appUrl, Math.ceil(challenge.requestsPerSecond * durationSeconds * 0.9));
-    let next = 0;
-    const verify = await measure({
-      name: 'POST /v1/auth/verify',
-      url: `${appUrl}/v1/auth/verify`,
-      method: 'POST',
-      headers: JSON_HEADERS,
-      nextBody: () => pool[next++ % pool.length],
-      amount: pool.length,
-    });
-    rounds.push([trivial, challenge, verify]);
-  }
-  // the better of two rounds for each route, so one noisy moment does not decide a ratio
-  const best = [0, 1, 2].map((i) => rounds.map((r) => r[i]).sort((a, b) => b.requestsPerSecond - a.requestsPerSecond)[0]);
-  printComparison('Sign-in (production build, 10 connections)', best[0], best.slice(1), {
-    'POST /v1/auth/challenge': 0.7,
-    'POST /v1/auth/verify': 0.5,
+  let challengeRate = 1000;
+  return compareRoutes({
+    title: 'Sign-in (production build, 10 connections)',
+    baseline: { name: 'GET /api/health (trivial)', load: () => ({ name: 'trivial', url: `${appUrl}/api/health` }) },
+    routes: [
+      {
+        name: 'POST /v1/auth/challenge',
+        load: () => ({ name: 'challenge', url: `${appUrl}/v1/auth/challenge`, method: 'POST', headers: JSON_HEADERS, body: challengeBody }),
+      },
+      {
+        name: 'POST /v1/auth/verify',
+        // each request a freshly signed challenge, signed before the round starts
+        load: async (seconds) => {
+          const pool = await signedChallenges(appUrl, Math.ceil(challengeRate * seconds));
+          let next = 0;
+          return {
+            name: 'verify',
+            url: `${appUrl}/v1/auth/verify`,
+            method: 'POST',
+            headers: JSON_HEADERS,
+            nextBody: () => pool[next++ % pool.length],
+            amount: pool.length,
+          };
+        },
+      },
+    ],
+    targets: { 'POST /v1/auth/challenge': 0.7, 'POST /v1/auth/verify': 0.5 },
   });
-  return { trivial: best[0], challenge: best[1], verify: best[2] };
 }

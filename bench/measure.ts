@@ -48,14 +48,72 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
-/** Prints results as a table, with each row's throughput as a share of the baseline's. */
-export function printComparison(title: string, baseline: LoadResult, rows: LoadResult[], targets: Record<string, number> = {}): void {
-  console.log(`\n## ${title}`);
-  console.log('| route | req/s | p50 ms | p99 ms | non-2xx | vs baseline | target |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of [baseline, ...rows]) {
-    const ratio = r === baseline ? '100%' : `${((r.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0)}%`;
-    const target = targets[r.name] !== undefined ? `≥ ${(targets[r.name] * 100).toFixed(0)}%` : '';
-    console.log(`| ${r.name} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ratio} | ${target} |`);
+export interface RouteUnderTest {
+  name: string;
+  /** Builds the load for one round (e.g. a fresh pool of signed challenges). */
+  load: (durationSeconds: number) => Promise<LoadSpec> | LoadSpec;
+}
+
+export interface RouteSummary {
+  name: string;
+  /** Median over the rounds. */
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  /** Median of each round's ratio to the baseline measured beside it. */
+  ratio: number;
+  ratioRange: [number, number];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * Measures routes side by side with a baseline in interleaved rounds (baseline, then each
+ * route, again and again), so drift on a shared machine hits them alike; prints each
+ * route's median throughput and the median of its per-round ratios to the baseline.
+ */
+export async function compareRoutes(o: {
+  title: string;
+  baseline: RouteUnderTest;
+  routes: RouteUnderTest[];
+  rounds?: number;
+  durationSeconds?: number;
+  targets?: Record<string, number>;
+}): Promise<RouteSummary[]> {
+  const rounds = o.rounds ?? 5;
+  const duration = o.durationSeconds ?? 3;
+  const all = [o.baseline, ...o.routes];
+  for (const route of all) await measure({ ...(await route.load(1)), durationSeconds: 1, amount: undefined }); // warm-up
+  const results: LoadResult[][] = all.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, route] of all.entries()) results[i].push(await measure({ durationSeconds: duration, ...(await route.load(duration)) }));
   }
+  const summaries = all.map((route, i): RouteSummary => {
+    const ratios = results[i].map((r, round) => r.requestsPerSecond / results[0][round].requestsPerSecond);
+    return {
+      name: route.name,
+      requestsPerSecond: median(results[i].map((r) => r.requestsPerSecond)),
+      p50: median(results[i].map((r) => r.p50)),
+      p99: median(results[i].map((r) => r.p99)),
+      failures: results[i].reduce((n, r) => n + r.non2xx + r.errors, 0),
+      ratio: median(ratios),
+      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    };
+  });
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  console.log(`\n## ${o.title} — ${rounds} interleaved rounds of ${duration} s, medians`);
+  console.log('| route | req/s | p50 ms | p99 ms | failed | vs baseline | range | target |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const s of summaries) {
+    const target = o.targets?.[s.name];
+    const verdict = target === undefined ? '' : `≥ ${pct(target)} ${s.ratio >= target ? 'met' : 'NOT MET'}`;
+    console.log(
+      `| ${s.name} | ${s.requestsPerSecond.toFixed(0)} | ${s.p50} | ${s.p99} | ${s.failures} | ${pct(s.ratio)} | ${pct(s.ratioRange[0])}–${pct(s.ratioRange[1])} | ${verdict} |`,
+    );
+  }
+  return summaries;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
-import { rowsOf } from '@/lib/db/rows';
+import { executePrepared } from '@/lib/db/rows';
 import { authNonces } from '@/lib/db/schema';
 import { UNCOUNTED, type RequestCounter } from './rate-limit';
 
@@ -25,7 +25,7 @@ export async function storeNonce(
   n: { nonce: string; pubkey: string; message: string; issuedAt: Date; expiresAt: Date },
   counter: RequestCounter = UNCOUNTED,
 ): Promise<void> {
-  const result = await db.execute(sql`
+  const rows = await executePrepared<{ count: number }>(db, 'store_nonce', sql`
     WITH hit AS (${counter.upsert}),
     stored AS (
       INSERT INTO auth_nonces (nonce, pubkey, message_hash, issued_at, expires_at)
@@ -33,7 +33,7 @@ export async function storeNonce(
       FROM hit WHERE hit.count <= ${counter.limit}
     )
     SELECT count FROM hit`);
-  counter.settle(Number(rowsOf<{ count: number }>(result)[0].count));
+  counter.settle(Number(rows[0].count));
 }
 
 /**
@@ -47,15 +47,18 @@ export async function consumeNonce(
   now: Date,
   counter: RequestCounter = UNCOUNTED,
 ): Promise<StoredNonce | null> {
-  const result = await db.execute(sql`
+  const [row] = await executePrepared<{ count: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date }>(
+    db,
+    'consume_nonce',
+    sql`
     WITH hit AS (${counter.upsert}),
     consumed AS (
       UPDATE auth_nonces SET consumed_at = ${now.toISOString()}
       WHERE nonce = ${nonce} AND consumed_at IS NULL AND (SELECT count FROM hit) <= ${counter.limit}
       RETURNING nonce, pubkey, message_hash, expires_at
     )
-    SELECT hit.count, consumed.* FROM hit LEFT JOIN consumed ON true`);
-  const [row] = rowsOf<{ count: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date }>(result);
+    SELECT hit.count, consumed.* FROM hit LEFT JOIN consumed ON true`,
+  );
   counter.settle(Number(row.count));
   if (!row.nonce) return null;
   return { nonce: row.nonce, pubkey: row.pubkey, messageHash: row.message_hash, expiresAt: new Date(row.expires_at) };

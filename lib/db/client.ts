@@ -25,7 +25,7 @@ export async function openDb(database: Config['database'], options: { poolSize?:
       const { Pool } = await import('pg');
       const { drizzle } = await import('drizzle-orm/node-postgres');
       const pool = new Pool({ connectionString: database.url, max: options.poolSize ?? 10 });
-      pool.on('error', (err) => console.error('postgres pool error', err));
+      pool.on('error', (err) => console.error('postgres pool error:', err.message));
       return { db: drizzle(pool, { schema }) as unknown as Db, close: () => pool.end() };
     }
     case 'vercel-postgres': {

@@ -1,16 +1,15 @@
 // npx tsx bench/indexer.ts [appUrl rpcUrl] — indexer throughput, and confirmation → identity
 // latency through /v1/sync and through the cron route. Needs a production build (npm run build)
 // unless an app URL (and the RPC URL it uses) is given.
-import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { sign, type KeyObject } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
-import pg from 'pg';
-import { migratePostgres, openDb } from '@/lib/db/client';
+import { openDb } from '@/lib/db/client';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { startApp, TEST_CRON_SECRET } from '@/tests/support/app';
-import { startPostgres } from '@/tests/support/postgres';
+import { createDatabase, startPostgres } from '@/tests/support/postgres';
 import { nodeKey, startLocalnetProcess } from './localnet-process';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
@@ -88,21 +87,6 @@ async function registerBacklog(connection: Connection, owner: { keypair: Keypair
   return { tags, signatures };
 }
 
-async function freshDatabaseUrl(serverUrl: string): Promise<string> {
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await migratePostgres(url.toString());
-  return url.toString();
-}
-
 /** The cluster side of a run alone: listing the backlog and fetching every transaction. */
 async function fetchOnlySeconds(connection: Connection, count: number): Promise<number> {
   const t0 = performance.now();
@@ -163,7 +147,7 @@ export async function benchIndexer(
     const built = performance.now();
     await registerBacklog(connection, owner, `b${Date.now().toString(36)}_`, backlog);
     const buildSeconds = (performance.now() - built) / 1000;
-    const handle = await openDb({ driver: 'node-postgres', url: await freshDatabaseUrl(serverUrl) });
+    const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
     stops.unshift(() => handle.close());
     const t0 = performance.now();
     const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
@@ -180,7 +164,7 @@ export async function benchIndexer(
     let appUrl = ctx.appUrl;
     let rpcUrl = ctx.rpcUrl;
     if (!appUrl || !rpcUrl) {
-      const app = await startApp({ DATABASE_URL: await freshDatabaseUrl(serverUrl), SOLANA_RPC_URL: localnet.url, SYNC_RATE_LIMIT: '100000000' });
+      const app = await startApp({ DATABASE_URL: await createDatabase(serverUrl), SOLANA_RPC_URL: localnet.url, SYNC_RATE_LIMIT: '100000000' });
       stops.unshift(() => app.stop());
       appUrl = app.url;
       rpcUrl = localnet.url;

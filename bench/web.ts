@@ -2,10 +2,8 @@
 // /@tag must stay under 120 KB compressed and carry no wallet code), and the server's time to
 // first byte for /@tag against the trivial route of the same build.
 //   npm run bench -- web
-import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { openDb } from '@/lib/db/client';
-import { identities } from '@/lib/db/schema';
+import { seedBenchProfile } from './seed';
 
 /** Compressed JavaScript budget of the public profile page (brotli, what a CDN serves). */
 const PROFILE_JS_BUDGET_BYTES = 120 * 1024;
@@ -74,34 +72,11 @@ export async function timeToFirstByte(appUrl: string, path: string, requests = T
   return { path, p50Ms: at(0.5), p99Ms: at(0.99), meanMs: samples.reduce((s, x) => s + x, 0) / samples.length };
 }
 
-async function seedProfile(databaseUrl: string): Promise<string> {
-  const { db, close } = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 1 });
-  const tag = `webbench_${randomBytes(4).toString('hex')}`;
-  const owner = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
-  try {
-    await db.insert(identities).values({
-      tag,
-      owner,
-      wallet: owner,
-      displayName: 'Bench Mark',
-      avatar: 'https://cdn.example.com/avatars/bench.png',
-      bio: 'A profile of ordinary size, so the page is the size real ones are.',
-      preferredToken: 'USDC',
-      verified: true,
-      createdAt: new Date(),
-      signature: randomBytes(32).toString('hex'),
-      slot: 1n,
-    });
-  } finally {
-    await close();
-  }
-  return tag;
-}
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export async function benchWeb({ appUrl, databaseUrl, tag }: { appUrl: string; databaseUrl?: string; tag?: string }) {
-  const profileTag = tag ?? (databaseUrl ? await seedProfile(databaseUrl) : undefined);
+  const profileTag = tag ?? (databaseUrl ? await seedBenchProfile(databaseUrl) : undefined);
   if (!profileTag) throw new Error('benchWeb needs a tag that exists, or a databaseUrl to seed one');
   const profilePath = `/@${profileTag}`;
 

@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { clientHeaders, newKeypair } from '../support/sign-in';
+import { insertIdentity } from '../support/identities';
+import { clientHeaders } from '../support/sign-in';
+
+export { randomTag } from '../support/identities';
 
 /*
  * Identity rows are made here by inserting into the mirror directly: the indexer that
@@ -25,30 +27,11 @@ export async function closeTestDb(): Promise<void> {
   handle = undefined;
 }
 
-/** A canonical tag nobody else uses: `t_` and 12 hex digits. */
-export function randomTag(): string {
-  return `t_${randomBytes(6).toString('hex')}`;
-}
-
 export const CREATED_AT = new Date('2025-03-04T05:06:07.089Z');
 
-/** Inserts an identity (active, no profile) and returns its row. */
+/** Inserts an identity (active, no profile, created at CREATED_AT) and returns its row. */
 export async function seedIdentity(overrides: Partial<NewIdentityRow> = {}): Promise<IdentityRow> {
-  const { db } = await testDb();
-  const owner = overrides.owner ?? newKeypair().publicKey;
-  const [row] = await db
-    .insert(identities)
-    .values({
-      tag: randomTag(),
-      owner,
-      wallet: owner,
-      createdAt: CREATED_AT,
-      signature: randomBytes(32).toString('hex'),
-      slot: 42n,
-      ...overrides,
-    })
-    .returning();
-  return row;
+  return insertIdentity((await testDb()).db, { createdAt: CREATED_AT, ...overrides });
 }
 
 export async function readRow(tag: string): Promise<IdentityRow | null> {

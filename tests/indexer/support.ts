@@ -7,12 +7,12 @@ import {
   type TransactionInstruction,
 } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { migratePostgres, openDb, type DbHandle } from '@/lib/db/client';
+import { openDb, type DbHandle } from '@/lib/db/client';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { TEST_CRON_SECRET } from '../support/app';
 import { clientHeaders, type TestKeypair } from '../support/sign-in';
+import { createDatabase } from '../support/postgres';
 
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 
@@ -128,18 +128,8 @@ export async function registerMany(
 
 /** A database of its own on the test PostgreSQL server, migrated. */
 export async function freshDatabase(databaseUrl: string): Promise<{ url: string; handle: DbHandle }> {
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  await migratePostgres(url.toString());
-  return { url: url.toString(), handle: await openDb({ driver: 'node-postgres', url: url.toString() }) };
+  const url = await createDatabase(databaseUrl);
+  return { url, handle: await openDb({ driver: 'node-postgres', url }) };
 }
 
 export function cron(appUrl: string, authorization: string | null = `Bearer ${TEST_CRON_SECRET}`): Promise<Response> {

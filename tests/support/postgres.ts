@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migratePostgres } from '@/lib/db/client';
 import { startServiceProcess } from './service-process';
 
 export interface TestPostgres {
@@ -13,4 +16,20 @@ export async function startPostgres(): Promise<TestPostgres> {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
   const server = await startServiceProcess('tests/support/postgres-process.ts');
   return { url: server.url, stop: server.close };
+}
+
+/** A new database of its own on the same server, migrated; its URL. */
+export async function createDatabase(serverUrl: string): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migratePostgres(url.toString());
+  return url.toString();
 }

@@ -2,19 +2,29 @@
 // of the same build, side by side in one run (issue: identity ≥ 85% of the trivial route).
 //   npm run bench -- identity
 import { compareRoutes } from './measure';
-import { seedBenchProfile } from './seed';
+import { seedBenchProfiles } from './seed';
 
 const TARGET = 0.85;
 
 
 export async function benchIdentity({ appUrl, databaseUrl }: { appUrl: string; databaseUrl: string }) {
-  const tag = await seedBenchProfile(databaseUrl);
+  const tags = await seedBenchProfiles(databaseUrl, 500);
+  let next = 0;
   const get = (name: string, path: string) => ({ name, load: () => ({ name, url: `${appUrl}${path}` }) });
-  const [, identity, resolve] = await compareRoutes({
+  const [, identity, spread, resolve] = await compareRoutes({
     title: 'Identity reads (production build, 10 connections)',
     baseline: get('GET /api/health (trivial)', '/api/health'),
-    routes: [get('GET /v1/identity/{tag}', `/v1/identity/${tag}`), get('GET /v1/resolve/{tag}', `/v1/resolve/${tag}`)],
-    targets: { 'GET /v1/identity/{tag}': TARGET, 'GET /v1/resolve/{tag}': TARGET },
+    routes: [
+      // one popular tag: concurrent reads of it share one query in flight
+      get('GET /v1/identity/{tag}, one tag', `/v1/identity/${tags[0]}`),
+      // 500 tags in turn: every request its own query
+      {
+        name: 'GET /v1/identity/{tag}, 500 tags',
+        load: () => ({ name: 'spread', url: `${appUrl}/v1/identity/${tags[0]}`, nextPath: () => `/v1/identity/${tags[next++ % tags.length]}` }),
+      },
+      get('GET /v1/resolve/{tag}, one tag', `/v1/resolve/${tags[0]}`),
+    ],
+    targets: { 'GET /v1/identity/{tag}, one tag': TARGET, 'GET /v1/identity/{tag}, 500 tags': TARGET, 'GET /v1/resolve/{tag}, one tag': TARGET },
   });
-  return { identity, resolve, target: TARGET };
+  return { identity, spread, resolve, target: TARGET };
 }

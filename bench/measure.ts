@@ -18,6 +18,8 @@ export interface LoadSpec {
   body?: string;
   /** A fresh body per request (e.g. a newly signed challenge). */
   nextBody?: () => string;
+  /** A fresh path per request (e.g. a different tag each time). */
+  nextPath?: () => string;
   connections?: number;
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
@@ -26,7 +28,7 @@ export interface LoadSpec {
 
 /** One load run with autocannon over loopback; throughput and latency percentiles (ms). */
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
-  const { nextBody } = spec;
+  const { nextBody, nextPath } = spec;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections ?? 10,
@@ -35,7 +37,10 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     method: spec.method ?? 'GET',
     headers: spec.headers,
     body: spec.body,
-    requests: nextBody ? [{ setupRequest: (req) => ({ ...req, body: nextBody() }) }] : undefined,
+    requests:
+      nextBody || nextPath
+        ? [{ setupRequest: (req) => ({ ...req, ...(nextBody && { body: nextBody() }), ...(nextPath && { path: nextPath() }) }) }]
+        : undefined,
   });
   return {
     name: spec.name,

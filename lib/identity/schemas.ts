@@ -1,4 +1,4 @@
-import bs58 from 'bs58';
+import { isPublicKey } from '@/lib/solana/keys';
 import { z } from 'zod';
 
 /*
@@ -37,8 +37,6 @@ export const NON_EDITABLE_IDENTITY_KEYS: ReadonlySet<string> = new Set([
  * render as something else ("Trojan Source"). Ordinary RTL text and the RLM/LRM marks pass.
  */
 const FORBIDDEN_CHARS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
-
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 export function countChars(text: string): number {
   let n = 0;
@@ -102,7 +100,7 @@ export function cleanPreferredToken(raw: string): string | null | { problem: str
   if (text === '') return null;
   const symbol = text.toUpperCase();
   if ((PREFERRED_TOKEN_SYMBOLS as readonly string[]).includes(symbol)) return symbol;
-  if (BASE58_ADDRESS.test(text) && bs58.decode(text).length === 32) return text;
+  if (isPublicKey(text)) return text;
   return { problem: `must be one of ${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address` };
 }
 

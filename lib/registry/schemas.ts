@@ -1,6 +1,5 @@
-import bs58 from 'bs58';
 import { z } from 'zod';
-import { isPublicKey } from '@/lib/solana/keys';
+import { decodeBase58, isPublicKey } from '@/lib/solana/keys';
 
 /*
  * Register, availability and sync schemas (SPEC 2.3, 4.5; DESIGN.md "Register", "Indexer").
@@ -15,14 +14,7 @@ const publicKey = (description: string) =>
     .meta({ description, example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
 
 /** Decodes to the 64 bytes of an ed25519 signature. */
-function isSignature(text: string): boolean {
-  if (!/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(text)) return false;
-  try {
-    return bs58.decode(text).length === 64;
-  } catch {
-    return false;
-  }
-}
+const isSignature = (text: string): boolean => decodeBase58(text, 64) !== null;
 
 /**
  * POST /v1/register body. Strict: unknown keys are refused, `owner` above all (the owner is

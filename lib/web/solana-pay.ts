@@ -3,6 +3,7 @@
  * (`solana:<recipient>?spl-token=<mint>&label=<label>`). No `spl-token` means SOL.
  */
 import type { Config } from '@/lib/config';
+import { isPublicKey } from '@/lib/solana/keys';
 
 export type Cluster = Config['solana']['cluster'];
 
@@ -26,8 +27,6 @@ export const TOKEN_MINTS: Readonly<Record<Cluster, Readonly<Record<string, strin
   localnet: {},
 };
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
 export interface PayToken {
   /** What the link asks for: a symbol, or the mint address itself. */
   label: string;
@@ -43,7 +42,7 @@ export function payToken(preferredToken: string | null, cluster: Cluster): PayTo
   const symbol = preferredToken.toUpperCase();
   const known = TOKEN_MINTS[cluster][symbol];
   if (known) return { label: symbol, mint: known, unavailable: false };
-  if (BASE58_ADDRESS.test(preferredToken)) return { label: preferredToken, mint: preferredToken, unavailable: false };
+  if (isPublicKey(preferredToken)) return { label: preferredToken, mint: preferredToken, unavailable: false };
   return { label: 'SOL', mint: null, unavailable: true };
 }
 

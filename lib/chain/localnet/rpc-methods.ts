@@ -8,6 +8,7 @@ import {
   RPC_UNSUPPORTED_TRANSACTION_VERSION,
 } from './errors';
 import { computeFee, decodeWireMessage, decodeWireTransaction, isWritable } from './wire';
+import { decodeBase58, isPublicKey } from '../../solana/keys';
 
 /** What getVersion reports; also the `apiVersion` of every context. */
 export const SOLANA_CORE_VERSION = '3.0.0';
@@ -34,27 +35,13 @@ function requireString(params: unknown[], index: number, what: string): string {
 
 function requirePubkey(params: unknown[], index: number): string {
   const value = requireString(params, index, 'pubkey');
-  if (!isPubkey(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  if (!isPublicKey(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value;
-}
-
-function isPubkey(value: string): boolean {
-  try {
-    return bs58.decode(value).length === 32;
-  } catch {
-    return false;
-  }
 }
 
 function requireSignature(value: unknown): string {
   if (typeof value !== 'string') throw invalidParams('signature must be a string');
-  let bytes: Uint8Array;
-  try {
-    bytes = bs58.decode(value);
-  } catch {
-    throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
-  }
-  if (bytes.length !== 64) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  if (!decodeBase58(value, 64)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value;
 }
 
@@ -287,7 +274,7 @@ const getAccountInfo: RpcHandler = (params, chain) => {
 
 const getMultipleAccounts: RpcHandler = (params, chain) => {
   const keys = params[0];
-  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isPubkey(k))) {
+  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isPublicKey(k))) {
     throw invalidParams('first argument must be an array of pubkeys');
   }
   if (keys.length > MAX_MULTIPLE_ACCOUNTS) throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
@@ -357,7 +344,7 @@ const simulateTransaction: RpcHandler = (params, chain) => {
   let accounts: unknown = null;
   const accountsCfg = cfg.accounts as { addresses?: unknown; encoding?: unknown } | undefined;
   if (accountsCfg !== undefined && accountsCfg !== null) {
-    if (!Array.isArray(accountsCfg.addresses) || accountsCfg.addresses.some((a) => typeof a !== 'string' || !isPubkey(a))) {
+    if (!Array.isArray(accountsCfg.addresses) || accountsCfg.addresses.some((a) => typeof a !== 'string' || !isPublicKey(a))) {
       throw invalidParams('accounts.addresses must be an array of pubkeys');
     }
     const encCfg = { encoding: typeof accountsCfg.encoding === 'string' ? accountsCfg.encoding : 'base64' };
@@ -494,7 +481,7 @@ const getEpochSchedule: RpcHandler = () => ({
 
 const getRecentPrioritizationFees: RpcHandler = (params) => {
   const keys = params[0];
-  if (keys !== undefined && (!Array.isArray(keys) || keys.length > 128 || keys.some((k) => typeof k !== 'string' || !isPubkey(k)))) {
+  if (keys !== undefined && (!Array.isArray(keys) || keys.length > 128 || keys.some((k) => typeof k !== 'string' || !isPublicKey(k)))) {
     throw invalidParams('first argument must be an array of at most 128 pubkeys');
   }
   return [];

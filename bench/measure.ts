@@ -77,9 +77,12 @@ const median = (xs: number[]) => {
 };
 
 /**
- * Measures routes side by side with a baseline in interleaved rounds (baseline, then each
- * route, again and again), so drift on a shared machine hits them alike; prints each
- * route's median throughput and the median of its per-round ratios to the baseline.
+ * Measures routes side by side with a baseline in many short interleaved rounds (baseline,
+ * then each route, again and again, and the baseline once more at the end). Each route's
+ * ratio in a round is to the mean of the baseline measured just before and just after it, so
+ * the drift of a shared machine (here the same code's speed wanders by up to 2× within a
+ * minute) cancels out instead of landing on one side. Prints each route's median throughput
+ * and the median of its per-round ratios.
  */
 export async function compareRoutes(o: {
   title: string;
@@ -89,16 +92,21 @@ export async function compareRoutes(o: {
   durationSeconds?: number;
   targets?: Record<string, number>;
 }): Promise<RouteSummary[]> {
-  const rounds = o.rounds ?? 5;
-  const duration = o.durationSeconds ?? 3;
+  const rounds = o.rounds ?? 12;
+  const duration = o.durationSeconds ?? 1.5;
   const all = [o.baseline, ...o.routes];
   for (const route of all) await measure({ ...(await route.load(1)), durationSeconds: 1, amount: undefined }); // warm-up
   const results: LoadResult[][] = all.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, route] of all.entries()) results[i].push(await measure({ durationSeconds: duration, ...(await route.load(duration)) }));
+  for (let round = 0; round <= rounds; round++) {
+    results[0].push(await measure({ durationSeconds: duration, ...(await o.baseline.load(duration)) }));
+    if (round === rounds) break; // the closing baseline of the last round
+    for (const [i, route] of o.routes.entries()) {
+      results[i + 1].push(await measure({ durationSeconds: duration, ...(await route.load(duration)) }));
+    }
   }
+  const baselineAround = (round: number) => (results[0][round].requestsPerSecond + results[0][round + 1].requestsPerSecond) / 2;
   const summaries = all.map((route, i): RouteSummary => {
-    const ratios = results[i].map((r, round) => r.requestsPerSecond / results[0][round].requestsPerSecond);
+    const ratios = results[i].slice(0, rounds).map((r, round) => r.requestsPerSecond / (i === 0 ? r.requestsPerSecond : baselineAround(round)));
     return {
       name: route.name,
       requestsPerSecond: median(results[i].map((r) => r.requestsPerSecond)),
@@ -110,7 +118,7 @@ export async function compareRoutes(o: {
     };
   });
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-  console.log(`\n## ${o.title} — ${rounds} interleaved rounds of ${duration} s, medians`);
+  console.log(`\n## ${o.title} — ${rounds} interleaved rounds of ${duration} s, medians; each ratio against the baseline just before and after`);
   console.log('| route | req/s | p50 ms | p99 ms | failed | vs baseline | range | target |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of summaries) {

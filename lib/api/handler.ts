@@ -2,7 +2,7 @@ import {
   clientAddress,
   hitRateLimit,
   rateLimitResult,
-  rateLimitUpsert,
+  windowStartOf,
   type RateLimitPolicy,
   type RateLimitResult,
   type RequestCounter,
@@ -52,7 +52,7 @@ export function withBearer<C extends { services: Services }>(
  * Over the limit: 429 with Retry-After; every answer carries the RateLimit-* headers.
  *
  * By default the request is counted before the handler runs. With `fused`, the handler gets
- * `countRequest` to run inside its own statement (one round trip, e.g. storing a nonce); a
+ * `countRequest` to count inside its own statement (one round trip, e.g. storing a nonce); a
  * fused handler that ends without using it (bad input) is counted afterwards.
  */
 export function withRateLimit<C extends { services: Services }>(
@@ -66,10 +66,10 @@ export function withRateLimit<C extends { services: Services }>(
     const policy = policyOf(ctx.services);
     const key = `${bucket}:${clientAddress(req.headers, config.trustedProxyHops)}`;
     const now = new Date();
-    const upsert = rateLimitUpsert(key, policy, now);
+    const windowStart = windowStartOf(policy, now);
     let result: RateLimitResult | undefined;
     const settle = (count: number) => {
-      result = rateLimitResult(count, policy, upsert.windowStart, now);
+      result = rateLimitResult(count, policy, windowStart, now);
       if (!result.allowed) throw rateLimited(result, policy);
     };
     if (!options.fused) {
@@ -78,7 +78,7 @@ export function withRateLimit<C extends { services: Services }>(
     }
     let response: Response;
     try {
-      response = await handler(req, { ...ctx, countRequest: { upsert: upsert.sql, limit: policy.limit, settle } });
+      response = await handler(req, { ...ctx, countRequest: { key, windowStart, limit: policy.limit, settle } });
     } catch (err) {
       response = errorResponse(err);
     }

@@ -13,14 +13,17 @@ let cached: Promise<Services> | undefined;
 
 /** What route handlers pass into lib/: configuration, database and token keys, made once. */
 export function getServices(): Promise<Services> {
-  cached ??= (async () => {
-    const config = getConfig();
-    const db = await getDb();
-    const tokenKeys = await sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
-    return { config, db, tokenKeys };
-  })();
-  cached.catch(() => {
-    cached = undefined;
-  });
+  if (!cached) {
+    cached = (async () => {
+      const config = getConfig();
+      const db = await getDb();
+      const tokenKeys = await sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
+      return { config, db, tokenKeys };
+    })();
+    // a failed start is tried again on the next request
+    cached.catch(() => {
+      cached = undefined;
+    });
+  }
   return cached;
 }

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
-import { lt, sql } from 'drizzle-orm';
+import { hash } from 'node:crypto';
+import { lt } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { executePrepared } from '@/lib/db/rows';
 import { authNonces } from '@/lib/db/schema';
-import { UNCOUNTED, type RequestCounter } from './rate-limit';
+import { COUNT_REQUEST, UNCOUNTED, counterValues, type RequestCounter } from './rate-limit';
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export interface StoredNonce {
@@ -15,6 +15,27 @@ export interface StoredNonce {
   messageHash: string;
   expiresAt: Date;
 }
+
+// Both sign-in statements count the request against the rate limit in the same statement
+// (one round trip per sign-in request) and do their work only within the limit.
+const STORE = `
+WITH ${COUNT_REQUEST},
+stored AS (
+  INSERT INTO auth_nonces (nonce, pubkey, message_hash, issued_at, expires_at)
+  SELECT $4, $5, $6, $7, $8 FROM counted WHERE counted.count <= $3::int
+)
+SELECT count FROM counted`;
+
+// Of any number of concurrent callers, exactly one updates the row (`consumed_at IS NULL` is
+// checked again on the row it locks).
+const CONSUME = `
+WITH ${COUNT_REQUEST},
+consumed AS (
+  UPDATE auth_nonces SET consumed_at = $4
+  WHERE nonce = $5 AND consumed_at IS NULL AND (SELECT count FROM counted) <= $3::int
+  RETURNING nonce, pubkey, message_hash, expires_at
+)
+SELECT counted.count, consumed.* FROM counted LEFT JOIN consumed ON true`;
 
 /**
  * Stores a challenge's nonce with the hash of its exact message. The request is counted
@@ -25,15 +46,15 @@ export async function storeNonce(
   n: { nonce: string; pubkey: string; message: string; issuedAt: Date; expiresAt: Date },
   counter: RequestCounter = UNCOUNTED,
 ): Promise<void> {
-  const rows = await executePrepared<{ count: number }>(db, 'store_nonce', sql`
-    WITH hit AS (${counter.upsert}),
-    stored AS (
-      INSERT INTO auth_nonces (nonce, pubkey, message_hash, issued_at, expires_at)
-      SELECT ${n.nonce}, ${n.pubkey}, ${sha256Hex(n.message)}, ${n.issuedAt.toISOString()}, ${n.expiresAt.toISOString()}
-      FROM hit WHERE hit.count <= ${counter.limit}
-    )
-    SELECT count FROM hit`);
-  counter.settle(Number(rows[0].count));
+  const [row] = await executePrepared<{ count: number }>(db, 'store_nonce', STORE, [
+    ...counterValues(counter),
+    n.nonce,
+    n.pubkey,
+    sha256Hex(n.message),
+    n.issuedAt.toISOString(),
+    n.expiresAt.toISOString(),
+  ]);
+  counter.settle(Number(row.count));
 }
 
 /**
@@ -50,14 +71,8 @@ export async function consumeNonce(
   const [row] = await executePrepared<{ count: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date }>(
     db,
     'consume_nonce',
-    sql`
-    WITH hit AS (${counter.upsert}),
-    consumed AS (
-      UPDATE auth_nonces SET consumed_at = ${now.toISOString()}
-      WHERE nonce = ${nonce} AND consumed_at IS NULL AND (SELECT count FROM hit) <= ${counter.limit}
-      RETURNING nonce, pubkey, message_hash, expires_at
-    )
-    SELECT hit.count, consumed.* FROM hit LEFT JOIN consumed ON true`,
+    CONSUME,
+    [...counterValues(counter), now.toISOString(), nonce],
   );
   counter.settle(Number(row.count));
   if (!row.nonce) return null;

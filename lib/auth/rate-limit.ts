@@ -1,5 +1,5 @@
-import { lt, sql, type SQL } from 'drizzle-orm';
-import { rowsOf } from '@/lib/db/rows';
+import { lt } from 'drizzle-orm';
+import { executePrepared } from '@/lib/db/rows';
 import type { Db } from '@/lib/db';
 import { rateLimits } from '@/lib/db/schema';
 
@@ -17,37 +17,47 @@ export interface RateLimitResult {
   resetSeconds: number;
 }
 
-/**
- * The atomic upsert that counts one request against `key` in a fixed window, as a SQL
- * fragment returning `count`, so a caller can run it alone or fused with its own statement
- * (one round trip for the sign-in endpoints).
- */
-export function rateLimitUpsert(key: string, policy: RateLimitPolicy, now: Date): { sql: SQL; windowStart: Date } {
+/** The start of the fixed window `now` falls in. */
+export function windowStartOf(policy: RateLimitPolicy, now: Date): Date {
   const windowMs = policy.windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-  return {
-    windowStart,
-    sql: sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart.toISOString()}, 1)
-      ON CONFLICT (key) DO UPDATE SET
-        count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
-        window_start = excluded.window_start
-      RETURNING count`,
-  };
+  return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 }
 
 /**
- * Counting one request inside another statement: the upsert, the limit, and where to report
- * the count (`settle` throws 429 over the limit). `withRateLimit({ fused: true })` hands one
- * to handlers whose domain function can run it in its own statement — one round trip.
+ * Counts one request in a fixed window, atomically: CTEs for the head of a statement, so the
+ * sign-in statements count their request in their own round trip. $1 key (null: not
+ * counted), $2 window start ($3, the limit, is for the statement's own check);
+ * `counted.count` is the request's count (0 if not counted). A fixed text: prepared once per
+ * connection, nothing built per request.
+ */
+export const COUNT_REQUEST = `
+hit AS (
+  INSERT INTO rate_limits AS rl (key, window_start, count) SELECT $1::text, $2::timestamptz, 1 WHERE $1::text IS NOT NULL
+  ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN rl.window_start = excluded.window_start THEN rl.count + 1 ELSE 1 END,
+    window_start = excluded.window_start
+  RETURNING count
+),
+counted AS (SELECT coalesce((SELECT count FROM hit), 0) AS count)`;
+
+/** $1–$3 of a statement headed by COUNT_REQUEST that checks the limit. */
+export const counterValues = (c: { key: string | null; windowStart: Date; limit: number }) => [c.key, c.windowStart.toISOString(), c.limit];
+
+/**
+ * Counting one request inside another statement: the key and window to count in, the limit,
+ * and where to report the count (`settle` throws 429 over the limit).
+ * `withRateLimit({ fused: true })` hands one to handlers whose domain statement counts the
+ * request itself (the nonce store: one round trip per sign-in request).
  */
 export interface RequestCounter {
-  upsert: SQL;
+  /** Null: not counted (tests, internal calls); always within limit. */
+  key: string | null;
+  windowStart: Date;
   limit: number;
   settle(count: number): void;
 }
 
-/** A counter for callers that count nothing (tests, internal calls): always within limit. */
-export const UNCOUNTED: RequestCounter = { upsert: sql`SELECT 1 AS count`, limit: 1, settle: () => {} };
+export const UNCOUNTED: RequestCounter = { key: null, windowStart: new Date(0), limit: 0, settle: () => {} };
 
 export function rateLimitResult(count: number, policy: RateLimitPolicy, windowStart: Date, now: Date): RateLimitResult {
   const resetMs = windowStart.getTime() + policy.windowSeconds * 1000 - now.getTime();
@@ -64,9 +74,12 @@ export function rateLimitResult(count: number, policy: RateLimitPolicy, windowSt
  * the count (SPEC 8).
  */
 export async function hitRateLimit(db: Db, key: string, policy: RateLimitPolicy, now: Date): Promise<RateLimitResult> {
-  const upsert = rateLimitUpsert(key, policy, now);
-  const [row] = rowsOf<{ count: number }>(await db.execute(upsert.sql));
-  return rateLimitResult(Number(row.count), policy, upsert.windowStart, now);
+  const windowStart = windowStartOf(policy, now);
+  const [row] = await executePrepared<{ count: number }>(db, 'count_request', `WITH ${COUNT_REQUEST} SELECT count FROM counted`, [
+    key,
+    windowStart.toISOString(),
+  ]);
+  return rateLimitResult(Number(row.count), policy, windowStart, now);
 }
 
 /** Deletes counters of windows long gone (run by the cron job). */

@@ -1,9 +1,10 @@
 import { hash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
+import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
 import { authNonces } from '@/lib/db/schema';
-import { COUNT_REQUEST, UNCOUNTED, counterValues, type RequestCounter } from './rate-limit';
+import { COUNT_REQUESTS, UNCOUNTED, counterColumns, type RequestCounter } from './rate-limit';
 
 export function sha256Hex(text: string): string {
   return hash('sha256', text, 'hex');
@@ -16,26 +17,82 @@ export interface StoredNonce {
   expiresAt: Date;
 }
 
-// Both sign-in statements count the request against the rate limit in the same statement
-// (one round trip per sign-in request) and do their work only within the limit.
+// Both sign-in statements run a batch of requests (lib/db/batch.ts), one row of the unnested
+// arrays each, in call order. Each request is counted against the rate limit in the same
+// statement (one round trip per batch) and does its work only within the limit.
 const STORE = `
-WITH ${COUNT_REQUEST},
+WITH req AS (
+  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[])
+    WITH ORDINALITY AS r(key, window_start, lim, nonce, pubkey, message_hash, issued_at, expires_at, ord)
+),${COUNT_REQUESTS},
 stored AS (
   INSERT INTO auth_nonces (nonce, pubkey, message_hash, issued_at, expires_at)
-  SELECT $4, $5, $6, $7, $8 FROM counted WHERE counted.count <= $3::int
+  SELECT nonce, pubkey, message_hash, issued_at, expires_at FROM counted WHERE n <= lim
 )
-SELECT count FROM counted`;
+SELECT n FROM counted ORDER BY ord`;
 
-// Of any number of concurrent callers, exactly one updates the row (`consumed_at IS NULL` is
-// checked again on the row it locks).
+// Of several requests for one nonce, the first within the limit claims it. The rows are
+// locked in nonce order and consumed only if still unconsumed (checked again on the locked
+// row): of any number of concurrent callers, in one batch or several, exactly one gets it.
 const CONSUME = `
-WITH ${COUNT_REQUEST},
+WITH req AS (
+  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[], $5::timestamptz[])
+    WITH ORDINALITY AS r(key, window_start, lim, nonce, now, ord)
+),${COUNT_REQUESTS},
+claimed AS (
+  SELECT DISTINCT ON (nonce) nonce, ord, now FROM counted WHERE n <= lim ORDER BY nonce, ord
+),
+locked AS (
+  SELECT an.nonce FROM auth_nonces an JOIN claimed USING (nonce) WHERE an.consumed_at IS NULL ORDER BY an.nonce FOR UPDATE OF an
+),
 consumed AS (
-  UPDATE auth_nonces SET consumed_at = $4
-  WHERE nonce = $5 AND consumed_at IS NULL AND (SELECT count FROM counted) <= $3::int
-  RETURNING nonce, pubkey, message_hash, expires_at
+  UPDATE auth_nonces an SET consumed_at = claimed.now FROM claimed
+  WHERE an.nonce = claimed.nonce AND an.nonce IN (SELECT nonce FROM locked) AND an.consumed_at IS NULL
+  RETURNING claimed.ord, an.nonce, an.pubkey, an.message_hash, an.expires_at
 )
-SELECT counted.count, consumed.* FROM counted LEFT JOIN consumed ON true`;
+SELECT counted.n, consumed.nonce, consumed.pubkey, consumed.message_hash, consumed.expires_at
+FROM counted LEFT JOIN consumed ON consumed.ord = counted.ord ORDER BY counted.ord`;
+
+interface NonceToStore {
+  counter: RequestCounter;
+  nonce: string;
+  pubkey: string;
+  messageHash: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+const storeBatcher = perHandle((db: Db) =>
+  createBatcher(async (items: NonceToStore[]) => {
+    const rows = await executePrepared<{ n: number }>(db, 'store_nonces', STORE, [
+      ...counterColumns(items.map((i) => i.counter)),
+      items.map((i) => i.nonce),
+      items.map((i) => i.pubkey),
+      items.map((i) => i.messageHash),
+      items.map((i) => i.issuedAt.toISOString()),
+      items.map((i) => i.expiresAt.toISOString()),
+    ]);
+    return rows.map((r) => Number(r.n));
+  }),
+);
+
+interface NonceToConsume {
+  counter: RequestCounter;
+  nonce: string;
+  now: Date;
+}
+
+type ConsumedRow = { n: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date };
+
+const consumeBatcher = perHandle((db: Db) =>
+  createBatcher((items: NonceToConsume[]) =>
+    executePrepared<ConsumedRow>(db, 'consume_nonces', CONSUME, [
+      ...counterColumns(items.map((i) => i.counter)),
+      items.map((i) => i.nonce),
+      items.map((i) => i.now.toISOString()),
+    ]),
+  ),
+);
 
 /**
  * Stores a challenge's nonce with the hash of its exact message. The request is counted
@@ -46,15 +103,8 @@ export async function storeNonce(
   n: { nonce: string; pubkey: string; message: string; issuedAt: Date; expiresAt: Date },
   counter: RequestCounter = UNCOUNTED,
 ): Promise<void> {
-  const [row] = await executePrepared<{ count: number }>(db, 'store_nonce', STORE, [
-    ...counterValues(counter),
-    n.nonce,
-    n.pubkey,
-    sha256Hex(n.message),
-    n.issuedAt.toISOString(),
-    n.expiresAt.toISOString(),
-  ]);
-  counter.settle(Number(row.count));
+  const { message, ...rest } = n;
+  counter.settle(await storeBatcher(db)({ ...rest, messageHash: sha256Hex(message), counter }));
 }
 
 /**
@@ -68,13 +118,8 @@ export async function consumeNonce(
   now: Date,
   counter: RequestCounter = UNCOUNTED,
 ): Promise<StoredNonce | null> {
-  const [row] = await executePrepared<{ count: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date }>(
-    db,
-    'consume_nonce',
-    CONSUME,
-    [...counterValues(counter), now.toISOString(), nonce],
-  );
-  counter.settle(Number(row.count));
+  const row = await consumeBatcher(db)({ nonce, now, counter });
+  counter.settle(Number(row.n));
   if (!row.nonce) return null;
   return { nonce: row.nonce, pubkey: row.pubkey, messageHash: row.message_hash, expiresAt: new Date(row.expires_at) };
 }

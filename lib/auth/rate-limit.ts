@@ -24,24 +24,30 @@ export function windowStartOf(policy: RateLimitPolicy, now: Date): Date {
 }
 
 /**
- * Counts one request in a fixed window, atomically: CTEs for the head of a statement, so the
- * sign-in statements count their request in their own round trip. $1 key (null: not
- * counted), $2 window start ($3, the limit, is for the statement's own check);
- * `counted.count` is the request's count (0 if not counted). A fixed text: prepared once per
- * connection, nothing built per request.
+ * Counts a batch of requests, atomically: CTEs for the head of a statement that starts with
+ * `req` (one row per request: `key`, null when not counted; `window_start`; `ord`, its place
+ * in the batch). One upsert per key adds that key's requests (keys in sorted order, so
+ * concurrent batches lock rows in one order); `counted.n` is each request's own count, its
+ * place among them (0 when not counted). A fixed text: prepared once per connection.
  */
-export const COUNT_REQUEST = `
-hit AS (
-  INSERT INTO rate_limits AS rl (key, window_start, count) SELECT $1::text, $2::timestamptz, 1 WHERE $1::text IS NOT NULL
+export const COUNT_REQUESTS = `
+hits AS (
+  INSERT INTO rate_limits AS rl (key, window_start, count)
+  SELECT key, max(window_start), count(*) FROM req WHERE key IS NOT NULL GROUP BY key ORDER BY key
   ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN rl.window_start = excluded.window_start THEN rl.count + 1 ELSE 1 END,
+    count = CASE WHEN rl.window_start = excluded.window_start THEN rl.count + excluded.count ELSE excluded.count END,
     window_start = excluded.window_start
-  RETURNING count
+  RETURNING key, count
 ),
-counted AS (SELECT coalesce((SELECT count FROM hit), 0) AS count)`;
+counted AS (
+  SELECT req.*, coalesce(hits.count - count(*) OVER (PARTITION BY req.key) + row_number() OVER (PARTITION BY req.key ORDER BY req.ord), 0) AS n
+  FROM req LEFT JOIN hits ON hits.key = req.key
+)`;
 
-/** $1–$3 of a statement headed by COUNT_REQUEST that checks the limit. */
-export const counterValues = (c: { key: string | null; windowStart: Date; limit: number }) => [c.key, c.windowStart.toISOString(), c.limit];
+/** The rate-limit columns of a batch headed by COUNT_REQUESTS: key, window start, limit. */
+export function counterColumns(counters: RequestCounter[]): unknown[] {
+  return [counters.map((c) => c.key), counters.map((c) => c.windowStart.toISOString()), counters.map((c) => c.limit)];
+}
 
 /**
  * Counting one request inside another statement: the key and window to count in, the limit,
@@ -69,17 +75,18 @@ export function rateLimitResult(count: number, policy: RateLimitPolicy, windowSt
   };
 }
 
+const HIT = `
+WITH req AS (SELECT * FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS r(key, window_start, ord)),${COUNT_REQUESTS}
+SELECT n FROM counted`;
+
 /**
  * Counts one request against `key`, kept in PostgreSQL so that every server process shares
  * the count (SPEC 8).
  */
 export async function hitRateLimit(db: Db, key: string, policy: RateLimitPolicy, now: Date): Promise<RateLimitResult> {
   const windowStart = windowStartOf(policy, now);
-  const [row] = await executePrepared<{ count: number }>(db, 'count_request', `WITH ${COUNT_REQUEST} SELECT count FROM counted`, [
-    key,
-    windowStart.toISOString(),
-  ]);
-  return rateLimitResult(Number(row.count), policy, windowStart, now);
+  const [row] = await executePrepared<{ n: number }>(db, 'count_request', HIT, [[key], [windowStart.toISOString()]]);
+  return rateLimitResult(Number(row.n), policy, windowStart, now);
 }
 
 /** Deletes counters of windows long gone (run by the cron job). */

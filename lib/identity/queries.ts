@@ -1,41 +1,34 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
+import { createBatcher, perHandle } from '@/lib/db/batch';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 
 /*
  * Named identity queries: each returns a row (or rows) or null. The public read is the hot
  * path (GET /v1/identity, /v1/resolve, the /@tag page), so it is a named prepared statement
- * (PostgreSQL plans it once per connection, drizzle builds its SQL once per process), and
- * concurrent reads of one tag share one query in flight. Nothing is kept once that query
+ * (PostgreSQL plans it once per connection, drizzle builds its SQL once per process);
+ * concurrent reads of one tag share one query in flight, and reads of other tags arriving
+ * meanwhile go together in the next query (lib/db/batch.ts). Nothing is kept once a query
  * answers: no read sees data older than a query that was running when it arrived.
  */
 
-const tagParam = sql.placeholder('tag');
-
-function prepareFindActive(db: Db) {
-  return db
-    .select()
-    .from(identities)
-    .where(and(eq(identities.tag, tagParam), eq(identities.status, 'active')))
-    .limit(1)
-    .prepare('identity_find_active');
-}
-
 interface ActiveReads {
-  query: ReturnType<typeof prepareFindActive>;
+  find: (tag: string) => Promise<IdentityRow | null>;
   inFlight: Map<string, Promise<IdentityRow | null>>;
 }
 
-const activeReadsByDb = new WeakMap<Db, ActiveReads>();
-
-function activeReads(db: Db): ActiveReads {
-  let reads = activeReadsByDb.get(db);
-  if (!reads) {
-    reads = { query: prepareFindActive(db), inFlight: new Map() };
-    activeReadsByDb.set(db, reads);
-  }
-  return reads;
-}
+const activeReads = perHandle((db: Db): ActiveReads => {
+  const query = db
+    .select()
+    .from(identities)
+    .where(and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, eq(identities.status, 'active')))
+    .prepare('identity_find_active_tags');
+  const find = createBatcher(async (tags: string[]) => {
+    const byTag = new Map((await query.execute({ tags })).map((row) => [row.tag, row]));
+    return tags.map((tag) => byTag.get(tag) ?? null);
+  });
+  return { find, inFlight: new Map() };
+});
 
 /**
  * The active identity with this canonical tag, or null (missing and blocked alike). Callers
@@ -46,12 +39,9 @@ export function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | n
   const reads = activeReads(db);
   const pending = reads.inFlight.get(tag);
   if (pending) return pending;
-  const read = reads.query
-    .execute({ tag })
-    .then((rows) => rows[0] ?? null)
-    .finally(() => {
-      if (reads.inFlight.get(tag) === read) reads.inFlight.delete(tag);
-    });
+  const read = reads.find(tag).finally(() => {
+    if (reads.inFlight.get(tag) === read) reads.inFlight.delete(tag);
+  });
   reads.inFlight.set(tag, read);
   return read;
 }
@@ -61,7 +51,7 @@ export function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | n
  * before it: they start their own.
  */
 export function forgetActiveRead(db: Db, tag: string): void {
-  activeReadsByDb.get(db)?.inFlight.delete(tag);
+  activeReads(db).inFlight.delete(tag);
 }
 
 /** The identity row with this canonical tag whatever its status (moderation, ownership checks). */

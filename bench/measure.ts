@@ -44,7 +44,8 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
   });
   return {
     name: spec.name,
-    requestsPerSecond: result.requests.total / result.duration,
+    // successes only: a failed request (a replayed challenge, say) must not count as throughput
+    requestsPerSecond: result['2xx'] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,

@@ -53,7 +53,7 @@ export function counterColumns(counters: RequestCounter[]): unknown[] {
  * Counting one request inside another statement: the key and window to count in, the limit,
  * and where to report the count (`settle` throws 429 over the limit).
  * `withRateLimit({ fused: true })` hands one to handlers whose domain statement counts the
- * request itself (the nonce store: one round trip per sign-in request).
+ * request itself (the nonce store: one round trip per batch of sign-in requests).
  */
 export interface RequestCounter {
   /** Null: not counted (tests, internal calls); always within limit. */

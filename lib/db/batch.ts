@@ -12,7 +12,7 @@ export function createBatcher<I, O>(
   { maxInFlight = 1, maxBatch = 100 }: { maxInFlight?: number; maxBatch?: number } = {},
 ): (item: I) => Promise<O> {
   type Waiting = { item: I; resolve: (o: O) => void; reject: (e: unknown) => void };
-  let queue: Waiting[] = [];
+  const queue: Waiting[] = [];
   let inFlight = 0;
 
   const send = async (batch: Waiting[]) => {
@@ -30,9 +30,7 @@ export function createBatcher<I, O>(
   };
   const flush = () => {
     while (inFlight < maxInFlight && queue.length > 0) {
-      const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
-      if (batch === queue) queue = [];
-      void send(batch);
+      void send(queue.splice(0, maxBatch));
     }
   };
   return (item) =>

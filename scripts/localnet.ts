@@ -1,6 +1,6 @@
 // npm run localnet — the JSON-RPC localnet on 127.0.0.1:8899 (LOCALNET_PORT), state in .data/localnet
 import path from 'node:path';
-import { startLocalnet } from '@/lib/chain/localnet';
+import { startLocalnet } from '@/localnet';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 
 async function main(): Promise<void> {

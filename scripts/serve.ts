@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   let closeLocalnet = async () => {};
 
   if (!config.solana.rpcUrl) {
-    const { startLocalnet } = await import('@/lib/chain/localnet');
+    const { startLocalnet } = await import('@/localnet');
     const localnet = await startLocalnet({
       port: Number(process.env.LOCALNET_PORT ?? 8899),
       dataDir: path.join(config.dataDir, 'localnet'),

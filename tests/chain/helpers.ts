@@ -8,7 +8,7 @@ import {
   Transaction,
   type TransactionSignature,
 } from '@solana/web3.js';
-import { startLocalnet, type Localnet, type LocalnetOptions } from '@/lib/chain/localnet';
+import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { registerTagInstruction } from '@/lib/registry';
 

@@ -1,7 +1,7 @@
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalnet, type Localnet } from '@/lib/chain/localnet';
+import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { readCursor, runIndexer } from '@/lib/indexer';

@@ -2,7 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { migratePostgres } from '@/lib/db/client';
 import { hasProductionBuild, startApp, type TestApp } from './app';
 import { startPostgres } from './postgres';
-import { startLocalnet } from '@/lib/chain/localnet';
+import { startLocalnet } from '@/localnet';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,6 +1,6 @@
 // A localnet (in memory, free port) in a process of its own; prints `url <url>` once up.
 // Started through tests/support/service-process.ts by the e2e stack and the benchmarks.
-import { startLocalnet } from '@/lib/chain/localnet';
+import { startLocalnet } from '@/localnet';
 
 const localnet = await startLocalnet({ port: 0, dataDir: null });
 console.log(`url ${localnet.url}`);

@@ -11,7 +11,7 @@ export { LocalChain } from './chain';
 export type { TxRecord, Commitment } from './chain';
 
 /** The tag registry's build output, preloaded at LOCALNET_PROGRAM_ID when present. */
-export const DEFAULT_PROGRAM_SO_PATH = fileURLToPath(new URL('../../../program/tag_registry.so', import.meta.url));
+export const DEFAULT_PROGRAM_SO_PATH = fileURLToPath(new URL('../program/tag_registry.so', import.meta.url));
 
 export interface LocalnetOptions {
   /** 0 picks a free port; the PubSub WebSocket listens on port + 1, as a validator's does. */

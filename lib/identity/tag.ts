@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Tag rules (DESIGN.md "Tags"). The on-chain program applies the same canonical rule to the
  * raw bytes; `tag-vectors.json` checks both sides so they cannot drift.
@@ -16,6 +18,8 @@ export const RESERVED_TAGS: ReadonlySet<string> = new Set([
   'undefined', 'me', 'you', 'v1', 'cron', 'docs', 'openapi',
 ]);
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 export function isCanonicalTag(tag: string): boolean {
   return CANONICAL_TAG.test(tag);
 }
@@ -30,6 +34,9 @@ export function isReservedTag(tag: string): boolean {
  */
 export function normalizeTag(input: unknown): string | null {
   if (typeof input !== 'string' || input.length > 64) return null;
+  // Tags are ASCII: refuse anything else BEFORE case folding, or the Kelvin sign (U+212A)
+  // would lower-case into `k` and resolve an ASCII tag.
+  if (!PRINTABLE_ASCII.test(input)) return null;
   const tag = input.trim().toLowerCase();
   return isCanonicalTag(tag) ? tag : null;
 }
@@ -39,6 +46,7 @@ export function normalizeTag(input: unknown): string | null {
  * percent-decoded by the router, or still `%40`) is accepted.
  */
 export function normalizePathTag(input: string): string | null {
+  if (!PRINTABLE_ASCII.test(input)) return null;
   let raw = input.trim();
   if (raw.slice(0, 3).toLowerCase() === '%40') raw = raw.slice(3);
   else if (raw.startsWith('@')) raw = raw.slice(1);
@@ -49,3 +57,38 @@ export function normalizePathTag(input: string): string | null {
 export function displayTag(tag: string): string {
   return `@${tag}`;
 }
+
+const TAG_RULE = '3–32 of a-z, 0-9 and _, not starting or ending with _';
+
+/**
+ * A tag in a request body (POST /v1/register, batch resolve, primary): the bare tag, trimmed
+ * and lower-cased, parsed to its canonical form. The one schema of a body tag.
+ */
+export const TagBody = z
+  .string()
+  .max(64)
+  .transform((raw, ctx): string => {
+    const tag = normalizeTag(raw);
+    if (tag === null) {
+      ctx.addIssue({ code: 'custom', message: `must be a tag: ${TAG_RULE}` });
+      return z.NEVER;
+    }
+    return tag;
+  })
+  .meta({ description: `A tag without a leading \`@\`: ${TAG_RULE}. Trimmed and lower-cased.`, example: 'alice' });
+
+/**
+ * A tag in a path (/v1/identity/{tag}, /@tag): as TagBody, and one leading `@` (or `%40`) is
+ * accepted. The one schema of a path tag.
+ */
+export const TagPath = z
+  .string()
+  .transform((raw, ctx): string => {
+    const tag = normalizePathTag(raw);
+    if (tag === null) {
+      ctx.addIssue({ code: 'custom', message: `must be a tag: ${TAG_RULE}, optionally with a leading @` });
+      return z.NEVER;
+    }
+    return tag;
+  })
+  .meta({ description: 'The tag, with or without a leading `@` (or `%40`), any case', example: 'alice' });

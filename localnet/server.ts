@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Commitment, LocalChain } from './chain';
 import {
   RpcError,
@@ -10,13 +11,14 @@ import {
   RPC_PARSE_ERROR,
 } from './errors';
 import { RPC_METHODS } from './rpc-methods';
-import { acceptWebSocket, type WebSocketConnection } from './websocket';
 
 /** Bodies above this are refused (a transaction is at most 1232 bytes; batches stay small). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** How much of an oversized body is drained before the connection is dropped. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 const MAX_BATCH = 1000;
+/** Largest PubSub message accepted; larger ones close the socket with 1009. */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 type JsonRpcId = string | number | null;
 interface JsonRpcResponse {
@@ -177,16 +179,23 @@ interface Subscription {
 /**
  * The PubSub side (what `Connection.confirmTransaction` waits on): signatureSubscribe,
  * slotSubscribe and their unsubscribes. Everything else is answered as on HTTP.
+ * The WebSocket protocol itself is the `ws` package's; no compression is negotiated.
  */
-export function handleWebSocketUpgrade(chain: LocalChain, connections: Set<WebSocketConnection>) {
+export function handleWebSocketUpgrade(chain: LocalChain, connections: Set<WebSocket>) {
+  const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   let nextSubscriptionId = 0;
-  return (req: IncomingMessage, socket: Duplex): void => {
-    const ws = acceptWebSocket(req, socket);
-    if (!ws) return;
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    server.handleUpgrade(req, socket, head, (ws) => serve(ws));
+  };
+
+  function serve(ws: WebSocket): void {
     connections.add(ws);
     const subscriptions = new Map<number, Subscription>();
+    const send = (message: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
     const notify = (method: string, subscription: number, result: unknown) =>
-      ws.send(JSON.stringify({ jsonrpc: '2.0', method, params: { result, subscription } }));
+      send({ jsonrpc: '2.0', method, params: { result, subscription } });
 
     const methods: Record<string, (params: unknown[], id: JsonRpcId) => unknown> = {
       signatureSubscribe: (params) => {
@@ -234,16 +243,18 @@ export function handleWebSocketUpgrade(chain: LocalChain, connections: Set<WebSo
       return true;
     }
 
-    ws.onMessage = (text) => {
-      const answer = handleBody(chain, text, methods);
-      if (answer !== null) ws.send(JSON.stringify(answer));
-    };
-    ws.onClose = () => {
+    ws.on('message', (data) => {
+      const answer = handleBody(chain, data.toString(), methods);
+      if (answer !== null) send(answer);
+    });
+    // A reset or a protocol error (ws closes the socket itself and then emits 'close').
+    ws.on('error', () => {});
+    ws.on('close', () => {
       for (const sub of subscriptions.values()) sub.dispose();
       subscriptions.clear();
       connections.delete(ws);
-    };
-  };
+    });
+  }
 }
 
 export function listen(server: Server, port: number, host: string): Promise<number> {

@@ -1,5 +1,5 @@
-import { createPublicKey, verify } from 'node:crypto';
 import bs58 from 'bs58';
+import { verifyEd25519 } from '@/lib/solana/ed25519';
 import { RpcError, RPC_INVALID_PARAMS } from './errors';
 
 /** Parsed wire form of a legacy or v0 transaction (the parts the localnet serves). */
@@ -165,20 +165,10 @@ function sanitize(tx: WireTransaction): void {
   }
 }
 
-function ed25519Key(pubkey: Uint8Array) {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pubkey).toString('base64url') }, format: 'jwk' });
-}
-
 /** True when every required signature is present and valid over the message bytes. */
 export function verifySignatures(tx: WireTransaction): boolean {
   for (let i = 0; i < tx.header.numRequiredSignatures; i++) {
-    const sig = tx.signatures[i]!;
-    const pubkey = bs58.decode(tx.accountKeys[i]!);
-    try {
-      if (!verify(null, tx.messageBytes, ed25519Key(pubkey), sig)) return false;
-    } catch {
-      return false;
-    }
+    if (!verifyEd25519(bs58.decode(tx.accountKeys[i]!), tx.messageBytes, tx.signatures[i]!)) return false;
   }
   return true;
 }

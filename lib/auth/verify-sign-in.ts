@@ -1,7 +1,8 @@
 import { AppError } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
+import { verifyEd25519 } from '@/lib/solana/ed25519';
 import { decodePublicKey } from '@/lib/solana/keys';
-import { decodeSignature, verifyEd25519 } from './ed25519';
+import { decodeSignature } from './ed25519';
 import { consumeNonce, sha256Hex } from './nonce-store';
 import { UNCOUNTED, type RequestCounter } from './rate-limit';
 import { MAX_SIGN_IN_MESSAGE_LENGTH, parseSignInMessage } from './sign-in-message';

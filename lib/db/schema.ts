@@ -55,6 +55,33 @@ export const indexerCursors = pgTable('indexer_cursors', {
   updatedAt: ts('updated_at').notNull().default(sql`now()`),
 });
 
+/**
+ * Transactions of the program the indexer passed over for good, with why: they will never
+ * decode (no instruction of ours, a malformed one, a version it cannot read), so the cursor
+ * moves past them instead of retrying them forever. Kept for the record and the cron summary.
+ */
+export const indexerSkips = pgTable('indexer_skips', {
+  signature: text('signature').primaryKey(),
+  programId: text('program_id').notNull(),
+  slot: bigint('slot', { mode: 'bigint' }).notNull(),
+  reason: text('reason').notNull(),
+  recordedAt: ts('recorded_at').notNull(),
+});
+
+/**
+ * Transactions the indexer could not read yet (the node answered null or an error, or an
+ * incomplete answer): the cursor waits before the oldest, and each run retries it. Attempts
+ * and the first time show how long the indexer has been held up. Deleted once applied.
+ */
+export const indexerDeferrals = pgTable('indexer_deferrals', {
+  signature: text('signature').primaryKey(),
+  programId: text('program_id').notNull(),
+  reason: text('reason').notNull(),
+  attempts: integer('attempts').notNull(),
+  firstDeferredAt: ts('first_deferred_at').notNull(),
+  lastDeferredAt: ts('last_deferred_at').notNull(),
+});
+
 export type AuthNonce = typeof authNonces.$inferSelect;
 export type IdentityRow = typeof identities.$inferSelect;
 export type NewIdentityRow = typeof identities.$inferInsert;

@@ -30,15 +30,33 @@ interface RawInstruction {
   where: string;
 }
 
+/** What a transaction holds for the indexer: see `decodeTransaction`. */
+export interface DecodedTransaction {
+  registrations: Registration[];
+  /** Instructions of ours with the register_tag discriminator that do not decode, with why. */
+  malformed: string[];
+  /** Whether any instruction, top-level or inner, is one of `programId`'s. */
+  invokesProgram: boolean;
+}
+
+/**
+ * The node's answer lacks what decoding needs (lookup-table addresses not resolved): asking
+ * again, or another node, may give the full answer, so the indexer defers the transaction
+ * rather than passing over it.
+ */
+export class IncompleteTransactionError extends Error {
+  override name = 'IncompleteTransactionError';
+}
+
 /**
  * Every `register_tag` of `programId` in a transaction, top-level AND inner (a program that
  * registers through CPI), in execution order. It does not look at `meta.err`: the caller
  * decides what a failed transaction means. An instruction of ours with the register_tag
- * discriminator but malformed data or accounts is logged and skipped; other instructions of
- * ours (a future ABI) are ignored. Throws only when the transaction itself cannot be read
- * (e.g. lookup-table addresses missing), which the caller logs and skips.
+ * discriminator but malformed data or accounts is reported in `malformed`; other
+ * instructions of ours (a future ABI) are ignored. Throws IncompleteTransactionError when the
+ * answer is incomplete, and any other error when the transaction cannot be read at all.
  */
-export function extractRegistrations(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
+export function decodeTransaction(tx: TransactionForIndexing, programId: PublicKey): DecodedTransaction {
   const signature = tx.transaction.signatures[0] ?? '';
   const keys = accountKeysOf(tx);
   const raw: RawInstruction[] = [];
@@ -59,17 +77,19 @@ export function extractRegistrations(tx: TransactionForIndexing, programId: Publ
     raw.push(...(inner.get(i) ?? []));
   });
 
-  const found: Registration[] = [];
+  const decoded: DecodedTransaction = { registrations: [], malformed: [], invokesProgram: false };
   for (const ix of raw) {
     if (!keys.get(ix.programIdIndex)?.equals(programId)) continue;
+    decoded.invokesProgram = true;
     if (!hasRegisterDiscriminator(ix.data)) continue;
     const args = decodeRegisterTagData(ix.data);
     const owner = ix.accounts.length >= 4 ? keys.get(ix.accounts[1]!) : undefined;
     if (!args || !owner || !isCanonicalTag(args.tag)) {
-      console.warn(`indexer: malformed register_tag in ${signature} (${ix.where}); skipped`);
+      const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
+      decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);
       continue;
     }
-    found.push({
+    decoded.registrations.push({
       tag: args.tag,
       owner: owner.toBase58(),
       wallet: args.wallet.toBase58(),
@@ -78,13 +98,27 @@ export function extractRegistrations(tx: TransactionForIndexing, programId: Publ
       blockTime: tx.blockTime ?? null,
     });
   }
-  return found;
+  return decoded;
+}
+
+/**
+ * The registrations of `decodeTransaction`, malformed instructions logged and left out
+ * (POST /v1/sync's view: it answers 422 when none is left).
+ */
+export function extractRegistrations(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
+  const decoded = decodeTransaction(tx, programId);
+  for (const why of decoded.malformed) console.warn(`indexer: ${why} in ${tx.transaction.signatures[0] ?? ''}; skipped`);
+  return decoded.registrations;
 }
 
 function accountKeysOf(tx: TransactionForIndexing): MessageAccountKeys {
   const message = tx.transaction.message;
   if (message.version === 0) {
-    return message.getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses ?? undefined });
+    const loaded = tx.meta?.loadedAddresses;
+    if (message.addressTableLookups.length > 0 && !loaded) {
+      throw new IncompleteTransactionError('the node did not resolve its address lookup tables');
+    }
+    return message.getAccountKeys({ accountKeysFromLookups: loaded ?? undefined });
   }
   return message.getAccountKeys();
 }

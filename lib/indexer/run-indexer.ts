@@ -1,16 +1,29 @@
 import type { ConfirmedSignatureInfo, Connection, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
-import type { AppError } from '@/lib/api/errors';
-import { clusterUnavailable, isClusterUnreachable, rpcCall } from '@/lib/chain/rpc';
+import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { applyRegistrations } from './apply-registration';
 import { readCursor, writeCursor } from './cursor';
-import { extractRegistrations, MAX_SUPPORTED_TRANSACTION_VERSION, type Registration } from './extract-registrations';
+import { clearDeferrals, listDeferrals, recordDeferrals, recordSkips, type DeferredTransaction } from './deferrals';
+import {
+  decodeTransaction,
+  IncompleteTransactionError,
+  MAX_SUPPORTED_TRANSACTION_VERSION,
+  type Registration,
+} from './extract-registrations';
 import { withIndexerLock } from './lock';
+
+export type { DeferredTransaction } from './deferrals';
 
 /** Transactions fetched and committed together (one database transaction, one cursor move). */
 export const INDEXER_BATCH_SIZE = 100;
 /** getTransaction calls in flight at once. */
 export const INDEXER_FETCH_CONCURRENCY = 16;
+/**
+ * getTransaction attempts per transaction within one run, and the first pause between them
+ * (doubling): 250 ms, then 500 ms. A node behind a load balancer that has not caught up with
+ * the signature it just listed usually has a moment later; beyond that the next run retries.
+ */
+export const INDEXER_FETCH_RETRY = { attempts: 3, firstDelayMs: 250 } as const;
 
 export interface RunIndexerInput {
   db: Db;
@@ -23,6 +36,8 @@ export interface RunIndexerInput {
   /** Stamps the cursor; `createdAt` falls back to it when a block has no time. */
   now: Date;
   batchSize?: number;
+  /** Within-run retries of an unreadable transaction (default INDEXER_FETCH_RETRY). */
+  fetchRetry?: { attempts: number; firstDelayMs: number };
   /**
    * Called after each transaction is applied, inside its batch's database transaction
    * (tests inject failures with it: a throw rolls the current batch back and ends the run;
@@ -31,19 +46,35 @@ export interface RunIndexerInput {
   onTransactionProcessed?: (signature: string) => void | Promise<void>;
 }
 
+/** A transaction passed over for good this run, and why (also in `indexer_skips`). */
+export interface RecordedSkip {
+  signature: string;
+  reason: string;
+}
+
 /**
- * What one run did. `processed`: signatures handled (cursor moved past them); `indexed`:
- * identities created; `skipped`: transactions that created nothing (failed on chain, no
- * register_tag of ours, or already mirrored, e.g. by a sync); `failed`: transactions that
- * could not be read or decoded, logged and passed over. `status: 'skipped'` when another run
- * held the lock; `more` when `maxTransactions` stopped the run before the newest signature.
+ * What one run did.
+ * - `processed`: signatures the cursor moved past.
+ * - `indexed`: identities created.
+ * - `skipped`: processed transactions that created nothing (failed on chain, no
+ *   register_tag of ours, already mirrored e.g. by a sync, or recorded below).
+ * - `recordedSkips`: transactions that will never decode (no instruction of ours, a
+ *   malformed one, a version this indexer cannot read), recorded in `indexer_skips`.
+ * - `deferred`: transactions it could not read (the node answered null or an error) or not
+ *   decode for a reason that may pass; the cursor stopped before the oldest of them and the
+ *   next run starts there. `attempts` counts the runs that deferred it, `since` the first.
+ * - `retried`: getTransaction calls repeated within the run.
+ * - `more`: the run stopped before the newest signature (`maxTransactions`, or a deferral).
+ * - `status: 'skipped'`: another run held the lock; nothing was done.
  */
 export interface IndexerSummary {
   status: 'completed' | 'skipped';
   processed: number;
   indexed: number;
   skipped: number;
-  failed: number;
+  recordedSkips: RecordedSkip[];
+  deferred: DeferredTransaction[];
+  retried: number;
   cursor: string | null;
   more: boolean;
   durationMs: number;
@@ -53,8 +84,10 @@ export interface IndexerSummary {
  * The indexer (SPEC 3.1, DESIGN "Indexer"): reads the cursor, pages getSignaturesForAddress
  * back to it at `finalized`, processes oldest first, and commits each batch's identities with
  * the cursor in one database transaction, so a run stopped anywhere loses and duplicates
- * nothing. One run at a time (advisory lock; a concurrent run is skipped). An unreachable
- * cluster ends the run with 503 after keeping the batches already committed.
+ * nothing. It never moves the cursor past a transaction it has not applied: one it cannot
+ * read is retried with backoff, then deferred, and the run ends before it. One run at a time
+ * (advisory lock; a concurrent run is skipped). An unreachable cluster while listing ends the
+ * run with 503 after keeping the batches already committed.
  */
 export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary> {
   const started = performance.now();
@@ -63,107 +96,144 @@ export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary
   const locked = await withIndexerLock(db, key, () => indexBacklog(input, started));
   if (locked.acquired) return locked.value;
   const cursor = await readCursor(db, key);
-  return {
-    status: 'skipped',
-    processed: 0,
-    indexed: 0,
-    skipped: 0,
-    failed: 0,
-    cursor: cursor.signature,
-    more: false,
-    durationMs: elapsed(started),
-  };
+  return { ...emptySummary('skipped', cursor.signature), durationMs: elapsed(started) };
+}
+
+function emptySummary(status: IndexerSummary['status'], cursor: string | null): IndexerSummary {
+  return { status, processed: 0, indexed: 0, skipped: 0, recordedSkips: [], deferred: [], retried: 0, cursor, more: false, durationMs: 0 };
 }
 
 async function indexBacklog(input: RunIndexerInput, started: number): Promise<IndexerSummary> {
   const { db, connection, programId, now } = input;
   const key = programId.toBase58();
+  const retry = input.fetchRetry ?? INDEXER_FETCH_RETRY;
   const cursor = await readCursor(db, key);
   const backlog = await listSince(connection, programId, cursor.signature, input.pageSize);
   const work = backlog.slice(0, input.maxTransactions);
-  const summary: IndexerSummary = {
-    status: 'completed',
-    processed: 0,
-    indexed: 0,
-    skipped: 0,
-    failed: 0,
-    cursor: cursor.signature,
-    more: backlog.length > work.length,
-    durationMs: 0,
-  };
+  const summary = emptySummary('completed', cursor.signature);
+  summary.more = backlog.length > work.length;
+  // Deferred by an earlier run: their rows go once they are applied.
+  const knownDeferrals = new Set(await listDeferrals(db, key));
   const batchSize = Math.max(1, input.batchSize ?? INDEXER_BATCH_SIZE);
   const batches: ConfirmedSignatureInfo[][] = [];
   for (let i = 0; i < work.length; i += batchSize) batches.push(work.slice(i, i + batchSize));
+
+  const run = { stopped: false };
   // The next batch is fetched from the cluster while this one is written to the database.
-  let prefetch = batches.length ? fetchTransactions(connection, batches[0]!) : null;
-  for (let b = 0; b < batches.length; b++) {
-    const batch = batches[b]!;
-    const fetched = await prefetch!;
-    prefetch = b + 1 < batches.length ? fetchTransactions(connection, batches[b + 1]!) : null;
-    prefetch?.catch(() => {}); // awaited next turn; a run that stops here must not leave it unhandled
-    const counts = await db.transaction(async (tx) => {
-      const counted = await applyBatch(tx as unknown as Db, programId, batch, fetched, now, input.onTransactionProcessed);
-      const last = batch[batch.length - 1]!;
-      await writeCursor(tx as unknown as Db, key, last.signature, last.slot, now);
-      return counted;
-    });
-    summary.processed += batch.length;
-    summary.indexed += counts.indexed;
-    summary.skipped += counts.skipped;
-    summary.failed += counts.failed;
-    summary.cursor = batch[batch.length - 1]!.signature;
+  let prefetch = batches.length ? fetchBatch(connection, batches[0]!, retry, run) : null;
+  try {
+    for (let b = 0; b < batches.length; b++) {
+      const batch = batches[b]!;
+      const { fetched, retried } = await prefetch!;
+      summary.retried += retried;
+      prefetch = b + 1 < batches.length ? fetchBatch(connection, batches[b + 1]!, retry, run) : null;
+      prefetch?.catch(() => {}); // awaited next turn; a run that stops here must not leave it unhandled
+
+      const outcomes = batch.map((info, i) => outcomeOf(programId, info, fetched[i]!));
+      const firstDeferred = outcomes.findIndex((o) => o.kind === 'defer');
+      const ready = firstDeferred === -1 ? batch.length : firstDeferred;
+      const toDefer = batch.flatMap((info, i) => {
+        const o = outcomes[i]!;
+        return o.kind === 'defer' ? [{ signature: info.signature, slot: info.slot, reason: o.reason }] : [];
+      });
+
+      const result = await db.transaction(async (txDb) => {
+        const tx = txDb as unknown as Db;
+        let counts = { indexed: 0, skipped: 0, recorded: [] as RecordedSkip[] };
+        if (ready > 0) {
+          const applied = batch.slice(0, ready);
+          counts = await applyBatch(tx, applied, outcomes.slice(0, ready) as Applicable[], now, input.onTransactionProcessed);
+          await recordSkips(tx, key, applied, counts.recorded, now);
+          const cleared = applied.map((i) => i.signature).filter((s) => knownDeferrals.has(s));
+          if (cleared.length) await clearDeferrals(tx, cleared);
+          const last = applied[applied.length - 1]!;
+          await writeCursor(tx, key, last.signature, last.slot, now);
+        }
+        const deferred = toDefer.length ? await recordDeferrals(tx, key, toDefer, now) : [];
+        return { counts, deferred };
+      });
+
+      summary.processed += ready;
+      summary.indexed += result.counts.indexed;
+      summary.skipped += result.counts.skipped;
+      summary.recordedSkips.push(...result.counts.recorded);
+      if (ready > 0) summary.cursor = batch[ready - 1]!.signature;
+      if (result.deferred.length) {
+        const [oldest] = result.deferred;
+        console.warn(
+          `indexer: ${result.deferred.length} transaction(s) deferred; the cursor waits before ${oldest!.signature} ` +
+            `(${oldest!.reason}; deferred by ${oldest!.attempts} run(s) since ${oldest!.since})`,
+        );
+        summary.deferred = result.deferred;
+        summary.more = true;
+        break;
+      }
+    }
+  } finally {
+    run.stopped = true;
   }
   summary.durationMs = elapsed(started);
   return summary;
 }
 
-type Fetched = VersionedTransactionResponse | null | { error: unknown } | 'not-fetched';
+type Fetched = VersionedTransactionResponse | null | { error: unknown } | 'not-needed';
+
+/** What to do with one listed transaction. `skipReason`: record it as passed over for good. */
+type Outcome = { kind: 'apply'; registrations: Registration[]; skipReason: string | null } | { kind: 'defer'; reason: string };
+type Applicable = Extract<Outcome, { kind: 'apply' }>;
+
+// JSON-RPC -32015: "Transaction version (N) is not supported by the requesting client".
+// Asking again gives the same answer: this indexer cannot read it, however long it waits.
+const UNSUPPORTED_TRANSACTION_VERSION = -32015;
+
+function outcomeOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: Fetched): Outcome {
+  if (info.err) return { kind: 'apply', registrations: [], skipReason: null };
+  if (fetched === 'not-needed') throw new Error(`indexer: ${info.signature} was not fetched`);
+  if (fetched === null) return { kind: 'defer', reason: 'the node answered null (not found yet)' };
+  if ('error' in fetched) {
+    if (rpcErrorCode(fetched.error) === UNSUPPORTED_TRANSACTION_VERSION) {
+      return { kind: 'apply', registrations: [], skipReason: `unreadable: ${messageOf(fetched.error)}` };
+    }
+    return { kind: 'defer', reason: `the node answered an error: ${messageOf(fetched.error)}` };
+  }
+  if (!fetched.meta) return { kind: 'defer', reason: 'the node answered without the transaction status' };
+  if (fetched.meta.err) return { kind: 'apply', registrations: [], skipReason: null };
+  try {
+    const decoded = decodeTransaction(fetched, programId);
+    if (!decoded.invokesProgram) return { kind: 'apply', registrations: [], skipReason: 'no instruction of the program' };
+    return { kind: 'apply', registrations: decoded.registrations, skipReason: decoded.malformed.join('; ') || null };
+  } catch (err) {
+    if (err instanceof IncompleteTransactionError) return { kind: 'defer', reason: `incomplete answer: ${err.message}` };
+    return { kind: 'apply', registrations: [], skipReason: `undecodable: ${messageOf(err)}` };
+  }
+}
 
 /**
- * One batch, in order: decode each transaction, insert every registration in one statement,
- * then count per transaction: `indexed` (identities created), `skipped`, `failed`.
+ * The ready part of a batch, in order: every registration inserted in one statement, then
+ * counted per transaction: `indexed` (identities created) or `skipped`, plus the
+ * transactions to record as passed over for good.
  */
 async function applyBatch(
   db: Db,
-  programId: PublicKey,
   batch: ConfirmedSignatureInfo[],
-  fetched: Fetched[],
+  outcomes: Applicable[],
   now: Date,
   onTransactionProcessed: RunIndexerInput['onTransactionProcessed'],
-): Promise<{ indexed: number; skipped: number; failed: number }> {
-  const perTransaction = batch.map((info, i) => registrationsOf(programId, info, fetched[i]!));
-  const inserted = new Set(
-    await applyRegistrations(db, perTransaction.flatMap((r) => (r === 'failed' ? [] : r)), now),
-  );
-  const counts = { indexed: 0, skipped: 0, failed: 0 };
+): Promise<{ indexed: number; skipped: number; recorded: RecordedSkip[] }> {
+  const inserted = new Set(await applyRegistrations(db, outcomes.flatMap((o) => o.registrations), now));
+  const counts = { indexed: 0, skipped: 0, recorded: [] as RecordedSkip[] };
   for (let i = 0; i < batch.length; i++) {
-    const registrations = perTransaction[i]!;
-    if (registrations === 'failed') counts.failed += 1;
-    else {
-      const created = registrations.filter((r) => inserted.delete(r.tag)).length;
-      if (created > 0) counts.indexed += created;
-      else counts.skipped += 1;
+    const outcome = outcomes[i]!;
+    const created = outcome.registrations.filter((r) => inserted.delete(r.tag)).length;
+    if (created > 0) counts.indexed += created;
+    else counts.skipped += 1;
+    if (outcome.skipReason) {
+      console.warn(`indexer: passed over ${batch[i]!.signature} for good: ${outcome.skipReason}`);
+      counts.recorded.push({ signature: batch[i]!.signature, reason: outcome.skipReason });
     }
     await onTransactionProcessed?.(batch[i]!.signature);
   }
   return counts;
-}
-
-/** A transaction's registrations ([] for a failed one or one with none), or 'failed' when unreadable. */
-function registrationsOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: Fetched): Registration[] | 'failed' {
-  if (info.err) return [];
-  if (fetched === null || fetched === 'not-fetched' || 'error' in fetched) {
-    const why = fetched === null ? 'not found' : fetched === 'not-fetched' ? 'not fetched' : String(fetched.error);
-    console.error(`indexer: cannot read transaction ${info.signature} (${why}); skipped`);
-    return 'failed';
-  }
-  if (fetched.meta?.err) return [];
-  try {
-    return extractRegistrations(fetched, programId);
-  } catch (err) {
-    console.error(`indexer: cannot decode transaction ${info.signature}; skipped`, err);
-    return 'failed';
-  }
 }
 
 /** Every signature of the program newer than `until`, oldest first, paging back from the newest. */
@@ -187,36 +257,61 @@ async function listSince(
 }
 
 /**
- * The batch's transactions at `finalized`, a few in flight at once. Failed ones are not
- * fetched. A transaction the node refuses to give is recorded as an error (logged, skipped
- * later); an unreachable cluster ends the run (503) so that nothing is passed over.
+ * The batch's transactions at `finalized`, a few in flight at once; failed ones are not
+ * fetched. Those the node does not give (null, or an error, the cluster unreachable
+ * included) are asked again after a pause that doubles, up to `retry.attempts` in all; what is
+ * still missing then is deferred by the caller. Stops retrying once the run has ended.
  */
-async function fetchTransactions(connection: Connection, batch: ConfirmedSignatureInfo[]): Promise<Fetched[]> {
-  const results: Fetched[] = batch.map(() => 'not-fetched');
+async function fetchBatch(
+  connection: Connection,
+  batch: ConfirmedSignatureInfo[],
+  retry: { attempts: number; firstDelayMs: number },
+  run: { stopped: boolean },
+): Promise<{ fetched: Fetched[]; retried: number }> {
+  const fetched: Fetched[] = batch.map(() => 'not-needed');
+  let pending = batch.flatMap((info, i) => (info.err ? [] : [i]));
+  let retried = 0;
+  for (let attempt = 1; ; attempt++) {
+    await fetchEach(connection, batch, pending, fetched);
+    pending = pending.filter((i) => isWorthAskingAgain(fetched[i]!));
+    if (pending.length === 0 || attempt >= retry.attempts || run.stopped) break;
+    await new Promise((r) => setTimeout(r, retry.firstDelayMs * 2 ** (attempt - 1)));
+    if (run.stopped) break;
+    retried += pending.length;
+  }
+  return { fetched, retried };
+}
+
+async function fetchEach(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < batch.length) {
-      const index = next++;
-      const info = batch[index]!;
-      if (info.err) continue;
+    while (next < indexes.length) {
+      const index = indexes[next++]!;
       try {
-        results[index] = await connection.getTransaction(info.signature, {
+        into[index] = await connection.getTransaction(batch[index]!.signature, {
           commitment: 'finalized',
           maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION,
         });
       } catch (err) {
-        if (isClusterUnreachable(err)) throw unreachable(err);
-        results[index] = { error: err instanceof Error ? err.message : err };
+        into[index] = { error: err };
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(INDEXER_FETCH_CONCURRENCY, batch.length) }, worker));
-  return results;
+  await Promise.all(Array.from({ length: Math.min(INDEXER_FETCH_CONCURRENCY, indexes.length) }, worker));
 }
 
-function unreachable(err: unknown): AppError {
-  console.warn('indexer: cluster unreachable:', err instanceof Error ? err.message : err);
-  return clusterUnavailable();
+function isWorthAskingAgain(fetched: Fetched): boolean {
+  if (fetched === null) return true;
+  if (fetched === 'not-needed' || !('error' in fetched)) return false;
+  return rpcErrorCode(fetched.error) !== UNSUPPORTED_TRANSACTION_VERSION;
+}
+
+function rpcErrorCode(err: unknown): unknown {
+  return err && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function elapsed(started: number): number {

@@ -56,7 +56,7 @@ describe('runIndexer', () => {
     await allReach(connection, [failed], 'finalized');
 
     const summary = await runIndexer({ ...base, db: handle.db, connection });
-    expect(summary).toMatchObject({ status: 'completed', processed: 21, indexed: 20, skipped: 1, failed: 0, cursor: failed, more: false });
+    expect(summary).toMatchObject({ status: 'completed', processed: 21, indexed: 20, skipped: 1, deferred: [], recordedSkips: [], cursor: failed, more: false });
     expect(await countIdentities(handle.db)).toBe(20);
     const [first] = await handle.db.select().from(identities).where(eq(identities.tag, sent[0]!.tag));
     const landed = await connection.getTransaction(sent[0]!.signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
@@ -144,7 +144,7 @@ describe('runIndexer', () => {
     expect((await readCursor(handle.db, PROGRAM_ID.toBase58())).signature).toBe(sent[19]!.signature);
 
     const resumed = await runIndexer({ ...base, db: handle.db, connection, batchSize: 10 });
-    expect(resumed).toMatchObject({ status: 'completed', processed: 20, indexed: 20, skipped: 0, failed: 0 });
+    expect(resumed).toMatchObject({ status: 'completed', processed: 20, indexed: 20, skipped: 0, deferred: [] });
     expect(await countIdentities(handle.db)).toBe(before + 40);
     const tags = await handle.db.select({ tag: identities.tag }).from(identities).where(sql`${identities.tag} like 'hw%'`);
     expect(tags.map((t) => t.tag).sort()).toEqual(sent.map((s) => s.tag).sort());

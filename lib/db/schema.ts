@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -25,13 +25,25 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
 });
 
-/** The off-chain mirror of a registered tag (SPEC 2.1, 3.1). Created only by the indexer. */
+/**
+ * The off-chain mirror of a registered tag (SPEC 2.1, 3.1). Created, changed and deleted only
+ * by the indexer, which makes owner, wallet and pending owner match the record on chain
+ * (DESIGN "Indexer"); the profile fields and flags are the service's own.
+ */
 export const identities = pgTable(
   'identities',
   {
     tag: text('tag').primaryKey(),
     owner: text('owner').notNull(),
     wallet: text('wallet').notNull(),
+    /** The key a standing transfer offer names (the record's pending_owner), null when none. */
+    pendingOwner: text('pending_owner'),
+    /**
+     * The tag record's address: how the indexer finds the row of a record that was closed
+     * (released), whose tag it can no longer read. Null only on rows mirrored before the
+     * column existed, until the indexer's next run fills it in.
+     */
+    pda: text('pda'),
     displayName: text('display_name'),
     avatar: text('avatar'),
     bio: text('bio'),
@@ -41,10 +53,15 @@ export const identities = pgTable(
     status: text('status', { enum: ['active', 'blocked'] }).notNull().default('active'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull().default(sql`now()`),
+    /** The transaction of ours whose indexing last changed the row (at first, the registration), and its slot. */
     signature: text('signature').notNull(),
     slot: bigint('slot', { mode: 'bigint' }).notNull(),
   },
-  (t) => [index('identities_owner_idx').on(t.owner)],
+  (t) => [
+    index('identities_owner_idx').on(t.owner),
+    index('identities_pending_owner_idx').on(t.pendingOwner),
+    uniqueIndex('identities_pda_idx').on(t.pda),
+  ],
 );
 
 /** Where the indexer stopped: the newest signature it has processed, per program. */

@@ -87,6 +87,8 @@ typedef struct {
 
 /* Syscalls: undefined symbols the loader binds by the hash of their name. */
 extern void sol_log_(const char *message, u64 len);
+extern u64 sol_create_program_address(const SolSignerSeed *seeds, u64 seeds_len,
+                                      const u8 *program_id, u8 *address);
 extern u64 sol_try_find_program_address(const SolSignerSeed *seeds, u64 seeds_len,
                                         const u8 *program_id, u8 *address, u8 *bump);
 extern u64 sol_invoke_signed_c(const SolInstruction *instruction,
@@ -123,6 +125,14 @@ static inline int key_equal_aligned(const u8 *a, const u8 *b) {
 static inline int key_is_zero_aligned(const u8 *a) {
   const u64 *x = (const u64 *)a;
   return (x[0] | x[1] | x[2] | x[3]) == 0;
+}
+
+static inline void key_zero_aligned(u8 *dst) {
+  u64 *d = (u64 *)dst;
+  d[0] = 0;
+  d[1] = 0;
+  d[2] = 0;
+  d[3] = 0;
 }
 
 static inline void key_copy_aligned(u8 *dst, const u8 *src) {

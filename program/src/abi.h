@@ -1,0 +1,109 @@
+/*
+ * The tag registry's ABI as the program sees it: error codes, discriminators, the TagRecord
+ * layout (DESIGN.md "The on-chain program"). Keep in step with program/idl/tag_registry.json
+ * and lib/registry; program/tests/abi.test.ts checks all three agree.
+ */
+#ifndef TAG_REGISTRY_ABI_H
+#define TAG_REGISTRY_ABI_H
+
+#include "sbf.h"
+
+/* Custom error codes (Anchor convention: from 6000), append-only. */
+enum {
+  ERR_TAG_TOO_SHORT = 6000,
+  ERR_TAG_TOO_LONG,
+  ERR_TAG_INVALID_CHAR,
+  ERR_TAG_INVALID_EDGE,
+  ERR_INVALID_INSTRUCTION_DATA,
+  ERR_NOT_ENOUGH_ACCOUNTS,
+  ERR_OWNER_NOT_SIGNER,
+  ERR_FEE_PAYER_NOT_SIGNER,
+  ERR_FEE_PAYER_NOT_WRITABLE,
+  ERR_TAG_RECORD_NOT_WRITABLE,
+  ERR_INVALID_TAG_RECORD_ADDRESS,
+  ERR_INVALID_SYSTEM_PROGRAM,
+  ERR_ALREADY_REGISTERED,
+  ERR_TAG_RECORD_NOT_PROGRAM_OWNED,
+  ERR_NOT_A_TAG_RECORD,
+  ERR_NOT_TAG_OWNER,
+  ERR_NEW_OWNER_NOT_SIGNER,
+  ERR_NOT_PENDING_OWNER,
+  ERR_NO_OFFER_TO_ACCEPT,
+  ERR_NO_OFFER_TO_CANCEL,
+  ERR_NEW_OWNER_IS_ZERO,
+  ERR_NEW_OWNER_IS_OWNER,
+  ERR_WALLET_IS_ZERO,
+  ERR_RECEIVER_NOT_WRITABLE,
+  ERR_RECEIVER_IS_TAG_RECORD,
+  ERR_END
+};
+
+#define ERROR_NAME_WIDTH 24
+/* Fixed-width rows, not a pointer table: read-only data must not hold addresses. */
+static const char ERROR_NAMES[ERR_END - ERR_TAG_TOO_SHORT][ERROR_NAME_WIDTH] = {
+    "TagTooShort",          "TagTooLong",          "TagInvalidChar",
+    "TagInvalidEdge",       "InvalidInstructionData", "NotEnoughAccounts",
+    "OwnerNotSigner",       "FeePayerNotSigner",   "FeePayerNotWritable",
+    "TagRecordNotWritable", "InvalidTagRecordAddress", "InvalidSystemProgram",
+    "AlreadyRegistered",    "TagRecordNotProgramOwned", "NotATagRecord",
+    "NotTagOwner",          "NewOwnerNotSigner",   "NotPendingOwner",
+    "NoOfferToAccept",      "NoOfferToCancel",     "NewOwnerIsZero",
+    "NewOwnerIsOwner",      "WalletIsZero",        "ReceiverNotWritable",
+    "ReceiverIsTagRecord",
+};
+
+/* Instructions, in the IDL's order; IX_UNKNOWN names the program in logs of unknown calls. */
+enum {
+  IX_REGISTER_TAG,
+  IX_SET_WALLET,
+  IX_OFFER_TRANSFER,
+  IX_CANCEL_TRANSFER,
+  IX_ACCEPT_TRANSFER,
+  IX_RELEASE_TAG,
+  IX_UNKNOWN,
+  IX_END
+};
+
+#define IX_NAME_WIDTH 16
+static const char IX_NAMES[IX_END][IX_NAME_WIDTH] = {
+    "register_tag",    "set_wallet",  "offer_transfer", "cancel_transfer",
+    "accept_transfer", "release_tag", "tag_registry",
+};
+static const u8 IX_NAME_LENGTHS[IX_END] = {12, 10, 14, 15, 15, 11, 12};
+
+/* sha256("global:<name>")[0..8] and sha256("account:TagRecord")[0..8], as LE u64. */
+#define REGISTER_TAG_DISCRIMINATOR 0x2aa0a6f4630f1d4aull
+#define SET_WALLET_DISCRIMINATOR 0x722761c24b829ea0ull
+#define OFFER_TRANSFER_DISCRIMINATOR 0x5d0fb15fe76e6d27ull
+#define CANCEL_TRANSFER_DISCRIMINATOR 0xaf6f298e82462032ull
+#define ACCEPT_TRANSFER_DISCRIMINATOR 0x6e3178d03eabf95eull
+#define RELEASE_TAG_DISCRIMINATOR 0x95ac6cf31ed9d57bull
+#define TAG_RECORD_DISCRIMINATOR 0x3f9f64b7a3b3b450ull
+
+#define TAG_MIN_BYTES 3
+#define TAG_MAX_BYTES 32 /* one PDA seed */
+
+/*
+ * TagRecord: discriminator | owner | wallet | pending_owner (zero = none) | bump |
+ * registered_at | tag (u32 len + 32, zero padded). The three keys sit 8-aligned.
+ */
+#define REC_OWNER 8
+#define REC_WALLET 40
+#define REC_PENDING_OWNER 72
+#define REC_BUMP 104
+#define REC_REGISTERED_AT 105
+#define REC_TAG_LEN 113
+#define REC_TAG 117
+#define TAG_RECORD_SIZE (REC_TAG + TAG_MAX_BYTES) /* 149 */
+
+/* Instruction data sizes: discriminator, then one pubkey argument or none. */
+#define IX_DISCRIMINATOR_BYTES 8
+#define IX_PUBKEY_ARG_BYTES (IX_DISCRIMINATOR_BYTES + PUBKEY_BYTES)
+
+/* Account positions shared by every instruction; the third differs. */
+enum { A_TAG_RECORD, A_OWNER, A_THIRD, A_SYSTEM_PROGRAM, A_MAX };
+#define A_FEE_PAYER A_THIRD /* register_tag */
+#define A_RECEIVER A_THIRD  /* release_tag */
+#define A_NEW_OWNER A_OWNER /* accept_transfer: the pending owner signs where the owner would */
+
+#endif

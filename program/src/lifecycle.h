@@ -1,0 +1,152 @@
+/*
+ * The tag's lifecycle after register_tag (DESIGN.md "Lifecycle"): set_wallet,
+ * offer_transfer, cancel_transfer, accept_transfer, release_tag. Each takes the record as
+ * account 0 and trusts it only after check_record; each checks, in this order: data,
+ * account count, the record, the signer, the signer's authority, the arguments.
+ */
+#ifndef TAG_REGISTRY_LIFECYCLE_H
+#define TAG_REGISTRY_LIFECYCLE_H
+
+#include "input.h"
+
+/*
+ * Account 0 is a real record: owned by this program, a TagRecord by size and
+ * discriminator, writable, and at the PDA of the tag it stores (recomputed from its stored
+ * bump). The program only ever writes records at their PDA, so the last check fails only
+ * for an account the program did not write; it stays, so a look-alike passes nothing.
+ */
+static u64 check_record(const Input *in, u64 accounts_needed) {
+  if (in->num_accounts < accounts_needed) return ERR_NOT_ENOUGH_ACCOUNTS;
+  const u8 *record = in->accounts[A_TAG_RECORD];
+  const u8 *data = record + ACC_DATA;
+  if (!key_equal_aligned(record + ACC_OWNER, in->program_id)) return ERR_TAG_RECORD_NOT_PROGRAM_OWNED;
+  if (*(const u64 *)(record + ACC_DATA_LEN) != TAG_RECORD_SIZE || *(const u64 *)data != TAG_RECORD_DISCRIMINATOR)
+    return ERR_NOT_A_TAG_RECORD;
+  u64 tag_len = load_u32(data + REC_TAG_LEN);
+  if (tag_len > TAG_MAX_BYTES) return ERR_NOT_A_TAG_RECORD;
+  if (!record[ACC_IS_WRITABLE]) return ERR_TAG_RECORD_NOT_WRITABLE;
+
+  SolSignerSeed seeds[3];
+  seeds[0].addr = (const u8 *)"tag";
+  seeds[0].len = 3;
+  seeds[1].addr = data + REC_TAG;
+  seeds[1].len = tag_len;
+  seeds[2].addr = data + REC_BUMP;
+  seeds[2].len = 1;
+  u64 address[PUBKEY_BYTES / 8];
+  if (sol_create_program_address(seeds, 3, in->program_id, (u8 *)address) ||
+      !key_equal_aligned((const u8 *)address, record + ACC_KEY))
+    return ERR_INVALID_TAG_RECORD_ADDRESS;
+  return 0;
+}
+
+/* check_record, then account 1 signs and is the record's owner. */
+static u64 check_owner_call(const Input *in, u64 accounts_needed) {
+  u64 err = check_record(in, accounts_needed);
+  if (err) return err;
+  const u8 *owner = in->accounts[A_OWNER];
+  if (!owner[ACC_IS_SIGNER]) return ERR_OWNER_NOT_SIGNER;
+  if (!key_equal_aligned(owner + ACC_KEY, in->accounts[A_TAG_RECORD] + ACC_DATA + REC_OWNER))
+    return ERR_NOT_TAG_OWNER;
+  return 0;
+}
+
+static u8 *record_data(const Input *in) {
+  return (u8 *)(in->accounts[A_TAG_RECORD] + ACC_DATA);
+}
+
+static void log_record(u64 ix, const u8 *data) {
+  log_done(ix, data + REC_TAG, load_u32(data + REC_TAG_LEN));
+}
+
+/* set_wallet(wallet): the payout wallet, never the zero address (payments there are lost). */
+static u64 set_wallet(const Input *in) {
+  if (in->data_len != IX_PUBKEY_ARG_BYTES) return fail(IX_SET_WALLET, ERR_INVALID_INSTRUCTION_DATA);
+  u64 err = check_owner_call(in, 2);
+  if (err) return fail(IX_SET_WALLET, err);
+  const u8 *wallet = in->data + IX_DISCRIMINATOR_BYTES;
+  if (key_is_zero_aligned(wallet)) return fail(IX_SET_WALLET, ERR_WALLET_IS_ZERO);
+  u8 *data = record_data(in);
+  key_copy_aligned(data + REC_WALLET, wallet);
+  log_record(IX_SET_WALLET, data);
+  return 0;
+}
+
+/* offer_transfer(new_owner): a standing offer, replacing any earlier one. */
+static u64 offer_transfer(const Input *in) {
+  if (in->data_len != IX_PUBKEY_ARG_BYTES) return fail(IX_OFFER_TRANSFER, ERR_INVALID_INSTRUCTION_DATA);
+  u64 err = check_owner_call(in, 2);
+  if (err) return fail(IX_OFFER_TRANSFER, err);
+  const u8 *new_owner = in->data + IX_DISCRIMINATOR_BYTES;
+  u8 *data = record_data(in);
+  if (key_is_zero_aligned(new_owner)) return fail(IX_OFFER_TRANSFER, ERR_NEW_OWNER_IS_ZERO);
+  if (key_equal_aligned(new_owner, data + REC_OWNER)) return fail(IX_OFFER_TRANSFER, ERR_NEW_OWNER_IS_OWNER);
+  key_copy_aligned(data + REC_PENDING_OWNER, new_owner);
+  log_record(IX_OFFER_TRANSFER, data);
+  return 0;
+}
+
+/* cancel_transfer: withdraws the standing offer; with none, says so rather than succeed silently. */
+static u64 cancel_transfer(const Input *in) {
+  if (in->data_len != IX_DISCRIMINATOR_BYTES) return fail(IX_CANCEL_TRANSFER, ERR_INVALID_INSTRUCTION_DATA);
+  u64 err = check_owner_call(in, 2);
+  if (err) return fail(IX_CANCEL_TRANSFER, err);
+  u8 *data = record_data(in);
+  if (key_is_zero_aligned(data + REC_PENDING_OWNER)) return fail(IX_CANCEL_TRANSFER, ERR_NO_OFFER_TO_CANCEL);
+  key_zero_aligned(data + REC_PENDING_OWNER);
+  log_record(IX_CANCEL_TRANSFER, data);
+  return 0;
+}
+
+/*
+ * accept_transfer: the pending owner signs and takes the tag. The payout wallet becomes the
+ * new owner too, so no payment keeps flowing to the previous owner's wallet.
+ */
+static u64 accept_transfer(const Input *in) {
+  if (in->data_len != IX_DISCRIMINATOR_BYTES) return fail(IX_ACCEPT_TRANSFER, ERR_INVALID_INSTRUCTION_DATA);
+  u64 err = check_record(in, 2);
+  if (err) return fail(IX_ACCEPT_TRANSFER, err);
+  const u8 *new_owner = in->accounts[A_NEW_OWNER];
+  u8 *data = record_data(in);
+  if (!new_owner[ACC_IS_SIGNER]) return fail(IX_ACCEPT_TRANSFER, ERR_NEW_OWNER_NOT_SIGNER);
+  if (key_is_zero_aligned(data + REC_PENDING_OWNER)) return fail(IX_ACCEPT_TRANSFER, ERR_NO_OFFER_TO_ACCEPT);
+  if (!key_equal_aligned(new_owner + ACC_KEY, data + REC_PENDING_OWNER)) return fail(IX_ACCEPT_TRANSFER, ERR_NOT_PENDING_OWNER);
+  key_copy_aligned(data + REC_OWNER, new_owner + ACC_KEY);
+  key_copy_aligned(data + REC_WALLET, new_owner + ACC_KEY);
+  key_zero_aligned(data + REC_PENDING_OWNER);
+  log_record(IX_ACCEPT_TRANSFER, data);
+  return 0;
+}
+
+/*
+ * release_tag: closes the record so that nothing is left and the tag can be registered
+ * again. Every lamport goes to the receiver, the data is zeroed and shrunk to nothing, and
+ * the account goes back to the System Program. The runtime applies the serialized
+ * account's lamports and data before its owner (the owner last, so that the program still
+ * owns what it debits and shrinks), and lets a program give away an account it owns only
+ * when the data is empty or all zero: both hold here. At zero lamports the account is gone
+ * once the transaction ends.
+ */
+static u64 release_tag(const Input *in) {
+  if (in->data_len != IX_DISCRIMINATOR_BYTES) return fail(IX_RELEASE_TAG, ERR_INVALID_INSTRUCTION_DATA);
+  u64 err = check_owner_call(in, 3);
+  if (err) return fail(IX_RELEASE_TAG, err);
+  u8 *record = (u8 *)in->accounts[A_TAG_RECORD];
+  u8 *receiver = (u8 *)in->accounts[A_RECEIVER];
+  if (!receiver[ACC_IS_WRITABLE]) return fail(IX_RELEASE_TAG, ERR_RECEIVER_NOT_WRITABLE);
+  /* Paying the record to itself would leave it funded, or wipe its lamports: refuse it. */
+  if (key_equal_aligned(receiver + ACC_KEY, record + ACC_KEY)) return fail(IX_RELEASE_TAG, ERR_RECEIVER_IS_TAG_RECORD);
+
+  u8 *data = record + ACC_DATA;
+  log_record(IX_RELEASE_TAG, data);
+  *(u64 *)(receiver + ACC_LAMPORTS) += *(const u64 *)(record + ACC_LAMPORTS);
+  *(u64 *)(record + ACC_LAMPORTS) = 0;
+  u64 *words = (u64 *)data; /* 8-aligned */
+  for (u64 i = 0; i < TAG_RECORD_SIZE / 8; i++) words[i] = 0;
+  for (u64 i = TAG_RECORD_SIZE & ~7ull; i < TAG_RECORD_SIZE; i++) data[i] = 0;
+  *(u64 *)(record + ACC_DATA_LEN) = 0;
+  key_zero_aligned(record + ACC_OWNER);
+  return 0;
+}
+
+#endif

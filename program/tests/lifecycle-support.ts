@@ -1,0 +1,79 @@
+/**
+ * Helpers for the lifecycle tests and bench over the shared LiteSVM harness: register a tag,
+ * read its record, plant accounts the program did not write, and assert a refusal the way
+ * the program reports it (its code and its log line).
+ */
+import { lamports as toLamports } from '@solana/kit';
+import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import type { LiteSVM } from 'litesvm';
+import { expect } from 'vitest';
+import {
+  decodeTagRecord,
+  encodeTagRecord,
+  findTagRecordAddress,
+  registerTagInstruction,
+  registryErrorCode,
+  type RegistryErrorName,
+  type RegistryInstructionName,
+  type TagRecord,
+} from '@/lib/registry';
+import { accountData, customErrorCode, expectSuccess, logs, PROGRAM_ID, send, toAddress, type SendResult } from '@/program/litesvm-harness';
+
+/** Registers `tag` for `owner` (who pays) and returns the record's address. */
+export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {
+  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey });
+  expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
+  return findTagRecordAddress(tag, PROGRAM_ID)[0];
+}
+
+/** The decoded record at `address`; fails the test when there is none or it does not decode. */
+export function recordAt(svm: LiteSVM, address: PublicKey): TagRecord {
+  const account = accountData(svm, address);
+  const record = account && decodeTagRecord(account.data);
+  if (!record) throw new Error(`no TagRecord at ${address.toBase58()}`);
+  return record;
+}
+
+/** Everything about an account that a refused call must leave as it was. */
+export function snapshot(svm: LiteSVM, address: PublicKey) {
+  const account = accountData(svm, address);
+  return account && { data: Buffer.from(account.data).toString('hex'), owner: account.owner.toBase58(), lamports: account.lamports };
+}
+
+/**
+ * Writes an account the runtime's rules would never let exist this way: a record at the
+ * wrong address, a look-alike owned by another program. `owner` defaults to this program.
+ */
+export function plantAccount(svm: LiteSVM, address: PublicKey, data: Uint8Array, owner: PublicKey = PROGRAM_ID, lamports = 10_000_000n) {
+  svm.setAccount({
+    address: toAddress(address),
+    data,
+    executable: false,
+    lamports: toLamports(lamports),
+    programAddress: toAddress(owner),
+    space: BigInt(data.length),
+  });
+}
+
+/** A record the program could have written for `tag` (canonical bump), as bytes. */
+export function recordBytes(tag: string, owner: PublicKey, overrides: Partial<TagRecord> = {}): Uint8Array {
+  const [, bump] = findTagRecordAddress(tag, PROGRAM_ID);
+  return encodeTagRecord({ owner, wallet: owner, pendingOwner: null, bump, registeredAt: 1_700_000_000n, tag, ...overrides });
+}
+
+/** An instruction of the program with every account spelled out, so a test can bend one. */
+export function rawInstruction(keys: AccountMeta[], data: Uint8Array): TransactionInstruction {
+  return new TransactionInstruction({ programId: PROGRAM_ID, keys, data: Buffer.from(data) });
+}
+
+/** The instruction's metas with one position replaced (flags kept unless given). */
+export function withAccount(ix: TransactionInstruction, position: number, change: Partial<AccountMeta>): TransactionInstruction {
+  const keys = ix.keys.map((key, i) => (i === position ? { ...key, ...change } : key));
+  return new TransactionInstruction({ programId: ix.programId, keys, data: ix.data });
+}
+
+/** The refusal as the program reports it: `Custom(code)` and "<instruction> failed: <Name>" in the logs. */
+export function expectRefusal(result: SendResult, instruction: RegistryInstructionName | 'tag_registry', name: RegistryErrorName) {
+  expect(customErrorCode(result)).toBe(registryErrorCode(name));
+  expect(logs(result)).toContain(`Program log: ${instruction} failed: ${name}`);
+}

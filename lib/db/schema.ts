@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -99,6 +99,34 @@ export const indexerDeferrals = pgTable('indexer_deferrals', {
   lastDeferredAt: ts('last_deferred_at').notNull(),
 });
 
+/** PostgreSQL's 64-bit transaction id (`xid8`), carried as decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The change feed (DESIGN.md "For integrators", GET /v1/events): one row per change of what
+ * GET /v1/identity answers for a tag, written in the transaction of the change
+ * (lib/feed/identity-changes.ts). `identity` is the full public identity for `upsert`, null
+ * for `remove` (missing, blocked and released read the same).
+ *
+ * Readers page by (`xid`, `id`) and see only rows whose `xid` is older than every transaction
+ * still in flight, so a row that commits late is never skipped: `xid` is the writing
+ * transaction's id, raised to the tag's previous event's `xid` when that is larger, so that a
+ * tag's events also sort in the order they committed.
+ */
+export const identityEvents = pgTable(
+  'identity_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tag: text('tag').notNull(),
+    type: text('type', { enum: ['upsert', 'remove'] }).notNull(),
+    identity: jsonb('identity'),
+    at: ts('at').notNull(),
+    xid: xid8('xid').notNull().default(sql`pg_current_xact_id()`),
+  },
+  (t) => [index('identity_events_xid_id_idx').on(t.xid, t.id), index('identity_events_tag_xid_idx').on(t.tag, t.xid)],
+);
+
 export type AuthNonce = typeof authNonces.$inferSelect;
 export type IdentityRow = typeof identities.$inferSelect;
 export type NewIdentityRow = typeof identities.$inferInsert;
+export type IdentityEventRow = typeof identityEvents.$inferSelect;

@@ -1,0 +1,61 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '@/lib/db';
+import { identities, identityEvents } from '@/lib/db/schema';
+import { toIdentity } from '@/lib/identity/identity-response';
+import { expireProfilePages } from './profile-pages';
+
+/*
+ * The write side of the change feed (DESIGN.md "For integrators"). Every writer of the
+ * mirror (PATCH, moderation, the indexer, the lifecycle) calls `recordIdentityChanges` in its
+ * own transaction, after its writes, and `afterIdentityChanges` once that has committed.
+ */
+
+/** First key of the feed's per-tag advisory lock (`'fe'`); the second is hashtext(tag). */
+const FEED_LOCK_CLASS = 0x6665;
+
+/**
+ * Appends one event per tag to the feed, reflecting what GET /v1/identity now answers for it
+ * in this transaction: `upsert` with the full identity when the row is active, `remove` (no
+ * identity) when it is missing or blocked. Call it inside the transaction that wrote (or
+ * deleted) the mirror rows of `tags`, after those writes, at READ COMMITTED (PostgreSQL's
+ * default), so the event commits or rolls back with the change.
+ *
+ * Two transactions writing events for one tag take turns on a per-tag lock held to commit,
+ * and each reads the row and the tag's previous event after getting it: so the later one
+ * describes the newer state and sorts after the earlier one (its `xid` is raised to the
+ * previous event's when smaller; see `identityEvents`).
+ */
+export async function recordIdentityChanges(tx: Db, tags: readonly string[], now: Date): Promise<void> {
+  const unique = [...new Set(tags)].sort();
+  if (unique.length === 0) return;
+  // Sorted, so two writers of overlapping tags cannot deadlock. A statement of its own: the
+  // reads below must take their snapshot after the lock is held.
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(${FEED_LOCK_CLASS}::int, hashtext(s.tag)) FROM (SELECT unnest(${sql.param(unique)}::text[]) AS tag ORDER BY 1) AS s`,
+  );
+  const rows = await tx.select().from(identities).where(inArray(identities.tag, unique));
+  const byTag = new Map(rows.map((row) => [row.tag, row]));
+  await tx.insert(identityEvents).values(
+    unique.map((tag) => {
+      const row = byTag.get(tag);
+      const live = row?.status === 'active';
+      return {
+        tag,
+        type: live ? ('upsert' as const) : ('remove' as const),
+        identity: live ? toIdentity(row) : null,
+        at: now,
+        xid: sql`greatest(pg_current_xact_id(), (SELECT max(e.xid) FROM ${identityEvents} e WHERE e.tag = ${tag}))`,
+      };
+    }),
+  );
+}
+
+/**
+ * After the transaction that recorded changes of `tags` has committed: expires their cached
+ * /@tag pages, so the next view renders the new state. Works in the Next.js server (route
+ * handlers, server actions, the cron route) and from any other process (the admin CLI), which
+ * asks the app at APP_URL; there it throws RevalidationError when the app did not confirm.
+ */
+export async function afterIdentityChanges(tags: readonly string[]): Promise<void> {
+  await expireProfilePages([...new Set(tags)]);
+}

@@ -1,0 +1,8 @@
+// POST /v1/identity/{tag}/transfer/accept — the UNSIGNED accept_transfer transaction for the pending owner to sign (issue 12)
+import { corsPreflight } from '@/lib/api/cors';
+import { lifecycleRoute } from '@/lib/lifecycle/route';
+import { FeePayerOnlyRequest } from '@/lib/lifecycle/schemas';
+
+export const POST = lifecycleRoute(FeePayerOnlyRequest, () => ({ kind: 'accept_transfer' }));
+
+export const OPTIONS = corsPreflight(['POST']);

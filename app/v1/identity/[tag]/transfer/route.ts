@@ -1,0 +1,21 @@
+// GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction (issue 12)
+import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
+import { json, withApi } from '@/lib/api/handler';
+import { lifecycleRoute, parseLifecycleTag } from '@/lib/lifecycle/route';
+import { OfferTransferRequest } from '@/lib/lifecycle/schemas';
+import { getTransferState } from '@/lib/lifecycle/transfer-state';
+
+interface TagRoute {
+  params: Promise<{ tag: string }>;
+}
+
+export const GET = withCors(
+  withApi<TagRoute>(async (_req, { params, services: { db } }) => {
+    const tag = parseLifecycleTag((await params).tag);
+    return json(await getTransferState(db, tag), { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+  }),
+);
+
+export const POST = lifecycleRoute(OfferTransferRequest, ({ newOwner }) => ({ kind: 'offer_transfer', newOwner }));
+
+export const OPTIONS = corsPreflight(['GET', 'POST']);

@@ -1,0 +1,134 @@
+import { PublicKey, type Connection, type TransactionInstruction } from '@solana/web3.js';
+import { AppError } from '@/lib/api/errors';
+import { rpcCall } from '@/lib/chain/rpc';
+import type { Db } from '@/lib/db';
+import { tagNotFound } from '@/lib/identity/get-identity';
+import { findIdentityRow } from '@/lib/identity/queries';
+import { isReservedTag } from '@/lib/identity/tag';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  findTagRecordAddress,
+  offerTransferInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+  type TagRecord,
+} from '@/lib/registry';
+import { buildUnsignedTransaction } from '@/lib/registry/build-unsigned-transaction';
+import { readTagRecord } from './read-tag-record';
+import type { LifecycleTransaction } from './schemas';
+
+/** One lifecycle instruction and its arguments, as the routes parsed them (DESIGN "ABI"). */
+export type LifecycleOperation =
+  | { kind: 'set_wallet'; wallet: string }
+  | { kind: 'offer_transfer'; newOwner: string }
+  | { kind: 'cancel_transfer' }
+  | { kind: 'accept_transfer' }
+  | { kind: 'release_tag'; receiver?: string };
+
+export interface BuildLifecycleInput {
+  db: Db;
+  connection: Connection;
+  programId: PublicKey;
+  /** The authenticated caller (the session token's `sub`): the signer, never read from the body. */
+  caller: string;
+  /** Canonical tag, parsed from the path. */
+  tag: string;
+  operation: LifecycleOperation;
+  /** Sponsor paying the fee; defaults to the caller. */
+  feePayer?: string;
+}
+
+export const NO_OFFER_MESSAGE = 'No transfer offer stands for this tag.';
+export const OFFER_TO_OWNER_MESSAGE = 'The tag already belongs to this key; offer it to another one.';
+export const NOT_OWNER_MESSAGE = 'This tag belongs to another public key.';
+export const NOT_PENDING_OWNER_MESSAGE = 'This tag is not offered to this public key.';
+
+/**
+ * The lifecycle builders of /v1 (issue 12, DESIGN "Lifecycle"): an UNSIGNED legacy
+ * transaction with one lifecycle instruction, signed by the caller (the owner, or for accept
+ * the pending owner) and the sponsor if any. Never signs, never submits, never writes the
+ * mirror. After the route's 400 and 401, in this order: 404 for a tag without a record on
+ * chain or blocked in the mirror; 409 when no offer stands (accept, cancel) or for an offer
+ * to the owner itself; 403 when the caller is not the owner (accept: not the pending owner),
+ * judged on the record as the cluster holds it at `confirmed`, so a stale mirror cannot
+ * grant or refuse; 503 when the cluster cannot be reached.
+ */
+export async function buildLifecycleTransaction({
+  db,
+  connection,
+  programId,
+  caller,
+  tag,
+  operation,
+  feePayer,
+}: BuildLifecycleInput): Promise<LifecycleTransaction> {
+  if (operation.kind === 'release_tag' && operation.receiver === findTagRecordAddress(tag, programId)[0].toBase58()) {
+    throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
+  }
+  // The three reads at once: one round trip to each side on the happy path.
+  const [row, onChain, latest] = await Promise.all([
+    findIdentityRow(db, tag),
+    readTagRecord(connection, programId, tag),
+    rpcCall(() => connection.getLatestBlockhash('confirmed')),
+  ]);
+  const record = onChain.record;
+  if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
+  checkState(record, operation);
+  checkCaller(record, operation, caller);
+
+  const signer = new PublicKey(caller);
+  const instruction = instructionFor(operation, { programId, tagRecord: onChain.pda, signer });
+  return buildUnsignedTransaction({
+    feePayer: feePayer ? new PublicKey(feePayer) : signer,
+    latest,
+    instructions: [instruction],
+  });
+}
+
+/** 409: what the program would refuse whoever signs (no offer to take back or accept, an offer to the owner). */
+function checkState(record: TagRecord, operation: LifecycleOperation): void {
+  const pending = pendingOwnerOf(record);
+  if ((operation.kind === 'cancel_transfer' || operation.kind === 'accept_transfer') && pending === null) {
+    throw new AppError('conflict', NO_OFFER_MESSAGE);
+  }
+  if (operation.kind === 'offer_transfer' && operation.newOwner === record.owner.toBase58()) {
+    throw new AppError('conflict', OFFER_TO_OWNER_MESSAGE);
+  }
+}
+
+/** 403: the caller must be the owner on chain; for accept, the pending owner. */
+function checkCaller(record: TagRecord, operation: LifecycleOperation, caller: string): void {
+  if (operation.kind === 'accept_transfer') {
+    if (pendingOwnerOf(record) !== caller) throw new AppError('forbidden', NOT_PENDING_OWNER_MESSAGE);
+  } else if (record.owner.toBase58() !== caller) {
+    throw new AppError('forbidden', NOT_OWNER_MESSAGE);
+  }
+}
+
+function pendingOwnerOf(record: TagRecord): string | null {
+  return record.pendingOwner ? record.pendingOwner.toBase58() : null;
+}
+
+function instructionFor(
+  operation: LifecycleOperation,
+  { programId, tagRecord, signer }: { programId: PublicKey; tagRecord: PublicKey; signer: PublicKey },
+): TransactionInstruction {
+  switch (operation.kind) {
+    case 'set_wallet':
+      return setWalletInstruction({ programId, tagRecord, owner: signer, wallet: new PublicKey(operation.wallet) });
+    case 'offer_transfer':
+      return offerTransferInstruction({ programId, tagRecord, owner: signer, newOwner: new PublicKey(operation.newOwner) });
+    case 'cancel_transfer':
+      return cancelTransferInstruction({ programId, tagRecord, owner: signer });
+    case 'accept_transfer':
+      return acceptTransferInstruction({ programId, tagRecord, newOwner: signer });
+    case 'release_tag':
+      return releaseTagInstruction({
+        programId,
+        tagRecord,
+        owner: signer,
+        receiver: operation.receiver ? new PublicKey(operation.receiver) : signer,
+      });
+  }
+}

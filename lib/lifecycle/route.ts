@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import { withCors } from '@/lib/api/cors';
+import { AppError } from '@/lib/api/errors';
+import { json, withApi, withBearer, withRateLimit, type Handler } from '@/lib/api/handler';
+import { parseWith } from '@/lib/api/parse';
+import { readOptionalJson } from '@/lib/api/read-json';
+import { getChain } from '@/lib/chain/rpc';
+import { INVALID_TAG_MESSAGE } from '@/lib/identity/get-identity';
+import { TagPath } from '@/lib/identity/tag';
+import { buildLifecycleTransaction, type LifecycleOperation } from './build-lifecycle-transaction';
+
+interface TagRoute {
+  params: Promise<{ tag: string }>;
+}
+
+/** Bodies are a few keys; anything larger is not one of ours. */
+const MAX_BODY_BYTES = 4096;
+
+/** The path's tag through the one path schema; 400 `invalid_tag`, as GET and PATCH /v1/identity/{tag} answer. */
+export function parseLifecycleTag(raw: string): string {
+  const parsed = TagPath.safeParse(raw);
+  if (!parsed.success) throw new AppError('invalid_tag', INVALID_TAG_MESSAGE);
+  return parsed.data;
+}
+
+/**
+ * The POST handler of one lifecycle builder (issue 12): rate-limited like POST /v1/register
+ * (its policy, a bucket of its own), then in the issue's order: 400 for a malformed tag or
+ * body, 401 without a valid bearer token, then the builder's 404, 409, 403 and 503. The body
+ * is parsed with the operation's schema; a missing body reads as `{}` (cancel and accept
+ * take none, the other schemas then name their required key).
+ */
+export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
+  schema: S,
+  operationOf: (body: z.infer<S>) => LifecycleOperation,
+): Handler<TagRoute> {
+  return withCors(
+    withApi<TagRoute>(
+      withRateLimit('lifecycle', (s) => s.config.registerRateLimit, async (req, ctx) => {
+        const tag = parseLifecycleTag((await ctx.params).tag);
+        const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
+        const operation = operationOf(body);
+        const authenticated = withBearer<typeof ctx>(async (_req, { caller, services: { db, config } }) => {
+          const { connection, programId } = getChain(config);
+          return json(
+            await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer }),
+          );
+        });
+        return authenticated(req, ctx);
+      }),
+    ),
+  );
+}

@@ -8,9 +8,10 @@ import { openDb } from '@/lib/db/client';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
-import { startApp, TEST_CRON_SECRET } from '@/tests/support/app';
-import { createDatabase, startPostgres } from '@/tests/support/postgres';
-import { nodeKey, startLocalnetProcess } from './localnet-process';
+import { startApp, TEST_CRON_SECRET } from '@/devstack/app';
+import { startLocalnetProcess } from '@/devstack/localnet';
+import { createDatabase, startPostgres } from '@/devstack/postgres';
+import { nodeKey } from './node-key';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 /** Vercel cron schedule of vercel.json (every minute), and scripts/serve.ts's default interval. */

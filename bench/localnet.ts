@@ -5,7 +5,8 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from '@solana/web3
 import { registerTagInstruction } from '@/lib/registry';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { PublicKey } from '@solana/web3.js';
-import { nodeKey, startLocalnetProcess } from './localnet-process';
+import { startLocalnetProcess } from '@/devstack/localnet';
+import { nodeKey } from './node-key';
 
 export interface LocalnetThroughput {
   transactions: number;

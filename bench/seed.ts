@@ -1,5 +1,5 @@
 import { openDb } from '@/lib/db/client';
-import { insertIdentity, randomTag } from '@/tests/support/identities';
+import { insertIdentity, randomTag } from '@/devstack/identities';
 
 /** `count` profiles of ordinary size, so the benchmarks read and render what production does. */
 export async function seedBenchProfiles(databaseUrl: string, count: number): Promise<string[]> {

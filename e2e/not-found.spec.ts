@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { seedIdentity } from './support/db';
 import { expect, test, uniqueTag } from './support/fixtures';
-import { newTestKeypair } from './support/test-wallet';
+import { newKeypair } from '@/tests/support/keypair';
 
 function admin(action: string, tag: string): void {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', action, tag], {
@@ -20,7 +20,7 @@ test('/@unknown and a blocked tag show the same 404 page', async ({ page, cleanu
 
   const blocked = uniqueTag('blocked');
   cleanup.tags.push(blocked);
-  await seedIdentity({ tag: blocked, owner: newTestKeypair().publicKey, displayName: 'Soon Blocked' });
+  await seedIdentity({ tag: blocked, owner: newKeypair().publicKey, displayName: 'Soon Blocked' });
   expect((await page.goto(`/@${blocked}`))?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Soon Blocked' })).toBeVisible();
 

@@ -1,10 +1,10 @@
 import { signIn as apiSignIn } from '@/tests/support/sign-in';
 import { identityRow, seedIdentity } from './support/db';
 import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
-import { newTestKeypair } from './support/test-wallet';
+import { newKeypair } from '@/tests/support/keypair';
 
 test("a second wallet cannot edit the first wallet's tag", async ({ page, keypair, baseURL, cleanup }) => {
-  const first = newTestKeypair();
+  const first = newKeypair();
   const tag = uniqueTag('owned');
   cleanup.tags.push(tag);
   await seedIdentity({ tag, owner: first.publicKey, displayName: 'First Owner' });

@@ -1,11 +1,12 @@
 import { seedIdentity } from './support/db';
 import { airdrop, chooseTag, connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
-import { newTestKeypair, walletState } from './support/test-wallet';
+import { newKeypair } from '@/tests/support/keypair';
+import { walletState } from './support/test-wallet';
 
 test('a taken or reserved tag is reported before anything is signed', async ({ page, keypair, cleanup }) => {
   const taken = uniqueTag('taken');
   cleanup.tags.push(taken);
-  await seedIdentity({ tag: taken, owner: newTestKeypair().publicKey });
+  await seedIdentity({ tag: taken, owner: newKeypair().publicKey });
 
   await page.goto('/register');
   await connectWallet(page);
@@ -21,7 +22,7 @@ test('a taken or reserved tag is reported before anything is signed', async ({ p
   const raced = uniqueTag('raced');
   cleanup.tags.push(raced);
   await chooseTag(page, raced, /^Available$/);
-  await seedIdentity({ tag: raced, owner: newTestKeypair().publicKey });
+  await seedIdentity({ tag: raced, owner: newKeypair().publicKey });
   await page.getByRole('button', { name: `Register @${raced}` }).click();
   await expect(page.getByTestId('register-error')).toHaveText('Someone registered this tag in the meantime. Choose another one.');
   await expect(page.getByTestId('availability')).toHaveText(/^Taken/);

@@ -1,7 +1,8 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { deleteIdentities } from './db';
-import { installTestWallet, newTestKeypair, TEST_WALLET_NAME, type TestKeypair } from './test-wallet';
+import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
+import { installTestWallet, TEST_WALLET_NAME } from './test-wallet';
 
 interface Fixtures {
   /** A fresh key, its wallet injected into `page`. */
@@ -28,7 +29,7 @@ export const test = base.extend<Fixtures>({
     expect(problems, 'errors in the browser').toEqual([]);
   },
   keypair: async ({ page }, use) => {
-    const keypair = newTestKeypair();
+    const keypair = newKeypair();
     await installTestWallet(page, { secretKey: keypair.secretKey });
     await use(keypair);
   },

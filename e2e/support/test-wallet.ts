@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 
 /**
@@ -24,16 +23,6 @@ export interface TestWalletOptions {
   name?: string;
   /** Refuse every signing request with a user-rejection error (code 4001) from the start. */
   rejectSigning?: boolean;
-}
-
-export interface TestKeypair {
-  publicKey: string;
-  secretKey: Uint8Array;
-}
-
-export function newTestKeypair(): TestKeypair {
-  const kp = nacl.sign.keyPair();
-  return { publicKey: bs58.encode(kp.publicKey), secretKey: kp.secretKey };
 }
 
 const require = createRequire(import.meta.url);

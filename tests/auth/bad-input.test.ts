@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { clientHeaders, newKeypair, postJson } from '../support/sign-in';
+import { clientHeaders, postJson } from '../support/http';
+import { newKeypair } from '../support/keypair';
 
 const appUrl = inject('appUrl');
 
@@ -21,7 +22,7 @@ const CASES: Record<string, { body: string; status: number[] }> = {
   'a truncated JSON document': { body: '{"pubkey": "abc', status: [400] },
 };
 
-describe.skipIf(!appUrl)('bad input to the sign-in endpoints: the envelope, never a 500', () => {
+describe('bad input to the sign-in endpoints: the envelope, never a 500', () => {
   for (const endpoint of ['challenge', 'verify']) {
     for (const [name, c] of Object.entries(CASES)) {
       it(`${endpoint}: ${name}`, async () => {

@@ -1,7 +1,8 @@
 import { SignJWT, base64url } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
-import { TEST_AUTH_SECRET } from '../support/app';
-import { newKeypair, signIn } from '../support/sign-in';
+import { TEST_AUTH_SECRET } from '@/devstack/app';
+import { newKeypair } from '../support/keypair';
+import { signIn } from '../support/sign-in';
 
 const appUrl = inject('appUrl');
 const secret = new TextEncoder().encode(TEST_AUTH_SECRET);
@@ -42,7 +43,7 @@ const REFUSED: Record<string, () => Promise<string | undefined>> = {
   'wrong issuer': async () => `Bearer ${await token({ iss: 'https://other.example' })}`,
 };
 
-describe.skipIf(!appUrl)('the bearer wrapper refuses bad tokens', () => {
+describe('the bearer wrapper refuses bad tokens', () => {
   for (const [name, make] of Object.entries(REFUSED)) {
     it(name, async () => {
       const res = await session(await make());

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { hasProductionBuild, startApp, type TestApp } from '../support/app';
-import { newKeypair, postJson, signText } from '../support/sign-in';
+import { startApp, type RunningApp } from '@/devstack/app';
+import { postJson } from '../support/http';
+import { newKeypair, signText } from '../support/keypair';
 
 const LIMIT = 6;
-let apps: TestApp[] = [];
+let apps: RunningApp[] = [];
 
 beforeAll(async () => {
-  if (!hasProductionBuild()) return;
   const env = { DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: inject('rpcUrl'), AUTH_RATE_LIMIT: String(LIMIT), AUTH_RATE_LIMIT_WINDOW_SECONDS: '60' };
   apps = await Promise.all([startApp(env), startApp(env)]);
 });
@@ -14,7 +14,7 @@ afterAll(async () => {
   await Promise.all(apps.map((a) => a.stop()));
 });
 
-describe.skipIf(!hasProductionBuild())('the shared auth rate limit (SPEC 8)', () => {
+describe('the shared auth rate limit (SPEC 8)', () => {
   it('holds across two server processes sharing one database, for challenge and verify together', async () => {
     const headers = { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${Date.now() % 200}` };
     const kp = newKeypair();

@@ -1,13 +1,15 @@
 import { jwtVerify } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
 import { SIGN_IN_STATEMENT } from '@/lib/auth/sign-in-message';
-import { TEST_AUTH_SECRET } from '../support/app';
-import { newKeypair, postJson, requestChallenge, signIn, signText } from '../support/sign-in';
+import { TEST_AUTH_SECRET } from '@/devstack/app';
+import { postJson } from '../support/http';
+import { newKeypair, signText } from '../support/keypair';
+import { requestChallenge, signIn } from '../support/sign-in';
 
 const appUrl = inject('appUrl');
 const host = new URL(appUrl || 'http://x').host;
 
-describe.skipIf(!appUrl)('sign-in over HTTP (SPEC 4.1, 4.2, 5)', () => {
+describe('sign-in over HTTP (SPEC 4.1, 4.2, 5)', () => {
   it('challenge → sign with tweetnacl → verify gives a JWT whose sub is the public key', async () => {
     const { token, keypair } = await signIn(appUrl);
     const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(TEST_AUTH_SECRET), {

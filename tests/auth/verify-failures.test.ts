@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { storeNonce } from '@/lib/auth/nonce-store';
 import { formatSignInMessage } from '@/lib/auth/sign-in-message';
-import { newKeypair, postJson, requestChallenge, signText, type TestKeypair } from '../support/sign-in';
+import { postJson } from '../support/http';
+import { newKeypair, signText, type TestKeypair } from '../support/keypair';
+import { requestChallenge } from '../support/sign-in';
 
 const appUrl = inject('appUrl');
-const host = new URL(appUrl || 'http://x').host;
+const host = new URL(appUrl).host;
 let handle: DbHandle;
 
 beforeAll(async () => {
@@ -92,7 +94,7 @@ const FAILURES: Record<string, () => Promise<Attempt>> = {
   },
 };
 
-describe.skipIf(!appUrl)('every verify failure is the same 401 (SPEC 4.2 rule 3)', () => {
+describe('every verify failure is the same 401 (SPEC 4.2 rule 3)', () => {
   const bodies = new Map<string, string>();
 
   for (const [name, make] of Object.entries(FAILURES)) {

@@ -10,7 +10,7 @@ import {
 } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { decodeTagRecord, findTagRecordAddress, registryErrorCode } from '@/lib/registry';
-import { HAS_PROGRAM, PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
+import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
 
 /** The JSON-RPC error a SendTransactionError carries, whichever web3.js version words it. */
 async function sendError(promise: Promise<unknown>): Promise<{ message: string; logs: string[] | undefined }> {
@@ -158,7 +158,7 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
   });
 });
 
-describe.skipIf(!HAS_PROGRAM)('localnet: register_tag through web3.js Connection', () => {
+describe('localnet: register_tag through web3.js Connection', () => {
   let net: TestNet;
   const owner = Keypair.generate();
   const sponsor = Keypair.generate();

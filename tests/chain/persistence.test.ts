@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
 import { decodeTagRecord, findTagRecordAddress } from '@/lib/registry';
-import { HAS_PROGRAM, PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor } from './helpers';
+import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor } from './helpers';
 
 describe('localnet: state survives a restart with the same dataDir', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'localnet-'));
@@ -15,12 +15,9 @@ describe('localnet: state survives a restart with the same dataDir', () => {
     const tag = `persist_${Date.now().toString(36)}`;
     const first = await startTestNet({ dataDir });
     await airdrop(first.connection, owner.publicKey, 3);
-    let registerSignature: string | null = null;
-    if (HAS_PROGRAM) {
-      const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(first.connection, { tag, owner, sponsor: owner });
-      registerSignature = await first.connection.sendRawTransaction(tx.serialize());
-      await first.connection.confirmTransaction({ signature: registerSignature, blockhash, lastValidBlockHeight });
-    }
+    const registration = await registerTransaction(first.connection, { tag, owner, sponsor: owner });
+    const registerSignature = await first.connection.sendRawTransaction(registration.tx.serialize());
+    await first.connection.confirmTransaction({ signature: registerSignature, blockhash: registration.blockhash, lastValidBlockHeight: registration.lastValidBlockHeight });
     const balance = await first.connection.getBalance(owner.publicKey);
     const slot = await first.connection.getSlot();
     const genesis = await first.connection.getGenesisHash();
@@ -36,14 +33,12 @@ describe('localnet: state survives a restart with the same dataDir', () => {
       expect(await connection.getBalance(owner.publicKey)).toBe(balance);
       expect(await connection.getSignaturesForAddress(owner.publicKey)).toEqual(history);
       expect((await connection.isBlockhashValid(blockhash)).value).toBe(true);
-      if (registerSignature) {
-        const read = await connection.getTransaction(registerSignature, { maxSupportedTransactionVersion: 0 });
-        expect(read?.meta?.err).toBeNull();
-        const [record] = findTagRecordAddress(tag, PROGRAM_ID);
-        const decoded = decodeTagRecord((await connection.getAccountInfo(record))!.data);
-        expect(decoded?.owner.toBase58()).toBe(owner.publicKey.toBase58());
-        expect(decoded?.registeredAt).toBe(BigInt(read!.blockTime!));
-      }
+      const read = await connection.getTransaction(registerSignature, { maxSupportedTransactionVersion: 0 });
+      expect(read?.meta?.err).toBeNull();
+      const [record] = findTagRecordAddress(tag, PROGRAM_ID);
+      const decoded = decodeTagRecord((await connection.getAccountInfo(record))!.data);
+      expect(decoded?.owner.toBase58()).toBe(owner.publicKey.toBase58());
+      expect(decoded?.registeredAt).toBe(BigInt(read!.blockTime!));
       // And the chain goes on from where it was.
       const { blockhash: next, lastValidBlockHeight } = await connection.getLatestBlockhash();
       const tx = new Transaction({ feePayer: owner.publicKey, blockhash: next, lastValidBlockHeight }).add(

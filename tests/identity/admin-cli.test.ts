@@ -21,7 +21,7 @@ function admin(...args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
-describe.skipIf(!appUrl)('npm run admin (moderation CLI)', () => {
+describe('npm run admin (moderation CLI)', () => {
   it('block hides the tag (404), unblock shows it again', async () => {
     const row = await seedIdentity();
     const blocked = await admin('block', row.tag);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { findActiveIdentity } from '@/lib/identity/queries';
-import { insertIdentity, randomTag } from '../support/identities';
+import { insertIdentity, randomTag } from '@/devstack/identities';
 
 let handle: DbHandle;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ afterAll(closeTestDb);
 
 const PUBLIC_CACHE = 'public, max-age=0, s-maxage=30, stale-while-revalidate=60';
 
-describe.skipIf(!appUrl)('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
+describe('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
   it('shows every field of an active identity, cleared ones as null, tag with @, createdAt with ms', async () => {
     const row = await seedIdentity();
     const res = await get(`/v1/identity/${row.tag}`);

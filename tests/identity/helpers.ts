@@ -2,10 +2,8 @@ import { eq } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { insertIdentity } from '../support/identities';
-import { clientHeaders } from '../support/sign-in';
-
-export { randomTag } from '../support/identities';
+import { insertIdentity } from '@/devstack/identities';
+import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
 
 /*
  * Identity rows are made here by inserting into the mirror directly: the indexer that
@@ -40,26 +38,8 @@ export async function readRow(tag: string): Promise<IdentityRow | null> {
   return rows[0] ?? null;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: unknown;
-}
-
-async function answer(res: Response): Promise<ApiResponse> {
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
-
 export async function get(path: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
-  return answer(await fetch(`${appUrl}${path}`, { headers }));
+  return readResponse(await fetch(`${appUrl}${path}`, { headers }));
 }
 
 /** PATCH /v1/identity/{tag}: objects are sent as JSON, strings and bytes as they are. */
@@ -71,7 +51,7 @@ export async function patchIdentity(
   const headers: Record<string, string> = clientHeaders();
   if (token) headers.authorization = `Bearer ${token}`;
   const payload = typeof body === 'string' || body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
-  return answer(await fetch(`${appUrl}/v1/identity/${tagPath}`, { method: 'PATCH', headers, body: payload }));
+  return readResponse(await fetch(`${appUrl}/v1/identity/${tagPath}`, { method: 'PATCH', headers, body: payload }));
 }
 
 /** The public identity the API should show for a row (SPEC 2.1). */

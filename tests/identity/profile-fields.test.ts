@@ -64,7 +64,7 @@ const REFUSED: Record<string, [body: unknown, message: string]> = {
   'preferredToken base58 but not 32 bytes': [{ preferredToken: '1'.repeat(40) }, '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address'],
 };
 
-describe.skipIf(!appUrl)('profile field limits (DESIGN.md "Identity")', () => {
+describe('profile field limits (DESIGN.md "Identity")', () => {
   let me: { token: string; pubkey: string };
   beforeAll(async () => {
     const s = await signIn(appUrl);

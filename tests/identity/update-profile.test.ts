@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newKeypair, signIn } from '../support/sign-in';
+import { randomTag } from '@/devstack/identities';
+import { newKeypair } from '../support/keypair';
+import { signIn } from '../support/sign-in';
 import {
   appUrl, closeTestDb, expectedIdentity, FORBIDDEN, get, INVALID_TAG, invalidRequest, NOT_FOUND, patchIdentity,
-  randomTag, readRow, seedIdentity, UNAUTHORIZED,
+  readRow, seedIdentity, UNAUTHORIZED,
 } from './helpers';
 
 afterAll(closeTestDb);
 
-describe.skipIf(!appUrl)('PATCH /v1/identity/{tag}', () => {
+describe('PATCH /v1/identity/{tag}', () => {
   let me: { token: string; pubkey: string };
   let other: { token: string; pubkey: string };
 

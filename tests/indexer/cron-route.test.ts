@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { isCronAuthorized } from '@/lib/api/cron-auth';
-import { TEST_CRON_SECRET } from '../support/app';
+import { TEST_CRON_SECRET } from '@/devstack/app';
 import { cron } from './support';
 
 const appUrl = inject('appUrl');
@@ -16,7 +16,7 @@ const REFUSED: Record<string, string | null> = {
   'another scheme': `Basic ${TEST_CRON_SECRET}`,
 };
 
-describe.skipIf(!appUrl)('GET /api/cron/indexer', () => {
+describe('GET /api/cron/indexer', () => {
   for (const [name, authorization] of Object.entries(REFUSED)) {
     it(`401 for ${name}`, async () => {
       const res = await cron(appUrl, authorization);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
-import { hasProductionBuild, startApp, type TestApp } from '../support/app';
+import { startApp, type RunningApp } from '@/devstack/app';
 import { confirmed, connect, cron, freshDatabase, fund, getIdentity, postAuthed, registerDirect, registerMany } from './support';
 
 /*
@@ -16,10 +16,10 @@ import { confirmed, connect, cron, freshDatabase, fund, getIdentity, postAuthed,
 const FINALITY_MS = 1500;
 const databaseUrl = inject('databaseUrl');
 
-describe.skipIf(!hasProductionBuild())('indexer on a dedicated app (finality delay, small pages)', () => {
+describe('indexer on a dedicated app (finality delay, small pages)', () => {
   let localnet: Localnet;
   let handle: DbHandle;
-  let app: TestApp;
+  let app: RunningApp;
   let owner: Keypair;
 
   beforeAll(async () => {

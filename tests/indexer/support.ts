@@ -6,20 +6,15 @@ import {
   Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
-import { randomBytes } from 'node:crypto';
+import { TEST_CRON_SECRET } from '@/devstack/app';
+import { createDatabase } from '@/devstack/postgres';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { registerTagInstruction } from '@/lib/registry/instruction';
-import { TEST_CRON_SECRET } from '../support/app';
-import { clientHeaders, type TestKeypair } from '../support/sign-in';
-import { createDatabase } from '../support/postgres';
+import { clientHeaders, readResponse } from '../support/http';
+import type { TestKeypair } from '../support/keypair';
 
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
-
-/** A fresh canonical tag: a prefix naming the test, then random base-36. */
-export function randomTag(prefix = 't'): string {
-  return `${prefix}${BigInt(`0x${randomBytes(10).toString('hex')}`).toString(36)}`.slice(0, 32);
-}
 
 export function web3Keypair(kp: TestKeypair): Keypair {
   return Keypair.fromSecretKey(kp.secretKey);
@@ -157,14 +152,9 @@ export async function postAuthed(url: string, token: string | null, body: unknow
     headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json: json as any, text };
+  const answer = await readResponse(res);
+  // Callers read fields of the body directly.
+  return { ...answer, json: answer.json as any };
 }
 
 export function getIdentity(appUrl: string, tag: string): Promise<Response> {

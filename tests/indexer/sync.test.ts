@@ -2,7 +2,8 @@ import bs58 from 'bs58';
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { confirmed, connect, fund, getIdentity, postAuthed, randomTag, registerDirect, sendInstructions } from './support';
+import { randomTag } from '@/devstack/identities';
+import { confirmed, connect, fund, getIdentity, postAuthed, registerDirect, sendInstructions } from './support';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
@@ -12,7 +13,7 @@ function sync(body: unknown) {
   return postAuthed(`${appUrl}/v1/sync`, null, body);
 }
 
-describe.skipIf(!appUrl)('POST /v1/sync', () => {
+describe('POST /v1/sync', () => {
   let owner: Keypair;
   beforeAll(async () => {
     owner = Keypair.generate();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
-import { hasProductionBuild, startApp, TEST_CRON_SECRET, type TestApp } from '../support/app';
-import { freePort } from '../support/ports';
+import { startApp, TEST_CRON_SECRET, type RunningApp } from '@/devstack/app';
+import { freePort } from '@/devstack/ports';
 import { signIn } from '../support/sign-in';
 import { cron, postAuthed } from '../indexer/support';
 
@@ -14,8 +14,8 @@ const UNAVAILABLE = {
   error: { code: 'service_unavailable', message: 'The Solana cluster cannot be reached right now; try again shortly.' },
 };
 
-describe.skipIf(!hasProductionBuild())('a cluster that cannot be reached', () => {
-  let app: TestApp;
+describe('a cluster that cannot be reached', () => {
+  let app: RunningApp;
   beforeAll(async () => {
     app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()}`, CRON_SECRET: '' });
   });

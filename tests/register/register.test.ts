@@ -2,8 +2,11 @@ import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
 import { PublicKey, SystemProgram, Transaction, ComputeBudgetProgram, TransactionInstruction } from '@solana/web3.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomTag } from '@/devstack/identities';
 import { encodeRegisterTagData, findTagRecordAddress, registerTagInstruction } from '@/lib/registry';
-import { clientHeaders, newKeypair, signIn, type TestKeypair } from '../support/sign-in';
+import { clientHeaders } from '../support/http';
+import { newKeypair, type TestKeypair } from '../support/keypair';
+import { signIn } from '../support/sign-in';
 import {
   PROGRAM_ID,
   confirmed,
@@ -11,7 +14,6 @@ import {
   fund,
   getIdentity,
   postAuthed,
-  randomTag,
   registerDirect,
   runCron,
   sendInstructions,
@@ -31,7 +33,7 @@ function decode(base64: string): Transaction {
   return Transaction.from(Buffer.from(base64, 'base64'));
 }
 
-describe.skipIf(!appUrl)('POST /v1/register', () => {
+describe('POST /v1/register', () => {
   let token: string;
   let keypair: TestKeypair;
   let owner: ReturnType<typeof web3Keypair>;
@@ -256,7 +258,7 @@ describe.skipIf(!appUrl)('POST /v1/register', () => {
   });
 });
 
-describe.skipIf(!appUrl)('GET /v1/availability/{tag}', () => {
+describe('GET /v1/availability/{tag}', () => {
   it.each([
     ['a fresh tag', () => randomTag('av'), (t: string) => ({ tag: t, available: true, reason: null })],
     ['a reserved tag', () => 'support', () => ({ tag: 'support', available: false, reason: 'reserved' })],

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface ServiceProcess {
   url: string;
@@ -7,13 +7,13 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs a TypeScript service script (`tests/support/*-process.ts`) in a child process of its
- * own and resolves with the URL it prints as a line `url <url>`. Separate processes keep a
- * service's CPU out of what a benchmark measures, and its module quirks (exit hooks, loaders)
- * out of the test runner.
+ * Runs a TypeScript service script of this folder (`./postgres-process.ts`,
+ * `./localnet-process.ts`) in a child process of its own and resolves with the URL it
+ * prints as a line `url <url>`. Separate processes keep a service's CPU out of what a
+ * benchmark measures, and its module quirks (exit hooks, loaders) out of the test runner.
  */
 export async function startServiceProcess(script: string, startTimeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(process.cwd(), script)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

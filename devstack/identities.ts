@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import bs58 from 'bs58';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { newKeypair } from './sign-in';
 
-/** A canonical tag nobody else uses: `t_` and 12 hex digits. */
-export function randomTag(): string {
-  return `t_${randomBytes(6).toString('hex')}`;
+/** A canonical tag nobody else uses: the prefix (naming the test) and 12 hex digits. */
+export function randomTag(prefix = 't_'): string {
+  return `${prefix}${randomBytes(6).toString('hex')}`;
 }
 
 /**
@@ -13,7 +13,8 @@ export function randomTag(): string {
  * not created): active, no profile, a random tag and owner unless overridden.
  */
 export async function insertIdentity(db: Db, overrides: Partial<NewIdentityRow> = {}): Promise<IdentityRow> {
-  const owner = overrides.owner ?? newKeypair().publicKey;
+  // Any 32 bytes are an address; the mirror never checks that a key is on the curve.
+  const owner = overrides.owner ?? bs58.encode(randomBytes(32));
   const [row] = await db
     .insert(identities)
     .values({

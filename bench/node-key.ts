@@ -1,11 +1,6 @@
-// Shared by the chain benchmarks: a localnet in a child process (as it runs beside the app,
-// so the client's work is not counted as the server's), and fast signing with Node's ed25519.
+// Shared by the chain benchmarks: fast signing with Node's ed25519.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
-import { startServiceProcess } from '@/tests/support/service-process';
-
-/** The localnet in a process of its own, as it runs beside the app. */
-export const startLocalnetProcess = () => startServiceProcess('tests/support/localnet-process.ts');
 
 /**
  * A Node ed25519 key for a web3.js keypair: it signs in ~50 µs where web3.js's pure-JS

@@ -1,5 +1,5 @@
 // A localnet (in memory, free port) in a process of its own; prints `url <url>` once up.
-// Started through tests/support/service-process.ts by the e2e stack and the benchmarks.
+// Started through ./service-process.ts (startLocalnetProcess) by the test, e2e and bench stacks.
 import { startLocalnet } from '@/localnet';
 
 const localnet = await startLocalnet({ port: 0, dataDir: null });

@@ -3,24 +3,39 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from './ports';
 
-export interface TestApp {
+export interface RunningApp {
   url: string;
   stop(): Promise<void>;
 }
 
+/** Secrets the stack's app runs with, so tests can mint and check tokens of their own. */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 export const TEST_CRON_SECRET = 'test-cron-secret-4f1c2a';
 
-export function hasProductionBuild(): boolean {
-  return existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'));
+/** The folder `next build` wrote to: NEXT_DIST_DIR (parallel builds), else `.next`. */
+export function buildDir(): string {
+  return process.env.NEXT_DIST_DIR || '.next';
+}
+
+/**
+ * Throws, naming the folder, when there is no production build to start. Tests and
+ * benchmarks run against the built app; without one they must fail, never pass untested.
+ */
+export function requireProductionBuild(dir = buildDir()): void {
+  if (existsSync(path.resolve(process.cwd(), dir, 'BUILD_ID'))) return;
+  throw new Error(
+    `No production build in ${dir}/ (${dir}/BUILD_ID is missing). Run \`npm run build\` first`
+      + (dir === '.next' ? '' : ` with NEXT_DIST_DIR=${dir}`)
+      + ', or `npm test`, which builds before it tests.',
+  );
 }
 
 /**
  * Starts the production build (`next start`) on a free port with the given environment
- * and waits until it answers. Tests run against the real built app, over HTTP.
+ * and waits until it answers.
  */
-export async function startApp(env: Record<string, string>): Promise<TestApp> {
-  if (!hasProductionBuild()) throw new Error('No production build: run `npm run build` first (npm test does).');
+export async function startApp(env: Record<string, string>): Promise<RunningApp> {
+  requireProductionBuild();
   // Without it the app would open the embedded PGlite in the repository's .data/.
   if (!env.DATABASE_URL) throw new Error('startApp needs DATABASE_URL (a test PostgreSQL).');
   const port = await freePort();

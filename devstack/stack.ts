@@ -1,0 +1,38 @@
+import { migratePostgres } from '@/lib/db/client';
+import { requireProductionBuild, startApp } from './app';
+import { startLocalnetProcess } from './localnet';
+import { startPostgres } from './postgres';
+
+export interface Stack {
+  appUrl: string;
+  rpcUrl: string;
+  /** The migrated database the app uses; other databases on its server via createDatabase. */
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * What the tests, the browser tests and the benchmarks run against: a real PostgreSQL
+ * (migrated), a localnet with the program, and the production build (`next start`)
+ * pointed at both, with `appEnv` on top (rate limits, intervals).
+ */
+export async function startStack(appEnv: Record<string, string> = {}): Promise<Stack> {
+  // Before anything starts: a missing build is the commonest reason a run cannot go on.
+  requireProductionBuild();
+  const pg = await startPostgres();
+  const stops: (() => Promise<void>)[] = [() => pg.stop()];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err) => console.error('stack teardown:', err));
+  };
+  try {
+    await migratePostgres(pg.url);
+    const localnet = await startLocalnetProcess();
+    stops.push(() => localnet.close());
+    const app = await startApp({ DATABASE_URL: pg.url, SOLANA_RPC_URL: localnet.url, ...appEnv });
+    stops.push(() => app.stop());
+    return { appUrl: app.url, rpcUrl: localnet.url, databaseUrl: pg.url, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

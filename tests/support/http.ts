@@ -1,0 +1,30 @@
+/** An HTTP answer read once: status, headers, the body as text and, when it parses, as JSON. */
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+export async function readResponse(res: Response): Promise<ApiResponse> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+let clientCounter = 0;
+/** A distinct client address per caller, so tests do not share rate-limit buckets. */
+export function clientHeaders(): Record<string, string> {
+  clientCounter += 1;
+  return { 'content-type': 'application/json', 'x-forwarded-for': `10.${process.pid % 250}.${(clientCounter >> 8) % 250}.${clientCounter % 250}` };
+}
+
+/** POSTs objects as JSON and strings as they are. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = clientHeaders()): Promise<ApiResponse> {
+  return readResponse(await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+}

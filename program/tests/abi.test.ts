@@ -1,39 +1,66 @@
 // The ABI three ways: the C source, the IDL and lib/registry must agree.
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import idl from '@/program/idl/tag_registry.json';
 import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  decodeInstruction,
   decodeRegisterTagData,
+  decodeRegistryInstruction,
   decodeTagRecord,
+  encodeInstructionData,
   encodeRegisterTagData,
+  encodeTagRecord,
   findTagRecordAddress,
+  INSTRUCTION_ACCOUNTS,
+  INSTRUCTION_DISCRIMINATORS,
   LOCALNET_PROGRAM_ID,
+  offerTransferInstruction,
   REGISTER_TAG_DISCRIMINATOR,
   registerTagInstruction,
   REGISTRY_ERRORS,
   registryErrorCode,
   registryErrorName,
+  releaseTagInstruction,
+  setWalletInstruction,
   TAG_RECORD_DISCRIMINATOR,
+  TAG_RECORD_OFFSETS,
   TAG_RECORD_SIZE,
+  type RegistryInstructionData,
+  type RegistryInstructionName,
 } from '@/lib/registry';
 
-const C_SOURCE = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'tag_registry.c'), 'utf8');
+/** The program's ABI lives in program/src/abi.h; the instructions beside it. */
+const SRC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const C_SOURCE = readdirSync(SRC_DIR).sort().map((f) => readFileSync(path.join(SRC_DIR, f), 'utf8')).join('\n');
 const sha8 = (s: string) => [...createHash('sha256').update(s).digest().subarray(0, 8)];
 const programId = new PublicKey(LOCALNET_PROGRAM_ID);
+
+const NAMES = Object.keys(INSTRUCTION_DISCRIMINATORS) as RegistryInstructionName[];
+const le = (bytes: number[]) => `0x${Buffer.from(bytes).reverse().toString('hex')}ull`;
 
 describe('discriminators', () => {
   it('are the Anchor sha256 prefixes in TS, the IDL and the C source', () => {
     expect([...REGISTER_TAG_DISCRIMINATOR]).toEqual(sha8('global:register_tag'));
     expect([...TAG_RECORD_DISCRIMINATOR]).toEqual(sha8('account:TagRecord'));
-    expect(idl.instructions[0].discriminator).toEqual(sha8('global:register_tag'));
     expect(idl.accounts[0].discriminator).toEqual(sha8('account:TagRecord'));
-    const le = (bytes: number[]) => `0x${Buffer.from(bytes).reverse().toString('hex')}ull`;
-    expect(C_SOURCE).toContain(`#define REGISTER_TAG_DISCRIMINATOR ${le(sha8('global:register_tag'))}`);
     expect(C_SOURCE).toContain(`#define TAG_RECORD_DISCRIMINATOR ${le(sha8('account:TagRecord'))}`);
+  });
+
+  it.each(NAMES)('%s: the same in TS, the IDL and the C source', (name) => {
+    expect([...INSTRUCTION_DISCRIMINATORS[name]]).toEqual(sha8(`global:${name}`));
+    expect(idl.instructions.find((ix) => ix.name === name)?.discriminator).toEqual(sha8(`global:${name}`));
+    expect(C_SOURCE).toContain(`#define ${name.toUpperCase()}_DISCRIMINATOR ${le(sha8(`global:${name}`))}`);
+  });
+
+  it('the C source dispatches every instruction', () => {
+    const entry = readFileSync(path.join(SRC_DIR, 'tag_registry.c'), 'utf8');
+    for (const name of NAMES) expect(entry).toContain(`case ${name.toUpperCase()}_DISCRIMINATOR: return ${name}(&in);`);
   });
 });
 
@@ -53,12 +80,17 @@ describe('errors', () => {
   it('maps codes to names and back', () => {
     expect(registryErrorName(6012)).toBe('AlreadyRegistered');
     expect(registryErrorCode('TagInvalidEdge')).toBe(6003);
+    expect(registryErrorName(6021)).toBe('NewOwnerIsOwner');
     expect(registryErrorName(5999)).toBeNull();
-    expect(registryErrorName(6013)).toBeNull();
+    expect(registryErrorName(6000 + REGISTRY_ERRORS.length)).toBeNull();
   });
 });
 
 describe('IDL', () => {
+  it('lists the six instructions in the order of lib/registry', () => {
+    expect(idl.instructions.map((ix) => ix.name)).toEqual(NAMES);
+  });
+
   it('describes register_tag as the program and lib/registry build it', () => {
     expect(idl.address).toBe(LOCALNET_PROGRAM_ID);
     const [ix] = idl.instructions;
@@ -77,11 +109,42 @@ describe('IDL', () => {
     expect(built.keys[0].pubkey.equals(findTagRecordAddress('alice', programId)[0])).toBe(true);
   });
 
-  it('TagRecord fields add up to TAG_RECORD_SIZE (tag padded to one seed)', () => {
+  const owner = Keypair.generate().publicKey;
+  const other = Keypair.generate().publicKey;
+  const [tagRecord] = findTagRecordAddress('alice', programId);
+  const BUILT = {
+    set_wallet: () => setWalletInstruction({ programId, tagRecord, owner, wallet: other }),
+    offer_transfer: () => offerTransferInstruction({ programId, tagRecord, owner, newOwner: other }),
+    cancel_transfer: () => cancelTransferInstruction({ programId, tagRecord, owner }),
+    accept_transfer: () => acceptTransferInstruction({ programId, tagRecord, newOwner: owner }),
+    release_tag: () => releaseTagInstruction({ programId, tagRecord, owner, receiver: other }),
+  };
+
+  it.each(Object.entries(BUILT))('describes %s with the accounts, flags and args lib/registry builds', (name, build) => {
+    const ix = idl.instructions.find((i) => i.name === name)!;
+    const built = build();
+    const camel = (s: string) => s.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+    expect(ix.accounts.map((a) => camel(a.name))).toEqual(INSTRUCTION_ACCOUNTS[name as RegistryInstructionName]);
+    expect(built.keys.map((k) => ({ signer: k.isSigner, writable: k.isWritable }))).toEqual(
+      ix.accounts.map((a) => ({ signer: 'signer' in a && a.signer === true, writable: 'writable' in a && a.writable === true })),
+    );
+    expect(built.keys[0].pubkey.equals(tagRecord)).toBe(true);
+    const decoded = decodeInstruction(built.data);
+    expect(decoded?.name).toBe(name);
+    expect(Object.keys(decoded!).filter((k) => k !== 'name').map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))).toEqual(ix.args.map((a) => a.name));
+    expect(ix.args.every((a) => a.type === 'pubkey')).toBe(true);
+  });
+
+  it('TagRecord fields add up to TAG_RECORD_SIZE (tag padded to one seed), at the offsets of abi.h', () => {
     const width: Record<string, number> = { pubkey: 32, u8: 1, i64: 8, string: 4 + 32 };
     const fields = idl.types[0].type.fields;
+    expect(fields.map((f) => f.name)).toEqual(['owner', 'wallet', 'pending_owner', 'bump', 'registered_at', 'tag']);
     expect(8 + fields.reduce((sum, f) => sum + width[f.type], 0)).toBe(TAG_RECORD_SIZE);
-    expect(TAG_RECORD_SIZE).toBe(117);
+    expect(TAG_RECORD_SIZE).toBe(149);
+    const offsets = { REC_OWNER: 'owner', REC_WALLET: 'wallet', REC_PENDING_OWNER: 'pendingOwner', REC_BUMP: 'bump', REC_REGISTERED_AT: 'registeredAt', REC_TAG_LEN: 'tagLength', REC_TAG: 'tag' } as const;
+    for (const [define, field] of Object.entries(offsets)) {
+      expect(C_SOURCE).toMatch(new RegExp(`#define ${define} ${TAG_RECORD_OFFSETS[field]}\\b`));
+    }
   });
 });
 
@@ -116,25 +179,76 @@ describe('register_tag data codec', () => {
   });
 });
 
-describe('TagRecord codec', () => {
-  function record(tagLength = 5): Uint8Array {
-    const data = new Uint8Array(TAG_RECORD_SIZE);
-    data.set(TAG_RECORD_DISCRIMINATOR);
-    data[72] = 254;
-    new DataView(data.buffer).setBigInt64(73, -5n, true);
-    new DataView(data.buffer).setUint32(81, tagLength, true);
-    data.set(Buffer.from('alice'), 85);
-    return data;
-  }
+describe('instruction codec', () => {
+  const key = Keypair.generate().publicKey;
+  const ALL: RegistryInstructionData[] = [
+    { name: 'register_tag', tag: 'bob_smith', wallet: key },
+    { name: 'set_wallet', wallet: key },
+    { name: 'offer_transfer', newOwner: key },
+    { name: 'cancel_transfer' },
+    { name: 'accept_transfer' },
+    { name: 'release_tag' },
+  ];
 
-  it('decodes every field', () => {
-    expect(decodeTagRecord(record())).toMatchObject({ bump: 254, registeredAt: -5n, tag: 'alice' });
+  it.each(ALL.map((ix) => [ix.name, ix] as const))('%s round-trips through encodeInstructionData / decodeInstruction', (_name, ix) => {
+    const data = encodeInstructionData(ix);
+    expect([...data.subarray(0, 8)]).toEqual([...INSTRUCTION_DISCRIMINATORS[ix.name]]);
+    expect(decodeInstruction(data)).toEqual(ix);
+  });
+
+  it.each(ALL.map((ix) => [ix.name, ix] as const))('%s decodes to null with a trailing byte or a byte short', (_name, ix) => {
+    const data = encodeInstructionData(ix);
+    expect(decodeInstruction(Buffer.concat([data, Buffer.from([0])]))).toBeNull();
+    expect(decodeInstruction(data.subarray(0, data.length - 1))).toBeNull();
+  });
+
+  it('names the accounts in ABI order, and refuses too few', () => {
+    const keys = [Keypair.generate().publicKey, Keypair.generate().publicKey, Keypair.generate().publicKey];
+    const decoded = decodeRegistryInstruction(encodeInstructionData({ name: 'release_tag' }), keys);
+    expect(decoded).toEqual({ name: 'release_tag', accounts: { tagRecord: keys[0], owner: keys[1], receiver: keys[2] } });
+    expect(decodeRegistryInstruction(encodeInstructionData({ name: 'release_tag' }), keys.slice(0, 2))).toBeNull();
+    const accept = decodeRegistryInstruction(encodeInstructionData({ name: 'accept_transfer' }), [...keys, key]);
+    expect(accept).toEqual({ name: 'accept_transfer', accounts: { tagRecord: keys[0], newOwner: keys[1] } });
+  });
+
+  it('never throws on random bytes', () => {
+    for (let i = 0; i < 2000; i++) {
+      const bytes = randomBytes(i % 60);
+      if (i % 2 === 0 && bytes.length >= 8) bytes.set(Object.values(INSTRUCTION_DISCRIMINATORS)[i % 6]);
+      expect(() => decodeInstruction(bytes)).not.toThrow();
+    }
+  });
+});
+
+describe('TagRecord codec', () => {
+  const owner = Keypair.generate().publicKey;
+  const wallet = Keypair.generate().publicKey;
+  const pendingOwner = Keypair.generate().publicKey;
+  const record = () => encodeTagRecord({ owner, wallet, pendingOwner, bump: 254, registeredAt: -5n, tag: 'alice' });
+
+  it('round-trips every field, at the documented offsets', () => {
+    const data = record();
+    expect(data.length).toBe(TAG_RECORD_SIZE);
+    expect(decodeTagRecord(data)).toEqual({ owner, wallet, pendingOwner, bump: 254, registeredAt: -5n, tag: 'alice' });
+    expect(Buffer.from(data.subarray(72, 104))).toEqual(pendingOwner.toBuffer());
+    expect(data[104]).toBe(254);
+    expect(new DataView(data.buffer).getUint32(113, true)).toBe(5);
+    expect(Buffer.from(data.subarray(117, 122)).toString()).toBe('alice');
+    expect(data.subarray(122).every((b) => b === 0)).toBe(true);
+  });
+
+  it('reads an all-zero pending owner as null, and writes null as zero', () => {
+    const data = encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 1, registeredAt: 0n, tag: 'abc' });
+    expect(data.subarray(72, 104).every((b) => b === 0)).toBe(true);
+    expect(decodeTagRecord(data)?.pendingOwner).toBeNull();
   });
 
   it.each([
-    ['wrong size', () => record().subarray(0, 116)],
+    ['wrong size', () => record().subarray(0, TAG_RECORD_SIZE - 1)],
+    ['the old 117-byte layout', () => record().subarray(0, 117)],
     ['wrong discriminator', () => { const d = record(); d[0] ^= 1; return d; }],
-    ['tag longer than a seed', () => record(33)],
+    ['tag longer than a seed', () => { const d = record(); new DataView(d.buffer).setUint32(113, 33, true); return d; }],
+    ['invalid UTF-8', () => { const d = record(); d[117] = 0xff; return d; }],
   ])('decodes %s to null', (_case, make) => {
     expect(decodeTagRecord(make())).toBeNull();
   });

@@ -43,9 +43,10 @@ function standardKeys(tag: string, owner: PublicKey, feePayer: PublicKey): Meta[
   return registerTagInstruction({ programId: PROGRAM_ID, tag, owner, wallet: owner, feePayer }).keys;
 }
 
-function expectError(result: SendResult, name: RegistryErrorName) {
+/** `loggedAs`: the instruction the program names in its log; data that names none is logged as tag_registry's. */
+function expectError(result: SendResult, name: RegistryErrorName, loggedAs = 'register_tag') {
   expect(customErrorCode(result)).toBe(registryErrorCode(name));
-  expect(logs(result)).toContain(`Program log: register_tag failed: ${name}`);
+  expect(logs(result)).toContain(`Program log: ${loggedAs} failed: ${name}`);
 }
 
 let svm: LiteSVM;
@@ -85,6 +86,7 @@ describe('register_tag: success', () => {
     expect(record!.bump).toBe(bump);
     expect(record!.registeredAt).toBe(1_750_000_123n);
     expect(record!.tag).toBe('alice');
+    expect(record!.pendingOwner).toBeNull(); // no transfer offer stands on a new record
     // One CreateAccount CPI into the System Program.
     const inner = result.innerInstructions()[0];
     expect(inner).toHaveLength(1);
@@ -233,16 +235,16 @@ describe('register_tag: refusals', () => {
 
   const good = () => encodeRegisterTagData('alice', owner.publicKey);
   it.each([
-    ['empty data', () => Buffer.alloc(0)],
-    ['only the discriminator', () => good().subarray(0, 8)],
-    ['a wrong discriminator', () => { const d = Buffer.from(good()); d[0] ^= 1; return d; }],
-    ['a wallet one byte short', () => good().subarray(0, good().length - 1)],
-    ['a trailing byte', () => Buffer.concat([good(), Buffer.from([0])])],
-    ['a tag length past the end', () => { const d = Buffer.from(good()); d.writeUInt32LE(0xffffffff, 8); return d; }],
-    ['garbage', () => Buffer.from('not an instruction at all, just some bytes here')],
-  ])('refuses %s with InvalidInstructionData', (_case, data) => {
+    ['empty data', () => Buffer.alloc(0), 'tag_registry'],
+    ['only the discriminator', () => good().subarray(0, 8), 'register_tag'],
+    ['a wrong discriminator', () => { const d = Buffer.from(good()); d[0] ^= 1; return d; }, 'tag_registry'],
+    ['a wallet one byte short', () => good().subarray(0, good().length - 1), 'register_tag'],
+    ['a trailing byte', () => Buffer.concat([good(), Buffer.from([0])]), 'register_tag'],
+    ['a tag length past the end', () => { const d = Buffer.from(good()); d.writeUInt32LE(0xffffffff, 8); return d; }, 'register_tag'],
+    ['garbage', () => Buffer.from('not an instruction at all, just some bytes here'), 'tag_registry'],
+  ])('refuses %s with InvalidInstructionData', (_case, data, loggedAs) => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
-    expectError(send(svm, [rawInstruction(keys, data())], owner.publicKey, [owner]), 'InvalidInstructionData');
+    expectError(send(svm, [rawInstruction(keys, data())], owner.publicKey, [owner]), 'InvalidInstructionData', loggedAs);
     expect(accountData(svm, findTagRecordAddress('alice', PROGRAM_ID)[0])).toBeNull();
   });
 });

@@ -1,0 +1,224 @@
+// Every way a lifecycle call is refused gives a code of its own, and a refused call leaves
+// the record exactly as it was. LiteSVM with every feature on, the committed .so.
+import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import type { LiteSVM } from 'litesvm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  encodeInstructionData,
+  findTagRecordAddress,
+  INSTRUCTION_DISCRIMINATORS,
+  offerTransferInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+  TAG_RECORD_OFFSETS,
+  type RegistryErrorName,
+  type RegistryInstructionName,
+} from '@/lib/registry';
+import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
+import { expectRefusal, plantAccount, rawInstruction, recordBytes, registerTag, snapshot, withAccount } from './lifecycle-support';
+
+const programId = PROGRAM_ID;
+let svm: LiteSVM;
+let alice: Keypair;
+let bob: Keypair;
+let mallory: Keypair;
+let tagRecord: PublicKey;
+
+beforeEach(() => {
+  svm = startSvm();
+  alice = fundedKeypair(svm);
+  bob = fundedKeypair(svm);
+  mallory = fundedKeypair(svm);
+  tagRecord = registerTag(svm, 'alice', alice);
+});
+
+/** Each lifecycle instruction as its rightful signer would send it against `record`. */
+const CALLS: Record<Exclude<RegistryInstructionName, 'register_tag'>, (record: PublicKey, signer: PublicKey) => TransactionInstruction> = {
+  set_wallet: (tagRecord, owner) => setWalletInstruction({ programId, tagRecord, owner, wallet: Keypair.generate().publicKey }),
+  offer_transfer: (tagRecord, owner) => offerTransferInstruction({ programId, tagRecord, owner, newOwner: Keypair.generate().publicKey }),
+  cancel_transfer: (tagRecord, owner) => cancelTransferInstruction({ programId, tagRecord, owner }),
+  accept_transfer: (tagRecord, newOwner) => acceptTransferInstruction({ programId, tagRecord, newOwner }),
+  release_tag: (tagRecord, owner) => releaseTagInstruction({ programId, tagRecord, owner, receiver: owner }),
+};
+const LIFECYCLE = Object.keys(CALLS) as Array<keyof typeof CALLS>;
+const OWNER_CALLS = LIFECYCLE.filter((name) => name !== 'accept_transfer');
+
+/** Sends `ix` paid and signed by `signer`, and checks the refusal and that `address` did not change. */
+function expectRefused(ix: TransactionInstruction, signer: Keypair, name: RegistryInstructionName | 'tag_registry', error: RegistryErrorName, address = tagRecord) {
+  const before = snapshot(svm, address);
+  expectRefusal(send(svm, [ix], signer.publicKey, [signer]), name, error);
+  expect(snapshot(svm, address)).toEqual(before);
+}
+
+/** For accept: a standing offer to bob, so that only the failure under test can stop it. */
+function offerToBob() {
+  expectSuccess(send(svm, [offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey })], alice.publicKey, [alice]));
+}
+
+/** The rightful signer of each call, after an offer to bob when the call needs one (cancel, accept). */
+function rightful(name: keyof typeof CALLS): Keypair {
+  if (name === 'cancel_transfer' || name === 'accept_transfer') offerToBob();
+  return name === 'accept_transfer' ? bob : alice;
+}
+
+describe('the signer', () => {
+  it.each(OWNER_CALLS)('%s refuses a signer that is not the owner with NotTagOwner', (name) => {
+    expectRefused(CALLS[name](tagRecord, mallory.publicKey), mallory, name, 'NotTagOwner');
+  });
+
+  it.each(OWNER_CALLS)('%s refuses the owner unsigned with OwnerNotSigner', (name) => {
+    const ix = withAccount(CALLS[name](tagRecord, alice.publicKey), 1, { isSigner: false });
+    expectRefused(ix, mallory, name, 'OwnerNotSigner');
+  });
+
+  it('accept_transfer refuses the pending owner unsigned with NewOwnerNotSigner', () => {
+    offerToBob();
+    expectRefused(withAccount(CALLS.accept_transfer(tagRecord, bob.publicKey), 1, { isSigner: false }), mallory, 'accept_transfer', 'NewOwnerNotSigner');
+  });
+
+  it.each([
+    ['a stranger', () => mallory],
+    ['the current owner', () => alice],
+  ])('accept_transfer refuses %s, not the pending owner, with NotPendingOwner', (_who, who) => {
+    offerToBob();
+    expectRefused(CALLS.accept_transfer(tagRecord, who().publicKey), who(), 'accept_transfer', 'NotPendingOwner');
+  });
+});
+
+describe('the arguments and the offer', () => {
+  it('offer_transfer refuses the zero address with NewOwnerIsZero', () => {
+    const ix = offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: PublicKey.default });
+    expectRefused(ix, alice, 'offer_transfer', 'NewOwnerIsZero');
+  });
+
+  it('offer_transfer refuses the owner itself with NewOwnerIsOwner', () => {
+    const ix = offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: alice.publicKey });
+    expectRefused(ix, alice, 'offer_transfer', 'NewOwnerIsOwner');
+  });
+
+  it('set_wallet refuses the zero address with WalletIsZero (payments there would be lost)', () => {
+    const ix = setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: PublicKey.default });
+    expectRefused(ix, alice, 'set_wallet', 'WalletIsZero');
+  });
+
+  it('accept_transfer with no offer standing: NoOfferToAccept', () => {
+    expectRefused(CALLS.accept_transfer(tagRecord, bob.publicKey), bob, 'accept_transfer', 'NoOfferToAccept');
+  });
+
+  it('cancel_transfer with no offer standing: NoOfferToCancel', () => {
+    expectRefused(CALLS.cancel_transfer(tagRecord, alice.publicKey), alice, 'cancel_transfer', 'NoOfferToCancel');
+  });
+
+  it('release_tag refuses a read-only receiver with ReceiverNotWritable', () => {
+    const ix = withAccount(releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: bob.publicKey }), 2, { isWritable: false });
+    expectRefused(ix, alice, 'release_tag', 'ReceiverNotWritable');
+  });
+});
+
+describe('the record account', () => {
+  it.each(LIFECYCLE)('%s refuses a record of tag A planted at the address of tag B with InvalidTagRecordAddress', (name) => {
+    const signer = rightful(name);
+    const [bobsAddress] = findTagRecordAddress('bob', programId);
+    // alice's exact record bytes, owned by the program, but at bob's PDA.
+    plantAccount(svm, bobsAddress, accountBytes(tagRecord));
+    expectRefused(CALLS[name](bobsAddress, signer.publicKey), signer, name, 'InvalidTagRecordAddress', bobsAddress);
+  });
+
+  it.each(LIFECYCLE)('%s refuses a program-owned record at an address that is no PDA of its tag with InvalidTagRecordAddress', (name) => {
+    const signer = rightful(name);
+    const anywhere = Keypair.generate().publicKey;
+    plantAccount(svm, anywhere, accountBytes(tagRecord));
+    expectRefused(CALLS[name](anywhere, signer.publicKey), signer, name, 'InvalidTagRecordAddress', anywhere);
+  });
+
+  it.each(LIFECYCLE)('%s refuses a record whose stored bump is not the one of its address with InvalidTagRecordAddress', (name) => {
+    const signer = rightful(name);
+    const data = accountBytes(tagRecord);
+    data[TAG_RECORD_OFFSETS.bump] -= 1;
+    plantAccount(svm, tagRecord, data);
+    expectRefused(CALLS[name](tagRecord, signer.publicKey), signer, name, 'InvalidTagRecordAddress');
+  });
+
+  it.each([
+    ['the System Program', () => SystemProgram.programId],
+    ['another program', () => Keypair.generate().publicKey],
+  ])('every call refuses a look-alike owned by %s with TagRecordNotProgramOwned', (_owner, lookAlikeOwner) => {
+    for (const name of LIFECYCLE) {
+      // The right discriminator, the right owner key and offer, at the real PDA of an unregistered tag.
+      const [address] = findTagRecordAddress('lookalike', programId);
+      const signer = name === 'accept_transfer' ? bob : alice;
+      plantAccount(svm, address, recordBytes('lookalike', alice.publicKey, { pendingOwner: bob.publicKey }), lookAlikeOwner());
+      expectRefused(CALLS[name](address, signer.publicKey), signer, name, 'TagRecordNotProgramOwned', address);
+    }
+  });
+
+  it.each([
+    ['the old 117-byte layout', (d: Uint8Array) => d.subarray(0, 117)],
+    ['one byte more', (d: Uint8Array) => new Uint8Array([...d, 0])],
+    ['another discriminator', (d: Uint8Array) => { d[0] ^= 1; return d; }],
+    ['a tag length over 32', (d: Uint8Array) => { new DataView(d.buffer).setUint32(TAG_RECORD_OFFSETS.tagLength, 33, true); return d; }],
+  ])('every call refuses program-owned data with %s with NotATagRecord', (_case, bend) => {
+    offerToBob(); // so that neither cancel nor accept could fail for want of an offer
+    const valid = accountBytes(tagRecord);
+    for (const name of LIFECYCLE) {
+      const signer = name === 'accept_transfer' ? bob : alice;
+      plantAccount(svm, tagRecord, bend(valid.slice()));
+      expectRefused(CALLS[name](tagRecord, signer.publicKey), signer, name, 'NotATagRecord');
+    }
+  });
+
+  it.each(LIFECYCLE)('%s refuses an unregistered tag (an empty address) with TagRecordNotProgramOwned', (name) => {
+    const signer = rightful(name);
+    const [nobody] = findTagRecordAddress('nobody', programId);
+    expectRefused(CALLS[name](nobody, signer.publicKey), signer, name, 'TagRecordNotProgramOwned', nobody);
+  });
+
+  it.each(LIFECYCLE)('%s refuses a read-only record with TagRecordNotWritable', (name) => {
+    const signer = rightful(name);
+    expectRefused(withAccount(CALLS[name](tagRecord, signer.publicKey), 0, { isWritable: false }), signer, name, 'TagRecordNotWritable');
+  });
+});
+
+describe('the instruction', () => {
+  it.each(LIFECYCLE)('%s refuses too few accounts with NotEnoughAccounts', (name) => {
+    const signer = rightful(name);
+    const ix = CALLS[name](tagRecord, signer.publicKey);
+    expectRefused(rawInstruction(ix.keys.slice(0, -1), ix.data), signer, name, 'NotEnoughAccounts');
+  });
+
+  it.each(LIFECYCLE)('%s ignores accounts past the ones its ABI lists', (name) => {
+    const signer = rightful(name);
+    const ix = CALLS[name](tagRecord, signer.publicKey);
+    const extra = [{ pubkey: tagRecord, isSigner: false, isWritable: true }, { pubkey: mallory.publicKey, isSigner: false, isWritable: true }];
+    expectSuccess(send(svm, [rawInstruction([...ix.keys, ...extra], ix.data)], signer.publicKey, [signer]));
+  });
+
+  it.each(LIFECYCLE)('%s refuses a trailing byte, and a byte short, with InvalidInstructionData', (name) => {
+    const signer = rightful(name);
+    const ix = CALLS[name](tagRecord, signer.publicKey);
+    expectRefused(rawInstruction(ix.keys, Buffer.concat([ix.data, Buffer.from([0])])), signer, name, 'InvalidInstructionData');
+    if (ix.data.length > 8) expectRefused(rawInstruction(ix.keys, ix.data.subarray(0, -1)), signer, name, 'InvalidInstructionData');
+  });
+
+  it.each([
+    ['no data', Buffer.alloc(0)],
+    ['seven bytes of a discriminator', Buffer.from(INSTRUCTION_DISCRIMINATORS.release_tag).subarray(0, 7)],
+    ['an unknown discriminator', Buffer.from('unknown!')],
+  ])('refuses %s with InvalidInstructionData, logged under the program name', (_case, data) => {
+    const keys = releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: alice.publicKey }).keys;
+    expectRefused(rawInstruction(keys, data), alice, 'tag_registry', 'InvalidInstructionData');
+  });
+
+  it('encodes exactly what the program expects (sanity of the codec the tests use)', () => {
+    expect(encodeInstructionData({ name: 'cancel_transfer' })).toHaveLength(8);
+    expect(encodeInstructionData({ name: 'set_wallet', wallet: alice.publicKey })).toHaveLength(40);
+  });
+});
+
+function accountBytes(address: PublicKey): Uint8Array {
+  const account = svm.getAccount(toAddress(address));
+  if (!account.exists) throw new Error(`no account at ${address.toBase58()}`);
+  return new Uint8Array(account.data);
+}

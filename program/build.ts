@@ -1,6 +1,6 @@
 /**
  * `npm run program:build`: compiles program/src with clang-19 for upstream BPF, links the
- * object into an SBPFv0 shared object with our linker (program/linker), and writes
+ * object into an SBPF v3 program with our linker (program/linker), and writes
  * program/tag_registry.so and its SHA-256. The output is byte-for-byte reproducible; the
  * tests rebuild it and compare against the committed file.
  */
@@ -19,7 +19,10 @@ export const COMMITTED_SO = path.join(PROGRAM_DIR, SO_NAME);
 export const COMMITTED_SHA256 = `${COMMITTED_SO}.sha256`;
 
 const CLANG = process.env.CLANG ?? 'clang-19';
-/** -mcpu=v2: v3 emits 32-bit jumps SBPFv0 rejects; the stack option lifts clang's 512-byte cap. */
+/**
+ * -mcpu=v2: no alu32 (SBPF sign-extends 32-bit results, eBPF zero-extends) and no 32-bit
+ * jumps; the stack option lifts clang's 512-byte cap to SBPF's fixed 4 KiB frame.
+ */
 export const CLANG_FLAGS = [
   '-target', 'bpf', '-mcpu=v2', '-O2', '-ffreestanding', '-fno-builtin', '-nostdlib',
   '-mllvm', '-bpf-stack-size=4096', '-Wall', '-Wextra', '-Werror', '-c',
@@ -47,12 +50,13 @@ export function compileObject(source: string, objectPath: string): void {
 
 /**
  * Builds the program into `outDir` (object in `outDir`, `tag_registry.so` and
- * `tag_registry.so.sha256` beside it).
+ * `tag_registry.so.sha256` beside it). `sourceFile` builds another copy of the source (the
+ * upgrade tests build a changed one).
  */
-export function buildProgram({ outDir }: { outDir: string }): BuildResult {
+export function buildProgram({ outDir, sourceFile = SOURCE_FILE }: { outDir: string; sourceFile?: string }): BuildResult {
   mkdirSync(outDir, { recursive: true });
   const objectPath = path.join(outDir, 'tag_registry.o');
-  compileObject(SOURCE_FILE, objectPath);
+  compileObject(sourceFile, objectPath);
   const so = linkSbpf(new Uint8Array(readFileSync(objectPath)));
   const soPath = path.join(outDir, SO_NAME);
   const sha256 = createHash('sha256').update(so).digest('hex');

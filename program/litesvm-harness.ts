@@ -1,26 +1,51 @@
 /**
- * LiteSVM harness for the program tests and the CU bench (bench/program-cu.ts): the committed .so at the
- * localnet program id, web3.js v1 transactions converted to @solana/kit ones.
+ * LiteSVM harness for the program tests and the CU bench (bench/program-cu.ts): a LiteSVM
+ * with every feature on (SIMD-0500 included, as current clusters run), the committed .so
+ * deployed at the localnet program id through real loader-v3 transactions, web3.js v1
+ * transactions converted to @solana/kit ones. The deploy runs once per .so and process;
+ * every `startSvm()` after that starts from a snapshot of the deployed state.
  */
 import { address, getTransactionDecoder, lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
+import { FailedTransactionMetadata, FeatureSet, LiteSVM, TransactionMetadata } from 'litesvm';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import nacl from 'tweetnacl';
 import { fileURLToPath } from 'node:url';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { readKeypairFile } from './deploy/keys';
+import { deployToLiteSvm } from './deploy/litesvm-deploy';
 
-export const COMMITTED_SO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tag_registry.so');
+const PROGRAM_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const COMMITTED_SO_PATH = path.join(PROGRAM_DIR, 'tag_registry.so');
+/** Public, localnet/test-only keypair of LOCALNET_PROGRAM_ID (see lib/registry/program-id.ts). */
+export const LOCALNET_PROGRAM_KEYPAIR_PATH = path.join(PROGRAM_DIR, 'localnet-program-keypair.json');
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 export const FEE_PER_SIGNATURE = 5000n;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 export const toAddress = (key: PublicKey) => address(key.toBase58());
 
+/** A LiteSVM as mainnet will run it: every feature on, SIMD-0500 included. */
+export function newSvm(): LiteSVM {
+  return new LiteSVM().withFeatureSet(FeatureSet.allEnabled());
+}
+
+const deployedSnapshots = new Map<string, Uint8Array>();
+
+/** A LiteSVM with every feature on and the program at PROGRAM_ID, deployed through loader-v3. */
 export function startSvm(soPath: string = COMMITTED_SO_PATH): LiteSVM {
-  const svm = new LiteSVM();
-  svm.addProgramFromFile(toAddress(PROGRAM_ID), soPath);
-  return svm;
+  const so = new Uint8Array(readFileSync(soPath));
+  const key = createHash('sha256').update(so).digest('hex');
+  let snapshot = deployedSnapshots.get(key);
+  if (!snapshot) {
+    const svm = newSvm();
+    deployToLiteSvm(svm, so, { program: readKeypairFile(LOCALNET_PROGRAM_KEYPAIR_PATH) });
+    snapshot = svm.toBytes();
+    deployedSnapshots.set(key, snapshot);
+  }
+  return LiteSVM.fromBytes(snapshot);
 }
 
 export function fundedKeypair(svm: LiteSVM, lamports = 10n * LAMPORTS_PER_SOL): Keypair {

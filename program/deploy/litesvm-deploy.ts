@@ -1,0 +1,129 @@
+/**
+ * Deploys a program into a LiteSVM through real loader-v3 transactions (buffer, writes,
+ * deploy with max data length; upgrade; set authority to none), so the loader's checks run
+ * exactly as on a cluster with the same features. `addProgram` would skip them. Used by the
+ * program tests (program/litesvm-harness.ts) and by the localnet's genesis. Synchronous, as
+ * LiteSVM is.
+ */
+import { lamports as toLamports, type Address, type Instruction } from '@solana/kit';
+import { FailedTransactionMetadata, type LiteSVM, type TransactionMetadata } from 'litesvm';
+import { generateSigner, type Signer } from './keys';
+import {
+  BUFFER_HEADER_SIZE,
+  createBufferInstructions,
+  deployInstructions,
+  extendProgramInstruction,
+  PROGRAM_ACCOUNT_SIZE,
+  PROGRAM_DATA_HEADER_SIZE,
+  programDataAddress,
+  setAuthorityInstruction,
+  signedTransaction,
+  upgradeInstruction,
+  writeChunkSize,
+  writeInstruction,
+} from './loader-v3';
+
+/** A loader transaction the runtime refused; `logs` carry the loader's reason. */
+export class LoaderTransactionError extends Error {
+  override name = 'LoaderTransactionError';
+  constructor(
+    readonly step: string,
+    readonly reason: string,
+    readonly logs: string[],
+  ) {
+    super(`${step} failed: ${reason}\n${logs.join('\n')}`);
+  }
+}
+
+function sendOrThrow(svm: LiteSVM, step: string, instructions: Instruction[], payer: Signer, signers: Signer[]): TransactionMetadata {
+  svm.expireBlockhash();
+  const recent = { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 0n };
+  const result = svm.sendTransaction(signedTransaction(instructions, payer.address, recent, [payer, ...signers]));
+  if (result instanceof FailedTransactionMetadata) {
+    throw new LoaderTransactionError(step, result.err().toString(), result.meta().logs());
+  }
+  return result;
+}
+
+/** A program deployed or upgraded is visible from the next slot. */
+function nextSlot(svm: LiteSVM): void {
+  svm.warpToSlot(svm.getClock().slot + 1n);
+}
+
+function fund(svm: LiteSVM, signer: Signer, lamports: bigint): void {
+  const has = BigInt(svm.getBalance(signer.address) ?? 0n);
+  if (has < lamports) svm.airdrop(signer.address, toLamports(lamports - has));
+}
+
+/** Creates a buffer holding `so`, its authority `authority`. Returns the buffer address. */
+function writeBuffer(svm: LiteSVM, so: Uint8Array, payer: Signer, authority: Signer): Address {
+  const buffer = generateSigner();
+  const lamports = svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length));
+  sendOrThrow(svm, 'create buffer', createBufferInstructions({ payer: payer.address, buffer: buffer.address, authority: authority.address, programLength: so.length, lamports }), payer, [buffer]);
+  const chunk = writeChunkSize({ payer, authority });
+  for (let offset = 0; offset < so.length; offset += chunk) {
+    const bytes = so.subarray(offset, offset + chunk);
+    sendOrThrow(svm, `write at ${offset}`, [writeInstruction({ buffer: buffer.address, authority: authority.address, offset, bytes })], payer, [authority]);
+  }
+  return buffer.address;
+}
+
+export interface LiteSvmDeploy {
+  programId: Address;
+  programData: Address;
+  /** The upgrade authority, or null after `final`. */
+  authority: Signer | null;
+  payer: Signer;
+}
+
+/**
+ * Deploys `so` at the address of `program` (its keypair signs the program account's
+ * creation). The payer (default: a fresh key funded by airdrop) is also the upgrade
+ * authority unless `authority` is given; `final` sets the authority to none afterwards.
+ */
+export function deployToLiteSvm(
+  svm: LiteSVM,
+  so: Uint8Array,
+  options: { program: Signer; payer?: Signer; authority?: Signer; maxDataLength?: number; final?: boolean },
+): LiteSvmDeploy {
+  const payer = options.payer ?? generateSigner();
+  const authority = options.authority ?? payer;
+  const maxDataLength = Math.max(options.maxDataLength ?? so.length, so.length);
+  const rent = (size: number) => svm.minimumBalanceForRentExemption(BigInt(size));
+  fund(svm, payer, rent(BUFFER_HEADER_SIZE + so.length) + rent(PROGRAM_DATA_HEADER_SIZE + maxDataLength) + rent(PROGRAM_ACCOUNT_SIZE) + 1_000_000_000n);
+
+  const buffer = writeBuffer(svm, so, payer, authority);
+  sendOrThrow(
+    svm,
+    'deploy',
+    deployInstructions({ payer: payer.address, programId: options.program.address, buffer, authority: authority.address, maxDataLength, programAccountLamports: rent(PROGRAM_ACCOUNT_SIZE) }),
+    payer,
+    [options.program, authority],
+  );
+  nextSlot(svm);
+  const deployed: LiteSvmDeploy = { programId: options.program.address, programData: programDataAddress(options.program.address), authority, payer };
+  return options.final ? finalizeInLiteSvm(svm, deployed) : deployed;
+}
+
+/** Replaces the program's code with `so` (growing its ProgramData first when `so` is larger). */
+export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint8Array): void {
+  const authority = deployed.authority ?? generateSigner(); // a final program: the loader refuses, as it should
+  const { payer, programId } = deployed;
+  fund(svm, payer, svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length)) * 2n + 1_000_000_000n);
+  const capacity = Number(svm.getAccount(deployed.programData).exists ? BigInt((svm.getAccount(deployed.programData) as { data: Uint8Array }).data.length) : 0n) - PROGRAM_DATA_HEADER_SIZE;
+  const buffer = writeBuffer(svm, so, payer, authority);
+  const instructions: Instruction[] = [];
+  if (so.length > capacity) {
+    instructions.push(extendProgramInstruction({ programId, authority: authority.address, payer: payer.address, additionalBytes: so.length - capacity }));
+  }
+  instructions.push(upgradeInstruction({ programId, buffer, authority: authority.address, spill: payer.address }));
+  sendOrThrow(svm, 'upgrade', instructions, payer, [authority]);
+  nextSlot(svm);
+}
+
+/** Sets the upgrade authority to none: the program can never change again. */
+export function finalizeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy): LiteSvmDeploy {
+  if (!deployed.authority) return deployed;
+  sendOrThrow(svm, 'finalize', [setAuthorityInstruction({ account: deployed.programData, current: deployed.authority.address, next: null })], deployed.payer, [deployed.authority]);
+  return { ...deployed, authority: null };
+}

@@ -97,8 +97,9 @@ describe('IDL', () => {
     expect(ix.name).toBe('register_tag');
     expect(ix.args).toEqual([{ name: 'tag', type: 'string' }, { name: 'wallet', type: 'pubkey' }]);
     expect(ix.accounts.map((a) => a.name)).toEqual(['tag_record', 'owner', 'fee_payer', 'system_program']);
-    expect(ix.accounts[0].pda?.seeds).toEqual([{ kind: 'const', value: [...Buffer.from('tag')] }, { kind: 'arg', path: 'tag' }]);
-    expect(ix.accounts[3].address).toBe(SystemProgram.programId.toBase58());
+    const accounts = ix.accounts as ReadonlyArray<{ pda?: { seeds: unknown[] }; address?: string }>;
+    expect(accounts[0].pda?.seeds).toEqual([{ kind: 'const', value: [...Buffer.from('tag')] }, { kind: 'arg', path: 'tag' }]);
+    expect(accounts[3].address).toBe(SystemProgram.programId.toBase58());
 
     const owner = Keypair.generate().publicKey;
     const feePayer = Keypair.generate().publicKey;

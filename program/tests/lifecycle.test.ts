@@ -1,7 +1,7 @@
 // The tag lifecycle on its happy paths, in LiteSVM with every feature on, against the
 // committed program/tag_registry.so: set_wallet, offer / cancel / accept, release and
 // registering the same tag again.
-import { Keypair, type PublicKey } from '@solana/web3.js';
+import { Keypair, SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -158,6 +158,19 @@ describe('release_tag', () => {
     expectRefusal(accept(bob), 'accept_transfer', 'TagRecordNotProgramOwned');
   });
 
+  it('an address revived after release (lamports sent to it) is an empty system account, and registers again', () => {
+    const ixs = [
+      releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: alice.publicKey }),
+      SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: tagRecord, lamports: 1_000_000 }),
+    ];
+    expectSuccess(send(svm, ixs, alice.publicKey, [alice]));
+    const revived = accountData(svm, tagRecord)!;
+    expect(revived).toMatchObject({ lamports: 1_000_000n, owner: SystemProgram.programId });
+    expect(revived.data.length).toBe(0);
+    registerTag(svm, 'alice', bob);
+    expect(recordAt(svm, tagRecord)).toMatchObject({ owner: bob.publicKey, pendingOwner: null });
+  });
+
   it('release then register in one transaction', () => {
     const ixs = [
       releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: alice.publicKey }),
@@ -166,5 +179,23 @@ describe('release_tag', () => {
     expectSuccess(send(svm, ixs, alice.publicKey, [alice, bob]));
     expect(recordAt(svm, tagRecord)).toMatchObject({ owner: bob.publicKey, pendingOwner: null, tag: 'alice' });
     expect(accountData(svm, tagRecord)!.data.length).toBe(TAG_RECORD_SIZE);
+  });
+});
+
+describe('compute units', () => {
+  it('each lifecycle instruction stays under 3,000 CU (issue 12)', () => {
+    const carol = fundedKeypair(svm);
+    const calls: Array<[string, TransactionInstruction, Keypair]> = [
+      ['set_wallet', setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: carol.publicKey }), alice],
+      ['offer_transfer', offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: carol.publicKey }), alice],
+      ['cancel_transfer', cancelTransferInstruction({ programId, tagRecord, owner: alice.publicKey }), alice],
+      ['offer_transfer', offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey }), alice],
+      ['accept_transfer', acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob],
+      ['release_tag', releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }), bob],
+    ];
+    for (const [name, ix, signer] of calls) {
+      const units = expectSuccess(send(svm, [ix], signer.publicKey, [signer])).computeUnitsConsumed();
+      expect(units, name).toBeLessThan(3_000n);
+    }
   });
 });

@@ -37,6 +37,12 @@ export interface DecodedTransaction {
   malformed: string[];
   /** Whether any instruction, top-level or inner, is one of `programId`'s. */
   invokesProgram: boolean;
+  /**
+   * The tag records the transaction's instructions of ours name (account 0 of every one of
+   * them, whatever the instruction: the ABI puts the record first), base58, each once. The
+   * indexer re-reads these records rather than replaying the instructions (DESIGN "Indexer").
+   */
+  touched: string[];
 }
 
 /**
@@ -77,10 +83,13 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     raw.push(...(inner.get(i) ?? []));
   });
 
-  const decoded: DecodedTransaction = { registrations: [], malformed: [], invokesProgram: false };
+  const decoded: DecodedTransaction = { registrations: [], malformed: [], invokesProgram: false, touched: [] };
+  const touched = new Set<string>();
   for (const ix of raw) {
     if (!keys.get(ix.programIdIndex)?.equals(programId)) continue;
     decoded.invokesProgram = true;
+    const record = ix.accounts.length > 0 ? keys.get(ix.accounts[0]!) : undefined;
+    if (record) touched.add(record.toBase58());
     if (!hasRegisterDiscriminator(ix.data)) continue;
     const args = decodeRegisterTagData(ix.data);
     const owner = ix.accounts.length >= 4 ? keys.get(ix.accounts[1]!) : undefined;
@@ -98,6 +107,7 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
       blockTime: tx.blockTime ?? null,
     });
   }
+  decoded.touched = [...touched];
   return decoded;
 }
 

@@ -1,7 +1,8 @@
-/** chain → mirror (DESIGN "Indexer"): one code path for the cron run and the fast sync. */
+/** chain → mirror (DESIGN "Indexer"): one code path for the cron run, the fast sync and reconcile. */
 export { runIndexer, type DeferredTransaction, type IndexerSummary, type RecordedSkip, type RunIndexerInput } from './run-indexer';
-export { syncRegistration, type SyncResult } from './sync-signature';
+export { syncTransaction, type SyncResult } from './sync-signature';
 export { runCronJob, type CronSummary } from './cron-job';
-export { extractRegistrations, type Registration } from './extract-registrations';
-export { applyRegistrations } from './apply-registration';
+export { decodeTransaction, extractRegistrations, type Registration } from './extract-registrations';
+export { mirrorTouchedRecords, afterMirrorCommit } from './mirror-touched';
+export { readRecordStates } from './record-states';
 export { readCursor } from './cursor';

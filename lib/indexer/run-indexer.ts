@@ -1,16 +1,13 @@
 import type { ConfirmedSignatureInfo, Connection, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
-import { applyRegistrations } from './apply-registration';
 import { readCursor, writeCursor } from './cursor';
 import { clearDeferrals, listDeferrals, recordDeferrals, recordSkips, type DeferredTransaction } from './deferrals';
-import {
-  decodeTransaction,
-  IncompleteTransactionError,
-  MAX_SUPPORTED_TRANSACTION_VERSION,
-  type Registration,
-} from './extract-registrations';
+import { decodeTransaction, IncompleteTransactionError, MAX_SUPPORTED_TRANSACTION_VERSION } from './extract-registrations';
+import { fillRecordAddresses } from './fill-record-addresses';
 import { withIndexerLock } from './lock';
+import { noChanges, type MirrorChanges, type Provenance } from './mirror-records';
+import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
 
 export type { DeferredTransaction } from './deferrals';
 
@@ -44,6 +41,8 @@ export interface RunIndexerInput {
    * batches committed before it stay).
    */
   onTransactionProcessed?: (signature: string) => void | Promise<void>;
+  /** After each batch commits, with the tags whose identity changed (default: their cached /@tag pages expire). */
+  afterCommit?: AfterCommit;
 }
 
 /** A transaction passed over for good this run, and why (also in `indexer_skips`). */
@@ -55,9 +54,11 @@ export interface RecordedSkip {
 /**
  * What one run did.
  * - `processed`: signatures the cursor moved past.
- * - `indexed`: identities created.
- * - `skipped`: processed transactions that created nothing (failed on chain, no
- *   register_tag of ours, already mirrored e.g. by a sync, or recorded below).
+ * - `indexed`: identities created (rows inserted).
+ * - `updated`: rows changed (owner, wallet, pending owner; a re-registration after a release).
+ * - `removed`: rows deleted because their record is gone (released).
+ * - `skipped`: processed transactions that changed no row (failed on chain, none of ours,
+ *   already mirrored e.g. by a sync, or recorded below).
  * - `recordedSkips`: transactions that will never decode (no instruction of ours, a
  *   malformed one, a version this indexer cannot read), recorded in `indexer_skips`.
  * - `deferred`: transactions it could not read (the node answered null or an error) or not
@@ -71,6 +72,8 @@ export interface IndexerSummary {
   status: 'completed' | 'skipped';
   processed: number;
   indexed: number;
+  updated: number;
+  removed: number;
   skipped: number;
   recordedSkips: RecordedSkip[];
   deferred: DeferredTransaction[];
@@ -100,13 +103,14 @@ export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary
 }
 
 function emptySummary(status: IndexerSummary['status'], cursor: string | null): IndexerSummary {
-  return { status, processed: 0, indexed: 0, skipped: 0, recordedSkips: [], deferred: [], retried: 0, cursor, more: false, durationMs: 0 };
+  return { status, processed: 0, indexed: 0, updated: 0, removed: 0, skipped: 0, recordedSkips: [], deferred: [], retried: 0, cursor, more: false, durationMs: 0 };
 }
 
 async function indexBacklog(input: RunIndexerInput, started: number): Promise<IndexerSummary> {
   const { db, connection, programId, now } = input;
   const key = programId.toBase58();
   const retry = input.fetchRetry ?? INDEXER_FETCH_RETRY;
+  await fillRecordAddresses(db, programId);
   const cursor = await readCursor(db, key);
   const backlog = await listSince(connection, programId, cursor.signature, input.pageSize);
   const work = backlog.slice(0, input.maxTransactions);
@@ -139,10 +143,10 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
 
       const result = await db.transaction(async (txDb) => {
         const tx = txDb as unknown as Db;
-        let counts = { indexed: 0, skipped: 0, recorded: [] as RecordedSkip[] };
+        let counts: BatchCounts = { indexed: 0, updated: 0, removed: 0, skipped: 0, recorded: [], changes: noChanges() };
         if (ready > 0) {
           const applied = batch.slice(0, ready);
-          counts = await applyBatch(tx, applied, outcomes.slice(0, ready) as Applicable[], now, input.onTransactionProcessed);
+          counts = await applyBatch(tx, input, applied, outcomes.slice(0, ready) as Applicable[]);
           await recordSkips(tx, key, applied, counts.recorded, now);
           const cleared = applied.map((i) => i.signature).filter((s) => knownDeferrals.has(s));
           if (cleared.length) await clearDeferrals(tx, cleared);
@@ -153,8 +157,11 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
         return { counts, deferred };
       });
 
+      await afterMirrorCommit(db, result.counts.changes, input.afterCommit);
       summary.processed += ready;
       summary.indexed += result.counts.indexed;
+      summary.updated += result.counts.updated;
+      summary.removed += result.counts.removed;
       summary.skipped += result.counts.skipped;
       summary.recordedSkips.push(...result.counts.recorded);
       if (ready > 0) summary.cursor = batch[ready - 1]!.signature;
@@ -178,8 +185,11 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
 
 type Fetched = VersionedTransactionResponse | null | { error: unknown } | 'not-needed';
 
-/** What to do with one listed transaction. `skipReason`: record it as passed over for good. */
-type Outcome = { kind: 'apply'; registrations: Registration[]; skipReason: string | null } | { kind: 'defer'; reason: string };
+/**
+ * What to do with one listed transaction. `touched`: the tag records its instructions of
+ * ours name (none for a failed one); `skipReason`: record it as passed over for good.
+ */
+type Outcome = { kind: 'apply'; touched: string[]; skipReason: string | null } | { kind: 'defer'; reason: string };
 type Applicable = Extract<Outcome, { kind: 'apply' }>;
 
 // JSON-RPC -32015: "Transaction version (N) is not supported by the requesting client".
@@ -187,46 +197,64 @@ type Applicable = Extract<Outcome, { kind: 'apply' }>;
 const UNSUPPORTED_TRANSACTION_VERSION = -32015;
 
 function outcomeOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: Fetched): Outcome {
-  if (info.err) return { kind: 'apply', registrations: [], skipReason: null };
+  if (info.err) return { kind: 'apply', touched: [], skipReason: null };
   if (fetched === 'not-needed') throw new Error(`indexer: ${info.signature} was not fetched`);
   if (fetched === null) return { kind: 'defer', reason: 'the node answered null (not found yet)' };
   if ('error' in fetched) {
     if (rpcErrorCode(fetched.error) === UNSUPPORTED_TRANSACTION_VERSION) {
-      return { kind: 'apply', registrations: [], skipReason: `unreadable: ${messageOf(fetched.error)}` };
+      return { kind: 'apply', touched: [], skipReason: `unreadable: ${messageOf(fetched.error)}` };
     }
     return { kind: 'defer', reason: `the node answered an error: ${messageOf(fetched.error)}` };
   }
   if (!fetched.meta) return { kind: 'defer', reason: 'the node answered without the transaction status' };
-  if (fetched.meta.err) return { kind: 'apply', registrations: [], skipReason: null };
+  if (fetched.meta.err) return { kind: 'apply', touched: [], skipReason: null };
   try {
     const decoded = decodeTransaction(fetched, programId);
-    if (!decoded.invokesProgram) return { kind: 'apply', registrations: [], skipReason: 'no instruction of the program' };
-    return { kind: 'apply', registrations: decoded.registrations, skipReason: decoded.malformed.join('; ') || null };
+    if (!decoded.invokesProgram) return { kind: 'apply', touched: [], skipReason: 'no instruction of the program' };
+    return { kind: 'apply', touched: decoded.touched, skipReason: decoded.malformed.join('; ') || null };
   } catch (err) {
     if (err instanceof IncompleteTransactionError) return { kind: 'defer', reason: `incomplete answer: ${err.message}` };
-    return { kind: 'apply', registrations: [], skipReason: `undecodable: ${messageOf(err)}` };
+    return { kind: 'apply', touched: [], skipReason: `undecodable: ${messageOf(err)}` };
   }
 }
 
+interface BatchCounts {
+  indexed: number;
+  updated: number;
+  removed: number;
+  skipped: number;
+  recorded: RecordedSkip[];
+  changes: MirrorChanges;
+}
+
 /**
- * The ready part of a batch, in order: every registration inserted in one statement, then
- * counted per transaction: `indexed` (identities created) or `skipped`, plus the
- * transactions to record as passed over for good.
+ * The ready part of a batch, in its database transaction: every record its transactions
+ * touched is read once and its row made to match (DESIGN "Indexer"), each stamped with the
+ * newest transaction that touched it; then counted per transaction: a transaction none of
+ * whose records changed a row is `skipped`; and the transactions to record as passed over.
  */
 async function applyBatch(
   db: Db,
+  { connection, programId, now, onTransactionProcessed }: RunIndexerInput,
   batch: ConfirmedSignatureInfo[],
   outcomes: Applicable[],
-  now: Date,
-  onTransactionProcessed: RunIndexerInput['onTransactionProcessed'],
-): Promise<{ indexed: number; skipped: number; recorded: RecordedSkip[] }> {
-  const inserted = new Set(await applyRegistrations(db, outcomes.flatMap((o) => o.registrations), now));
-  const counts = { indexed: 0, skipped: 0, recorded: [] as RecordedSkip[] };
+): Promise<BatchCounts> {
+  const touched = new Map<string, Provenance>();
+  batch.forEach((info, i) => {
+    for (const address of outcomes[i]!.touched) touched.set(address, { signature: info.signature, slot: info.slot });
+  });
+  const changes = await mirrorTouchedRecords(db, { connection, programId, touched, now });
+  const counts: BatchCounts = {
+    indexed: changes.created.length,
+    updated: changes.updated.length + changes.quietlyUpdated.length,
+    removed: changes.removed.length,
+    skipped: 0,
+    recorded: [],
+    changes,
+  };
   for (let i = 0; i < batch.length; i++) {
     const outcome = outcomes[i]!;
-    const created = outcome.registrations.filter((r) => inserted.delete(r.tag)).length;
-    if (created > 0) counts.indexed += created;
-    else counts.skipped += 1;
+    if (!outcome.touched.some((address) => changes.changedAddresses.has(address))) counts.skipped += 1;
     if (outcome.skipReason) {
       console.warn(`indexer: passed over ${batch[i]!.signature} for good: ${outcome.skipReason}`);
       counts.recorded.push({ signature: batch[i]!.signature, reason: outcome.skipReason });

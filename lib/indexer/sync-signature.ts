@@ -1,49 +1,68 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
+import { and, eq } from 'drizzle-orm';
 import { AppError } from '@/lib/api/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
+import { identities } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';
 import { toIdentity } from '@/lib/identity/identity-response';
-import { findActiveIdentity } from '@/lib/identity/queries';
 import type { Identity } from '@/lib/identity/schemas';
-import { applyRegistrations } from './apply-registration';
-import {
-  extractRegistrations,
-  MAX_SUPPORTED_TRANSACTION_VERSION,
-  type Registration,
-  type TransactionForIndexing,
-} from './extract-registrations';
+import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './extract-registrations';
+import { fillRecordAddresses } from './fill-record-addresses';
+import type { Provenance } from './mirror-records';
+import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
 
 export type SyncResult = { status: 'indexed'; identity: Identity } | { status: 'pending' };
 
-export interface SyncRegistrationInput {
+export interface SyncTransactionInput {
   db: Db;
   connection: Connection;
   programId: PublicKey;
   signature: string;
   now: Date;
+  /** After the mirror's changes commit (default: their cached /@tag pages expire). */
+  afterCommit?: AfterCommit;
 }
+
+export const FAILED_TRANSACTION_MESSAGE = 'The transaction failed on chain: it changed nothing.';
+export const NOT_OURS_MESSAGE = 'The transaction has no instruction of the tag registry.';
 
 /**
  * POST /v1/sync (DESIGN "Indexer"): indexes one transaction now, read from the chain (the
- * caller is not trusted), through the cron run's own extract/apply. Finalized and a
- * successful register_tag of ours → `indexed` with the identity (the first registration's);
- * seen only at `confirmed` → `pending` (202); unknown to the cluster → 404 (it may not have
- * landed yet: try again); failed, or no register_tag of ours → 422. A reserved tag that
- * landed anyway is mirrored as blocked and answers the identity 404, as GET does.
- * Does not move the indexer's cursor: the next cron run passes over it (ON CONFLICT).
+ * caller is not trusted), through the cron run's own code: the tag records its instructions
+ * touched are re-read at `finalized` and their rows made to match. Any successful transaction
+ * of the program counts (register, set_wallet, an offer, its cancel or accept, a release).
+ * Answers as GET /v1/identity would now for the first record it touched: the identity, or the
+ * one 404 once the tag is released or blocked. Seen only at `confirmed` → `pending` (202);
+ * unknown to the cluster → 404 (it may not have landed yet: try again); failed, or no
+ * instruction of ours → 422. Does not move the indexer's cursor: the cron run re-reads the
+ * same records later, which changes nothing.
  */
-export async function syncRegistration({ db, connection, programId, signature, now }: SyncRegistrationInput): Promise<SyncResult> {
+export async function syncTransaction({ db, connection, programId, signature, now, afterCommit }: SyncTransactionInput): Promise<SyncResult> {
   const finalized = await getTransaction(connection, signature, 'finalized');
   if (!finalized) {
     const confirmed = await getTransaction(connection, signature, 'confirmed');
     if (!confirmed) throw new AppError('not_found', 'The cluster knows no transaction with this signature (yet).');
-    registrationsOf(confirmed, programId);
+    touchedBy(confirmed, programId);
     return { status: 'pending' };
   }
-  const registrations = registrationsOf(finalized, programId);
-  await applyRegistrations(db, registrations, now);
-  const row = await findActiveIdentity(db, registrations[0]!.tag);
+  const touched = touchedBy(finalized, programId);
+  const provenance: Provenance = { signature, slot: finalized.slot };
+  await fillRecordAddresses(db, programId);
+  const changes = await db.transaction((tx) =>
+    mirrorTouchedRecords(tx as unknown as Db, {
+      connection,
+      programId,
+      touched: new Map(touched.map((address) => [address, provenance])),
+      now,
+    }),
+  );
+  await afterMirrorCommit(db, changes, afterCommit);
+  const [row] = await db
+    .select()
+    .from(identities)
+    .where(and(eq(identities.pda, touched[0]!), eq(identities.status, 'active')))
+    .limit(1);
   if (!row) throw tagNotFound();
   return { status: 'indexed', identity: toIdentity(row) };
 }
@@ -54,18 +73,15 @@ function getTransaction(connection: Connection, signature: string, commitment: '
   );
 }
 
-/** The transaction's registrations; 422 when it failed or has none of ours. */
-function registrationsOf(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
-  if (tx.meta?.err) throw new AppError('unprocessable', 'The transaction failed on chain: it registered nothing.');
-  let registrations: Registration[];
+/** The tag records the transaction touched, first named first; 422 when it failed or has none of ours. */
+function touchedBy(tx: TransactionForIndexing, programId: PublicKey): string[] {
+  if (tx.meta?.err) throw new AppError('unprocessable', FAILED_TRANSACTION_MESSAGE);
+  let touched: string[] = [];
   try {
-    registrations = extractRegistrations(tx, programId);
+    touched = decodeTransaction(tx, programId).touched;
   } catch (err) {
     console.error('sync: cannot decode transaction', err);
-    registrations = [];
   }
-  if (registrations.length === 0) {
-    throw new AppError('unprocessable', 'The transaction is not a register_tag of the tag registry.');
-  }
-  return registrations;
+  if (touched.length === 0) throw new AppError('unprocessable', NOT_OURS_MESSAGE);
+  return touched;
 }

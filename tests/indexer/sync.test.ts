@@ -53,7 +53,7 @@ describe('POST /v1/sync', () => {
     await confirmed(connection, signature, 'finalized');
     const res = await sync({ signature });
     expect(res.status).toBe(422);
-    expect(res.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction is not a register_tag of the tag registry.' } });
+    expect(res.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction has no instruction of the tag registry.' } });
   });
 
   it('404 for a signature the cluster does not know', async () => {

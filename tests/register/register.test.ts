@@ -233,7 +233,7 @@ describe('POST /v1/register', () => {
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
     expect(synced.status).toBe(422);
-    expect(synced.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction failed on chain: it registered nothing.' } });
+    expect(synced.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction failed on chain: it changed nothing.' } });
     // And the tag is still free.
     expect((await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json()))).toEqual({ tag, available: true, reason: null });
   });

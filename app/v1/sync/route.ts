@@ -1,18 +1,18 @@
-// POST /v1/sync — index one landed register_tag now, read from the chain (DESIGN "Indexer")
+// POST /v1/sync — index one landed transaction of the program now, read from the chain (DESIGN "Indexer")
 import { corsPreflight, withCors } from '@/lib/api/cors';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
-import { syncRegistration } from '@/lib/indexer/sync-signature';
+import { syncTransaction } from '@/lib/indexer/sync-signature';
 import { SyncRequest } from '@/lib/registry/schemas';
 
 export const POST = withCors(
   withApi(
-    withRateLimit('sync', (s) => s.config.syncRateLimit, async (req, { services: { db, config } }) => {
+    withRateLimit('sync', async (req, { services: { db, config } }) => {
       const { signature } = parseWith(SyncRequest, await readJson(req, 1024));
       const { connection, programId } = getChain(config);
-      const result = await syncRegistration({ db, connection, programId, signature, now: new Date() });
+      const result = await syncTransaction({ db, connection, programId, signature, now: new Date() });
       if (result.status === 'pending') return json({ status: 'pending' }, { status: 202, headers: { 'Retry-After': '1' } });
       return json(result.identity);
     }),

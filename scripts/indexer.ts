@@ -1,0 +1,67 @@
+// `npm run indexer -- run | reconcile [--repair]`: the indexer from the command line, against
+// the database and cluster the configuration names (DATABASE_URL / POSTGRES_URL, SOLANA_RPC_URL,
+// TAG_PROGRAM_ID). `run`: one indexer run, as the cron route does. `reconcile`: compare the
+// mirror with every record on chain and print each difference; `--repair` makes the mirror
+// match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
+import { AppError } from '@/lib/api/errors';
+import { getChain } from '@/lib/chain/rpc';
+import { ConfigError, getConfig } from '@/lib/config';
+import { openDb } from '@/lib/db/client';
+import { runIndexer } from '@/lib/indexer';
+import { reconcileMirror, type MirrorDifference } from '@/lib/indexer/reconcile';
+
+const USAGE = 'usage: npm run indexer -- run | reconcile [--repair]';
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...flags] = args;
+  const repair = flags.includes('--repair');
+  const known = command === 'run' ? flags.length === 0 : command === 'reconcile' && flags.every((f) => f === '--repair');
+  if (!known) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = getConfig();
+  const { connection, programId } = getChain(config);
+  const { db, close } = await openDb(config.database, { poolSize: 3 });
+  try {
+    if (command === 'run') {
+      const summary = await runIndexer({ db, connection, programId, ...config.indexer, now: new Date() });
+      console.log(JSON.stringify(summary, null, 2));
+      return 0;
+    }
+    const report = await reconcileMirror({ db, connection, programId, repair, now: new Date() });
+    console.log(`reconcile: ${report.records} record(s) on chain, ${report.rows} row(s) in the mirror, ${report.differences.length} difference(s)`);
+    for (const difference of report.differences) console.log(`  ${describe(difference)}`);
+    if (report.repaired) {
+      const { created, updated, quietlyUpdated, removed } = report.repaired;
+      console.log(
+        `repaired: ${created.length} row(s) created, ${updated.length + quietlyUpdated.length} updated, ${removed.length} removed`,
+      );
+      return 0;
+    }
+    return report.differences.length === 0 ? 0 : 1;
+  } finally {
+    await close();
+  }
+}
+
+function describe(d: MirrorDifference): string {
+  switch (d.kind) {
+    case 'missing-row':
+      return `@${d.tag}: on chain (${d.address}: owner ${d.chain.owner}, wallet ${d.chain.wallet}), no row in the mirror`;
+    case 'row-without-record':
+      return `@${d.tag}: a row in the mirror (owner ${d.mirror.owner}), no record on chain at ${d.address}`;
+    case 'mismatch':
+      return `@${d.tag}: ${d.fields.map((f) => `${f.field} is ${f.mirror ?? 'none'} in the mirror, ${f.chain ?? 'none'} on chain`).join('; ')}`;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof AppError) console.error(`error: ${err.code}: ${err.message}`);
+    else if (err instanceof ConfigError) console.error(err.message);
+    else console.error('error:', err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

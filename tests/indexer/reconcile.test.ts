@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Keypair } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { randomBytes } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { insertIdentity } from '@/devstack/identities';
+import { startLocalnet, type Localnet } from '@/localnet';
+import type { DbHandle } from '@/lib/db/client';
+import { identities, identityEvents } from '@/lib/db/schema';
+import { runIndexer } from '@/lib/indexer';
+import { reconcileMirror } from '@/lib/indexer/reconcile';
+import { findTagRecordAddress } from '@/lib/registry';
+import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './support';
+
+/*
+ * Reconcile (issue 12, DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a
+ * deleted row, a tampered owner and a row with no record; `--repair` fixes all three. A
+ * localnet and a database of their own, so the chain holds exactly this test's records.
+ */
+
+const databaseUrl = inject('databaseUrl');
+const quietly = async () => {};
+
+/** `npm run indexer -- <args>` against the test's database and localnet: exit code and output. */
+function indexerCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/indexer.ts', ...args], {
+      env: { ...process.env, ...env, NODE_ENV: 'development' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+describe('reconcile', () => {
+  let localnet: Localnet;
+  let handle: DbHandle;
+  let url: string;
+  let dataDir: string;
+  let tags: string[];
+  const owner = Keypair.generate();
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ port: 0, dataDir: null });
+    ({ url, handle } = await freshDatabase(databaseUrl));
+    dataDir = mkdtempSync(path.join(tmpdir(), 'reconcile-'));
+    const connection = connect(localnet.url);
+    await fund(connection, owner.publicKey, 10);
+    tags = (await registerMany(connection, owner, 3, 'rc')).map((s) => s.tag);
+    await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date(), afterCommit: quietly });
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await localnet?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finds a deleted row, a tampered owner and a row with no record; --repair fixes all three', async () => {
+    const connection = connect(localnet.url);
+    const db = handle.db;
+    const [deleted, tampered, kept] = tags as [string, string, string];
+    expect((await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() })).differences).toEqual([]);
+
+    await db.delete(identityEvents); // the registrations' own events; only the repair's are checked below
+    const intruder = bs58.encode(randomBytes(32));
+    await db.delete(identities).where(eq(identities.tag, deleted));
+    await db.update(identities).set({ owner: intruder, displayName: 'Not the owner' }).where(eq(identities.tag, tampered));
+    const orphan = await insertIdentity(db, { tag: 'rc_no_record' });
+
+    const report = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+    expect(report).toMatchObject({ records: 3, rows: 3, repaired: null });
+    expect(report.differences).toEqual([
+      {
+        kind: 'missing-row',
+        tag: deleted,
+        address: findTagRecordAddress(deleted, PROGRAM_ID)[0].toBase58(),
+        chain: { owner: owner.publicKey.toBase58(), wallet: owner.publicKey.toBase58(), pendingOwner: null, createdAt: expect.any(String) },
+      },
+      {
+        kind: 'mismatch',
+        tag: tampered,
+        address: findTagRecordAddress(tampered, PROGRAM_ID)[0].toBase58(),
+        fields: [{ field: 'owner', mirror: intruder, chain: owner.publicKey.toBase58() }],
+      },
+      {
+        kind: 'row-without-record',
+        tag: orphan.tag,
+        address: findTagRecordAddress(orphan.tag, PROGRAM_ID)[0].toBase58(),
+        mirror: expect.objectContaining({ owner: orphan.owner }),
+      },
+    ]);
+
+    // The command prints each difference and exits 1 while differences remain.
+    const env = { DATABASE_URL: url, SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir, APP_URL: 'http://127.0.0.1:9' };
+    const check = await indexerCli(['reconcile'], env);
+    expect(check.out).toContain('3 record(s) on chain, 3 row(s) in the mirror, 3 difference(s)');
+    expect(check.out).toContain(`@${deleted}: on chain`);
+    expect(check.out).toContain(`@${tampered}: owner is ${intruder} in the mirror, ${owner.publicKey.toBase58()} on chain`);
+    expect(check.out).toContain(`@${orphan.tag}: a row in the mirror`);
+    expect(check.code).toBe(1);
+
+    const repair = await indexerCli(['reconcile', '--repair'], env);
+    expect(repair.out).toContain('repaired: 1 row(s) created, 1 updated, 1 removed');
+    expect(repair.code).toBe(0);
+
+    const after = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+    expect(after.differences).toEqual([]);
+    const rows = new Map((await db.select().from(identities)).map((r) => [r.tag, r]));
+    expect([...rows.keys()].sort()).toEqual([deleted, tampered, kept].sort());
+    expect(rows.get(tampered)).toMatchObject({ owner: owner.publicKey.toBase58(), displayName: null }); // the profile went with the wrong owner
+    const landed = await connection.getSignaturesForAddress(findTagRecordAddress(deleted, PROGRAM_ID)[0], { limit: 1 }, 'finalized');
+    expect(rows.get(deleted)).toMatchObject({ owner: owner.publicKey.toBase58(), signature: landed[0]!.signature, slot: BigInt(landed[0]!.slot) });
+
+    // Each repaired tag is an event of the change feed; the untouched one is not.
+    const events = await db
+      .select({ tag: identityEvents.tag, type: identityEvents.type })
+      .from(identityEvents)
+      .where(inArray(identityEvents.tag, [deleted, tampered, kept, orphan.tag]));
+    expect(events.sort((a, b) => a.tag.localeCompare(b.tag))).toEqual(
+      [
+        { tag: deleted, type: 'upsert' },
+        { tag: tampered, type: 'upsert' },
+        { tag: orphan.tag, type: 'remove' },
+      ].sort((a, b) => a.tag.localeCompare(b.tag)),
+    );
+
+    // Nothing left to do: --repair changes nothing and writes no event.
+    const again = await indexerCli(['reconcile', '--repair'], env);
+    expect(again.out).toContain('0 difference(s)');
+    expect(again.code).toBe(0);
+    expect(await db.select().from(identityEvents).where(inArray(identityEvents.tag, [deleted, tampered, kept, orphan.tag]))).toHaveLength(3);
+  });
+});

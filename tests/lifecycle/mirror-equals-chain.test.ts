@@ -1,0 +1,279 @@
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startLocalnet, type Localnet } from '@/localnet';
+import { AppError } from '@/lib/api/errors';
+import type { DbHandle } from '@/lib/db/client';
+import { identities, type IdentityRow } from '@/lib/db/schema';
+import { runIndexer, syncTransaction } from '@/lib/indexer';
+import { reconcileMirror } from '@/lib/indexer/reconcile';
+import { decodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/lib/registry';
+import bs58 from 'bs58';
+import { PROGRAM_ID, connect, freshDatabase, fund } from '../indexer/support';
+import { prng, sendCall, type LifecycleCall } from './support';
+
+/*
+ * Mirror equals chain under disorder (issue 12): hundreds of random lifecycle calls across a
+ * few tags and keys (register, set_wallet, offer, cancel, accept, release, re-register, and
+ * calls the program refuses), with /v1/sync's code (syncTransaction) called for random
+ * subsets of the landed transactions in shuffled order and cron runs (runIndexer) in between.
+ * Around every indexing step the test writes a profile, flags and sometimes a block into the
+ * mirror, then checks that the step cleared the profile exactly where the owner changed (or
+ * the tag was registered anew), kept a blocked tag blocked, and left every row it changed
+ * equal to the chain. At the end every row must match getProgramAccounts, and replaying
+ * every sync late changes nothing. A localnet and a database of its own: the run depends on
+ * the seed alone. LIFECYCLE_SEED=<n> replays a run; LIFECYCLE_OPERATIONS=<n> sets its length.
+ */
+
+const SEED = Number(process.env.LIFECYCLE_SEED ?? 20261123);
+const OPERATIONS = Number(process.env.LIFECYCLE_OPERATIONS ?? 240);
+const KEYS = 4;
+const TAGS = ['prop_alpha', 'prop_beta', 'prop_gamma'];
+const quietly = async () => {};
+
+interface ChainState {
+  owner: number;
+  wallet: PublicKey;
+  pending: number | null;
+}
+
+const databaseUrl = inject('databaseUrl');
+
+describe('mirror equals chain under disorder (property test)', () => {
+  let localnet: Localnet;
+  let handle: DbHandle;
+  const keys = Array.from({ length: KEYS }, () => Keypair.generate());
+
+  beforeAll(async () => {
+    console.log(`lifecycle property test: seed ${SEED}, ${OPERATIONS} operations (replay: LIFECYCLE_SEED=${SEED})`);
+    localnet = await startLocalnet({ port: 0, dataDir: null });
+    handle = (await freshDatabase(databaseUrl)).handle;
+    const connection = connect(localnet.url);
+    for (const key of keys) await fund(connection, key.publicKey, 50);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await localnet?.close();
+  });
+
+  it(`seed ${SEED}: every step keeps the profile rule, and the mirror ends equal to the chain`, async () => {
+    const rand = prng(SEED);
+    const connection = connect(localnet.url);
+    const db = handle.db;
+    const model = new Map<string, ChainState | null>(TAGS.map((t) => [t, null]));
+    const landed: { signature: string; ok: boolean }[] = [];
+    let unsynced: { signature: string; ok: boolean }[] = [];
+    const seen = { ownerChanges: 0, newIdentities: 0, removals: 0, refused: 0, syncs: 0, cronRuns: 0 };
+    let step = 0;
+
+    const index = (what: 'sync' | 'cron', run: () => Promise<void>) => indexingStep(what, run);
+
+    /** Writes markers, runs one indexing step, then checks every row of our tags against the rule. */
+    async function indexingStep(what: string, run: () => Promise<void>): Promise<void> {
+      step += 1;
+      const marker = `m${step}`;
+      const before = await rowsOf(db);
+      for (const row of before.values()) {
+        // Moderation between steps: now and then a tag is blocked, and later unblocked.
+        const status = row.status === 'blocked' ? (rand.next() < 0.3 ? 'active' : 'blocked') : rand.next() < 0.05 ? 'blocked' : 'active';
+        await db
+          .update(identities)
+          .set({ displayName: marker, bio: marker, verified: true, merchant: true, status })
+          .where(eq(identities.tag, row.tag));
+        Object.assign(row, { displayName: marker, bio: marker, verified: true, merchant: true, status });
+      }
+      await run();
+      const after = await rowsOf(db);
+      for (const tag of TAGS) {
+        const b = before.get(tag);
+        const a = after.get(tag);
+        const where = `${what} at step ${step} (seed ${SEED}), @${tag}`;
+        if (a && b && a.createdAt.getTime() === b.createdAt.getTime() && a.owner === b.owner) {
+          expect({ displayName: a.displayName, verified: a.verified, merchant: a.merchant, status: a.status }, where).toEqual({
+            displayName: marker,
+            verified: true,
+            merchant: true,
+            status: b.status,
+          });
+        } else if (a) {
+          const sameIdentity = b !== undefined && a.createdAt.getTime() === b.createdAt.getTime();
+          if (sameIdentity) seen.ownerChanges += 1;
+          else seen.newIdentities += 1;
+          expect({ displayName: a.displayName, bio: a.bio, verified: a.verified, merchant: a.merchant, status: a.status }, where).toEqual({
+            displayName: null,
+            bio: null,
+            verified: false,
+            merchant: false,
+            status: sameIdentity ? b!.status : 'active',
+          });
+        } else if (b) {
+          seen.removals += 1;
+        }
+        // A row the step wrote (or deleted) is what the chain holds now: reads are of the current state.
+        const changed = !a !== !b || (a && b && (a.owner !== b.owner || a.wallet !== b.wallet || a.pendingOwner !== b.pendingOwner));
+        if (changed) expect(mirrored(a) ?? null, where).toEqual(expected(model.get(tag) ?? null));
+      }
+    }
+
+    const expected = (state: ChainState | null) =>
+      state && {
+        owner: keys[state.owner]!.publicKey.toBase58(),
+        wallet: state.wallet.toBase58(),
+        pendingOwner: state.pending === null ? null : keys[state.pending]!.publicKey.toBase58(),
+      };
+    const mirrored = (row: IdentityRow | undefined) => row && { owner: row.owner, wallet: row.wallet, pendingOwner: row.pendingOwner };
+
+    async function sync(entry: { signature: string; ok: boolean }): Promise<void> {
+      seen.syncs += 1;
+      try {
+        const result = await syncTransaction({ db, connection, programId: PROGRAM_ID, signature: entry.signature, now: new Date(), afterCommit: quietly });
+        expect(entry.ok, `sync of a refused call answered ${result.status}`).toBe(true);
+        expect(result.status).toBe('indexed');
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // Refused on chain: 422. Released or blocked: the identity's 404.
+        expect(err.code, `sync ${entry.signature}: ${err.message}`).toBe(entry.ok ? 'not_found' : 'unprocessable');
+      }
+    }
+
+    for (let i = 0; i < OPERATIONS; i++) {
+      const { call, valid } = chooseCall(rand, model, keys);
+      const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
+      const status = (await connection.getSignatureStatuses([signature])).value[0];
+      expect(status?.err === null, `${call.kind} of @${call.tag} (op ${i}, seed ${SEED}): ${JSON.stringify(status?.err)}`).toBe(valid);
+      if (valid) apply(model, call, keys);
+      else seen.refused += 1;
+      const entry = { signature, ok: valid };
+      landed.push(entry);
+      unsynced.push(entry);
+
+      const roll = rand.next();
+      if (roll < 0.25 && unsynced.length > 0) {
+        const batch = rand.shuffle([...unsynced]).slice(0, 1 + rand.int(unsynced.length));
+        unsynced = unsynced.filter((e) => !batch.includes(e));
+        await index('sync', async () => {
+          for (const entry of batch) await sync(entry);
+        });
+      } else if (roll < 0.35) {
+        seen.cronRuns += 1;
+        await index('cron', async () => {
+          const summary = await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date(), afterCommit: quietly });
+          expect(summary).toMatchObject({ status: 'completed', deferred: [], more: false });
+        });
+      }
+    }
+
+    // Catch up: a cron run, then the syncs never made, in shuffled order.
+    await index('cron', async () => {
+      await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date(), afterCommit: quietly });
+    });
+    for (const entry of rand.shuffle(unsynced)) await sync(entry);
+    await expectMirrorEqualsChain();
+
+    // Late and out of order: replaying every sync changes nothing.
+    const settled = await rowsOf(db);
+    for (const entry of rand.shuffle([...landed])) await sync(entry);
+    expect(await rowsOf(db)).toEqual(settled);
+    await expectMirrorEqualsChain();
+
+    const report = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+    expect(report.differences).toEqual([]);
+    console.log(`lifecycle property test (seed ${SEED}):`, { operations: OPERATIONS, indexingSteps: step, ...seen });
+    // The run exercised what it claims to.
+    expect(seen.ownerChanges).toBeGreaterThan(0);
+    expect(seen.newIdentities).toBeGreaterThan(0);
+    expect(seen.removals).toBeGreaterThan(0);
+    expect(seen.refused).toBeGreaterThan(0);
+
+    async function expectMirrorEqualsChain(): Promise<void> {
+      const accounts = await connection.getProgramAccounts(PROGRAM_ID, {
+        commitment: 'finalized',
+        filters: [{ dataSize: TAG_RECORD_SIZE }, { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } }],
+      });
+      const onChain = new Map(
+        accounts.map(({ pubkey, account }) => {
+          const record = decodeTagRecord(account.data)!;
+          return [
+            record.tag,
+            { pda: pubkey.toBase58(), owner: record.owner.toBase58(), wallet: record.wallet.toBase58(), pendingOwner: record.pendingOwner?.toBase58() ?? null },
+          ];
+        }),
+      );
+      const rows = await rowsOf(db);
+      const inMirror = new Map([...rows].map(([tag, r]) => [tag, { pda: r.pda, owner: r.owner, wallet: r.wallet, pendingOwner: r.pendingOwner }]));
+      expect(inMirror).toEqual(onChain);
+      for (const tag of TAGS) expect(mirrored(rows.get(tag)) ?? null, `@${tag} vs the model`).toEqual(expected(model.get(tag) ?? null));
+    }
+  }, 300_000);
+});
+
+async function rowsOf(db: DbHandle['db']): Promise<Map<string, IdentityRow>> {
+  const rows = await db.select().from(identities).where(inArray(identities.tag, TAGS));
+  return new Map(rows.map((r) => [r.tag, r]));
+}
+
+/**
+ * A random call given what the chain holds: mostly one the program accepts, about one in
+ * eight one it refuses (a stranger signing, no offer to cancel or accept, an offer to the
+ * owner, a second registration).
+ */
+function chooseCall(rand: ReturnType<typeof prng>, model: Map<string, ChainState | null>, keys: Keypair[]): { call: LifecycleCall; valid: boolean } {
+  const tag = rand.pick(TAGS);
+  const state = model.get(tag) ?? null;
+  const someone = () => rand.int(keys.length);
+  const other = (than: number) => (than + 1 + rand.int(keys.length - 1)) % keys.length;
+  const wallet = () => (rand.next() < 0.5 ? keys[someone()]!.publicKey : Keypair.generate().publicKey);
+  if (!state) {
+    const owner = someone();
+    return { call: { kind: 'register', tag, owner: keys[owner]!, wallet: wallet() }, valid: true };
+  }
+  const owner = keys[state.owner]!;
+  if (rand.next() < 0.125) {
+    const stranger = keys[other(state.owner)]!;
+    const refused: LifecycleCall[] = [
+      { kind: 'set_wallet', tag, owner: stranger, wallet: wallet() },
+      { kind: 'offer', tag, owner, newOwner: owner.publicKey },
+      { kind: 'register', tag, owner: stranger, wallet: wallet() },
+      { kind: 'release', tag, owner: stranger, receiver: stranger.publicKey },
+    ];
+    if (state.pending === null) refused.push({ kind: 'cancel', tag, owner }, { kind: 'accept', tag, newOwner: stranger });
+    else refused.push({ kind: 'accept', tag, newOwner: keys[[...keys.keys()].find((k) => k !== state.pending)!]! });
+    return { call: rand.pick(refused), valid: false };
+  }
+  const choices: LifecycleCall[] = [
+    { kind: 'set_wallet', tag, owner, wallet: wallet() },
+    { kind: 'offer', tag, owner, newOwner: keys[other(state.owner)]!.publicKey },
+    { kind: 'release', tag, owner, receiver: keys[someone()]!.publicKey },
+  ];
+  if (state.pending !== null) {
+    choices.push({ kind: 'cancel', tag, owner }, { kind: 'accept', tag, newOwner: keys[state.pending]! });
+    choices.push({ kind: 'accept', tag, newOwner: keys[state.pending]! }); // transfers happen often enough
+  }
+  return { call: rand.pick(choices), valid: true };
+}
+
+/** The call's effect on the chain, as DESIGN's ABI table states it. */
+function apply(model: Map<string, ChainState | null>, call: LifecycleCall, keys: Keypair[]): void {
+  const indexOf = (key: PublicKey) => keys.findIndex((k) => k.publicKey.equals(key));
+  const state = model.get(call.tag) ?? null;
+  switch (call.kind) {
+    case 'register':
+      model.set(call.tag, { owner: indexOf(call.owner.publicKey), wallet: call.wallet, pending: null });
+      return;
+    case 'set_wallet':
+      state!.wallet = call.wallet;
+      return;
+    case 'offer':
+      state!.pending = indexOf(call.newOwner);
+      return;
+    case 'cancel':
+      state!.pending = null;
+      return;
+    case 'accept':
+      model.set(call.tag, { owner: indexOf(call.newOwner.publicKey), wallet: call.newOwner.publicKey, pending: null });
+      return;
+    case 'release':
+      model.set(call.tag, null);
+      return;
+  }
+}

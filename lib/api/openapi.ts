@@ -9,6 +9,14 @@ import {
 import { ChallengeRequest, ChallengeResponse, PUBLIC_KEY_PATTERN, VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { Identity, ProfilePatch, ResolvedIdentity, TagPathParam } from '@/lib/identity/schemas';
 import { RegisterRequest, RegisterResponse, SyncPending, SyncRequest, TagAvailability } from '@/lib/registry/schemas';
+import {
+  FeePayerOnlyRequest,
+  LifecycleTransaction,
+  OfferTransferRequest,
+  ReleaseRequest,
+  SetWalletRequest,
+  TransferState,
+} from '@/lib/lifecycle/schemas';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 
@@ -233,22 +241,130 @@ const register: ZodOpenApiOperationObject = {
 const sync: ZodOpenApiOperationObject = {
   operationId: 'syncRegistration',
   tags: ['register'],
-  summary: 'Index one registration transaction now',
-  description: 'Reads the transaction from the chain (the caller is not trusted) and mirrors the identity once finalized.',
+  summary: 'Index one transaction of the program now',
+  description:
+    'Reads the transaction from the chain (the caller is not trusted) and, once it is finalized, makes the mirror match the ' +
+    'tag records it touched: a registration, a wallet change, an offer, its cancel or accept, a release. Answers as ' +
+    'GET /v1/identity would now for the first record it touched.',
   requestBody: jsonBody(SyncRequest),
   responses: {
     200: ok('The identity, now mirrored', Identity),
     202: ok('Seen but not finalized yet; call again', SyncPending, z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) })),
     ...errors({
       400: 'Malformed body or signature',
-      404: 'The cluster knows no transaction with this signature (yet: try again), or the tag landed but is blocked',
+      404: 'The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released',
       413: 'Body too large',
-      422: 'Not a successful register_tag transaction of this program (failed, or no register_tag)',
+      422: 'Not a successful transaction of this program (failed, or no instruction of it)',
       429: 'Rate limit exceeded',
       503: 'Cluster unreachable',
     }),
   },
 };
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle: payout wallet, transfer, release (issue 12; DESIGN.md "Lifecycle")
+// ---------------------------------------------------------------------------------------
+
+const LIFECYCLE_ORDER =
+  'Checks, in order: body and tag (400), token (401), a tag with no record on chain or blocked (404), ' +
+  'then the record on chain (not the mirror): ';
+
+/** One lifecycle builder: bearer, rate-limited, the unsigned transaction or the statuses in order. */
+function lifecycleBuilder(
+  operationId: string,
+  summary: string,
+  body: z.ZodType,
+  checks: string,
+  cases: { 409?: string; 403: string },
+  bodyRequired = true,
+): ZodOpenApiOperationObject {
+  return {
+    operationId,
+    tags: ['lifecycle'],
+    summary,
+    description:
+      `${LIFECYCLE_ORDER}${checks} The service never signs, submits or writes the mirror: sign (the caller first, a ` +
+      'sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.',
+    security: BEARER,
+    requestParams: tagPath,
+    requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } },
+    responses: {
+      200: ok('The unsigned transaction to sign and submit', LifecycleTransaction, RateLimitHeaders),
+      ...errors({
+        400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
+        401: 'Missing, invalid or expired token',
+        404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
+        ...cases,
+        413: 'Body too large',
+        429: 'Rate limit exceeded',
+        503: 'Cluster unreachable',
+      }),
+    },
+  };
+}
+
+/** POST /v1/identity/{tag}/wallet */
+const setWallet = lifecycleBuilder(
+  'setWallet',
+  'Build an unsigned set_wallet transaction (change the payout wallet)',
+  SetWalletRequest,
+  'the caller must be the owner (403).',
+  { 403: 'The caller is not the owner on chain' },
+);
+
+/** POST /v1/identity/{tag}/transfer */
+const offerTransfer = lifecycleBuilder(
+  'offerTransfer',
+  'Build an unsigned offer_transfer transaction (offer the tag to a key)',
+  OfferTransferRequest,
+  'an offer to the owner itself is refused (409), the caller must be the owner (403). A new offer replaces a standing one.',
+  { 409: 'The tag is offered to its own owner', 403: 'The caller is not the owner on chain' },
+);
+
+/** GET /v1/identity/{tag}/transfer */
+const getTransferState: ZodOpenApiOperationObject = {
+  operationId: 'getTransferState',
+  tags: ['lifecycle'],
+  summary: 'The owner of a tag and the key it is offered to',
+  description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
+  requestParams: tagPath,
+  responses: {
+    200: ok('The transfer state', TransferState, PublicReadHeaders),
+    ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
+  },
+};
+
+/** POST /v1/identity/{tag}/transfer/cancel */
+const cancelTransfer = lifecycleBuilder(
+  'cancelTransfer',
+  'Build an unsigned cancel_transfer transaction (take back the standing offer)',
+  FeePayerOnlyRequest,
+  'an offer must stand (409), the caller must be the owner (403). No body, `{}` or `{ feePayer }`.',
+  { 409: 'No transfer offer stands', 403: 'The caller is not the owner on chain' },
+  false,
+);
+
+/** POST /v1/identity/{tag}/transfer/accept */
+const acceptTransfer = lifecycleBuilder(
+  'acceptTransfer',
+  'Build an unsigned accept_transfer transaction (take the tag offered to you)',
+  FeePayerOnlyRequest,
+  'an offer must stand (409), the caller must be the key it names (403). On accept the payout wallet becomes the new ' +
+    'owner. No body, `{}` or `{ feePayer }`.',
+  { 409: 'No transfer offer stands', 403: 'The tag is not offered to the caller' },
+  false,
+);
+
+/** POST /v1/identity/{tag}/release */
+const releaseTag = lifecycleBuilder(
+  'releaseTag',
+  'Build an unsigned release_tag transaction (give the tag up)',
+  ReleaseRequest,
+  'the caller must be the owner (403). The record is closed, its rent goes to `receiver` (default: the owner), the ' +
+    'identity is deleted and the tag can be registered again, as a new identity.',
+  { 403: 'The caller is not the owner on chain' },
+  false,
+);
 
 // ---------------------------------------------------------------------------------------
 // The document itself
@@ -273,6 +389,11 @@ export const V1_PATHS = {
   '/v1/auth/verify': { post: authVerify },
   '/v1/auth/session': { get: authSession },
   '/v1/identity/{tag}': { get: getIdentity, patch: updateProfile },
+  '/v1/identity/{tag}/wallet': { post: setWallet },
+  '/v1/identity/{tag}/transfer': { get: getTransferState, post: offerTransfer },
+  '/v1/identity/{tag}/transfer/cancel': { post: cancelTransfer },
+  '/v1/identity/{tag}/transfer/accept': { post: acceptTransfer },
+  '/v1/identity/{tag}/release': { post: releaseTag },
   '/v1/resolve/{tag}': { get: resolveIdentity },
   '/v1/availability/{tag}': { get: availability },
   '/v1/register': { post: register },
@@ -296,6 +417,7 @@ export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
       { name: 'auth', description: 'Sign in with a wallet signature' },
       { name: 'identity', description: 'Read identities and edit your profile' },
       { name: 'register', description: 'Register a tag on chain' },
+      { name: 'lifecycle', description: 'Change the payout wallet, transfer or release a tag (unsigned transactions)' },
       { name: 'meta', description: 'About the API' },
     ],
     paths: V1_PATHS,

@@ -42,11 +42,17 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/auth/session',
       'GET /v1/availability/{tag}',
       'GET /v1/identity/{tag}',
+      'GET /v1/identity/{tag}/transfer',
       'GET /v1/openapi.json',
       'GET /v1/resolve/{tag}',
       'PATCH /v1/identity/{tag}',
       'POST /v1/auth/challenge',
       'POST /v1/auth/verify',
+      'POST /v1/identity/{tag}/release',
+      'POST /v1/identity/{tag}/transfer',
+      'POST /v1/identity/{tag}/transfer/accept',
+      'POST /v1/identity/{tag}/transfer/cancel',
+      'POST /v1/identity/{tag}/wallet',
       'POST /v1/register',
       'POST /v1/sync',
     ]);
@@ -58,7 +64,11 @@ describe('GET /v1/openapi.json', () => {
       properties: { error: { type: 'object', properties: { code: { enum: expect.arrayContaining(['invalid_tag', 'not_found', 'unauthorized', 'forbidden']) } } } },
     });
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    const secured = ['PATCH /v1/identity/{tag}', 'GET /v1/auth/session', 'POST /v1/register'];
+    const secured = [
+      'PATCH /v1/identity/{tag}', 'GET /v1/auth/session', 'POST /v1/register',
+      'POST /v1/identity/{tag}/wallet', 'POST /v1/identity/{tag}/transfer', 'POST /v1/identity/{tag}/transfer/cancel',
+      'POST /v1/identity/{tag}/transfer/accept', 'POST /v1/identity/{tag}/release',
+    ];
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const name = `${method.toUpperCase()} ${p}`;

@@ -7,7 +7,7 @@
  */
 import { address, getTransactionDecoder, lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import { FailedTransactionMetadata, FeatureSet, LiteSVM, TransactionMetadata } from 'litesvm';
+import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import nacl from 'tweetnacl';
 import { fileURLToPath } from 'node:url';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { readKeypairFile } from './deploy/keys';
-import { deployToLiteSvm } from './deploy/litesvm-deploy';
+import { allFeaturesSvm, deployToLiteSvm } from './deploy/litesvm-deploy';
 
 const PROGRAM_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const COMMITTED_SO_PATH = path.join(PROGRAM_DIR, 'tag_registry.so');
@@ -29,7 +29,7 @@ export const toAddress = (key: PublicKey) => address(key.toBase58());
 
 /** A LiteSVM as mainnet will run it: every feature on, SIMD-0500 included. */
 export function newSvm(): LiteSVM {
-  return new LiteSVM().withFeatureSet(FeatureSet.allEnabled());
+  return allFeaturesSvm();
 }
 
 const deployedSnapshots = new Map<string, Uint8Array>();

@@ -50,7 +50,7 @@ function positiveInt(value: string | undefined, name: string): number | undefine
   return n;
 }
 
-async function deployCommand(args: string[], log: (line: string) => void, env: NodeJS.ProcessEnv): Promise<number> {
+async function deployCommand(args: string[], log: (line: string) => void, env: Record<string, string | undefined>): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -123,7 +123,7 @@ async function verifyCommand(args: string[], log: (line: string) => void): Promi
 export async function runCli(
   argv: string[],
   io: { log: (line: string) => void; error: (line: string) => void } = { log: console.log, error: console.error },
-  env: NodeJS.ProcessEnv = process.env,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
   const [command, ...rest] = argv;
   const args = rest[0] === '--' ? rest.slice(1) : rest;

@@ -17,6 +17,7 @@ import {
   deployInstructions,
   extendProgramInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
+  MIN_EXTEND_BYTES,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
   priorityInstructions,
@@ -129,10 +130,11 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   const bufferOnly = o.upgrade && currentAuthority !== authority.address;
 
   // Cost, before anything is spent.
-  const maxDataLength = o.upgrade ? Math.max(capacity, so.length) : Math.max(o.maxDataLength ?? 2 * so.length, so.length);
+  const maxDataLength = o.upgrade ? capacity : Math.max(o.maxDataLength ?? 2 * so.length, so.length);
   const rentBuffer = await cluster.minimumBalance(BUFFER_HEADER_SIZE + so.length);
+  const extendBy = o.upgrade && so.length > capacity ? Math.max(so.length - capacity, MIN_EXTEND_BYTES) : 0;
   const rentProgramData = o.upgrade
-    ? (so.length > capacity ? (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + so.length)) - (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity)) : 0n)
+    ? (extendBy > 0 ? (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity + extendBy)) - (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity)) : 0n)
     : await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + maxDataLength);
   const rentProgram = o.upgrade ? 0n : await cluster.minimumBalance(PROGRAM_ACCOUNT_SIZE);
   const chunk = writeChunkSize({ payer, authority, priority: o.priority });
@@ -156,6 +158,12 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
     throw new DeployError('this is mainnet: nothing was spent. Check the cost above, then run again with --yes');
   }
 
+  if (extendBy > 0 && bufferOnly) {
+    log(`note: the build is ${so.length - capacity} bytes larger than the program data; the upgrade authority must extend it first (ExtendProgramChecked)`);
+  } else if (extendBy > 0) {
+    await extendProgramData(o, programId as Address, authority, extendBy);
+  }
+
   // The buffer: resumed from the state file, or new.
   const statePath = path.join(o.stateDir, `${programId}.${genesisHash.slice(0, 8)}.buffer.json`);
   const buffer = await openBuffer(o, { statePath, genesisHash, programId, authority, rentBuffer });
@@ -170,12 +178,7 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
     return { programId, programData, authority: currentAuthority, pendingBuffer: buffer, spentLamports: balance - (await cluster.balance(payer.address)) };
   }
   if (o.upgrade) {
-    const instructions: Instruction[] = [];
-    if (so.length > capacity) {
-      instructions.push(extendProgramInstruction({ programId: programId as Address, authority: authority.address, payer: payer.address, additionalBytes: so.length - capacity }));
-    }
-    instructions.push(upgradeInstruction({ programId: programId as Address, buffer, authority: authority.address, spill: payer.address }));
-    signature = await sendWithRetry(o, 'upgrade', instructions, [authority]);
+    signature = await sendWithRetry(o, 'upgrade', [upgradeInstruction({ programId: programId as Address, buffer, authority: authority.address, spill: payer.address })], [authority]);
   } else {
     signature = await sendWithRetry(
       o,
@@ -215,6 +218,22 @@ async function finish(
   const spentLamports = p.spentBefore - (await cluster.balance(o.payer.address));
   log(`program ${p.programId} is live; upgrade authority: ${authority ?? 'none (final)'}; spent ${sol(spentLamports)}`);
   return { programId: p.programId, programData: p.programData, authority, comparison, spentLamports };
+}
+
+/**
+ * Grows the program data, in a transaction of its own (before the writes, so the upgrade
+ * lands in a later slot). ExtendProgramChecked where the loader has it, else ExtendProgram.
+ */
+async function extendProgramData(o: DeployOptions, programId: Address, authority: Signer, additionalBytes: number): Promise<void> {
+  const extend = (checked: boolean) =>
+    sendWithRetry(o, 'extend program data', [extendProgramInstruction({ programId, authority: authority.address, payer: o.payer.address, additionalBytes, checked })], [authority]);
+  try {
+    await extend(true);
+  } catch (e) {
+    if (!/invalid instruction data/i.test((e as Error).message)) throw e;
+    await extend(false);
+  }
+  o.log(`program data grown by ${additionalBytes} bytes`);
 }
 
 async function openBuffer(

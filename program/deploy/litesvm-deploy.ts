@@ -6,13 +6,14 @@
  * LiteSVM is.
  */
 import { lamports as toLamports, type Address, type Instruction } from '@solana/kit';
-import { FailedTransactionMetadata, type LiteSVM, type TransactionMetadata } from 'litesvm';
+import { FailedTransactionMetadata, FeatureSet, LiteSVM, type TransactionMetadata } from 'litesvm';
 import { generateSigner, type Signer } from './keys';
 import {
   BUFFER_HEADER_SIZE,
   createBufferInstructions,
   deployInstructions,
   extendProgramInstruction,
+  MIN_EXTEND_BYTES,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
   programDataAddress,
@@ -22,6 +23,24 @@ import {
   writeChunkSize,
   writeInstruction,
 } from './loader-v3';
+
+/**
+ * A LiteSVM with every feature on (SIMD-0500 included), as clusters will run. Built from
+ * `LiteSVM.default()` with the feature set first and the builtins after it: LiteSVM 1.5's
+ * `new LiteSVM().withFeatureSet(FeatureSet.allEnabled())` keeps parts made for its default
+ * features, and with SIMD-0460 (virtual address space adjustments) on, no program that
+ * takes accounts can run there ("Failed to create SBF VM: Invalid memory region at index 4").
+ */
+export function allFeaturesSvm(): LiteSVM {
+  return LiteSVM.default()
+    .withFeatureSet(FeatureSet.allEnabled())
+    .withBuiltins()
+    .withSysvars()
+    .withPrecompiles()
+    .withLamports(1_000_000_000_000_000n)
+    .withSigverify(true)
+    .withBlockhashCheck(true);
+}
 
 /** A loader transaction the runtime refused; `logs` carry the loader's reason. */
 export class LoaderTransactionError extends Error {
@@ -105,19 +124,23 @@ export function deployToLiteSvm(
   return options.final ? finalizeInLiteSvm(svm, deployed) : deployed;
 }
 
-/** Replaces the program's code with `so` (growing its ProgramData first when `so` is larger). */
+/**
+ * Replaces the program's code with `so`. A larger build first grows the ProgramData (by at
+ * least MIN_EXTEND_BYTES, the loader's minimum), in a slot of its own.
+ */
 export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint8Array): void {
   const authority = deployed.authority ?? generateSigner(); // a final program: the loader refuses, as it should
   const { payer, programId } = deployed;
   fund(svm, payer, svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length)) * 2n + 1_000_000_000n);
-  const capacity = Number(svm.getAccount(deployed.programData).exists ? BigInt((svm.getAccount(deployed.programData) as { data: Uint8Array }).data.length) : 0n) - PROGRAM_DATA_HEADER_SIZE;
-  const buffer = writeBuffer(svm, so, payer, authority);
-  const instructions: Instruction[] = [];
+  const account = svm.getAccount(deployed.programData);
+  const capacity = (account.exists ? account.data.length : PROGRAM_DATA_HEADER_SIZE) - PROGRAM_DATA_HEADER_SIZE;
   if (so.length > capacity) {
-    instructions.push(extendProgramInstruction({ programId, authority: authority.address, payer: payer.address, additionalBytes: so.length - capacity }));
+    const additionalBytes = Math.max(so.length - capacity, MIN_EXTEND_BYTES);
+    sendOrThrow(svm, 'extend', [extendProgramInstruction({ programId, authority: authority.address, payer: payer.address, additionalBytes, checked: false })], payer, []);
+    nextSlot(svm);
   }
-  instructions.push(upgradeInstruction({ programId, buffer, authority: authority.address, spill: payer.address }));
-  sendOrThrow(svm, 'upgrade', instructions, payer, [authority]);
+  const buffer = writeBuffer(svm, so, payer, authority);
+  sendOrThrow(svm, 'upgrade', [upgradeInstruction({ programId, buffer, authority: authority.address, spill: payer.address })], payer, [authority]);
   nextSlot(svm);
 }
 

@@ -5,10 +5,9 @@
  * Everything here is synchronous so the same code serves a LiteSVM and a cluster.
  */
 import {
-  getCloseInstruction,
   getDeployWithMaxDataLenInstruction,
+  getExtendProgramInstruction,
   getInitializeBufferInstruction,
-  getSetAuthorityInstruction,
   getUpgradeInstruction,
   getWriteInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
@@ -128,11 +127,25 @@ export function upgradeInstruction(p: { programId: Address; buffer: Address; aut
   });
 }
 
+/** The loader refuses to extend program data by less (unless to its maximum size). */
+export const MIN_EXTEND_BYTES = 10_240;
+
 /**
- * ExtendProgramChecked (loader-v3 instruction 9; the library predates it): grows the
- * ProgramData so a larger build fits, the authority signing, the payer paying the rent.
+ * Grows the ProgramData so a larger build fits, the payer paying the rent. `checked` is
+ * ExtendProgramChecked (instruction 9, SIMD-0164: the authority signs; the library
+ * predates it), which clusters move to; loaders without it (LiteSVM 1.5's) take the
+ * unchecked ExtendProgram.
  */
-export function extendProgramInstruction(p: { programId: Address; authority: Address; payer: Address; additionalBytes: number }): Instruction {
+export function extendProgramInstruction(p: { programId: Address; authority: Address; payer: Address; additionalBytes: number; checked: boolean }): Instruction {
+  if (!p.checked) {
+    return getExtendProgramInstruction({
+      programDataAccount: programDataAddress(p.programId),
+      programAccount: p.programId,
+      systemProgram: SYSTEM_PROGRAM_ADDRESS,
+      payer: noop(p.payer),
+      additionalBytes: p.additionalBytes,
+    });
+  }
   return {
     programAddress: LOADER_V3_PROGRAM_ADDRESS,
     accounts: [
@@ -146,18 +159,36 @@ export function extendProgramInstruction(p: { programId: Address; authority: Add
   };
 }
 
+/*
+ * SetAuthority and Close are spelled out: the library fills an omitted optional account with
+ * the loader's own address, and the loader takes a third account as the new authority, so
+ * "set authority to none" would make the loader the authority instead of finalizing.
+ */
+
 /** Sets the upgrade authority of a program (or a buffer's authority); `null` makes the program final. */
 export function setAuthorityInstruction(p: { account: Address; current: Address; next: Address | null }): Instruction {
-  return getSetAuthorityInstruction({
-    bufferOrProgramDataAccount: p.account,
-    currentAuthority: noop(p.current),
-    ...(p.next ? { newAuthority: p.next } : {}),
-  });
+  return {
+    programAddress: LOADER_V3_PROGRAM_ADDRESS,
+    accounts: [
+      { address: p.account, role: AccountRole.WRITABLE },
+      { address: p.current, role: AccountRole.READONLY_SIGNER },
+      ...(p.next ? [{ address: p.next, role: AccountRole.READONLY }] : []),
+    ],
+    data: new Uint8Array(getU32Encoder().encode(4)),
+  };
 }
 
 /** Closes a buffer, its lamports going to `recipient`. */
 export function closeBufferInstruction(p: { buffer: Address; authority: Address; recipient: Address }): Instruction {
-  return getCloseInstruction({ bufferOrProgramDataAccount: p.buffer, destinationAccount: p.recipient, authority: noop(p.authority) });
+  return {
+    programAddress: LOADER_V3_PROGRAM_ADDRESS,
+    accounts: [
+      { address: p.buffer, role: AccountRole.WRITABLE },
+      { address: p.recipient, role: AccountRole.WRITABLE },
+      { address: p.authority, role: AccountRole.READONLY_SIGNER },
+    ],
+    data: new Uint8Array(getU32Encoder().encode(5)),
+  };
 }
 
 /** A legacy transaction, compiled and signed by every signer it needs (all must be given). */

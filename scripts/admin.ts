@@ -3,6 +3,9 @@
 import { AppError } from '@/lib/api/errors';
 import { ConfigError, getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
+import { afterIdentityChanges } from '@/lib/feed/identity-changes';
+import { RevalidationError } from '@/lib/feed/profile-pages';
+import { parseTagParam } from '@/lib/identity/get-identity';
 import { isModerationAction, moderate, MODERATION_ACTIONS } from '@/lib/identity/moderation';
 
 const USAGE = `usage: npm run admin -- <${MODERATION_ACTIONS.join('|')}> <tag>`;
@@ -17,9 +20,25 @@ async function main(args: string[]): Promise<number> {
   try {
     const identity = await moderate(db, tag, action, new Date());
     console.log(JSON.stringify(identity, null, 2));
-    return 0;
+    return await refreshCachedPage(parseTagParam(identity.tag));
   } finally {
     await close();
+  }
+}
+
+/**
+ * The app caches /@tag pages: ask it to drop this one, so the next view shows the change.
+ * Exit code 3 when it could not (the change itself is saved; running the command again, with
+ * APP_URL and AUTH_SECRET as the app has them, refreshes the page).
+ */
+async function refreshCachedPage(tag: string): Promise<number> {
+  try {
+    await afterIdentityChanges([tag]);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof RevalidationError)) throw err;
+    console.error(`warning: the change is saved, but the cached page of @${tag} was not refreshed: ${err.message}`);
+    return 3;
   }
 }
 

@@ -3,12 +3,13 @@ import type { Handler } from './handler';
 /*
  * CORS for /v1 (DESIGN.md "Identity"). The API authenticates with a bearer token, never a
  * cookie, so any origin may call it: `*` without credentials leaks nothing a plain server-side
- * request could not get. Preflights allow the two request headers clients send.
+ * request could not get. Preflights allow the request headers clients send (If-None-Match for
+ * conditional reads), and ETag is readable.
  */
 
 /** Response headers browsers may read from another origin (rate limits, auth challenge). */
 const EXPOSED_HEADERS = [
-  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate',
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag',
 ].join(', ');
 
 /**
@@ -42,7 +43,7 @@ export function corsPreflight(methods: readonly string[]): () => Response {
       headers: {
         ...CORS_HEADERS,
         'Access-Control-Allow-Methods': allow,
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match',
         'Access-Control-Max-Age': '86400',
         Allow: allow,
         'Cache-Control': 'public, max-age=86400',

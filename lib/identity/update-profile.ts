@@ -3,6 +3,7 @@ import { AppError } from '@/lib/api/errors';
 import { parseWith } from '@/lib/api/parse';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
+import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { parseTagParam, tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
 import { findIdentityRow, forgetActiveRead } from './queries';
@@ -40,11 +41,16 @@ export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date
   }
   if (Object.keys(changes).length === 0) return toIdentity(current);
 
-  const rows = await db
-    .update(identities)
-    .set({ ...changes, updatedAt: now })
-    .where(and(eq(identities.tag, tag), eq(identities.owner, input.caller), eq(identities.status, 'active')))
-    .returning();
+  // The change and its feed event commit together; the caller expires the cached page after.
+  const rows = await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(identities)
+      .set({ ...changes, updatedAt: now })
+      .where(and(eq(identities.tag, tag), eq(identities.owner, input.caller), eq(identities.status, 'active')))
+      .returning();
+    if (updated[0]) await recordIdentityChanges(tx, [tag], now);
+    return updated;
+  });
   forgetActiveRead(db, tag);
   if (!rows[0]) throw tagNotFound();
   return toIdentity(rows[0]);

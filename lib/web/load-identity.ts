@@ -1,19 +1,34 @@
+import { unstable_cache } from 'next/cache';
 import { cache } from 'react';
-import { AppError } from '@/lib/api/errors';
 import { getServices } from '@/lib/api/services';
-import { getIdentity, type Identity } from '@/lib/identity';
+import { profileCacheTag } from '@/lib/feed/profile-pages';
+import { findActiveIdentity, toIdentity, type Identity } from '@/lib/identity';
+import { normalizePathTag } from '@/lib/identity/tag';
+
+/**
+ * How long a cached /@tag page may go without a change before it is rendered again anyway.
+ * Every change expires it at once (`afterIdentityChanges`); this bounds only what that cannot
+ * reach: a change made while the app was down, whose in-memory expiry a restart forgets.
+ */
+export const PROFILE_REVALIDATE_SECONDS = 300;
 
 /**
  * The public identity for the /@tag page, its metadata and its image, or null for anything
- * that must show the 404 page: a missing tag, a blocked one, a malformed one. Read once per
- * request (React `cache`), through the same `getIdentity` as GET /v1/identity/{tag}.
+ * that must show the 404 page: a missing tag, a blocked one, a malformed one. Kept in Next's
+ * data cache under the tag's cache tag (every spelling of a tag shares it), so the pages built
+ * from it are tagged too and a change to the identity expires them all; read once per render.
  */
 export const loadPublicIdentity = cache(async (tagInput: string): Promise<Identity | null> => {
-  const { db } = await getServices();
-  try {
-    return await getIdentity(db, tagInput);
-  } catch (err) {
-    if (err instanceof AppError && (err.code === 'not_found' || err.code === 'invalid_tag')) return null;
-    throw err;
-  }
+  const tag = normalizePathTag(tagInput);
+  if (!tag) return null;
+  return unstable_cache(() => readPublicIdentity(tag), ['public-identity', tag], {
+    tags: [profileCacheTag(tag)],
+    revalidate: PROFILE_REVALIDATE_SECONDS,
+  })();
 });
+
+async function readPublicIdentity(tag: string): Promise<Identity | null> {
+  const { db } = await getServices();
+  const row = await findActiveIdentity(db, tag);
+  return row ? toIdentity(row) : null;
+}

@@ -24,7 +24,7 @@ describe('CORS', () => {
         expect(res.status).toBe(204);
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
         expect(res.headers.get('access-control-allow-methods')?.split(', ')).toContain(method);
-        expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+        expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, If-None-Match');
         expect(res.headers.get('access-control-max-age')).toBe('86400');
         expect(await res.text()).toBe('');
       });

@@ -1,15 +1,23 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { connection } from 'next/server';
 import { ProfileView } from '@/components/profile/ProfileView';
 import { getConfig } from '@/lib/config';
 import { loadPublicIdentity } from '@/lib/web/load-identity';
 
-// /@tag (rewritten here by next.config.ts): the public profile, server-rendered per request.
+// /@tag (rewritten here by next.config.ts): the public profile, rendered on its first view and
+// then served from Next's cache until a change to the tag expires it (lib/feed/profile-pages.ts):
+// a busy profile costs no database read per view, and the first view after a change shows it.
 type Props = { params: Promise<{ tag: string }> };
 
+// Literal, as Next requires; the same value as PROFILE_REVALIDATE_SECONDS (a backstop only).
+export const revalidate = 300;
+
+/** None at build time: each profile is rendered on demand, then cached. */
+export function generateStaticParams(): { tag: string }[] {
+  return [];
+}
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  await connection();
   const identity = await loadPublicIdentity((await params).tag);
   const metadataBase = getConfig().appUrl;
   if (!identity) return { metadataBase, title: 'Not found', robots: { index: false } };
@@ -27,7 +35,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProfilePage({ params }: Props) {
-  await connection();
   const identity = await loadPublicIdentity((await params).tag);
   if (!identity) notFound();
   return (

@@ -1,7 +1,9 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
+import { conditionalJson } from '@/lib/api/conditional';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { json, withApi, withBearer } from '@/lib/api/handler';
 import { readJson } from '@/lib/api/read-json';
+import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam, updateProfile } from '@/lib/identity';
 
 interface TagRoute {
@@ -9,9 +11,9 @@ interface TagRoute {
 }
 
 export const GET = withCors(
-  withApi<TagRoute>(async (_req, { params, services: { db } }) => {
+  withApi<TagRoute>(async (req, { params, services: { db } }) => {
     const { tag } = await params;
-    return json(await getIdentity(db, tag), { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+    return conditionalJson(req, await getIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );
 
@@ -19,9 +21,11 @@ export const PATCH = withCors(
   withApi<TagRoute>(
     withBearer(async (req, { params, caller, services: { db } }) => {
       const { tag } = await params;
-      parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
+      const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
       const patch = await readJson(req, 16 * 1024);
-      return json(await updateProfile(db, { tagInput: tag, caller, patch }, new Date()));
+      const identity = await updateProfile(db, { tagInput: tag, caller, patch }, new Date());
+      await afterIdentityChanges([canonical]); // the next /@tag view shows the change
+      return json(identity);
     }),
   ),
 );

@@ -1,6 +1,7 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
+import { conditionalJson } from '@/lib/api/conditional';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { json, withApi } from '@/lib/api/handler';
+import { withApi } from '@/lib/api/handler';
 import { resolveIdentity } from '@/lib/identity';
 
 interface TagRoute {
@@ -8,9 +9,9 @@ interface TagRoute {
 }
 
 export const GET = withCors(
-  withApi<TagRoute>(async (_req, { params, services: { db } }) => {
+  withApi<TagRoute>(async (req, { params, services: { db } }) => {
     const { tag } = await params;
-    return json(await resolveIdentity(db, tag), { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+    return conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );
 

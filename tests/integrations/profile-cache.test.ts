@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TEST_AUTH_SECRET } from '@/devstack/app';
+import { identities } from '@/lib/db/schema';
+import { REVALIDATE_PATH, revalidationToken } from '@/lib/feed/profile-pages';
+import { signIn } from '../support/sign-in';
+import { appUrl, closeTestDb, patchIdentity, requireApp, seedIdentity, testDb, viewProfile } from './support';
+
+/*
+ * /@tag comes out of Next's cache (no database read per view) and every change expires it:
+ * the first view after a change's response shows the change.
+ */
+
+beforeAll(requireApp);
+afterAll(closeTestDb);
+
+/** Writes the mirror behind the app's back: no event, no expiry (what a view must not notice). */
+async function renameBehindTheAppsBack(tag: string, displayName: string): Promise<void> {
+  const { db } = await testDb();
+  await db.update(identities).set({ displayName }).where(eq(identities.tag, tag));
+}
+
+function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
+  });
+}
+
+describe('cached /@tag', () => {
+  it('is served from the cache: a change made behind the app’s back does not show', async () => {
+    const row = await seedIdentity({ displayName: 'Cached Name' });
+    expect((await viewProfile(`@${row.tag}`)).html).toContain('Cached Name');
+    await renameBehindTheAppsBack(row.tag, 'Sneaky Name');
+    for (let i = 0; i < 3; i++) {
+      const view = await viewProfile(`@${row.tag}`);
+      expect(view.status).toBe(200);
+      expect(view.html).toContain('Cached Name');
+      expect(view.html).not.toContain('Sneaky Name');
+    }
+  });
+
+  it('after a PATCH, the next view shows the change (every spelling of the tag)', async () => {
+    const { token, keypair } = await signIn(appUrl);
+    const row = await seedIdentity({ owner: keypair.publicKey, wallet: keypair.publicKey, displayName: 'Before Patch' });
+    expect((await viewProfile(`@${row.tag}`)).html).toContain('Before Patch');
+    expect((await viewProfile(`@${row.tag.toUpperCase()}`)).html).toContain('Before Patch');
+
+    expect((await patchIdentity(row.tag, { displayName: 'After Patch' }, token)).status).toBe(200);
+    for (const spelling of [`@${row.tag}`, `@${row.tag.toUpperCase()}`]) {
+      const view = await viewProfile(spelling);
+      expect(view.html).toContain('After Patch');
+      expect(view.html).not.toContain('Before Patch');
+    }
+  });
+
+  it('moderation from the admin command (another process) reaches the cache: block → the next view is the 404', async () => {
+    const row = await seedIdentity({ displayName: 'Soon Blocked' });
+    expect((await viewProfile(`@${row.tag}`)).status).toBe(200);
+    const blocked = await admin('block', row.tag);
+    expect(blocked.stderr).toBe('');
+    expect(blocked.code).toBe(0);
+    const view = await viewProfile(`@${row.tag}`);
+    expect(view.status).toBe(404);
+    expect(view.html).not.toContain('Soon Blocked');
+
+    expect((await admin('unblock', row.tag)).code).toBe(0);
+    expect((await viewProfile(`@${row.tag}`)).html).toContain('Soon Blocked');
+  });
+
+  it('a tag first viewed as missing shows up once it is created (the 404 is expired too)', async () => {
+    const row = await seedIdentity({ displayName: 'Late Arrival', status: 'blocked' });
+    expect((await viewProfile(`@${row.tag}`)).status).toBe(404);
+    expect((await admin('unblock', row.tag)).code).toBe(0);
+    expect((await viewProfile(`@${row.tag}`)).html).toContain('Late Arrival');
+  });
+
+  it('the admin command says so (exit 3) when it cannot reach the app; the change is saved', async () => {
+    const row = await seedIdentity();
+    const child = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const p = spawn('npx', ['tsx', 'scripts/admin.ts', 'verify', row.tag], {
+        env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: 'http://127.0.0.1:9', AUTH_SECRET: TEST_AUTH_SECRET },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      p.stderr.on('data', (d) => (stderr += d));
+      p.on('exit', (code) => resolve({ code, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
+    });
+    expect(child.code).toBe(3);
+    expect(child.stderr).toMatch(/^warning: the change is saved, but the cached page of @t_\w+ was not refreshed: could not reach the app at http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('POST /api/internal/revalidate takes only the app’s own token', async () => {
+    const call = (authorization: string | undefined) =>
+      fetch(`${appUrl}${REVALIDATE_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ tags: ['alice'] }),
+      });
+    for (const authorization of [undefined, 'Bearer nope', `Bearer ${revalidationToken('another-secret-of-at-least-32-chars!!')}`]) {
+      const res = await call(authorization);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'This route is for the service itself.' } });
+    }
+    const ok = await call(`Bearer ${revalidationToken(TEST_AUTH_SECRET)}`);
+    expect([ok.status, await ok.json()]).toEqual([200, { revalidated: ['@alice'] }]);
+  });
+});

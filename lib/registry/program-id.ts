@@ -3,5 +3,8 @@
  * `TAG_PROGRAM_ID`). It is the address of program/localnet-program-keypair.json, a keypair
  * committed on purpose: public, for localnet and tests only, where the program is deployed
  * through loader-v3 transactions that need it to sign. Never deploy to a real cluster with it.
+ * Picked (like the id before it) so the tags the tests and benchmarks use most ("alice",
+ * "bob", "carol", "dave", "erin", "frank", a 32-byte tag) have PDA bump 255: one
+ * `sol_try_find_program_address` attempt, so compute-unit figures compare across ids.
  */
-export const LOCALNET_PROGRAM_ID = 'F9pvtJFDm5kh8TyAUbAY2p6UiEKy4nwL6hLcJWV4i3nP';
+export const LOCALNET_PROGRAM_ID = 'FaVwRk5AWXBvJWRXc7UkAddpnCw4Ma4bQsFd5Y7sntRG';

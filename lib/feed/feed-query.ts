@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { DEFAULT_FEED_LIMIT, FeedCursor, MAX_FEED_LIMIT } from './read-events';
+
+/** The query of GET /v1/events. */
+export const FeedQuery = z.object({
+  after: FeedCursor.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, { message: `must be an integer from 1 to ${MAX_FEED_LIMIT}` })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_FEED_LIMIT, { message: `must be an integer from 1 to ${MAX_FEED_LIMIT}` })
+    .default(DEFAULT_FEED_LIMIT)
+    .meta({ description: `Events per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`, example: '500' }),
+});
+
+/**
+ * A full page can never change: any event committed later sorts after it (read-events.ts),
+ * so shared caches may keep it for a day. A partial page is the live end of the feed: a CDN
+ * may answer it for one second, so many consumers polling the end cost one read a second.
+ */
+export function feedCacheControl(served: number, limit: number): string {
+  return served === limit ? 'public, max-age=86400, immutable' : 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
+}

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata, type InnerInstruction } from 'litesvm';
+import { readKeypairFile, signerFromSecretKey } from '@/program/deploy/keys';
+import { allFeaturesSvm, ensureDeployedInLiteSvm } from '@/program/deploy/litesvm-deploy';
 import { getTransactionDecoder, address as toAddress } from '@solana/kit';
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import bs58 from 'bs58';
@@ -28,6 +30,8 @@ export const BLOCKHASH_VALIDITY_BLOCKS = 150;
 const STATUS_CACHE_SLOTS = 300;
 export const SLOTS_PER_EPOCH = 432_000;
 const FAUCET_SEED = createHash('sha256').update('identity-tag-service localnet faucet').digest();
+/** Pays for the localnet's programs and holds their upgrade authority, so a rebuilt .so goes live on restart. */
+const PROGRAM_AUTHORITY_SEED = createHash('sha256').update('identity-tag-service localnet program authority').digest();
 // Kept below 2^53 so every balance is exact as a JSON number.
 const FAUCET_LAMPORTS = 1_000_000_000_000_000n;
 
@@ -93,7 +97,8 @@ export interface AccountView {
 export type StatusListener = (signature: string, commitment: Commitment, record: TxRecord) => void;
 
 export interface LocalChainOptions {
-  programs: { programId: string; soPath: string }[];
+  /** Deployed through loader-v3 transactions (their keypair signs); upgraded when the .so changes. */
+  programs: { programId: string; soPath: string; keypairPath: string }[];
   finalityDelayMs: number;
   now?: () => number;
   /** Called after every state change (persistence hooks here). */
@@ -125,19 +130,29 @@ export class LocalChain {
       this.svm = LiteSVM.fromBytes(restored.svmBytes);
       this.meta = restored.meta;
     } else {
-      this.svm = new LiteSVM();
+      this.svm = allFeaturesSvm(); // every feature on, SIMD-0500 included, as clusters run
       this.meta = this.genesis();
     }
     // LiteSVM only knows its own latest blockhash and a bounded history; the chain keeps
     // the blockhash window and the signature history itself.
     this.svm.withBlockhashCheck(false).withTransactionHistory(0n).withSigverify(true);
     for (const p of options.programs) {
-      if (existsSync(p.soPath)) this.svm.addProgramFromFile(toAddress(p.programId), p.soPath);
+      if (existsSync(p.soPath)) this.deployProgram(p);
     }
     for (const record of this.meta.transactions) this.index(record);
     for (const { slot, blockhash } of this.meta.recentBlockhashes) this.blockhashSlots.set(blockhash, slot);
     this.setClock(this.meta.slot, this.meta.blockTimes[this.meta.slot]!);
     this.topUpFaucet();
+  }
+
+  private deployProgram(p: { programId: string; soPath: string; keypairPath: string }): void {
+    const program = readKeypairFile(p.keypairPath);
+    if (program.address !== p.programId) throw new Error(`localnet: ${p.keypairPath} is ${program.address}, not ${p.programId}`);
+    const authority = signerFromSecretKey(Keypair.fromSeed(PROGRAM_AUTHORITY_SEED).secretKey);
+    const outcome = ensureDeployedInLiteSvm(this.svm, new Uint8Array(readFileSync(p.soPath)), { program, authority });
+    if (outcome === 'not ours') {
+      console.warn(`localnet: the program at ${p.programId} was not deployed by this localnet (state from an older version?); it stays as it is. Delete the data directory to start afresh.`);
+    }
   }
 
   private genesis(): ChainMeta {

@@ -10,8 +10,10 @@ import type { WebSocket } from 'ws';
 export { LocalChain } from './chain';
 export type { TxRecord, Commitment } from './chain';
 
-/** The tag registry's build output, preloaded at LOCALNET_PROGRAM_ID when present. */
+/** The tag registry's build output, deployed at LOCALNET_PROGRAM_ID when present. */
 export const DEFAULT_PROGRAM_SO_PATH = fileURLToPath(new URL('../program/tag_registry.so', import.meta.url));
+/** LOCALNET_PROGRAM_ID's keypair (public, localnet-only): the loader-v3 deploy needs it to sign. */
+export const DEFAULT_PROGRAM_KEYPAIR_PATH = fileURLToPath(new URL('../program/localnet-program-keypair.json', import.meta.url));
 
 export interface LocalnetOptions {
   /** 0 picks a free port; the PubSub WebSocket listens on port + 1, as a validator's does. */
@@ -19,7 +21,7 @@ export interface LocalnetOptions {
   host?: string;
   /** Where the chain state is kept; null keeps it in memory only. */
   dataDir?: string | null;
-  programs?: { programId: string; soPath: string }[];
+  programs?: { programId: string; soPath: string; keypairPath: string }[];
   /** How long a landed transaction stays `confirmed` before it is `finalized`. */
   finalityDelayMs?: number;
 }
@@ -43,7 +45,9 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const host = options.host ?? '127.0.0.1';
   const dataDir = options.dataDir ?? null;
   const programs = options.programs
-    ?? (existsSync(DEFAULT_PROGRAM_SO_PATH) ? [{ programId: LOCALNET_PROGRAM_ID, soPath: DEFAULT_PROGRAM_SO_PATH }] : []);
+    ?? (existsSync(DEFAULT_PROGRAM_SO_PATH)
+      ? [{ programId: LOCALNET_PROGRAM_ID, soPath: DEFAULT_PROGRAM_SO_PATH, keypairPath: DEFAULT_PROGRAM_KEYPAIR_PATH }]
+      : []);
 
   let writer: SnapshotWriter | null = null;
   const restored = dataDir ? loadSnapshot(dataDir) : null;

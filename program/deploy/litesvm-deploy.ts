@@ -13,6 +13,7 @@ import {
   createBufferInstructions,
   deployInstructions,
   extendProgramInstruction,
+  LOADER_V3_PROGRAM_ADDRESS,
   MIN_EXTEND_BYTES,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
@@ -23,6 +24,7 @@ import {
   writeChunkSize,
   writeInstruction,
 } from './loader-v3';
+import { compareProgram, parseProgramData } from './program-data';
 
 /**
  * A LiteSVM with every feature on (SIMD-0500 included), as clusters will run. Built from
@@ -149,4 +151,28 @@ export function finalizeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy): LiteSv
   if (!deployed.authority) return deployed;
   sendOrThrow(svm, 'finalize', [setAuthorityInstruction({ account: deployed.programData, current: deployed.authority.address, next: null })], deployed.payer, [deployed.authority]);
   return { ...deployed, authority: null };
+}
+
+export type EnsureOutcome = 'deployed' | 'upgraded' | 'unchanged' | 'not ours';
+
+/**
+ * Makes the program at `program`'s address hold `so`: deploys it, or upgrades it when it
+ * holds another build, `authority` paying and holding the upgrade authority. 'not ours':
+ * something else sits there (another loader, another authority, final) and is left as it is.
+ * The localnet calls this at genesis and on every start, so a rebuilt .so goes live.
+ */
+export function ensureDeployedInLiteSvm(svm: LiteSVM, so: Uint8Array, p: { program: Signer; authority: Signer }): EnsureOutcome {
+  const programData = programDataAddress(p.program.address);
+  const existing = svm.getAccount(p.program.address);
+  if (!existing.exists) {
+    deployToLiteSvm(svm, so, { program: p.program, payer: p.authority });
+    return 'deployed';
+  }
+  const data = svm.getAccount(programData);
+  if (existing.programAddress !== LOADER_V3_PROGRAM_ADDRESS || !data.exists) return 'not ours';
+  const current = parseProgramData(data.data);
+  if (current.authority !== p.authority.address) return 'not ours';
+  if (compareProgram(current.bytes, so).match) return 'unchanged';
+  upgradeInLiteSvm(svm, { programId: p.program.address, programData, authority: p.authority, payer: p.authority }, so);
+  return 'upgraded';
 }

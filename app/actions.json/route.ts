@@ -1,0 +1,8 @@
+// GET /actions.json — tells wallets and blink clients that /@tag pages have a "pay @tag" Action
+import { json } from '@/lib/api/handler';
+import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
+import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
+
+export const GET = withActionHeaders(async () => json(ACTIONS_JSON, { headers: { 'Cache-Control': 'public, max-age=3600' } }));
+
+export const OPTIONS = actionPreflight;

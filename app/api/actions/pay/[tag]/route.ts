@@ -1,0 +1,45 @@
+// GET /api/actions/pay/{tag} — the "pay @tag" Solana Action's metadata; POST `{ account }` — its unsigned transfer
+import { Keypair } from '@solana/web3.js';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { json, withApi } from '@/lib/api/handler';
+import { parseWith } from '@/lib/api/parse';
+import { readJson } from '@/lib/api/read-json';
+import { getChain } from '@/lib/chain/rpc';
+import { getIdentity, parseTagParam } from '@/lib/identity';
+import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
+import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/integrations/pay-action';
+import { payAssetOf } from '@/lib/integrations/pay-asset';
+
+interface TagRoute {
+  params: Promise<{ tag: string }>;
+}
+
+export const GET = withActionHeaders(
+  withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
+    const tag = parseTagParam((await params).tag);
+    const identity = await getIdentity(db, tag);
+    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
+    const metadata = payActionMetadata({
+      identity,
+      asset,
+      actionPath: `/api/actions/pay/${tag}`,
+      icon: new URL(`/profile/${tag}/opengraph-image`, config.appUrl).href,
+    });
+    return json(metadata, { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+  }),
+);
+
+export const POST = withActionHeaders(
+  withApi<TagRoute>(async (req, { params, services: { db, config } }) => {
+    const tag = parseTagParam((await params).tag);
+    const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
+    const { account } = parseWith(PayActionRequest, await readJson(req, 4096));
+    const identity = await getIdentity(db, tag);
+    const { connection } = getChain(config);
+    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
+    const newReference = () => Keypair.generate().publicKey;
+    return json(await buildPayAction({ identity, asset, account, amount, reference, connection, newReference }));
+  }),
+);
+
+export const OPTIONS = actionPreflight;

@@ -1,0 +1,175 @@
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemInstruction,
+  Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { identities } from '@/lib/db/schema';
+import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
+import { postJson } from '../support/http';
+import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
+
+/*
+ * The "pay @tag" Solana Action: metadata, the transaction it builds, the headers the Actions
+ * spec asks for, and the transaction landing on the localnet, signed by the payer alone.
+ */
+
+beforeAll(requireApp);
+afterAll(closeTestDb);
+
+const connection = new Connection(inject('rpcUrl'), 'confirmed');
+
+const SPEC_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET,POST,PUT,OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Action-Version, X-Blockchain-Ids',
+  'access-control-expose-headers': 'X-Action-Version, X-Blockchain-Ids',
+  'x-action-version': '2.4',
+};
+
+async function expectSpecHeaders(headers: Headers): Promise<void> {
+  for (const [name, value] of Object.entries(SPEC_HEADERS)) expect(headers.get(name), name).toBe(value);
+  expect(headers.get('x-blockchain-ids')).toBe(`solana:${(await connection.getGenesisHash()).slice(0, 32)}`);
+}
+
+async function funded(sol = 5): Promise<Keypair> {
+  const payer = Keypair.generate();
+  const signature = await connection.requestAirdrop(payer.publicKey, sol * LAMPORTS_PER_SOL);
+  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+  return payer;
+}
+
+async function payAction(tag: string, query: string, account: string) {
+  return postJson(`${appUrl}/api/actions/pay/${tag}?${query}`, { account }, { 'content-type': 'application/json' });
+}
+
+/** Signs the Action's transaction with the payer's key alone and sends it through the localnet. */
+async function signAndSend(base64: string, payer: Keypair): Promise<string> {
+  const tx = Transaction.from(Buffer.from(base64, 'base64'));
+  tx.sign(payer);
+  const signature = await connection.sendRawTransaction(tx.serialize());
+  const latest = await connection.getLatestBlockhash();
+  const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+  expect(value.err).toBeNull();
+  return signature;
+}
+
+describe('pay @tag, a Solana Action', () => {
+  it('GET answers the metadata with the spec’s headers', async () => {
+    const row = await seedIdentity({ displayName: 'Alice Pay' });
+    const res = await fetch(`${appUrl}/api/actions/pay/@${row.tag}`);
+    expect(res.status).toBe(200);
+    await expectSpecHeaders(res.headers);
+    const body = await res.json();
+    const path = `/api/actions/pay/${row.tag}`;
+    expect(body).toEqual({
+      type: 'action',
+      icon: `${appUrl}/profile/${row.tag}/opengraph-image`,
+      title: `Pay Alice Pay (@${row.tag})`,
+      description: `Send SOL straight to the payout wallet of @${row.tag} (${row.wallet}).`,
+      label: `Pay @${row.tag}`,
+      links: {
+        actions: [
+          { type: 'transaction', label: 'Send 0.1 SOL', href: `${path}?amount=0.1` },
+          { type: 'transaction', label: 'Send 0.5 SOL', href: `${path}?amount=0.5` },
+          { type: 'transaction', label: 'Send 1 SOL', href: `${path}?amount=1` },
+          {
+            type: 'transaction',
+            label: 'Send SOL',
+            href: `${path}?amount={amount}`,
+            parameters: [{ type: 'number', name: 'amount', label: 'Amount in SOL', required: true, min: 1e-9 }],
+          },
+        ],
+      },
+    });
+    const icon = await fetch(body.icon);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/png']);
+  });
+
+  it('POST { account } answers a transfer to the payout wallet carrying a reference key, which lands on the localnet', async () => {
+    const payer = await funded();
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const row = await seedIdentity({ wallet });
+    const res = await payAction(row.tag, 'amount=0.25', payer.publicKey.toBase58());
+    expect(res.status, res.text).toBe(200);
+    await expectSpecHeaders(res.headers);
+    const body = res.json as { type: string; transaction: string; message: string; reference: string };
+    expect(body.type).toBe('transaction');
+    expect(body.message).toBe(`Pay 0.25 SOL to @${row.tag}`);
+
+    const tx = Transaction.from(Buffer.from(body.transaction, 'base64'));
+    expect(tx.feePayer?.toBase58()).toBe(payer.publicKey.toBase58());
+    expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
+    expect(tx.instructions).toHaveLength(1);
+    const [transfer] = tx.instructions as [TransactionInstruction];
+    expect(SystemInstruction.decodeInstructionType(transfer)).toBe('Transfer');
+    const decoded = SystemInstruction.decodeTransfer(transfer);
+    expect([decoded.fromPubkey.toBase58(), decoded.toPubkey.toBase58(), decoded.lamports]).toEqual([
+      payer.publicKey.toBase58(),
+      wallet,
+      BigInt(LAMPORTS_PER_SOL / 4),
+    ]);
+    expect(transfer.keys.at(-1)).toEqual({ pubkey: new PublicKey(body.reference), isSigner: false, isWritable: false });
+
+    const signature = await signAndSend(body.transaction, payer);
+    expect(await connection.getBalance(new PublicKey(wallet))).toBe(LAMPORTS_PER_SOL / 4);
+    const found = await connection.getSignaturesForAddress(new PublicKey(body.reference));
+    expect(found.map((s) => s.signature)).toEqual([signature]);
+  });
+
+  it('falls back to SOL, and says so, when the preferred token has no mint on the cluster', async () => {
+    const row = await seedIdentity({ preferredToken: 'USDC' });
+    const body = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
+    expect(body.description).toBe(
+      `Send SOL straight to the payout wallet of @${row.tag} (${row.wallet}). @${row.tag} prefers USDC, which has no mint on this cluster.`,
+    );
+    expect(body.links.actions[0].label).toBe('Send 0.1 SOL');
+  });
+
+  const FAILURES: Record<string, { path: (tag: string) => string; body?: unknown; status: number; code: string; message: string }> = {
+    'a tag nobody has (GET)': { path: () => 'zz_nobody_pays_here', status: 404, code: 'not_found', message: 'No identity with this tag.' },
+    'no amount': { path: (t) => t, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: is required' },
+    'an amount of 0': { path: (t) => `${t}?amount=0`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: must be a positive number of SOL with at most 9 decimal places' },
+    'ten decimals of SOL': { path: (t) => `${t}?amount=0.0000000001`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: must be a positive number of SOL with at most 9 decimal places' },
+    'no account': { path: (t) => `${t}?amount=1`, body: {}, status: 400, code: 'invalid_request', message: '`account`: Invalid input: expected string, received undefined' },
+    'an account that is no key': { path: (t) => `${t}?amount=1`, body: { account: 'not-a-key' }, status: 400, code: 'invalid_request', message: '`account`: must be a base58 Solana public key' },
+  };
+  for (const [name, c] of Object.entries(FAILURES)) {
+    it(`${c.status} for ${name}, in the envelope and the spec's { message }`, async () => {
+      const row = await seedIdentity();
+      const url = `${appUrl}/api/actions/pay/${c.path(row.tag)}`;
+      const res = c.body === undefined ? await fetch(url) : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
+      expect(res.status).toBe(c.status);
+      expect(await res.json()).toEqual({ message: c.message, error: { code: c.code, message: c.message } });
+      await expectSpecHeaders(res.headers);
+    });
+  }
+
+  it('a blocked tag answers the same 404 as a missing one', async () => {
+    const row = await seedIdentity();
+    const { db } = await testDb();
+    await db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, row.tag));
+    const res = await fetch(`${appUrl}/api/actions/pay/${row.tag}`);
+    expect([res.status, await res.json()]).toEqual([404, { message: 'No identity with this tag.', error: { code: 'not_found', message: 'No identity with this tag.' } }]);
+  });
+
+  it('OPTIONS answers the preflight with the same headers', async () => {
+    const res = await fetch(`${appUrl}/api/actions/pay/alice`, { method: 'OPTIONS', headers: { origin: 'https://dial.example' } });
+    expect(res.status).toBe(204);
+    await expectSpecHeaders(res.headers);
+  });
+
+  it('/actions.json maps /@tag to the Action, with the CORS headers', async () => {
+    for (const method of ['GET', 'OPTIONS']) {
+      const res = await fetch(`${appUrl}/actions.json`, { method });
+      await expectSpecHeaders(res.headers);
+      if (method === 'GET') expect(await res.json()).toEqual(ACTIONS_JSON);
+    }
+    expect(ACTIONS_JSON.rules[0]).toEqual({ pathPattern: '/@*', apiPath: '/api/actions/pay/*' });
+  });
+});

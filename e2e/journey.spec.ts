@@ -1,4 +1,5 @@
-import { STEP_LABELS, REGISTER_STEPS } from '@/lib/web/register-flow';
+import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
+import { FLOW_STEPS } from '@/lib/web/transaction-flow';
 import {
   airdrop,
   chooseTag,
@@ -27,7 +28,7 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await expect(page.getByRole('heading', { name: `@${tag} is yours` })).toBeVisible({ timeout: 45_000 });
 
   const log = await registerStatusLog(page);
-  const expected = [...REGISTER_STEPS.map((s) => `${STEP_LABELS[s]}…`), 'Done'];
+  const expected = [...FLOW_STEPS.map((s) => `${REGISTER_STEP_LABELS[s]}…`), 'Done'];
   expect(log).toEqual(expected);
   expect((await walletState(page)).signTransactionCount).toBe(1);
 

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { signIn as apiSignIn } from '@/tests/support/sign-in';
 import { identityRow, seedIdentity } from './support/db';
 import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
@@ -16,8 +18,8 @@ test("a second wallet cannot edit the first wallet's tag", async ({ page, keypai
   await expect(page.getByText('This wallet owns no tags yet.')).toBeVisible();
   await expect(page.locator(`section[data-tag="@${tag}"]`)).toHaveCount(0);
 
-  // A forged server action: the settings bundle's saveProfile, called for the other tag.
-  const actionId = await findServerActionId(page, 'saveProfile');
+  // A forged server action: the settings page's saveProfile, called for the other tag.
+  const actionId = await findServerActionId('saveProfile');
   const forged = await page.evaluate(
     async ({ actionId, tag }) => {
       const res = await fetch('/settings', {
@@ -51,13 +53,16 @@ test("a second wallet cannot edit the first wallet's tag", async ({ page, keypai
   await expect(page.getByRole('heading', { level: 1, name: 'First Owner' })).toBeVisible();
 });
 
-/** The id of a server action referenced by the current page's scripts (what a forger would read). */
-async function findServerActionId(page: import('@playwright/test').Page, name: string): Promise<string> {
-  const sources = await page.evaluate(() => Array.from(document.scripts, (s) => s.src).filter(Boolean));
-  for (const src of sources) {
-    const text = await (await page.request.get(src)).text();
-    const match = new RegExp(`createServerReference\\)\\("([0-9a-f]{16,})"[^)]*"${name}"\\)`).exec(text);
-    if (match) return match[1];
-  }
-  throw new Error(`no server action named ${name} in the page's scripts`);
+/**
+ * The id of a server action, from the build's manifest. Pages hand actions to their forms as
+ * props, so the id travels in the page's RSC payload (any owner's settings page shows it to a
+ * would-be forger); a signed-in wallet with no tags gets no form, so the test reads the build.
+ */
+async function findServerActionId(name: string): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(path.join(process.env.NEXT_DIST_DIR || '.next', 'server', 'server-reference-manifest.json'), 'utf8'),
+  ) as { node: Record<string, { exportedName?: string }> };
+  const id = Object.keys(manifest.node).find((key) => manifest.node[key].exportedName === name);
+  if (!id) throw new Error(`no server action named ${name} in the build`);
+  return id;
 }

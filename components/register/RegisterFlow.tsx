@@ -5,8 +5,9 @@ import Link from 'next/link';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { TAG_MAX_BYTES } from '@/lib/identity/tag';
 import { isPublicKey } from '@/lib/solana/keys';
-import { StepList } from './StepList';
-import { useRegistration } from './useRegistration';
+import { TransactionSteps } from '@/components/transaction/TransactionSteps';
+import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
+import { useRegistration, type BuildRegistration } from './useRegistration';
 import { useTagAvailability, type Availability } from './useTagAvailability';
 
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
@@ -19,20 +20,23 @@ const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
   error: '',
 };
 
-/** The /register form: live availability, an optional payout wallet, then the steps. */
-export function RegisterFlow({ sessionKey }: { sessionKey: string | null }) {
+/**
+ * The /register form: live availability, an optional payout wallet, then the steps. The page
+ * hands it the build action (components import nothing from app/).
+ */
+export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: string | null; buildRegistration: BuildRegistration }) {
   const { publicKey } = useWallet();
   const [tagInput, setTagInput] = useState('');
   const [payout, setPayout] = useState('');
   const { availability, recheck } = useTagAvailability(tagInput);
-  const { state, start, retry, reset, registeredTag } = useRegistration(sessionKey);
+  const { state, start, retry, reset, tag: registeredTag } = useRegistration(sessionKey, buildRegistration);
   const ids = { tag: useId(), tagHint: useId(), payout: useId(), payoutHint: useId() };
 
   const failedKind = state.status === 'failed' ? state.failure.kind : null;
+  // Someone took the tag meanwhile: the availability line says so again.
   useEffect(() => {
-    if (failedKind === 'tag-taken') recheck();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per failure
-  }, [failedKind]);
+    if (failedKind === 'conflict') recheck();
+  }, [failedKind, recheck]);
 
   const running = state.status === 'running';
   const payoutInvalid = payout.trim() !== '' && !isPublicKey(payout.trim());
@@ -54,11 +58,13 @@ export function RegisterFlow({ sessionKey }: { sessionKey: string | null }) {
     start(availability.tag, payout.trim());
   }
 
+  const steps = <TransactionSteps state={state} labels={REGISTER_STEP_LABELS} title="Registration steps" statusTestId="register-status" />;
+
   if (state.status === 'done') {
-    const tag = registeredTag();
+    const tag = registeredTag ?? '';
     return (
       <section className="card" aria-labelledby="done-heading">
-        <StepList state={state} />
+        {steps}
         <h2 id="done-heading">@{tag} is yours</h2>
         <p>Your public page is live.</p>
         <p className="actions">
@@ -146,7 +152,7 @@ export function RegisterFlow({ sessionKey }: { sessionKey: string | null }) {
           {blocker ? <span className="muted">{blocker}</span> : null}
         </div>
       </form>
-      {state.status !== 'idle' ? <StepList state={state} /> : null}
+      {state.status !== 'idle' ? steps : null}
       {state.status === 'failed' ? (
         <div role="alert" className="card">
           <p className="error" data-testid="register-error">

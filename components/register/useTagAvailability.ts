@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { normalizeTag } from '@/lib/identity/tag';
 
 export type Availability =
@@ -51,11 +51,9 @@ export function useTagAvailability(input: string, delayMs = 300): { availability
   else if (checked?.tag === tag) availability = checked;
   else availability = { state: 'checking', tag };
 
-  return {
-    availability,
-    recheck: () => {
-      setChecked(null);
-      setGeneration((g) => g + 1);
-    },
-  };
+  const recheck = useCallback(() => {
+    setChecked(null);
+    setGeneration((g) => g + 1);
+  }, []);
+  return { availability, recheck };
 }

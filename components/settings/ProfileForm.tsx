@@ -2,7 +2,6 @@
 
 import Link from 'next/link';
 import { useId, useState, useTransition, type FormEvent } from 'react';
-import { saveProfile } from '@/app/(app)/settings/actions';
 import {
   PREFERRED_TOKEN_SYMBOLS,
   PROFILE_LIMITS,
@@ -11,12 +10,16 @@ import {
   type EditableProfileKey,
   type Identity,
 } from '@/lib/identity/schemas';
+import type { ActionOutcome } from '@/lib/web/action-outcome';
 import { profileFieldErrors, profilePatch, profileValues, type ProfileFieldErrors } from '@/lib/web/profile-form';
+
+/** The settings page's save: a server action on PATCH /v1/identity/{tag}'s code path. */
+export type SaveProfile = (tag: string, patch: ReturnType<typeof profilePatch>) => Promise<ActionOutcome<Identity>>;
 
 type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'unchanged' } | { kind: 'error'; message: string };
 
-/** One tag's profile: checked with the API's own schema before sending, saved by a server action. */
-export function ProfileForm({ identity }: { identity: Identity }) {
+/** One tag's profile: checked with the API's own schema before sending, saved by the page's action. */
+export function ProfileForm({ identity, saveProfile }: { identity: Identity; saveProfile: SaveProfile }) {
   const [saved, setSaved] = useState(() => profileValues(identity));
   const [edited, setEdited] = useState(saved);
   const [errors, setErrors] = useState<ProfileFieldErrors>({});
@@ -50,12 +53,11 @@ export function ProfileForm({ identity }: { identity: Identity }) {
       if (!result) {
         setStatus({ kind: 'error', message: 'Could not reach the server. Try again.' });
       } else if (result.ok) {
-        const values = profileValues(result.identity);
+        const values = profileValues(result.data);
         setSaved(values);
         setEdited(values);
         setStatus({ kind: 'saved' });
       } else {
-        setErrors(result.fieldErrors);
         setStatus({ kind: 'error', message: result.error.message });
       }
     });

@@ -9,10 +9,12 @@ import nacl from 'tweetnacl';
  * `wallet-standard:app-ready` events, as an extension's content script does, and implements
  * connect, disconnect, events, `solana:signMessage` and `solana:signTransaction` (legacy
  * and v0 wire format: it signs the message bytes and puts the signature at the owner's
- * index). Signing is tweetnacl, inlined, with the secret key the test gives it.
+ * index), and, when asked, `solana:signIn` (Sign-In With Solana: it writes the message from
+ * the input fields as the SIWS grammar and Phantom do, then signs it). Signing is
+ * tweetnacl, inlined, with the secret key the test gives it.
  *
  * In the page, `window.__testWallet` counts signing requests and switches refusals:
- * `{ address, reject, signMessageCount, signTransactionCount }`.
+ * `{ address, reject, signMessageCount, signTransactionCount, signInCount, signInInputs }`.
  */
 
 export const TEST_WALLET_NAME = 'E2E Test Wallet';
@@ -23,6 +25,8 @@ export interface TestWalletOptions {
   name?: string;
   /** Refuse every signing request with a user-rejection error (code 4001) from the start. */
   rejectSigning?: boolean;
+  /** Offer Sign-In With Solana (`solana:signIn`), as Phantom, Solflare and Backpack do. */
+  offerSignIn?: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -45,6 +49,7 @@ export function testWalletScript(options: TestWalletOptions): string {
     name: options.name ?? TEST_WALLET_NAME,
     secretKey: Array.from(options.secretKey),
     reject: options.rejectSigning ?? false,
+    offerSignIn: options.offerSignIn ?? false,
     icon: ICON,
   };
   return `(function () {
@@ -61,11 +66,26 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
   await page.addInitScript({ content: testWalletScript(options) });
 }
 
+export interface WalletState {
+  reject: boolean;
+  signMessageCount: number;
+  signTransactionCount: number;
+  signInCount: number;
+  /** The input of each `solana:signIn` call, as the page passed it. */
+  signInInputs: Record<string, unknown>[];
+}
+
 /** Counters and the refusal switch of the wallet in `page`. */
-export async function walletState(page: Page): Promise<{ reject: boolean; signMessageCount: number; signTransactionCount: number }> {
+export async function walletState(page: Page): Promise<WalletState> {
   return page.evaluate(() => {
-    const w = (window as unknown as { __testWallet: { reject: boolean; signMessageCount: number; signTransactionCount: number } }).__testWallet;
-    return { reject: w.reject, signMessageCount: w.signMessageCount, signTransactionCount: w.signTransactionCount };
+    const w = (window as unknown as { __testWallet: WalletState }).__testWallet;
+    return {
+      reject: w.reject,
+      signMessageCount: w.signMessageCount,
+      signTransactionCount: w.signTransactionCount,
+      signInCount: w.signInCount,
+      signInInputs: w.signInInputs.map((input) => ({ ...input })),
+    };
   });
 }
 
@@ -81,7 +101,7 @@ export async function setWalletRejects(page: Page, reject: boolean): Promise<voi
  */
 function walletMain(
   nacl: { sign: { detached(message: Uint8Array, secretKey: Uint8Array): Uint8Array } },
-  config: { name: string; secretKey: number[]; reject: boolean; icon: string },
+  config: { name: string; secretKey: number[]; reject: boolean; offerSignIn: boolean; icon: string },
 ): void {
   const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
   function base58(bytes: Uint8Array): string {
@@ -118,14 +138,24 @@ function walletMain(
   const publicKey = secretKey.slice(32);
   const address = base58(publicKey);
   const CHAINS = ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'] as const;
-  const state = { address, reject: config.reject, signMessageCount: 0, signTransactionCount: 0, connectCount: 0 };
+  const state = {
+    address,
+    reject: config.reject,
+    signMessageCount: 0,
+    signTransactionCount: 0,
+    signInCount: 0,
+    signInInputs: [] as SignInInput[],
+    connectCount: 0,
+  };
   (window as unknown as { __testWallet: typeof state }).__testWallet = state;
 
   const account = Object.freeze({
     address,
     publicKey,
     chains: CHAINS,
-    features: ['solana:signMessage', 'solana:signTransaction'] as const,
+    features: config.offerSignIn
+      ? ['solana:signIn', 'solana:signMessage', 'solana:signTransaction']
+      : ['solana:signMessage', 'solana:signTransaction'],
     label: config.name,
   });
   let accounts: (typeof account)[] = [];
@@ -157,6 +187,73 @@ function walletMain(
     out.set(nacl.sign.detached(message, secretKey), sigStart + 64 * index);
     return out;
   }
+
+  interface SignInInput {
+    domain?: string;
+    address?: string;
+    statement?: string;
+    uri?: string;
+    version?: string;
+    chainId?: string;
+    nonce?: string;
+    issuedAt?: string;
+    expirationTime?: string;
+    notBefore?: string;
+    requestId?: string;
+    resources?: readonly string[];
+  }
+
+  /**
+   * The message a SIWS wallet shows and signs (the grammar of Sign-In With Solana, after
+   * EIP-4361): header, address, the statement after a blank line, then the fields present
+   * after another blank line, in this order.
+   */
+  function signInText(input: SignInInput & { domain: string; address: string }): string {
+    let text = input.domain + ' wants you to sign in with your Solana account:\n' + input.address;
+    if (input.statement) text += '\n\n' + input.statement;
+    const fields: string[] = [];
+    const lines: [keyof SignInInput, string][] = [
+      ['uri', 'URI'],
+      ['version', 'Version'],
+      ['chainId', 'Chain ID'],
+      ['nonce', 'Nonce'],
+      ['issuedAt', 'Issued At'],
+      ['expirationTime', 'Expiration Time'],
+      ['notBefore', 'Not Before'],
+      ['requestId', 'Request ID'],
+    ];
+    for (const [key, label] of lines) {
+      if (input[key]) fields.push(label + ': ' + input[key]);
+    }
+    if (input.resources) {
+      fields.push('Resources:');
+      for (const resource of input.resources) fields.push('- ' + resource);
+    }
+    if (fields.length) text += '\n\n' + fields.join('\n');
+    return text;
+  }
+
+  const signInFeature = {
+    'solana:signIn': {
+      version: '1.0.0',
+      signIn: async (...inputs: SignInInput[]) => {
+        state.signInCount += 1;
+        state.signInInputs.push(...inputs);
+        if (state.reject) throw rejection();
+        if (accounts.length === 0) {
+          accounts = [account];
+          emit();
+        }
+        return inputs.map((input) => {
+          if (input.address && input.address !== address) throw new Error('This wallet does not hold ' + input.address + '.');
+          // A wallet fills in what the page left out: its own account, the page's host.
+          const text = signInText(Object.assign({}, input, { domain: input.domain || window.location.host, address }));
+          const signedMessage = new TextEncoder().encode(text);
+          return { account, signedMessage, signature: nacl.sign.detached(signedMessage, secretKey), signatureType: 'ed25519' };
+        });
+      },
+    },
+  };
 
   const wallet = {
     version: '1.0.0' as const,
@@ -212,6 +309,7 @@ function walletMain(
           return inputs.map((input) => ({ signedTransaction: signWire(input.transaction) }));
         },
       },
+      ...(config.offerSignIn ? signInFeature : {}),
     },
   };
 

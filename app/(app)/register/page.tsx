@@ -2,6 +2,7 @@ import { AirdropButton } from '@/components/register/AirdropButton';
 import { RegisterFlow } from '@/components/register/RegisterFlow';
 import { getConfig } from '@/lib/config';
 import { getSessionKey } from '@/lib/web/session';
+import { buildRegistration } from './actions';
 
 export const metadata = { title: 'Register a tag' };
 
@@ -16,7 +17,7 @@ export default async function RegisterPage() {
         rent; this service never holds your keys.
       </p>
       {localnet ? <AirdropButton /> : null}
-      <RegisterFlow sessionKey={sessionKey} />
+      <RegisterFlow sessionKey={sessionKey} buildRegistration={buildRegistration} />
     </>
   );
 }

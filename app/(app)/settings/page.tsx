@@ -3,6 +3,7 @@ import { ProfileForm } from '@/components/settings/ProfileForm';
 import { getServices } from '@/lib/api/services';
 import { listIdentitiesByOwner, toIdentity } from '@/lib/identity';
 import { getSessionKey } from '@/lib/web/session';
+import { saveProfile } from './actions';
 
 export const metadata = { title: 'Your profiles' };
 
@@ -29,7 +30,7 @@ export default async function SettingsPage() {
         <>
           <p className="lead">What people see on your public pages. Changes show up at once.</p>
           {identities.map((identity) => (
-            <ProfileForm key={identity.tag} identity={identity} />
+            <ProfileForm key={identity.tag} identity={identity} saveProfile={saveProfile} />
           ))}
         </>
       )}

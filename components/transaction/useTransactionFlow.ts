@@ -1,0 +1,177 @@
+'use client';
+
+import { useConnection, useWallet, type WalletContextState } from '@solana/wallet-adapter-react';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import type { Identity } from '@/lib/identity/schemas';
+import { isUserRejection, syncTransaction } from '@/lib/web/api-client';
+import {
+  TransactionFailedError,
+  TransactionRefusedError,
+  WalletCannotSignError,
+  WalletMismatchError,
+  WalletNotConnectedError,
+} from '@/lib/web/client-errors';
+import {
+  INITIAL_FLOW_STATE,
+  classifyFailure,
+  flowReducer,
+  nextStep,
+  resumableStep,
+  type FailureOptions,
+  type FlowState,
+  type FlowStep,
+} from '@/lib/web/transaction-flow';
+import { blockhashOf, decodeWireTransaction, signedWireBytes, type WireTransaction } from '@/lib/web/wire-transaction';
+
+/** What a builder answers: POST /v1/register's shape, and the lifecycle builders'. */
+export interface BuiltTransaction {
+  /** The unsigned transaction, base64 wire format. */
+  transaction: string;
+  /** Decimal string, as the builders answer it. */
+  lastValidBlockHeight: string;
+}
+
+/** One run of the flow: how to build its transaction, and what /v1/sync's 404 means. */
+export interface TransactionJob {
+  /** Builds the unsigned transaction; throws (a ServiceError, see `unwrapAction`) when it cannot. */
+  build(): Promise<BuiltTransaction>;
+  /** The action deletes the tag (release): /v1/sync's 404 then means done, with no identity. */
+  goneIsDone?: boolean;
+}
+
+export interface TransactionFlow {
+  state: FlowState;
+  /** Once done: the identity as /v1/sync answered it, or null when the tag is gone. */
+  live: Identity | null;
+  /** The transaction's signature once sent. */
+  signature: string | null;
+  /** Runs `job` from the first step; false (and nothing happens) while a run is under way. */
+  start(job: TransactionJob): boolean;
+  /** After a failure that allows it: resumes at the step the failure names (or earlier). */
+  retry(): void;
+  /** Back to idle (not while running). */
+  reset(): void;
+}
+
+interface Work {
+  job: TransactionJob | null;
+  built: { tx: WireTransaction; blockhash: string; lastValidBlockHeight: number } | null;
+  signed: Uint8Array | null;
+  signature: string | null;
+}
+
+const NO_WORK: Work = { job: null, built: null, signed: null, signature: null };
+
+/**
+ * The steps of an on-chain action, headless (lib/web/transaction-flow.ts decides the order
+ * and the retries): build (the job's server action), the wallet signs, send through the
+ * app's connection, confirm with the build's blockhash and lastValidBlockHeight, then
+ * POST /v1/sync so the page is live. The steps run from the handlers, one after the other,
+ * not from an effect: a re-render never starts a step twice.
+ *
+ * `sessionKey`: the signed-in key; signing refuses a different connected wallet.
+ * `failures`: the flow's program errors and wording (keep it a module constant).
+ */
+export function useTransactionFlow(sessionKey: string | null, failures: FailureOptions = {}): TransactionFlow {
+  const [state, dispatch] = useReducer(flowReducer, INITIAL_FLOW_STATE);
+  const [live, setLive] = useState<Identity | null>(null);
+  const [signature, setSignature] = useState<string | null>(null);
+  const { connection } = useConnection();
+  const wallet = useWallet();
+  // The wallet as it is when a step runs (it may be switched while the build runs).
+  const walletNow = useRef<WalletContextState>(wallet);
+  useEffect(() => {
+    walletNow.current = wallet;
+  }, [wallet]);
+  const work = useRef<Work>(NO_WORK);
+  const running = useRef(false);
+
+  async function runStep(step: FlowStep, w: Work): Promise<void> {
+    switch (step) {
+      case 'building': {
+        const built = await w.job!.build();
+        const tx = decodeWireTransaction(built.transaction);
+        w.built = { tx, blockhash: blockhashOf(tx), lastValidBlockHeight: Number(built.lastValidBlockHeight) };
+        w.signed = null;
+        w.signature = null;
+        return;
+      }
+      case 'signing': {
+        const { publicKey, signTransaction } = walletNow.current;
+        if (!publicKey) throw new WalletNotConnectedError('Connect a wallet that can sign transactions, then retry.');
+        if (!signTransaction) throw new WalletCannotSignError('signTransaction');
+        if (sessionKey && publicKey.toBase58() !== sessionKey) throw new WalletMismatchError(sessionKey, publicKey.toBase58());
+        let signed: WireTransaction;
+        try {
+          signed = await signTransaction(w.built!.tx);
+        } catch (err) {
+          throw isUserRejection(err) ? new TransactionRefusedError({ cause: err }) : err;
+        }
+        w.signed = signedWireBytes(signed);
+        w.signature = null;
+        return;
+      }
+      case 'sending':
+        w.signature = await connection.sendRawTransaction(w.signed!, { preflightCommitment: 'confirmed', maxRetries: 5 });
+        setSignature(w.signature);
+        return;
+      case 'confirming': {
+        const { blockhash, lastValidBlockHeight } = w.built!;
+        const { value } = await connection.confirmTransaction({ signature: w.signature!, blockhash, lastValidBlockHeight }, 'confirmed');
+        if (value.err) throw new TransactionFailedError(value.err);
+        return;
+      }
+      case 'indexing':
+        setLive(await syncTransaction(w.signature!, { goneIsDone: w.job!.goneIsDone }));
+        return;
+    }
+  }
+
+  async function runFrom(first: FlowStep): Promise<void> {
+    const w = work.current;
+    try {
+      for (let step: FlowStep | null = first; step; step = nextStep(step)) {
+        try {
+          await runStep(step, w);
+        } catch (err) {
+          dispatch({ type: 'fail', step, failure: classifyFailure(step, err, failures) });
+          return;
+        }
+        dispatch({ type: 'stepDone', step });
+      }
+    } finally {
+      running.current = false;
+    }
+  }
+
+  return {
+    state,
+    live,
+    signature,
+    start(job) {
+      if (running.current) return false;
+      running.current = true;
+      work.current = { ...NO_WORK, job };
+      setLive(null);
+      setSignature(null);
+      dispatch({ type: 'start' });
+      void runFrom('building');
+      return true;
+    },
+    retry() {
+      if (running.current || state.status !== 'failed' || !state.retryAt) return;
+      const w = work.current;
+      const have = { built: !!w.built, signed: !!w.signed, signature: !!w.signature };
+      running.current = true;
+      dispatch({ type: 'retry', have });
+      void runFrom(resumableStep(state.retryAt, have));
+    },
+    reset() {
+      if (running.current) return;
+      work.current = NO_WORK;
+      setLive(null);
+      setSignature(null);
+      dispatch({ type: 'reset' });
+    },
+  };
+}

@@ -1,0 +1,88 @@
+'use client';
+
+import { useWallet } from '@solana/wallet-adapter-react';
+import { signIn as startSession, signOut as endSession } from 'next-auth/react';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { requestChallenge } from '@/lib/web/api-client';
+import { sessionErrorOf, signChallenge, signInAddressOf, signInErrorMessage } from '@/lib/web/wallet-sign-in';
+
+export type WalletSignInStatus = 'idle' | 'signing-in' | 'signing-out';
+
+export interface WalletSignIn {
+  /** The connected wallet's public key (base58), or null. */
+  walletKey: string | null;
+  connected: boolean;
+  /** The session belongs to the connected wallet. */
+  signedInHere: boolean;
+  /** Whether the connected wallet signs in through its own Sign-In With Solana. */
+  offersSignIn: boolean;
+  status: WalletSignInStatus;
+  busy: boolean;
+  /** What went wrong last, in words for the person; cleared by the next attempt. */
+  error: string | null;
+  signIn(): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+/**
+ * Sign-in for the pages, headless: POST /v1/auth/challenge, the wallet signs it
+ * (`solana:signIn` with the challenge's fields, else `signMessage`), then next-auth's
+ * `solana` provider verifies it with the same nonce store as /v1/auth/verify and the page's
+ * server components re-read the session.
+ */
+export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
+  const wallet = useWallet();
+  const router = useRouter();
+  const [status, setStatus] = useState<WalletSignInStatus>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const walletKey = wallet.publicKey?.toBase58() ?? null;
+
+  async function signIn(): Promise<void> {
+    if (status !== 'idle') return;
+    setStatus('signing-in');
+    setError(null);
+    try {
+      const signer = { address: walletKey, signIn: wallet.signIn, signMessage: wallet.signMessage };
+      const challenge = await requestChallenge(signInAddressOf(signer));
+      const signed = await signChallenge(signer, challenge);
+      const result = await startSession('solana', {
+        pubkey: signed.pubkey,
+        message: signed.message,
+        signature: signed.signature,
+        redirect: false,
+      });
+      const failure = sessionErrorOf(result);
+      if (failure) throw failure;
+      router.refresh();
+    } catch (err) {
+      setError(signInErrorMessage(err));
+    } finally {
+      setStatus('idle');
+    }
+  }
+
+  async function signOut(): Promise<void> {
+    if (status !== 'idle') return;
+    setStatus('signing-out');
+    setError(null);
+    try {
+      await endSession({ redirect: false });
+      router.refresh();
+    } finally {
+      setStatus('idle');
+    }
+  }
+
+  return {
+    walletKey,
+    connected: wallet.connected,
+    signedInHere: sessionKey !== null && sessionKey === walletKey,
+    offersSignIn: !!wallet.signIn,
+    status,
+    busy: status !== 'idle',
+    error,
+    signIn,
+    signOut,
+  };
+}

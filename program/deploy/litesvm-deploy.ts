@@ -39,6 +39,7 @@ export function allFeaturesSvm(): LiteSVM {
     .withBuiltins()
     .withSysvars()
     .withPrecompiles()
+    .withDefaultPrograms() // SPL Token, Token-2022, Associated Token, Memo: what `new LiteSVM()` has
     .withLamports(1_000_000_000_000_000n)
     .withSigverify(true)
     .withBlockhashCheck(true);

@@ -4,7 +4,6 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { parseTagParam, tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
-import { forgetActiveRead } from './queries';
 import type { Identity } from './schemas';
 
 export const MODERATION_ACTIONS = ['block', 'unblock', 'verify', 'unverify', 'merchant', 'unmerchant'] as const;
@@ -42,7 +41,6 @@ export async function moderate(db: Db, tagInput: string, action: ModerationActio
     if (updated[0]) await recordIdentityChanges(tx, [tag], now);
     return updated;
   });
-  forgetActiveRead(db, tag);
   if (!rows[0]) throw tagNotFound();
   return { ...toIdentity(rows[0]), status: rows[0].status };
 }

@@ -6,52 +6,33 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 /*
  * Named identity queries: each returns a row (or rows) or null. The public read is the hot
  * path (GET /v1/identity, /v1/resolve, the /@tag page), so it is a named prepared statement
- * (PostgreSQL plans it once per connection, drizzle builds its SQL once per process);
- * concurrent reads of one tag share one query in flight, and reads of other tags arriving
- * meanwhile go together in the next query (lib/db/batch.ts). Nothing is kept once a query
- * answers: no read sees data older than a query that was running when it arrived.
+ * (PostgreSQL plans it once per connection, drizzle builds its SQL once per process), and
+ * reads arriving while a query runs go together in the next one (lib/db/batch.ts): a popular
+ * tag under load costs one row in one query at a time, not a query per request.
+ *
+ * A read never joins a query that started before it was asked, so it sees every write that
+ * committed before it was asked, with nothing for a writer to invalidate (a shared in-flight
+ * read used to answer a tag just inserted by /v1/sync with 404).
  */
 
-interface ActiveReads {
-  find: (tag: string) => Promise<IdentityRow | null>;
-  inFlight: Map<string, Promise<IdentityRow | null>>;
-}
-
-const activeReads = perHandle((db: Db): ActiveReads => {
+const findActiveTags = perHandle((db: Db) => {
   const query = db
     .select()
     .from(identities)
     .where(and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, eq(identities.status, 'active')))
     .prepare('identity_find_active_tags');
-  const find = createBatcher(async (tags: string[]) => {
-    const byTag = new Map((await query.execute({ tags })).map((row) => [row.tag, row]));
+  return createBatcher(async (tags: string[]) => {
+    const byTag = new Map((await query.execute({ tags: [...new Set(tags)] })).map((row) => [row.tag, row]));
     return tags.map((tag) => byTag.get(tag) ?? null);
   });
-  return { find, inFlight: new Map() };
 });
 
 /**
- * The active identity with this canonical tag, or null (missing and blocked alike). Callers
- * asking for the same tag while a query for it runs share that query's answer (a popular tag
- * under load costs one query at a time, not one per request). Treat the row as read-only.
+ * The active identity with this canonical tag, or null (missing and blocked alike). Reads of
+ * the same tag asked together share one row of one query. Treat the row as read-only.
  */
 export function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | null> {
-  const reads = activeReads(db);
-  const pending = reads.inFlight.get(tag);
-  if (pending) return pending;
-  const read = reads.find(tag).finally(() => {
-    if (reads.inFlight.get(tag) === read) reads.inFlight.delete(tag);
-  });
-  reads.inFlight.set(tag, read);
-  return read;
-}
-
-/**
- * After a write to `tag`, later reads in this process must not join a query that started
- * before it: they start their own.
- */
-export function forgetActiveRead(db: Db, tag: string): void {
-  activeReads(db).inFlight.delete(tag);
+  return findActiveTags(db)(tag);
 }
 
 /** The identity row with this canonical tag whatever its status (moderation, ownership checks). */

@@ -6,7 +6,7 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { parseTagParam, tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
-import { findIdentityRow, forgetActiveRead } from './queries';
+import { findIdentityRow } from './queries';
 import { EDITABLE_PROFILE_KEYS, ProfilePatch, type Identity } from './schemas';
 
 export interface UpdateProfileInput {
@@ -51,7 +51,6 @@ export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date
     if (updated[0]) await recordIdentityChanges(tx, [tag], now);
     return updated;
   });
-  forgetActiveRead(db, tag);
   if (!rows[0]) throw tagNotFound();
   return toIdentity(rows[0]);
 }

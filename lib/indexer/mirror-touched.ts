@@ -1,7 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
 import type { Db } from '@/lib/db';
 import { afterIdentityChanges, recordIdentityChanges } from '@/lib/feed/identity-changes';
-import { forgetActiveRead } from '@/lib/identity/queries';
 import { lockMirror } from './mirror-lock';
 import { changedTags, mirrorRecordStates, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { readRecordStates } from './record-states';
@@ -34,14 +33,13 @@ export async function mirrorTouchedRecords(tx: Db, { connection, programId, touc
 export type AfterCommit = (tags: readonly string[]) => Promise<void>;
 
 /**
- * After the commit of `mirrorTouchedRecords`' transaction: reads of the changed tags in this
- * process start afresh, and `afterCommit` (the cached /@tag pages expire) hears of the tags
+ * After the commit of `mirrorTouchedRecords`' transaction: `afterCommit` (the cached /@tag
+ * pages expire) hears of the tags
  * whose identity changed. A failure there is logged, not thrown: the mirror is right, only a
  * cached page may lag until it expires on its own.
  */
 export async function afterMirrorCommit(db: Db, changes: MirrorChanges, afterCommit: AfterCommit = afterIdentityChanges): Promise<void> {
   const visible = changedTags(changes);
-  for (const tag of [...visible, ...changes.quietlyUpdated]) forgetActiveRead(db, tag);
   if (visible.length === 0) return;
   try {
     await afterCommit(visible);

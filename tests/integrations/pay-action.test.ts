@@ -4,13 +4,16 @@ import {
   LAMPORTS_PER_SOL,
   PublicKey,
   SystemInstruction,
+  SystemProgram,
   Transaction,
-  type TransactionInstruction,
+  TransactionInstruction,
 } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
+import { TOKEN_PROGRAM_ID } from '@/lib/integrations/pay-asset';
+import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/integrations/pay-transaction';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
 
@@ -122,6 +125,32 @@ describe('pay @tag, a Solana Action', () => {
     expect(found.map((s) => s.signature)).toEqual([signature]);
   });
 
+  it('pays in the preferred token where it has a mint on the cluster (created here), with a reference the payer chose', async () => {
+    const payer = await funded();
+    const mint = Keypair.generate();
+    await signAndSendAll(await createMintAndFund(payer, mint.publicKey, 6, 10_000_000n), [payer, mint]);
+    const wallet = Keypair.generate().publicKey;
+    const row = await seedIdentity({ wallet: wallet.toBase58(), preferredToken: mint.publicKey.toBase58() });
+    const reference = Keypair.generate().publicKey.toBase58();
+
+    const metadata = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
+    const symbol = `${mint.publicKey.toBase58().slice(0, 4)}…${mint.publicKey.toBase58().slice(-4)}`;
+    expect(metadata.label).toBe(`Pay @${row.tag}`);
+    expect(metadata.links.actions.at(-1).parameters[0]).toMatchObject({ label: `Amount in ${symbol}`, min: 1e-6 });
+
+    const res = await payAction(row.tag, `amount=2.5&reference=${reference}`, payer.publicKey.toBase58());
+    expect(res.status, res.text).toBe(200);
+    const body = res.json as { transaction: string; reference: string; message: string };
+    expect(body.reference).toBe(reference);
+    expect(body.message).toBe(`Pay 2.5 ${symbol} to @${row.tag}`);
+    await signAndSend(body.transaction, payer);
+    // A token account: mint (32), owner (32), amount (u64 LE).
+    const account = await connection.getAccountInfo(associatedTokenAddress(wallet, mint.publicKey, TOKEN_PROGRAM_ID));
+    expect(account?.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
+    expect(account!.data.readBigUInt64LE(64)).toBe(2_500_000n);
+    expect((await connection.getSignaturesForAddress(new PublicKey(reference))).length).toBe(1);
+  });
+
   it('falls back to SOL, and says so, when the preferred token has no mint on the cluster', async () => {
     const row = await seedIdentity({ preferredToken: 'USDC' });
     const body = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
@@ -173,3 +202,51 @@ describe('pay @tag, a Solana Action', () => {
     expect(ACTIONS_JSON.rules[0]).toEqual({ pathPattern: '/@*', apiPath: '/api/actions/pay/*' });
   });
 });
+
+// --- An SPL mint on the localnet, made with the token program's own instructions -------------
+
+const MINT_SIZE = 82;
+
+async function createMintAndFund(payer: Keypair, mint: PublicKey, decimals: number, amount: bigint): Promise<Transaction> {
+  const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
+  const payerAta = associatedTokenAddress(payer.publicKey, mint, TOKEN_PROGRAM_ID);
+  const initializeMint2 = Buffer.concat([Buffer.from([20, decimals]), payer.publicKey.toBuffer(), Buffer.from([0])]);
+  const mintTo = Buffer.alloc(9);
+  mintTo.writeUInt8(7, 0);
+  mintTo.writeBigUInt64LE(amount, 1);
+  return new Transaction().add(
+    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+    new TransactionInstruction({ programId: TOKEN_PROGRAM_ID, keys: [{ pubkey: mint, isSigner: false, isWritable: true }], data: initializeMint2 }),
+    new TransactionInstruction({
+      programId: ASSOCIATED_TOKEN_PROGRAM_ID,
+      keys: [
+        { pubkey: payer.publicKey, isSigner: true, isWritable: true },
+        { pubkey: payerAta, isSigner: false, isWritable: true },
+        { pubkey: payer.publicKey, isSigner: false, isWritable: false },
+        { pubkey: mint, isSigner: false, isWritable: false },
+        { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
+        { pubkey: TOKEN_PROGRAM_ID, isSigner: false, isWritable: false },
+      ],
+      data: Buffer.from([1]),
+    }),
+    new TransactionInstruction({
+      programId: TOKEN_PROGRAM_ID,
+      keys: [
+        { pubkey: mint, isSigner: false, isWritable: true },
+        { pubkey: payerAta, isSigner: false, isWritable: true },
+        { pubkey: payer.publicKey, isSigner: true, isWritable: false },
+      ],
+      data: mintTo,
+    }),
+  );
+}
+
+async function signAndSendAll(tx: Transaction, signers: Keypair[]): Promise<void> {
+  const latest = await connection.getLatestBlockhash();
+  tx.recentBlockhash = latest.blockhash;
+  tx.feePayer = signers[0]!.publicKey;
+  tx.sign(...signers);
+  const signature = await connection.sendRawTransaction(tx.serialize());
+  const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+  expect(value.err).toBeNull();
+}

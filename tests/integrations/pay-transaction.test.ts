@@ -4,9 +4,8 @@ import { payAssetOf, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, type 
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID, payInstructions } from '@/lib/integrations/pay-transaction';
 
 /*
- * The pieces of the pay Action that the localnet cannot run end to end: amounts in base units,
- * and the SPL transfer (the localnet, every feature on, refuses to execute the SPL Token
- * program LiteSVM ships, so a token payment is checked here instruction by instruction).
+ * The pieces of the pay Action, without HTTP: amounts in base units, the instructions of a
+ * SOL and of an SPL payment (Token and Token-2022), and the asset a profile pays in.
  */
 
 describe('toBaseUnits', () => {

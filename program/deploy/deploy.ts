@@ -122,7 +122,7 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
     currentAuthority = pd.authority;
     if (currentAuthority === null) throw new DeployError(`${programId} is final: its upgrade authority is none, so it can never be upgraded`);
     capacity = pd.bytes.length;
-    if (currentAuthority === authority.address && compareProgram(pd.bytes, so).match) {
+    if (compareProgram(pd.bytes, so).match) {
       log('the program already holds this build: nothing to write');
       return finish(o, { programId, programData, currentAuthority, authority, spentBefore: await cluster.balance(payer.address) });
     }
@@ -199,6 +199,10 @@ async function finish(
 ): Promise<DeployResult> {
   const { cluster, log } = o;
   let authority = p.currentAuthority;
+  const wantsChange = (o.newAuthority && o.newAuthority !== authority) || (o.final && authority !== null);
+  if (wantsChange && authority !== p.authority.address) {
+    throw new DeployError(`the upgrade authority is ${authority}, not ${p.authority.address}: only it can change the authority (pass its keypair with --upgrade-authority)`);
+  }
   if (o.newAuthority && o.newAuthority !== authority && !o.final) {
     await sendWithRetry(o, 'set upgrade authority', [setAuthorityInstruction({ account: p.programData, current: p.authority.address, next: o.newAuthority as Address })], [p.authority]);
     authority = o.newAuthority;

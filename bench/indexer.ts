@@ -11,6 +11,8 @@ import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { startApp, TEST_CRON_SECRET } from '@/devstack/app';
 import { startLocalnetProcess } from '@/devstack/localnet';
 import { createDatabase, startPostgres } from '@/devstack/postgres';
+import { reconcileMirror } from '@/lib/indexer/reconcile';
+import { lifecycleBacklog, type LifecycleMix } from './lifecycle-backlog';
 import { nodeKey } from './node-key';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
@@ -18,11 +20,14 @@ const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 const VERCEL_CRON_INTERVAL_S = 60;
 const SERVE_INTERVAL_S = 15;
 const SYNC_TARGET_MS = 1000;
+/** Issue 12: indexer throughput on a backlog of mixed lifecycle transactions. */
+const LIFECYCLE_TARGET_PER_SECOND = 500;
 
 export interface IndexerBenchResult {
   backlog: number;
   runSeconds: number;
   indexedPerSecond: number;
+  lifecycle: { backlog: number; mix: LifecycleMix; runSeconds: number; transactionsPerSecond: number };
   syncMs: { p50: number; p95: number; max: number };
   cronRunMs: number;
   cronExpectedWaitMs: { vercel: number; serve: number };
@@ -151,7 +156,7 @@ export async function benchIndexer(
     const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
     stops.unshift(() => handle.close());
     const t0 = performance.now();
-    const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
+    const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date(), afterCommit: async () => {} });
     const runSeconds = (performance.now() - t0) / 1000;
     if (summary.indexed !== backlog) throw new Error(`indexed ${summary.indexed} of ${backlog}`);
     const indexedPerSecond = Math.round(summary.indexed / runSeconds);
@@ -160,6 +165,9 @@ export async function benchIndexer(
     console.log(`(a) one runIndexer call: ${summary.indexed} indexed in ${runSeconds.toFixed(2)} s → ${indexedPerSecond} registrations/s`);
     const rpcOnly = await fetchOnlySeconds(connection, backlog);
     console.log(`    of which the RPC side alone (list + getTransaction, 16 in flight, no database): ${rpcOnly.toFixed(2)} s`);
+
+    // (c) a backlog of mixed lifecycle transactions, on a localnet of its own
+    const lifecycle = await benchLifecycleBacklog(serverUrl, backlog, stops);
 
     // (b) confirmation → identity
     let appUrl = ctx.appUrl;
@@ -203,6 +211,7 @@ export async function benchIndexer(
       backlog,
       runSeconds: Math.round(runSeconds * 100) / 100,
       indexedPerSecond,
+      lifecycle,
       syncMs: quantiles(syncMs),
       cronRunMs,
       cronExpectedWaitMs: {
@@ -220,6 +229,41 @@ export async function benchIndexer(
   } finally {
     for (const stop of stops) await stop().catch(() => {});
   }
+}
+
+/**
+ * One runIndexer call over `backlog` successful lifecycle transactions (registrations, wallet
+ * changes, offers, cancels, accepts, releases and registrations again) on a fresh database;
+ * the mirror is then checked against getProgramAccounts (reconcile finds nothing).
+ */
+export async function benchLifecycleBacklog(serverUrl: string, backlog: number, stops: (() => Promise<void>)[]): Promise<IndexerBenchResult['lifecycle']> {
+  const localnet = await startLocalnetProcess();
+  stops.unshift(() => localnet.close());
+  const connection = new Connection(localnet.url, 'confirmed');
+  const built = performance.now();
+  const { mix } = await lifecycleBacklog(connection, PROGRAM_ID, {
+    total: backlog,
+    tags: 100,
+    prefix: `l${Date.now().toString(36)}_`,
+    waitFinalized: (signatures) => waitFor(connection, signatures, 'finalized'),
+  });
+  const buildSeconds = (performance.now() - built) / 1000;
+  const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
+  stops.unshift(() => handle.close());
+  const quietly = async () => {}; // no app here whose cached pages would need expiring
+  const t0 = performance.now();
+  const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date(), afterCommit: quietly });
+  const runSeconds = (performance.now() - t0) / 1000;
+  if (summary.processed < backlog) throw new Error(`processed ${summary.processed} of ${backlog}`);
+  const report = await reconcileMirror({ db: handle.db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+  if (report.differences.length) throw new Error(`the mirror differs from the chain after the run: ${JSON.stringify(report.differences[0])}`);
+  const transactionsPerSecond = Math.round(summary.processed / runSeconds);
+  const verdict = transactionsPerSecond >= LIFECYCLE_TARGET_PER_SECOND ? 'met' : 'MISSED';
+  console.log(`(c) mixed lifecycle backlog: ${backlog} transactions built in ${buildSeconds.toFixed(1)} s (${Object.entries(mix).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  console.log(
+    `    one runIndexer call: ${summary.processed} processed (${summary.indexed} created, ${summary.updated} updated, ${summary.removed} removed) in ${runSeconds.toFixed(2)} s → ${transactionsPerSecond} tx/s (target ≥ ${LIFECYCLE_TARGET_PER_SECOND}: ${verdict}); mirror equals chain`,
+  );
+  return { backlog, mix, runSeconds: Math.round(runSeconds * 100) / 100, transactionsPerSecond };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

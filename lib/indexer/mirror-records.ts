@@ -1,4 +1,4 @@
-import { eq, inArray, or } from 'drizzle-orm';
+import { getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { isReservedTag } from '@/lib/identity/tag';
@@ -76,7 +76,9 @@ export async function mirrorRecordStates(
     .for('update');
   const byTag = new Map(rows.map((r) => [r.tag, r]));
 
-  const inserts: NewIdentityRow[] = [];
+  // New rows and changed ones, whole, go in one upsert: the changed rows are locked (FOR
+  // UPDATE above), so their profile columns are written back as they are.
+  const writes: NewIdentityRow[] = [];
   const removals: string[] = [];
   for (const [address, record] of states) {
     const provenance = provenanceOf(address);
@@ -86,16 +88,14 @@ export async function mirrorRecordStates(
     }
     const row = byTag.get(record.tag);
     if (!row) {
-      inserts.push({ tag: record.tag, ...mirroredFields(record, address), ...newIdentity(record.tag), ...stamp(provenance, now) });
+      writes.push({ tag: record.tag, ...mirroredFields(record, address), ...newIdentity(record.tag), ...stamp(provenance, now) });
+      changes.created.push(record.tag);
       changes.changedAddresses.add(address);
       continue;
     }
     const update = updateFor(row, record, address);
     if (!update) continue;
-    await db
-      .update(identities)
-      .set({ ...update.set, ...stamp(provenance, now) })
-      .where(eq(identities.tag, row.tag));
+    writes.push({ ...row, ...update.set, ...stamp(provenance, now) });
     (update.visible ? changes.updated : changes.quietlyUpdated).push(row.tag);
     changes.changedAddresses.add(address);
   }
@@ -104,12 +104,18 @@ export async function mirrorRecordStates(
     changes.removed.push(...removals);
     for (const row of rows) if (row.pda && removals.includes(row.tag)) changes.changedAddresses.add(row.pda);
   }
-  if (inserts.length) {
-    await db.insert(identities).values(inserts);
-    changes.created.push(...inserts.map((r) => r.tag));
+  if (writes.length) {
+    await db.insert(identities).values(writes).onConflictDoUpdate({ target: identities.tag, set: WRITTEN_BACK });
   }
   return changes;
 }
+
+/** Every column but the key, taken from the upsert's row (`excluded`). */
+const WRITTEN_BACK = Object.fromEntries(
+  Object.entries(getTableColumns(identities))
+    .filter(([key]) => key !== 'tag')
+    .map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]),
+);
 
 function mirroredFields(record: TagRecord, address: string) {
   return {

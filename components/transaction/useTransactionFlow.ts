@@ -2,6 +2,7 @@
 
 import { useConnection, useWallet, type WalletContextState } from '@solana/wallet-adapter-react';
 import { useEffect, useReducer, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Identity } from '@/lib/identity/schemas';
 import { isUserRejection, syncTransaction } from '@/lib/web/api-client';
 import {
@@ -137,7 +138,9 @@ export function useTransactionFlow(sessionKey: string | null, failures: FailureO
           dispatch({ type: 'fail', step, failure: classifyFailure(step, err, failures) });
           return;
         }
-        dispatch({ type: 'stepDone', step });
+        // On screen before the next step starts: a wallet that answers at once must not make
+        // "Waiting for your wallet" skip the status line (and the screen reader).
+        flushSync(() => dispatch({ type: 'stepDone', step }));
       }
     } finally {
       running.current = false;

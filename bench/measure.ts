@@ -24,6 +24,8 @@ export interface LoadSpec {
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
+  /** What counts as throughput: 2xx answers (default), or 3xx for a route measured by its 304. */
+  success?: '2xx' | '3xx';
 }
 
 /** One load run with autocannon over loopback; throughput and latency percentiles (ms). */
@@ -45,11 +47,11 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
   return {
     name: spec.name,
     // successes only: a failed request (a replayed challenge, say) must not count as throughput
-    requestsPerSecond: result['2xx'] / result.duration,
+    requestsPerSecond: result[spec.success ?? '2xx'] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
-    non2xx: result.non2xx,
+    non2xx: spec.success === '3xx' ? result.requests.total - result['3xx'] : result.non2xx,
     errors: result.errors,
   };
 }

@@ -9,6 +9,7 @@ import { startStack, type Stack } from '@/devstack/stack';
 import { benchAuth } from './auth';
 import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
+import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchProgram } from './program-cu';
 import { benchWeb } from './web';
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, Section> = {
   auth: { stack: true, run: (s) => benchAuth(s) },
   identity: { stack: true, run: (s) => benchIdentity(s) },
   web: { stack: true, run: (s) => benchWeb(s) },
+  integrators: { stack: true, run: (s) => benchIntegrators(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   program: { stack: false, run: () => benchProgram() },
   localnet: { stack: false, run: () => benchLocalnet() },

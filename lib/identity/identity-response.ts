@@ -2,8 +2,14 @@ import type { IdentityRow } from '@/lib/db/schema';
 import { displayTag } from './tag';
 import type { Identity, ResolvedIdentity } from './schemas';
 
+/** What the public identity is made of: the row's public columns (batch reads select only these). */
+export type PublicIdentityColumns = Pick<
+  IdentityRow,
+  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant' | 'createdAt'
+>;
+
 /** Row → the public identity (SPEC 2.1): `@tag`, every field present, `createdAt` with ms. */
-export function toIdentity(row: IdentityRow): Identity {
+export function toIdentity(row: PublicIdentityColumns): Identity {
   return {
     tag: displayTag(row.tag),
     owner: row.owner,
@@ -19,7 +25,7 @@ export function toIdentity(row: IdentityRow): Identity {
 }
 
 /** Row → the resolve answer: the identity without `bio`. */
-export function toResolvedIdentity(row: IdentityRow): ResolvedIdentity {
+export function toResolvedIdentity(row: PublicIdentityColumns): ResolvedIdentity {
   const { bio: _bio, ...resolved } = toIdentity(row);
   return resolved;
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TEST_AUTH_SECRET } from '@/devstack/app';
@@ -47,6 +48,21 @@ describe('cached /@tag', () => {
       expect(view.html).toContain('Cached Name');
       expect(view.html).not.toContain('Sneaky Name');
     }
+  });
+
+  it('a cached view keeps the security headers: a CSP allowing exactly its inline scripts, by hash', async () => {
+    const row = await seedIdentity({ displayName: 'Hashed Scripts' });
+    await viewProfile(`@${row.tag}`);
+    const cached = await viewProfile(`@${row.tag}`);
+    expect(cached.headers.get('x-nextjs-cache')).toBe('HIT');
+    const csp = cached.headers.get('content-security-policy') ?? '';
+    const scriptSrc = /(?:^|;\s*)script-src ([^;]*)/.exec(csp)?.[1]?.split(' ') ?? [];
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(scriptSrc.some((s) => s.startsWith("'nonce-"))).toBe(false);
+    const inline = [...cached.html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attrs]) => !/\ssrc=/.test(attrs!) && !/type="application\/(ld\+)?json"/.test(attrs!));
+    expect(inline.length).toBeGreaterThan(0);
+    for (const [, , text] of inline) expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(text!).digest('base64')}'`);
+    expect(cached.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('after a PATCH, the next view shows the change (every spelling of the tag)', async () => {

@@ -1,6 +1,7 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction (issue 12)
+import { conditionalJson } from '@/lib/api/conditional';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { json, withApi } from '@/lib/api/handler';
+import { withApi } from '@/lib/api/handler';
 import { lifecycleRoute, parseLifecycleTag } from '@/lib/lifecycle/route';
 import { OfferTransferRequest } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
@@ -10,9 +11,9 @@ interface TagRoute {
 }
 
 export const GET = withCors(
-  withApi<TagRoute>(async (_req, { params, services: { db } }) => {
+  withApi<TagRoute>(async (req, { params, services: { db } }) => {
     const tag = parseLifecycleTag((await params).tag);
-    return json(await getTransferState(db, tag), { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+    return conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );
 

@@ -73,3 +73,16 @@ export const TransferState = z
   })
   .meta({ id: 'TransferState' });
 export type TransferState = z.infer<typeof TransferState>;
+
+/**
+ * One lifecycle call as the settings page's server action takes it: which instruction, and
+ * its arguments, checked with the same key rules as the /v1 bodies (no zero key).
+ */
+export const LifecycleCall = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('set_wallet'), wallet: nonZeroKey('The new payout wallet.') }),
+  z.strictObject({ kind: z.literal('offer_transfer'), newOwner: nonZeroKey('The key the tag is offered to.') }),
+  z.strictObject({ kind: z.literal('cancel_transfer') }),
+  z.strictObject({ kind: z.literal('accept_transfer') }),
+  z.strictObject({ kind: z.literal('release_tag'), receiver: nonZeroKey("Receives the record's rent deposit.").optional() }),
+]);
+export type LifecycleCall = z.infer<typeof LifecycleCall>;

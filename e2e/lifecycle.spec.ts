@@ -1,0 +1,121 @@
+import type { Page } from '@playwright/test';
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
+import { registerTagInstruction } from '@/lib/registry';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
+import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
+import { installTestWallet } from './support/test-wallet';
+
+/*
+ * The tag lifecycle in two browser contexts (issue 12): A offers its tag to B; B's settings
+ * show the offer and B accepts; A's settings no longer list the tag; /@tag shows B's payout
+ * wallet; B changes the wallet and the page shows the new one; B releases the tag and /@tag
+ * is 404. Every action goes through the settings page: build, the wallet signs, send,
+ * confirm, /v1/sync.
+ */
+
+const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+
+function rpc(): Connection {
+  const url = process.env.E2E_RPC_URL;
+  if (!url) throw new Error('E2E_RPC_URL is not set: run through playwright.config.ts.');
+  return new Connection(url, 'confirmed');
+}
+
+async function fund(connection: Connection, key: TestKeypair): Promise<void> {
+  const signature = await connection.requestAirdrop(Keypair.fromSecretKey(key.secretKey).publicKey, 5 * LAMPORTS_PER_SOL);
+  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) }, 'confirmed');
+}
+
+/** `owner` registers `tag` on chain (as the register page would), and /v1/sync mirrors it. */
+async function registerOnChain(page: Page, connection: Connection, owner: TestKeypair, tag: string): Promise<void> {
+  const signer = Keypair.fromSecretKey(owner.secretKey);
+  const tx = new Transaction({ feePayer: signer.publicKey, ...(await connection.getLatestBlockhash('confirmed')) }).add(
+    registerTagInstruction({ programId: PROGRAM_ID, tag, owner: signer.publicKey, wallet: signer.publicKey, feePayer: signer.publicKey }),
+  );
+  tx.sign(signer);
+  const signature = await connection.sendRawTransaction(tx.serialize());
+  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) }, 'finalized');
+  const synced = await page.request.post('/v1/sync', { data: { signature } });
+  expect(synced.status()).toBe(200);
+}
+
+/** Waits until the section's lifecycle action has gone through every step. */
+async function finished(section: ReturnType<Page['locator']>): Promise<void> {
+  await expect(section.getByTestId('lifecycle-status')).toHaveText('Done', { timeout: 45_000 });
+}
+
+test('A offers a tag to B, B accepts, changes the payout wallet and releases the tag', async ({ page, keypair: alice, browser, baseURL, cleanup }) => {
+  const connection = rpc();
+  const bob = newKeypair();
+  const tag = uniqueTag('life');
+  cleanup.tags.push(tag);
+  await Promise.all([fund(connection, alice), fund(connection, bob)]);
+  await registerOnChain(page, connection, alice, tag);
+
+  // A offers the tag to B from its settings page.
+  await page.goto('/settings');
+  await connectWallet(page);
+  await signIn(page, alice.publicKey);
+  const alicesTag = page.locator(`section[data-lifecycle="@${tag}"]`);
+  await alicesTag.getByLabel('Offer to').fill(bob.publicKey);
+  await alicesTag.getByRole('button', { name: 'Offer the tag' }).click();
+  await finished(alicesTag);
+  await expect(alicesTag.getByTestId('pending-offer')).toContainText(bob.publicKey);
+  expect(await (await page.request.get(`/v1/identity/${tag}/transfer`)).json()).toEqual({
+    tag: `@${tag}`,
+    owner: alice.publicKey,
+    pendingOwner: bob.publicKey,
+  });
+
+  // B, in a browser context of its own, sees the offer and accepts it.
+  const bobs = await browser.newContext({ baseURL });
+  const bobPage = await bobs.newPage();
+  const problems: string[] = [];
+  bobPage.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  await installTestWallet(bobPage, { secretKey: bob.secretKey });
+  try {
+    await bobPage.goto('/settings');
+    await connectWallet(bobPage);
+    await signIn(bobPage, bob.publicKey);
+    const offers = bobPage.getByTestId('incoming-offers');
+    await expect(offers.locator(`li[data-offer="@${tag}"]`)).toContainText(alice.publicKey);
+    await offers.getByRole('button', { name: `Accept @${tag}` }).click();
+    await expect(offers.getByTestId('lifecycle-status')).toHaveText('Done', { timeout: 45_000 });
+    const bobsTag = bobPage.locator(`section[data-lifecycle="@${tag}"]`);
+    await expect(bobsTag.getByTestId('current-wallet')).toHaveText(bob.publicKey);
+
+    // A's settings no longer list the tag.
+    await page.reload();
+    await expect(page.getByText('This wallet owns no tags yet.')).toBeVisible();
+    await expect(page.locator(`section[data-lifecycle="@${tag}"]`)).toHaveCount(0);
+    await expect(page.locator(`section[data-tag="@${tag}"]`)).toHaveCount(0);
+
+    // The public page pays B: the accept made B's key the payout wallet.
+    await page.goto(`/@${tag}`);
+    await expect(page.locator('#payout-wallet')).toHaveText(bob.publicKey);
+
+    // B changes the payout wallet; the page shows the new one.
+    const payout = newKeypair().publicKey;
+    await bobsTag.getByLabel('New payout wallet').fill(payout);
+    await bobsTag.getByRole('button', { name: 'Change wallet' }).click();
+    await finished(bobsTag);
+    await expect(bobsTag.getByTestId('current-wallet')).toHaveText(payout);
+    await page.goto(`/@${tag}`);
+    await expect(page.locator('#payout-wallet')).toHaveText(payout);
+
+    // B releases the tag after typing it; /@tag is then 404.
+    const release = bobsTag.getByRole('button', { name: `Release @${tag}` });
+    await expect(release).toBeDisabled();
+    await bobsTag.getByLabel(`Type @${tag} to release it`).fill(`@${tag}`);
+    await release.click();
+    // Once released, the page shows itself afresh without the tag (its steps go with it).
+    await expect(bobPage.locator(`section[data-lifecycle="@${tag}"]`)).toHaveCount(0, { timeout: 45_000 });
+    const gone = await page.goto(`/@${tag}`);
+    expect(gone?.status()).toBe(404);
+    expect((await page.request.get(`/v1/identity/${tag}`)).status()).toBe(404);
+  } finally {
+    await bobs.close();
+  }
+  expect(problems, 'errors in the second browser').toEqual([]);
+});

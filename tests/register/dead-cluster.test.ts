@@ -36,6 +36,16 @@ describe('a cluster that cannot be reached', () => {
     expect(res.status).toBe(503);
   });
 
+  it('the lifecycle builders: 503 with Retry-After (the caller is judged on chain)', async () => {
+    const { token } = await signIn(app.url);
+    for (const [path, body] of [['wallet', { wallet: bs58.encode(randomBytes(32)) }], ['transfer/accept', {}], ['release', {}]] as const) {
+      const res = await postAuthed(`${app.url}/v1/identity/deadcluster/${path}`, token, body);
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.json).toEqual(UNAVAILABLE);
+    }
+  });
+
   it('GET /v1/availability/{tag}: 503', async () => {
     const res = await fetch(`${app.url}/v1/availability/deadcluster`);
     expect(res.status).toBe(503);

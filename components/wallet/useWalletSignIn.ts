@@ -3,7 +3,7 @@
 import { useWallet } from '@solana/wallet-adapter-react';
 import { signIn as startSession, signOut as endSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { requestChallenge } from '@/lib/web/api-client';
 import { sessionErrorOf, signChallenge, signInAddressOf, signInErrorMessage } from '@/lib/web/wallet-sign-in';
 
@@ -36,10 +36,13 @@ export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
   const router = useRouter();
   const [status, setStatus] = useState<WalletSignInStatus>('idle');
   const [error, setError] = useState<string | null>(null);
+  // Guards against a second click before the re-render disables the button.
+  const pending = useRef(false);
   const walletKey = wallet.publicKey?.toBase58() ?? null;
 
   async function signIn(): Promise<void> {
-    if (status !== 'idle') return;
+    if (pending.current) return;
+    pending.current = true;
     setStatus('signing-in');
     setError(null);
     try {
@@ -58,18 +61,23 @@ export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
     } catch (err) {
       setError(signInErrorMessage(err));
     } finally {
+      pending.current = false;
       setStatus('idle');
     }
   }
 
   async function signOut(): Promise<void> {
-    if (status !== 'idle') return;
+    if (pending.current) return;
+    pending.current = true;
     setStatus('signing-out');
     setError(null);
     try {
       await endSession({ redirect: false });
       router.refresh();
+    } catch {
+      setError('Sign-out failed. Try again.');
     } finally {
+      pending.current = false;
       setStatus('idle');
     }
   }

@@ -1,20 +1,76 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { runsBehindSocketAddressServer } from '@/lib/api/client-address';
+import { getConfig } from '@/lib/config';
+import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/request-limits';
+import { pageSecurityHeaders } from '@/lib/web/security-headers';
+
+/** Marks proxy.ts's own fetch of a page, so that it is answered as it is. */
+const PAGE_FETCH_HEADER = 'x-tag-service-page-fetch';
 
 /**
- * Refuses paths whose percent-escapes do not decode (e.g. `/v1/identity/ali%FFce`): Next.js
- * would answer them with a plain-text 500 before any route handler runs. The matcher keeps
- * every other request off this code path.
+ * In front of the app's routes (matcher below):
+ * 1. Paths whose percent-escapes do not decode (e.g. `/v1/identity/ali%FFce`): 400 in the
+ *    envelope (Next.js would answer a plain-text 500 before any route handler runs).
+ * 2. Server actions over their body limit, by Content-Length: a plain-text 413, which
+ *    Next.js's client turns into the error the form shows (what Next.js itself answers is
+ *    a bare 500).
+ * 3. Pages, where no server of ours sits in front of Next.js (Vercel): the page's CSP needs
+ *    the hashes of its inline scripts (lib/web/security-headers.ts), so the page is fetched
+ *    (from the cache when it is cached), hashed, and sent on with its headers. Under
+ *    `npm start`, scripts/serve.ts does the same without the extra fetch, and this step
+ *    steps aside.
  */
-export function proxy(request: NextRequest): NextResponse | undefined {
+export async function proxy(request: NextRequest): Promise<Response | undefined> {
   try {
     decodeURIComponent(request.nextUrl.pathname);
-    return undefined;
   } catch {
     return NextResponse.json(
       { error: { code: 'invalid_request', message: 'The path has an invalid percent-encoding.' } },
       { status: 400, headers: { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' } },
     );
   }
+  if (request.method === 'POST' && request.headers.has('next-action')) {
+    const declared = Number(request.headers.get('content-length') ?? '0');
+    if (declared > SERVER_ACTION_BODY_LIMIT_BYTES) {
+      return new Response(SERVER_ACTION_TOO_LARGE_MESSAGE, { status: 413, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } });
+    }
+    return undefined;
+  }
+  if (isDocumentRequest(request) && !runsBehindSocketAddressServer()) return withPageCsp(request);
+  return undefined;
 }
 
-export const config = { matcher: ['/(.*%.*)'] };
+function isDocumentRequest(request: NextRequest): boolean {
+  if (request.method !== 'GET' || request.headers.has(PAGE_FETCH_HEADER)) return false;
+  if (request.headers.has('rsc') || request.headers.has('next-router-prefetch')) return false; // RSC payloads, not documents
+  if (request.nextUrl.pathname.startsWith('/v1/') || request.nextUrl.pathname.startsWith('/api/')) return false;
+  return (request.headers.get('accept') ?? '').includes('text/html');
+}
+
+async function withPageCsp(request: NextRequest): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.set(PAGE_FETCH_HEADER, '1');
+  headers.set('accept-encoding', 'identity');
+  const page = await fetch(request.nextUrl.href, { headers, redirect: 'manual', cache: 'no-store' });
+  const type = page.headers.get('content-type') ?? '';
+  if (!type.startsWith('text/html')) return new Response(page.body, { status: page.status, headers: page.headers });
+  const html = await page.text();
+  const out = new Headers(page.headers);
+  out.delete('content-length');
+  out.delete('content-encoding');
+  const config = getConfig();
+  for (const [name, value] of Object.entries(
+    pageSecurityHeaders(html, { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' }),
+  )) {
+    out.set(name, value);
+  }
+  return new Response(html, { status: page.status, headers: out });
+}
+
+export const config = {
+  matcher: [
+    // Any path with a percent sign (/v1 included), and every page path (not assets, not APIs).
+    '/(.*%.*)',
+    '/((?!_next/|v1/|api/|favicon\\.ico).*)',
+  ],
+};

@@ -5,6 +5,8 @@ import { freePort } from './ports';
 
 export interface RunningApp {
   url: string;
+  /** The server process (Next.js runs inside it): for measuring its memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -31,8 +33,10 @@ export function requireProductionBuild(dir = buildDir()): void {
 }
 
 /**
- * Starts the production build (`next start`) on a free port with the given environment
- * and waits until it answers.
+ * Starts the production build the way `npm start` serves it (scripts/serve.ts: our HTTP
+ * server in front of Next.js, which stamps the socket address and gives pages their CSP) on
+ * a free port with the given environment, and waits until it answers. No background indexer
+ * unless `env` asks for one.
  */
 export async function startApp(env: Record<string, string>): Promise<RunningApp> {
   requireProductionBuild();
@@ -40,13 +44,16 @@ export async function startApp(env: Record<string, string>): Promise<RunningApp>
   if (!env.DATABASE_URL) throw new Error('startApp needs DATABASE_URL (a test PostgreSQL).');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', 'start'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
       APP_URL: url,
       AUTH_SECRET: TEST_AUTH_SECRET,
       CRON_SECRET: TEST_CRON_SECRET,
+      INDEXER_INTERVAL_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,13 +62,13 @@ export async function startApp(env: Record<string, string>): Promise<RunningApp>
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   await waitUntilUp(url, child, () => output);
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output()}`);
+    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${output()}`);
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) return;
@@ -71,7 +78,7 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error(`next start did not answer within 60 s:\n${output()}`);
+  throw new Error(`the app did not answer within 60 s:\n${output()}`);
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

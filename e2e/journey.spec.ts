@@ -52,7 +52,8 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await expect(page.getByRole('heading', { level: 1, name: 'Journey Tester' })).toBeVisible();
   await expect(page.getByText(`@${tag}`, { exact: true })).toBeVisible();
   await expect(page.locator('.bio')).toHaveText('Testing the whole journey.\nSecond line.');
-  await expect(page.locator('img.avatar')).toHaveAttribute('src', 'https://example.com/avatar.png');
+  // Served from the app's own origin, never fetched by the page from the host the owner chose.
+  await expect(page.locator('img.avatar')).toHaveAttribute('src', new RegExp(`^/api/avatar/${tag}\\?v=\\w+$`));
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `Journey Tester (@${tag})`);
 
   // Clear the bio: an emptied field is cleared (null), the others stay.

@@ -55,7 +55,22 @@ const envSchema = z.object({
   SYNC_RATE_LIMIT: positiveInt(60),
   REGISTER_RATE_LIMIT: positiveInt(30),
   AVAILABILITY_RATE_LIMIT: positiveInt(120),
-  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
+  PRIMARY_RATE_LIMIT: positiveInt(30),
+  /**
+   * Who tells the client's address: `direct` (the socket's peer, through scripts/serve.ts;
+   * forwarding headers ignored), `proxy` (the TRUSTED_PROXY_HOPS-th `x-forwarded-for` entry from
+   * the right) or `vercel` (the address Vercel's edge sets). Default: `vercel` on Vercel, else
+   * `direct`.
+   */
+  CLIENT_ADDRESS_SOURCE: z.enum(['direct', 'proxy', 'vercel']).optional(),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).optional(),
+  /** PostgreSQL statement_timeout of every connection. */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5000),
+  /** Opening one connection (TCP, TLS and start-up). */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000),
+  /** Waiting for a connection of the pool (all busy), connecting included. */
+  DATABASE_POOL_ACQUIRE_TIMEOUT_MS: positiveInt(3000),
+  DATABASE_POOL_SIZE: positiveInt(10),
   INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(15),
   /** getSignaturesForAddress page size; a node answers at most 1,000. */
   INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
@@ -80,6 +95,8 @@ export interface Config {
   };
   /** How long one JSON-RPC call may take before the cluster counts as unreachable. */
   rpcTimeoutMs: number;
+  /** Database deadlines (ms) and pool size: a hung database answers 503, never hangs a request. */
+  databaseLimits: DatabaseLimits;
   appUrl: URL;
   /** Host (with port) of APP_URL: the sign-in domain. */
   authDomain: string;
@@ -92,11 +109,23 @@ export interface Config {
   registerRateLimit: { limit: number; windowSeconds: number };
   /** Each availability check costs an RPC call: limited per client address. */
   availabilityRateLimit: { limit: number; windowSeconds: number };
-  trustedProxyHops: number;
+  /** PUT /v1/primary per client address. */
+  primaryRateLimit: { limit: number; windowSeconds: number };
+  /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
+  clientAddress: ClientAddressSource;
   indexerIntervalSeconds: number;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
   dataDir: string;
+}
+
+export type ClientAddressSource = { source: 'direct' } | { source: 'vercel' } | { source: 'proxy'; hops: number };
+
+export interface DatabaseLimits {
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
+  poolAcquireTimeoutMs: number;
+  poolSize: number;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +143,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
   const appUrl = new URL(e.APP_URL);
+  const clientAddress = clientAddressSource(e, source);
   return {
     env: e.NODE_ENV,
     database: e.DATABASE_URL
@@ -128,6 +158,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       programId: e.TAG_PROGRAM_ID,
     },
     rpcTimeoutMs: e.SOLANA_RPC_TIMEOUT_MS,
+    databaseLimits: {
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      poolAcquireTimeoutMs: e.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,
+      poolSize: e.DATABASE_POOL_SIZE,
+    },
     appUrl,
     authDomain: appUrl.host,
     extraAuthDomains: e.AUTH_DOMAINS,
@@ -137,11 +173,35 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     syncRateLimit: { limit: e.SYNC_RATE_LIMIT, windowSeconds: 60 },
     registerRateLimit: { limit: e.REGISTER_RATE_LIMIT, windowSeconds: 60 },
     availabilityRateLimit: { limit: e.AVAILABILITY_RATE_LIMIT, windowSeconds: 60 },
-    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    primaryRateLimit: { limit: e.PRIMARY_RATE_LIMIT, windowSeconds: 60 },
+    clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
     dataDir: e.DATA_DIR,
   };
+}
+
+/**
+ * Fails closed: a mode that cannot tell the client's address is refused at start-up rather
+ * than letting clients choose theirs (Vercel's header exists only on Vercel; a hop count only
+ * means something behind a proxy).
+ */
+function clientAddressSource(e: Env, source: Record<string, string | undefined>): ClientAddressSource {
+  const mode = e.CLIENT_ADDRESS_SOURCE ?? (source.VERCEL ? 'vercel' : 'direct');
+  const invalid = (line: string) => new ConfigError(`Invalid configuration:\n  ${line}`);
+  if (mode === 'proxy') {
+    if (e.TRUSTED_PROXY_HOPS === undefined) {
+      throw invalid('TRUSTED_PROXY_HOPS: required with CLIENT_ADDRESS_SOURCE=proxy (how many proxies append to x-forwarded-for)');
+    }
+    return { source: 'proxy', hops: e.TRUSTED_PROXY_HOPS };
+  }
+  if (e.TRUSTED_PROXY_HOPS !== undefined) {
+    throw invalid(`TRUSTED_PROXY_HOPS: applies only with CLIENT_ADDRESS_SOURCE=proxy (it is ${mode})`);
+  }
+  if (mode === 'vercel' && !source.VERCEL) {
+    throw invalid('CLIENT_ADDRESS_SOURCE: vercel is only for deployments on Vercel (VERCEL is not set)');
+  }
+  return { source: mode };
 }
 
 let cached: Config | undefined;

@@ -1,19 +1,34 @@
 // `npm run dev` / `npm start`: the app with embedded defaults. Starts a localnet when
-// SOLANA_RPC_URL is unset, runs Next.js (dev or production), and calls the indexer's cron
-// route on an interval, as Vercel cron would in production.
-import { spawn } from 'node:child_process';
+// SOLANA_RPC_URL is unset, runs Next.js (dev or production) in this process behind our own
+// HTTP server, and calls the indexer's cron route on an interval, as Vercel cron would in
+// production.
+//
+// Why our own HTTP server rather than `next start`: Next.js gives route handlers, server
+// actions and next-auth no access to the socket, and it fills X-Forwarded-For in only when a
+// client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
+// default here), the rate limit must key on the socket's peer: this server stamps it into a
+// header of its own on every request, after deleting any copy the client sent
+// (lib/api/client-address.ts). It also gives every HTML page its CSP, with the hashes of
+// that page's inline scripts (lib/web/security-headers.ts).
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
 import { ConfigError, parseConfig } from '@/lib/config';
+import { withPageCsp } from '@/lib/web/html-response-csp';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const port = Number(process.env.PORT ?? 3000);
+// HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.
+const host = process.env.HOST || undefined;
 
 async function main(): Promise<void> {
+  // React and Next.js read NODE_ENV when they load: set it before importing them.
+  (process.env as Record<string, string>).NODE_ENV = mode === 'dev' ? 'development' : 'production';
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
   // The sign-in domain must be where the app really listens.
   process.env.APP_URL ??= `http://localhost:${port}`;
   const config = parseConfig(process.env);
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   let closeLocalnet = async () => {};
 
   if (!config.solana.rpcUrl) {
@@ -22,37 +37,64 @@ async function main(): Promise<void> {
       port: Number(process.env.LOCALNET_PORT ?? 8899),
       dataDir: path.join(config.dataDir, 'localnet'),
     });
-    env.SOLANA_RPC_URL = localnet.url;
+    process.env.SOLANA_RPC_URL = localnet.url;
     closeLocalnet = localnet.close;
     console.log(`localnet: ${localnet.url} (program ${config.solana.programId})`);
   }
-  env.CRON_SECRET ??= randomBytes(24).toString('base64url');
+  process.env.CRON_SECRET ??= randomBytes(24).toString('base64url');
   if (config.database.driver === 'pglite') console.log(`database: embedded PGlite in ${config.database.dataDir}`);
+  console.log(`client address: ${describeClientAddress(config.clientAddress)}`);
 
-  const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', mode, '-p', String(port)], {
-    env,
-    stdio: 'inherit',
+  const { default: next } = await import('next');
+  const app = next({ dev: mode === 'dev', dir: process.cwd(), hostname: host ?? 'localhost', port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  markSocketAddressServer();
+  // The configuration the app itself will read (SOLANA_RPC_URL may have been set above).
+  const served = parseConfig(process.env);
+  const policy = { appUrl: served.appUrl, publicRpcUrl: served.solana.publicRpcUrl, dev: mode === 'dev' };
+  const server = createServer((req, res) => {
+    stampSocketAddress(req);
+    withPageCsp(req, res, policy);
+    handle(req, res).catch((err) => {
+      console.error('request failed:', err);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
   });
+  if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  console.log(`ready: http://${host ?? 'localhost'}:${port} (${mode})`);
 
   const indexerMs = config.indexerIntervalSeconds * 1000;
   const timer =
     indexerMs > 0
       ? setInterval(() => {
           fetch(`http://127.0.0.1:${port}/api/cron/indexer`, {
-            headers: { authorization: `Bearer ${env.CRON_SECRET}` },
+            headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
           }).catch(() => {}); // the server may still be starting
         }, indexerMs)
       : undefined;
 
-  const stop = async (code: number) => {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     if (timer) clearInterval(timer);
-    next.kill('SIGTERM');
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close().catch(() => {});
     await closeLocalnet();
-    process.exit(code);
+    process.exit(0);
   };
-  next.on('exit', (code) => void stop(code ?? 0));
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+function describeClientAddress(source: ReturnType<typeof parseConfig>['clientAddress']): string {
+  if (source.source === 'proxy') return `x-forwarded-for, ${source.hops} trusted proxy hop(s) from the right`;
+  if (source.source === 'vercel') return "Vercel's x-vercel-forwarded-for";
+  return 'the socket peer (direct; forwarding headers ignored)';
 }
 
 main().catch((err) => {

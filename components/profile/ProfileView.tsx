@@ -1,4 +1,5 @@
 import type { Identity } from '@/lib/identity/schemas';
+import { avatarPath } from '@/lib/web/avatar-path';
 import { payToken, solanaPayLink, type Cluster } from '@/lib/web/solana-pay';
 import { CopyButton } from './CopyButton';
 import { PayQrCode } from './PayQrCode';
@@ -12,8 +13,9 @@ export function ProfileView({ identity, cluster }: { identity: Identity; cluster
     <article aria-labelledby="profile-name">
       <header className="profile-head">
         {identity.avatar ? (
-          // eslint-disable-next-line @next/next/no-img-element -- any https host; no image optimizer
-          <img className="avatar" src={identity.avatar} alt="" width={96} height={96} referrerPolicy="no-referrer" />
+          // Served from our own origin (lib/web/avatar-path.ts): the page contacts no third party.
+          // eslint-disable-next-line @next/next/no-img-element -- our avatar route, no image optimizer
+          <img className="avatar" src={avatarPath(identity.tag.slice(1), identity.avatar)} alt="" width={96} height={96} />
         ) : (
           <div className="avatar" aria-hidden="true">
             {identity.tag.slice(1, 2).toUpperCase()}

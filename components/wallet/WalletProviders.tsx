@@ -6,7 +6,8 @@ import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 import { SolflareWalletAdapter } from '@solana/wallet-adapter-solflare';
 import { useMemo, type ReactNode } from 'react';
 import type { Cluster } from '@/lib/web/solana-pay';
-import '@solana/wallet-adapter-react-ui/styles.css';
+// The adapter's stylesheet without its Google Fonts @import (pages fetch nothing from third parties).
+import '@/app/wallet-adapter.css';
 
 const SOLFLARE_NETWORK: Partial<Record<Cluster, WalletAdapterNetwork>> = {
   'mainnet-beta': WalletAdapterNetwork.Mainnet,

@@ -17,14 +17,30 @@ export const test = base.extend<Fixtures>({
     if (!url) throw new Error('E2E_APP_URL is not set: run through playwright.config.ts (its globalSetup starts the app).');
     await use(url);
   },
-  // Any uncaught error or console error in the page (a hydration mismatch above all) fails the test.
+  // Any uncaught error or console error in the page (a hydration mismatch above all), any
+  // Content-Security-Policy violation, and any request to somewhere other than the app and its
+  // RPC endpoint fail the test (issue 14: pages run under their CSP and contact no third party).
   page: async ({ page }, use) => {
     const problems: string[] = [];
+    const allowed = allowedOrigins();
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
     page.on('console', (msg) => {
-      // A profile's avatar on an unreachable host is the page working as intended.
-      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+      if (/Content[- ]Security[- ]Policy/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
+      // A profile's avatar the app could not fetch (its host unreachable) is the page working as intended.
+      else if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
     });
+    // The browser reports each violation as an event too, whatever the console says.
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`Content-Security-Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`);
+      });
+    });
+    const leaves = (url: string) => {
+      if (/^(data|blob|about):/.test(url)) return;
+      if (!allowed.has(new URL(url).origin)) problems.push(`request to a third party: ${url}`);
+    };
+    page.on('request', (req) => leaves(req.url()));
+    page.on('websocket', (ws) => leaves(ws.url()));
     await use(page);
     expect(problems, 'errors in the browser').toEqual([]);
   },
@@ -41,6 +57,24 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** The app's origin and its RPC endpoint (http, and its PubSub WebSocket: same host, port + 1). */
+function allowedOrigins(): Set<string> {
+  const origins = new Set<string>();
+  for (const value of [process.env.E2E_APP_URL, process.env.E2E_RPC_URL]) {
+    if (!value) continue;
+    const url = new URL(value);
+    origins.add(url.origin);
+    const ws = new URL(url.href);
+    ws.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    origins.add(ws.origin);
+    if (url.port) {
+      ws.port = String(Number(url.port) + 1);
+      origins.add(ws.origin);
+    }
+  }
+  return origins;
+}
 
 /** A tag no other test (or earlier run) uses. */
 export function uniqueTag(prefix: string): string {

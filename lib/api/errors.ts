@@ -1,3 +1,5 @@
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+
 /**
  * The one error type and envelope (DESIGN.md "Errors"): domain code throws AppError with a
  * code; `errorResponse` turns anything into `{ error: { code, message } }` with the status of
@@ -40,10 +42,26 @@ export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string };
 }
 
+/** The 503 for a database that cannot answer right now (down, unreachable, a deadline passed). */
+export function databaseUnavailable(): AppError {
+  return new AppError('service_unavailable', 'The service is briefly unavailable; try again shortly.', {
+    'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
+}
+
+/** Anything thrown → the AppError to answer: itself, a 503 for a database outage, else a generic 500. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) {
+    console.warn('database unavailable:', err instanceof Error ? err.message : err);
+    return databaseUnavailable();
+  }
+  console.error('unhandled error', err);
+  return new AppError('internal_error', 'Something went wrong on our side.');
+}
+
 export function errorResponse(err: unknown): Response {
-  const known =
-    err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side.');
-  if (!(err instanceof AppError)) console.error('unhandled error', err);
+  const known = toAppError(err);
   const body: ErrorEnvelope = { error: { code: known.code, message: known.message } };
   return Response.json(body, {
     status: known.status,

@@ -1,14 +1,7 @@
-import {
-  clientAddress,
-  hitRateLimit,
-  rateLimitResult,
-  windowStartOf,
-  type RateLimitPolicy,
-  type RateLimitResult,
-  type RequestCounter,
-} from '@/lib/auth/rate-limit';
+import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { verifySessionToken } from '@/lib/auth/session-token';
 import { AppError, errorResponse } from './errors';
+import { rateLimitTicket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
 
 /** What Next.js passes a route handler: the dynamic segments, as a Promise (Next 15+). */
@@ -48,63 +41,39 @@ export function withBearer<C extends { services: Services }>(
 }
 
 /**
- * One rate-limit policy per bucket, keyed by client address, counted in PostgreSQL.
- * Over the limit: 429 with Retry-After; every answer carries the RateLimit-* headers.
+ * The bucket's rate limit (lib/api/rate-limit.ts), keyed by the client address. Over the
+ * limit: 429 with Retry-After; every answer carries the RateLimit-* headers.
  *
  * By default the request is counted before the handler runs. With `fused`, the handler gets
  * `countRequest` to count inside its own statement (one round trip, e.g. storing a nonce); a
- * fused handler that ends without using it (bad input) is counted afterwards.
+ * fused handler that ends without using it (bad input) is counted afterwards, so every
+ * request counts whatever its outcome.
  */
 export function withRateLimit<C extends { services: Services }>(
-  bucket: string,
-  policyOf: (services: Services) => RateLimitPolicy,
+  bucket: RateLimitBucket,
   handler: Handler<C & { countRequest: RequestCounter }>,
   options: { fused?: boolean } = {},
 ): Handler<C> {
   return async (req, ctx) => {
-    const { db, config } = ctx.services;
-    const policy = policyOf(ctx.services);
-    const key = `${bucket}:${clientAddress(req.headers, config.trustedProxyHops)}`;
-    const now = new Date();
-    const windowStart = windowStartOf(policy, now);
-    let result: RateLimitResult | undefined;
-    const settle = (count: number) => {
-      result = rateLimitResult(count, policy, windowStart, now);
-      if (!result.allowed) throw rateLimited(result, policy);
-    };
-    if (!options.fused) {
-      result = await hitRateLimit(db, key, policy, now);
-      if (!result.allowed) throw rateLimited(result, policy);
-    }
+    const { authDb } = ctx.services;
+    const ticket = rateLimitTicket(ctx.services, bucket, req.headers, new Date());
+    if (!options.fused) await ticket.count(authDb);
     let response: Response;
     try {
-      response = await handler(req, { ...ctx, countRequest: { key, windowStart, limit: policy.limit, settle } });
+      response = await handler(req, { ...ctx, countRequest: ticket });
     } catch (err) {
       response = errorResponse(err);
     }
-    if (!result) {
-      result = await hitRateLimit(db, key, policy, now);
-      if (!result.allowed) response = errorResponse(rateLimited(result, policy));
+    if (!ticket.counted) {
+      try {
+        await ticket.count(authDb);
+      } catch (err) {
+        response = errorResponse(err);
+      }
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(result, policy))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(ticket.headers())) response.headers.set(name, value);
     return response;
   };
-}
-
-function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(result.limit),
-    'RateLimit-Remaining': String(result.remaining),
-    'RateLimit-Reset': String(result.resetSeconds),
-    'RateLimit-Policy': `${policy.limit};w=${policy.windowSeconds}`,
-  };
-}
-
-function rateLimited(result: RateLimitResult, policy: RateLimitPolicy): AppError {
-  return new AppError('rate_limited', 'Too many requests; try again later.', {
-    ...rateLimitHeaders(result, policy),
-    'Retry-After': String(result.resetSeconds),
-  });
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

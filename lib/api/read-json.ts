@@ -3,12 +3,14 @@ import { AppError } from './errors';
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
 /**
- * Reads a JSON request body of at most `maxBytes` (413 beyond, counted while streaming so a
- * huge body is never buffered whole), strictly UTF-8 (400 otherwise), parsed (400 otherwise).
+ * Reads a JSON request body: `Content-Type: application/json` only (415 otherwise, before
+ * the body is read; a charset, if given, must be UTF-8), at most `maxBytes` (413), strictly
+ * UTF-8 (400 otherwise), parsed (400 otherwise).
  */
 export async function readJson(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
+  requireJsonContentType(req.headers.get('content-type'));
   const text = await readText(req, maxBytes);
-  if (text === null) throw new AppError('invalid_request', 'The request body must be JSON.');
+  if (text === null || text === '') throw new AppError('invalid_request', 'The request body must be JSON.');
   return parseJson(text);
 }
 
@@ -18,14 +20,21 @@ export async function readJson(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES):
  */
 export async function readOptionalJson(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
   const text = await readText(req, maxBytes);
-  return text === null || text.trim() === '' ? undefined : parseJson(text);
+  if (text === null || text.trim() === '') return undefined;
+  requireJsonContentType(req.headers.get('content-type'));
+  return parseJson(text);
 }
 
-/** The body as UTF-8 text (null without a body), at most `maxBytes`. */
-async function readText(req: Request, maxBytes: number): Promise<string | null> {
+/**
+ * A request body of at most `maxBytes`, read before anything else looks at it: a declared
+ * Content-Length over the limit is refused before a byte is read, and a body sent without
+ * one (chunked) is counted while streaming and dropped at the first byte over, so a huge body
+ * is never buffered whole (413 either way).
+ */
+export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!req.body) return null;
+  if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -39,11 +48,31 @@ async function readText(req: Request, maxBytes: number): Promise<string | null> 
     }
     chunks.push(value);
   }
+  const out = new Uint8Array(new ArrayBuffer(size));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/** The body as UTF-8 text (null without a body), at most `maxBytes`. */
+async function readText(req: Request, maxBytes: number): Promise<string | null> {
+  if (!req.body) return null;
+  const bytes = await readBody(req, maxBytes);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new AppError('invalid_request', 'The request body must be UTF-8 JSON.');
   }
+}
+
+function requireJsonContentType(header: string | null): void {
+  const [type, ...params] = (header ?? '').split(';').map((p) => p.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return;
+  throw new AppError('unsupported_media_type', 'The request body must be sent as `Content-Type: application/json`.');
 }
 
 function parseJson(text: string): unknown {

@@ -1,11 +1,13 @@
 import { getConfig, type Config } from '@/lib/config';
-import { getDb, type Db } from '@/lib/db';
+import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { resolveAuthSecret } from '@/lib/auth/secret';
 import { sessionTokenKeys, type SessionTokenKeys } from '@/lib/auth/session-token';
 
 export interface Services {
   config: Config;
   db: Db;
+  /** For the sign-in and rate-limit statements only: a pool no other table's trouble can exhaust. */
+  authDb: Db;
   tokenKeys: SessionTokenKeys;
 }
 
@@ -16,9 +18,9 @@ export function getServices(): Promise<Services> {
   if (!cached) {
     cached = (async () => {
       const config = getConfig();
-      const db = await getDb();
+      const [db, authDb] = await Promise.all([getDb(), getAuthDb()]);
       const tokenKeys = await sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
-      return { config, db, tokenKeys };
+      return { config, db, authDb, tokenKeys };
     })();
     // a failed start is tried again on the next request
     cached.catch(() => {

@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db';
 import { isPublicKey } from '@/lib/solana/keys';
 import { formatSignInMessage } from './sign-in-message';
 import { storeNonce } from './nonce-store';
-import { UNCOUNTED, type RequestCounter } from './rate-limit';
+import type { RequestCounter } from './rate-limit';
 
 /** How long a challenge can be verified (DESIGN.md "Sign-in"). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -13,16 +13,16 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const NONCE_BYTES = 18;
 
 /**
- * POST /v1/auth/challenge (SPEC 4.1): a single-use, domain-separated message for `pubkey`,
- * its nonce stored with the hash of the exact text (the request counted by `counter` in the
- * same statement).
+ * POST /v1/auth/challenge (SPEC 4.1): a single-use, domain-separated message for `pubkey`
+ * issued at `counter.at`, its nonce stored with the hash of the exact text (the request
+ * counted by `counter` in the same statement).
  */
 export async function issueChallenge(
   db: Db,
   input: { pubkey: unknown; domain: string },
-  now: Date,
-  counter: RequestCounter = UNCOUNTED,
+  counter: RequestCounter,
 ): Promise<{ message: string }> {
+  const now = counter.at;
   if (!isPublicKey(input.pubkey)) {
     throw new AppError('invalid_request', '`pubkey` must be a base58 Solana public key.');
   }

@@ -1,7 +1,8 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { toAppError } from '@/lib/api/errors';
+import { rateLimitTicket } from '@/lib/api/rate-limit';
 import { getServices } from '@/lib/api/services';
-import { clientAddress, hitRateLimit } from '@/lib/auth/rate-limit';
 import { resolveAuthSecret } from '@/lib/auth/secret';
 import { SESSION_TTL_SECONDS } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
@@ -16,6 +17,8 @@ declare module 'next-auth' {
 
 /** The error next-auth reports to `signIn()` when the shared auth rate limit is hit. */
 export const SIGN_IN_RATE_LIMITED = 'RateLimited';
+/** The error next-auth reports to `signIn()` when the service cannot check the signature now. */
+export const SIGN_IN_UNAVAILABLE = 'Unavailable';
 
 let cached: NextAuthOptions | undefined;
 
@@ -47,22 +50,24 @@ export function getAuthOptions(): NextAuthOptions {
           signature: { label: 'Signature', type: 'text' },
         },
         async authorize(credentials, req) {
-          const { db, config } = await getServices();
-          const now = new Date();
-          const headers = new Headers(req.headers as Record<string, string> | undefined);
-          const key = `auth:${clientAddress(headers, config.trustedProxyHops)}`;
-          const limit = await hitRateLimit(db, key, config.authRateLimit, now);
-          if (!limit.allowed) throw new Error(SIGN_IN_RATE_LIMITED);
           const attempt = {
             pubkey: String(credentials?.pubkey ?? ''),
             message: String(credentials?.message ?? ''),
             signature: String(credentials?.signature ?? ''),
           };
           try {
-            const { pubkey } = await verifySignIn(db, attempt, [config.authDomain, ...config.extraAuthDomains], now);
+            const services = await getServices();
+            const { authDb, config } = services;
+            // The same entry point, bucket and statement as /v1/auth/verify: one budget.
+            const headers = new Headers(req.headers as Record<string, string> | undefined);
+            const ticket = rateLimitTicket(services, 'auth', headers, new Date());
+            const { pubkey } = await verifySignIn(authDb, attempt, [config.authDomain, ...config.extraAuthDomains], ticket);
             return { id: pubkey };
-          } catch {
-            return null; // the one answer to every failure, as /v1/auth/verify's 401
+          } catch (err) {
+            const known = toAppError(err);
+            if (known.code === 'rate_limited') throw new Error(SIGN_IN_RATE_LIMITED);
+            if (known.code === 'unauthorized') return null; // the one answer to every failure, as /v1/auth/verify's 401
+            throw new Error(SIGN_IN_UNAVAILABLE);
           }
         },
       }),

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
 import { authNonces } from '@/lib/db/schema';
-import { COUNT_REQUESTS, UNCOUNTED, counterColumns, type RequestCounter } from './rate-limit';
+import { COUNT_REQUESTS, counterColumns, requestColumns, type RequestCounter } from './rate-limit';
 
 export function sha256Hex(text: string): string {
   return hash('sha256', text, 'hex');
@@ -19,15 +19,18 @@ export interface StoredNonce {
 
 // Both sign-in statements run a batch of requests (lib/db/batch.ts), one row of the unnested
 // arrays each, in call order. Each request is counted against the rate limit in the same
-// statement (one round trip per batch) and does its work only within the limit.
+// statement (one round trip per batch) and does its work only when allowed.
 const STORE = `
-WITH req AS (
-  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[])
-    WITH ORDINALITY AS r(key, window_start, lim, nonce, pubkey, message_hash, issued_at, expires_at, ord)
-),${COUNT_REQUESTS},
+WITH ${requestColumns([
+  { type: 'text', name: 'nonce' },
+  { type: 'text', name: 'pubkey' },
+  { type: 'text', name: 'message_hash' },
+  { type: 'timestamptz', name: 'issued_at' },
+  { type: 'timestamptz', name: 'expires_at' },
+])},${COUNT_REQUESTS},
 stored AS (
   INSERT INTO auth_nonces (nonce, pubkey, message_hash, issued_at, expires_at)
-  SELECT nonce, pubkey, message_hash, issued_at, expires_at FROM counted WHERE n <= lim
+  SELECT nonce, pubkey, message_hash, issued_at, expires_at FROM counted WHERE allowed
 )
 SELECT n FROM counted ORDER BY ord`;
 
@@ -35,12 +38,9 @@ SELECT n FROM counted ORDER BY ord`;
 // locked in nonce order and consumed only if still unconsumed (checked again on the locked
 // row): of any number of concurrent callers, in one batch or several, exactly one gets it.
 const CONSUME = `
-WITH req AS (
-  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[], $5::timestamptz[])
-    WITH ORDINALITY AS r(key, window_start, lim, nonce, now, ord)
-),${COUNT_REQUESTS},
+WITH ${requestColumns([{ type: 'text', name: 'nonce' }])},${COUNT_REQUESTS},
 claimed AS (
-  SELECT DISTINCT ON (nonce) nonce, ord, now FROM counted WHERE n <= lim ORDER BY nonce, ord
+  SELECT DISTINCT ON (nonce) nonce, ord, at AS now FROM counted WHERE allowed ORDER BY nonce, ord
 ),
 locked AS (
   SELECT an.nonce FROM auth_nonces an JOIN claimed USING (nonce) WHERE an.consumed_at IS NULL ORDER BY an.nonce FOR UPDATE OF an
@@ -77,19 +77,18 @@ const storeBatcher = perHandle((db: Db) =>
 );
 
 interface NonceToConsume {
+  /** Its `at` is the time of consumption. */
   counter: RequestCounter;
   nonce: string;
-  now: Date;
 }
 
-type ConsumedRow = { n: number; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date };
+type ConsumedRow = { n: number | string; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date };
 
 const consumeBatcher = perHandle((db: Db) =>
   createBatcher((items: NonceToConsume[]) =>
     executePrepared<ConsumedRow>(db, 'consume_nonces', CONSUME, [
       ...counterColumns(items.map((i) => i.counter)),
       items.map((i) => i.nonce),
-      items.map((i) => i.now.toISOString()),
     ]),
   ),
 );
@@ -101,7 +100,7 @@ const consumeBatcher = perHandle((db: Db) =>
 export async function storeNonce(
   db: Db,
   n: { nonce: string; pubkey: string; message: string; issuedAt: Date; expiresAt: Date },
-  counter: RequestCounter = UNCOUNTED,
+  counter: RequestCounter,
 ): Promise<void> {
   const { message, ...rest } = n;
   counter.settle(await storeBatcher(db)({ ...rest, messageHash: sha256Hex(message), counter }));
@@ -112,13 +111,8 @@ export async function storeNonce(
  * exactly one gets the row; everyone else, and every later caller, gets null. The request is
  * counted against the rate limit in the same statement; over the limit nothing is consumed.
  */
-export async function consumeNonce(
-  db: Db,
-  nonce: string,
-  now: Date,
-  counter: RequestCounter = UNCOUNTED,
-): Promise<StoredNonce | null> {
-  const row = await consumeBatcher(db)({ nonce, now, counter });
+export async function consumeNonce(db: Db, nonce: string, counter: RequestCounter): Promise<StoredNonce | null> {
+  const row = await consumeBatcher(db)({ nonce, counter });
   counter.settle(Number(row.n));
   if (!row.nonce) return null;
   return { nonce: row.nonce, pubkey: row.pubkey, messageHash: row.message_hash, expiresAt: new Date(row.expires_at) };

@@ -1,10 +1,19 @@
 import { lt } from 'drizzle-orm';
-import { executePrepared } from '@/lib/db/rows';
 import type { Db } from '@/lib/db';
+import { createBatcher, perHandle } from '@/lib/db/batch';
+import { executePrepared } from '@/lib/db/rows';
 import { rateLimits } from '@/lib/db/schema';
 
+/**
+ * The rate limit (SPEC 8), kept in PostgreSQL so that every server process shares it, as the
+ * generic cell rate algorithm (GCRA): `limit` requests at once, then one more every
+ * `windowSeconds / limit` seconds. Unlike a fixed window it has no boundary to straddle:
+ * 30 requests just before a minute turns and 30 just after are 30 plus the one or two the
+ * sustained rate has earned, not 60. A refused request costs nothing, so a client that keeps
+ * knocking still gets the sustained rate and no more.
+ */
 export interface RateLimitPolicy {
-  /** Requests allowed per window. */
+  /** Requests allowed at once, and per window. */
   limit: number;
   windowSeconds: number;
 }
@@ -13,93 +22,135 @@ export interface RateLimitResult {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until the window resets. */
+  /** Seconds until the budget is whole again (RateLimit-Reset). */
   resetSeconds: number;
-}
-
-/** The start of the fixed window `now` falls in. */
-export function windowStartOf(policy: RateLimitPolicy, now: Date): Date {
-  const windowMs = policy.windowSeconds * 1000;
-  return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  /** Refused: seconds until one request is allowed (Retry-After). */
+  retryAfterSeconds: number;
 }
 
 /**
- * Counts a batch of requests, atomically: CTEs for the head of a statement that starts with
- * `req` (one row per request: `key`, null when not counted; `window_start`; `ord`, its place
- * in the batch). One upsert per key adds that key's requests (keys in sorted order, so
- * concurrent batches lock rows in one order); `counted.n` is each request's own count, its
- * place among them (0 when not counted). A fixed text: prepared once per connection.
- */
-export const COUNT_REQUESTS = `
-hits AS (
-  INSERT INTO rate_limits AS rl (key, window_start, count)
-  SELECT key, max(window_start), count(*) FROM req WHERE key IS NOT NULL GROUP BY key ORDER BY key
-  ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN rl.window_start = excluded.window_start THEN rl.count + excluded.count ELSE excluded.count END,
-    window_start = excluded.window_start
-  RETURNING key, count
-),
-counted AS (
-  SELECT req.*, coalesce(hits.count - count(*) OVER (PARTITION BY req.key) + row_number() OVER (PARTITION BY req.key ORDER BY req.ord), 0) AS n
-  FROM req LEFT JOIN hits ON hits.key = req.key
-)`;
-
-/** The rate-limit columns of a batch headed by COUNT_REQUESTS: key, window start, limit. */
-export function counterColumns(counters: RequestCounter[]): unknown[] {
-  return [counters.map((c) => c.key), counters.map((c) => c.windowStart.toISOString()), counters.map((c) => c.limit)];
-}
-
-/**
- * Counting one request inside another statement: the key and window to count in, the limit,
- * and where to report the count (`settle` throws 429 over the limit).
- * `withRateLimit({ fused: true })` hands one to handlers whose domain statement counts the
- * request itself (the nonce store: one round trip per batch of sign-in requests).
+ * One request to count inside a statement headed by COUNT_REQUESTS: its key, its time, the
+ * policy, and where its count goes (`settle` throws 429 over the limit). Every counting
+ * function takes one as a required argument: there is no "uncounted" request.
  */
 export interface RequestCounter {
-  /** Null: not counted (tests, internal calls); always within limit. */
-  key: string | null;
-  windowStart: Date;
-  limit: number;
+  key: string;
+  at: Date;
+  policy: RateLimitPolicy;
   settle(count: number): void;
 }
 
-export const UNCOUNTED: RequestCounter = { key: null, windowStart: new Date(0), limit: 0, settle: () => {} };
+/** Milliseconds between two requests at the sustained rate. */
+export function periodMs(policy: RateLimitPolicy): number {
+  return (policy.windowSeconds * 1000) / policy.limit;
+}
 
-export function rateLimitResult(count: number, policy: RateLimitPolicy, windowStart: Date, now: Date): RateLimitResult {
-  const resetMs = windowStart.getTime() + policy.windowSeconds * 1000 - now.getTime();
+/*
+ * Counts a batch of requests, atomically: CTEs for the head of a statement that starts with
+ * `req` (one row per request: `key`, `at`, `period_ms`, `lim`, and `ord`, its place in the
+ * batch). One upsert per key (in key order, so concurrent batches lock rows in one order)
+ * grants the key's requests in call order while the budget lasts:
+ *   tat0 = greatest(tat, now); budget = floor(lim - (tat0 - now) / period); granted = least(k, budget);
+ *   tat = tat0 + granted * period.
+ * ON CONFLICT sees only the table's columns, so the insert carries what the update needs: the
+ * batch's time (`seen_at`), the policy, and least(k, lim) as `tat - seen_at` in periods.
+ * `counted.allowed` says whether the request was granted (its place within `granted`), and
+ * `counted.n` is its count: the budget in use once it is counted, `(tat0 - now) / period + its
+ * place` rounded up for a granted one (at most `lim`), more than `lim` for a refused one.
+ */
+const BUDGET = (tat0: string) =>
+  `greatest(0, floor(excluded.lim - extract(epoch FROM ${tat0} - excluded.seen_at) * 1000 / excluded.period_ms))`;
+const ASKED = `round(extract(epoch FROM excluded.tat - excluded.seen_at) * 1000 / excluded.period_ms)`;
+const TAT0 = 'greatest(rl.tat, excluded.seen_at)';
+
+export const COUNT_REQUESTS = `
+asks AS (
+  SELECT key, max(at) AS now, max(period_ms) AS period_ms, max(lim) AS lim, count(*) AS k FROM req GROUP BY key
+),
+hits AS (
+  INSERT INTO rate_limits AS rl (key, tat, seen_at, period_ms, lim, granted)
+  SELECT key, now + least(k, lim) * period_ms * interval '1 millisecond', now, period_ms, lim, least(k, lim)
+  FROM asks ORDER BY key
+  ON CONFLICT (key) DO UPDATE SET
+    granted = least(${ASKED}, ${BUDGET(TAT0)}),
+    tat = ${TAT0} + least(${ASKED}, ${BUDGET(TAT0)}) * excluded.period_ms * interval '1 millisecond',
+    seen_at = excluded.seen_at,
+    period_ms = excluded.period_ms,
+    lim = excluded.lim
+  RETURNING key, tat, seen_at, period_ms, granted
+),
+placed AS (
+  SELECT req.*, row_number() OVER (PARTITION BY req.key ORDER BY req.ord) AS place FROM req
+),
+debts AS (
+  SELECT key, granted, extract(epoch FROM tat - seen_at) * 1000 / period_ms - granted AS debt FROM hits
+),
+counted AS (
+  SELECT placed.*, placed.place <= debts.granted AS allowed,
+    CASE WHEN placed.place <= debts.granted
+      THEN least(ceil(debts.debt + placed.place - 1e-6), placed.lim)
+      ELSE greatest(ceil(debts.debt + debts.granted + 1 - 1e-6), placed.lim + 1)
+    END::int AS n
+  FROM placed JOIN debts ON debts.key = placed.key
+)`;
+
+/** The rate-limit columns of a batch headed by COUNT_REQUESTS: key, at, period_ms, lim. */
+export function counterColumns(counters: RequestCounter[]): unknown[] {
+  return [
+    counters.map((c) => c.key),
+    counters.map((c) => c.at.toISOString()),
+    counters.map((c) => periodMs(c.policy)),
+    counters.map((c) => c.policy.limit),
+  ];
+}
+
+/** The `req` CTE of COUNT_REQUESTS from the first four parameters, with more columns after. */
+export function requestColumns(more: { type: string; name: string }[] = []): string {
+  const types = ['text', 'timestamptz', 'float8', 'int', ...more.map((m) => m.type)];
+  const names = ['key', 'at', 'period_ms', 'lim', ...more.map((m) => m.name)];
+  return `req AS (
+  SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) WITH ORDINALITY AS r(${names.join(', ')}, ord)
+)`;
+}
+
+/**
+ * What a request's count (COUNT_REQUESTS' `n`: a whole number, over `limit` exactly when the
+ * request was refused) means for the client (RateLimit-* and Retry-After headers).
+ */
+export function rateLimitResult(count: number, policy: RateLimitPolicy): RateLimitResult {
+  const period = periodMs(policy) / 1000;
+  const allowed = count <= policy.limit;
   return {
-    allowed: count <= policy.limit,
+    allowed,
     limit: policy.limit,
     remaining: Math.max(0, policy.limit - count),
-    resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+    resetSeconds: Math.max(1, Math.ceil(Math.min(count, policy.limit) * period)),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((count - policy.limit) * period)),
   };
 }
 
-const HIT = `
-WITH req AS (SELECT * FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS r(key, window_start, ord)),${COUNT_REQUESTS}
-SELECT n FROM counted`;
+const HIT = `WITH ${requestColumns()},${COUNT_REQUESTS}
+SELECT n FROM counted ORDER BY ord`;
+
+const hitBatcher = perHandle((db: Db) =>
+  createBatcher(async (counters: RequestCounter[]) => {
+    const rows = await executePrepared<{ n: string | number }>(db, 'count_requests', HIT, counterColumns(counters));
+    return rows.map((r) => Number(r.n));
+  }),
+);
 
 /**
- * Counts one request against `key`, kept in PostgreSQL so that every server process shares
- * the count (SPEC 8).
+ * Counts one request on its own (when no domain statement counts it), batched with other
+ * requests arriving meanwhile (one statement per batch), and settles the counter.
  */
-export async function hitRateLimit(db: Db, key: string, policy: RateLimitPolicy, now: Date): Promise<RateLimitResult> {
-  const windowStart = windowStartOf(policy, now);
-  const [row] = await executePrepared<{ n: number }>(db, 'count_request', HIT, [[key], [windowStart.toISOString()]]);
-  return rateLimitResult(Number(row.n), policy, windowStart, now);
+export async function countRequest(db: Db, counter: RequestCounter): Promise<RateLimitResult> {
+  const count = await hitBatcher(db)(counter);
+  counter.settle(count);
+  return rateLimitResult(count, counter.policy);
 }
 
-/** Deletes counters of windows long gone (run by the cron job). */
-export async function pruneRateLimits(db: Db, now: Date): Promise<void> {
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - 24 * 60 * 60 * 1000)));
-}
-
-/**
- * The client address: the entry the trusted proxy appended to `x-forwarded-for`, counted
- * from the right (`hops` = 1 is the right-most), never one the client can choose.
- */
-export function clientAddress(headers: Headers, hops: number): string {
-  const entries = (headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (hops === 0 || entries.length === 0) return headers.get('x-real-ip')?.trim() || 'unknown';
-  return entries[Math.max(0, entries.length - hops)];
+/** Deletes rows whose bucket is full again (`tat` passed): they no longer say anything. */
+export async function pruneRateLimits(db: Db, now: Date): Promise<number> {
+  const rows = await db.delete(rateLimits).where(lt(rateLimits.tat, now)).returning({ key: rateLimits.key });
+  return rows.length;
 }

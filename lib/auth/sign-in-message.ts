@@ -54,6 +54,22 @@ export function parseSignInMessage(text: string): SignInFields | null {
   return { domain, pubkey, nonce, issuedAt, expiresAt };
 }
 
+/**
+ * The nonce of a message too malformed to parse, when it carries exactly one well-formed
+ * `Nonce:` line: verify consumes it anyway (SPEC 3.2, consumed whatever the outcome), so a
+ * challenge cannot be kept alive by sending its signed text slightly altered.
+ */
+export function findNonceLine(text: string): string | null {
+  let found: string | null = null;
+  for (const line of text.split('\n')) {
+    const nonce = field(line.replace(/\r$/, ''), 'Nonce: ');
+    if (nonce === null || !NONCE.test(nonce)) continue;
+    if (found !== null && found !== nonce) return null;
+    found = nonce;
+  }
+  return found;
+}
+
 function field(line: string, prefix: string): string | null {
   return line.startsWith(prefix) ? line.slice(prefix.length) : null;
 }

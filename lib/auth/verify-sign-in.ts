@@ -4,8 +4,8 @@ import { verifyEd25519 } from '@/lib/solana/ed25519';
 import { decodePublicKey } from '@/lib/solana/keys';
 import { decodeSignature } from './ed25519';
 import { consumeNonce, sha256Hex } from './nonce-store';
-import { UNCOUNTED, type RequestCounter } from './rate-limit';
-import { MAX_SIGN_IN_MESSAGE_LENGTH, parseSignInMessage } from './sign-in-message';
+import { countRequest, type RequestCounter } from './rate-limit';
+import { findNonceLine, MAX_SIGN_IN_MESSAGE_LENGTH, parseSignInMessage } from './sign-in-message';
 
 export interface SignInAttempt {
   pubkey: string;
@@ -17,22 +17,27 @@ export interface SignInAttempt {
 export const SIGN_IN_FAILED = () => new AppError('unauthorized', 'Sign-in failed.');
 
 /**
- * Verifies a signed challenge (SPEC 4.2). The nonce is consumed atomically before any other
- * check, so an attempt found invalid burns it too (and `counter` counts the request in that
- * same statement, before the CPU-bound signature check). Returns the signed-in key and nonce.
+ * Verifies a signed challenge (SPEC 4.2) at `counter.at`. The nonce is consumed atomically
+ * before any other check, so an attempt found invalid burns it too, even when the message
+ * around a well-formed `Nonce:` line is malformed. `counter` counts the request against the
+ * rate limit: in the consuming statement, before the CPU-bound signature check, or on its own
+ * when there is no nonce to consume. Returns the signed-in key and nonce.
  */
 export async function verifySignIn(
   db: Db,
   attempt: SignInAttempt,
   allowedDomains: readonly string[],
-  now: Date,
-  counter: RequestCounter = UNCOUNTED,
+  counter: RequestCounter,
 ): Promise<{ pubkey: string; nonce: string }> {
-  if (attempt.message.length > MAX_SIGN_IN_MESSAGE_LENGTH || attempt.signature.length > 128) throw SIGN_IN_FAILED();
-  const fields = parseSignInMessage(attempt.message);
-  if (!fields) throw SIGN_IN_FAILED();
-  const stored = await consumeNonce(db, fields.nonce, now, counter);
-  if (!stored) throw SIGN_IN_FAILED();
+  const now = counter.at;
+  const fields = attempt.message.length <= MAX_SIGN_IN_MESSAGE_LENGTH ? parseSignInMessage(attempt.message) : null;
+  const nonce = fields?.nonce ?? findNonceLine(attempt.message);
+  if (!nonce) {
+    await countRequest(db, counter);
+    throw SIGN_IN_FAILED();
+  }
+  const stored = await consumeNonce(db, nonce, counter);
+  if (!stored || !fields || attempt.signature.length > 128) throw SIGN_IN_FAILED();
 
   const publicKey = decodePublicKey(attempt.pubkey);
   const signature = decodeSignature(attempt.signature);
@@ -48,4 +53,3 @@ export async function verifySignIn(
   if (!valid) throw SIGN_IN_FAILED();
   return { pubkey: stored.pubkey, nonce: stored.nonce };
 }
-

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -18,12 +18,26 @@ export const authNonces = pgTable(
   (t) => [index('auth_nonces_expires_at_idx').on(t.expiresAt)],
 );
 
-/** Fixed-window counters shared by every server process (SPEC 8). */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  windowStart: ts('window_start').notNull(),
-  count: integer('count').notNull(),
-});
+/**
+ * Rate-limit state per bucket and client address, shared by every server process (SPEC 8):
+ * GCRA (lib/auth/rate-limit.ts). `tat` is the theoretical arrival time: once it has passed the
+ * bucket is full again and the row says nothing, so rows with `tat` in the past are pruned.
+ * The other columns are the last update's: when, under which policy, how many were granted.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    tat: timestamp('tat', { withTimezone: true, precision: 6, mode: 'date' }).notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true, precision: 6, mode: 'date' }).notNull(),
+    /** Milliseconds between two requests at the sustained rate: window / limit. */
+    periodMs: doublePrecision('period_ms').notNull(),
+    /** Requests allowed at once (the burst), and per window. */
+    lim: integer('lim').notNull(),
+    granted: integer('granted').notNull(),
+  },
+  (t) => [index('rate_limits_tat_idx').on(t.tat)],
+);
 
 /**
  * The off-chain mirror of a registered tag (SPEC 2.1, 3.1). Created, changed and deleted only

@@ -8,6 +8,11 @@ import { z } from 'zod';
  * before sending it.
  */
 
+// Zod compiles parsers with `new Function` where it can. Pages run under a CSP without
+// 'unsafe-eval' (lib/web/security-headers.ts), which refuses the attempt and reports a
+// violation: in the browser, parse without compiling. The server keeps the compiled parsers.
+if (typeof window !== 'undefined') z.config({ jitless: true });
+
 /** Tokens accepted by symbol for `preferredToken`; anything else must be a mint address. */
 export const PREFERRED_TOKEN_SYMBOLS = ['SOL', 'USDC', 'USDT', 'PYUSD', 'EURC'] as const;
 

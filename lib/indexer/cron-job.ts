@@ -8,6 +8,8 @@ import { runIndexer, type IndexerSummary } from './run-indexer';
 export interface CronSummary extends IndexerSummary {
   /** Expired sign-in challenges deleted. */
   prunedNonces: number;
+  /** Rate-limit rows deleted (their bucket full again). */
+  prunedRateLimits: number;
 }
 
 /**
@@ -36,6 +38,6 @@ export async function runCronJob({
     now,
   });
   const prunedNonces = await pruneNonces(db, now);
-  await pruneRateLimits(db, now);
-  return { ...summary, prunedNonces };
+  const prunedRateLimits = await pruneRateLimits(db, now);
+  return { ...summary, prunedNonces, prunedRateLimits };
 }

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { consumeNonce, storeNonce } from '@/lib/auth/nonce-store';
-import { hitRateLimit, windowStartOf, type RequestCounter } from '@/lib/auth/rate-limit';
+import { countRequest, type RequestCounter } from '@/lib/auth/rate-limit';
+import { testCounter } from './counters';
 import { openDb, type DbHandle } from '@/lib/db/client';
 
 let handle: DbHandle;
@@ -14,10 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => handle?.close());
 
-const policy = { limit: 20, windowSeconds: 60 };
+// Windows long enough that the budget refills nothing during a test (GCRA refills continuously).
+const policy = { limit: 20, windowSeconds: 3600 };
 /** A counter for `key` that records the count it is given (settle never throws here). */
 function counter(key: string, counts: number[]): RequestCounter {
-  return { key, windowStart: windowStartOf(policy, new Date()), limit: policy.limit, settle: (n) => void counts.push(n) };
+  return testCounter({ key, policy, counts });
 }
 const newNonce = () => bs58.encode(randomBytes(18));
 const stored = (nonce: string, now = new Date()) => ({
@@ -29,21 +31,22 @@ const stored = (nonce: string, now = new Date()) => ({
 });
 
 describe('nonce store, concurrent calls in one process', () => {
-  it('30 concurrent challenges under a limit of 20: counts 1…30 once each, exactly the first 20 stored', async () => {
+  it('30 concurrent challenges under a limit of 20: counts 1…20 once each and 21 for the ten refused, exactly the first 20 stored', async () => {
     const key = `test:${newNonce()}`;
     const counts: number[] = [];
     const nonces = Array.from({ length: 30 }, newNonce);
     await Promise.all(nonces.map((n) => storeNonce(handle.db, stored(n), counter(key, counts))));
-    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // A refused request takes nothing from the budget (GCRA): each is one past it.
+    expect([...counts].sort((a, b) => a - b)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), ...Array(10).fill(21)]);
     // a call's count is its place in call order, so the first 20 calls are the ones stored
-    const found = await Promise.all(nonces.map((n) => consumeNonce(handle.db, n, new Date())));
+    const found = await Promise.all(nonces.map((n) => consumeNonce(handle.db, n, testCounter())));
     expect(found.map((f) => f !== null)).toEqual(nonces.map((_, i) => i < 20));
   });
 
   it('20 concurrent consumes of one nonce: exactly one gets it', async () => {
     const nonce = newNonce();
-    await storeNonce(handle.db, stored(nonce));
-    const results = await Promise.all(Array.from({ length: 20 }, () => consumeNonce(handle.db, nonce, new Date())));
+    await storeNonce(handle.db, stored(nonce), testCounter());
+    const results = await Promise.all(Array.from({ length: 20 }, () => consumeNonce(handle.db, nonce, testCounter())));
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(results.find((r) => r !== null)).toMatchObject({ nonce, pubkey: 'pk' });
   });
@@ -51,23 +54,23 @@ describe('nonce store, concurrent calls in one process', () => {
   it('consumes over the limit consume nothing: the nonce is still there afterwards', async () => {
     const key = `test:${newNonce()}`;
     const counts: number[] = [];
-    for (let i = 0; i < policy.limit; i++) await hitRateLimit(handle.db, key, policy, new Date());
+    for (let i = 0; i < policy.limit; i++) await countRequest(handle.db, counter(key, []));
     const nonce = newNonce();
-    await storeNonce(handle.db, stored(nonce));
-    expect(await consumeNonce(handle.db, nonce, new Date(), counter(key, counts))).toBeNull();
+    await storeNonce(handle.db, stored(nonce), testCounter());
+    expect(await consumeNonce(handle.db, nonce, counter(key, counts))).toBeNull();
     expect(counts).toEqual([policy.limit + 1]);
-    expect(await consumeNonce(handle.db, nonce, new Date())).toMatchObject({ nonce });
+    expect(await consumeNonce(handle.db, nonce, testCounter())).toMatchObject({ nonce });
   });
 
   it('many keys, many nonces and replays at once: each nonce consumed once, each key counted exactly', async () => {
     const keys = Array.from({ length: 5 }, () => `test:${newNonce()}`);
     const nonces = Array.from({ length: 40 }, newNonce);
-    await Promise.all(nonces.map((n) => storeNonce(handle.db, stored(n))));
+    await Promise.all(nonces.map((n) => storeNonce(handle.db, stored(n), testCounter())));
     const counts = new Map(keys.map((k) => [k, [] as number[]]));
     // every nonce tried three times, spread over the keys, all at once
     const attempts = [...nonces, ...nonces, ...nonces].map((n, i) => {
       const key = keys[i % keys.length];
-      return consumeNonce(handle.db, n, new Date(), { ...counter(key, counts.get(key)!), limit: 1000 });
+      return consumeNonce(handle.db, n, testCounter({ key, policy: { limit: 1000, windowSeconds: 86_400 }, counts: counts.get(key)! }));
     });
     const results = await Promise.all(attempts);
     for (const n of nonces) expect(results.filter((r) => r?.nonce === n)).toHaveLength(1);

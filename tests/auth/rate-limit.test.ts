@@ -7,7 +7,16 @@ const LIMIT = 6;
 let apps: RunningApp[] = [];
 
 beforeAll(async () => {
-  const env = { DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: inject('rpcUrl'), AUTH_RATE_LIMIT: String(LIMIT), AUTH_RATE_LIMIT_WINDOW_SECONDS: '60' };
+  // Behind one proxy, as two instances behind a load balancer: clients told apart by the
+  // x-forwarded-for entry it appends.
+  const env = {
+    DATABASE_URL: inject('databaseUrl'),
+    SOLANA_RPC_URL: inject('rpcUrl'),
+    CLIENT_ADDRESS_SOURCE: 'proxy',
+    TRUSTED_PROXY_HOPS: '1',
+    AUTH_RATE_LIMIT: String(LIMIT),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+  };
   apps = await Promise.all([startApp(env), startApp(env)]);
 });
 afterAll(async () => {

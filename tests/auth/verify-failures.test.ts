@@ -7,6 +7,7 @@ import { formatSignInMessage } from '@/lib/auth/sign-in-message';
 import { postJson } from '../support/http';
 import { newKeypair, signText, type TestKeypair } from '../support/keypair';
 import { requestChallenge } from '../support/sign-in';
+import { testCounter } from './counters';
 
 const appUrl = inject('appUrl');
 const host = new URL(appUrl).host;
@@ -23,7 +24,7 @@ async function storedMessage(kp: TestKeypair, o: { domain?: string; issuedAt?: D
   const expiresAt = new Date(issuedAt.getTime() + (o.ttlMs ?? 300_000));
   const nonce = bs58.encode(randomBytes(18));
   const message = formatSignInMessage({ domain: o.domain ?? host, pubkey: kp.publicKey, nonce, issuedAt, expiresAt });
-  if (o.store !== false) await storeNonce(handle.db, { nonce, pubkey: kp.publicKey, message, issuedAt, expiresAt });
+  if (o.store !== false) await storeNonce(handle.db, { nonce, pubkey: kp.publicKey, message, issuedAt, expiresAt }, testCounter());
   return message;
 }
 

@@ -8,6 +8,7 @@ import { formatSignInMessage } from '@/lib/auth/sign-in-message';
 import { verifySignIn, type SignInAttempt } from '@/lib/auth/verify-sign-in';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { newKeypair, signText, type TestKeypair } from '../support/keypair';
+import { testCounter } from './counters';
 
 /*
  * The verify failures of verify-failures.test.ts, called on the domain function itself
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => handle?.close());
 
 async function challenge(kp: TestKeypair): Promise<string> {
-  return (await issueChallenge(handle.db, { pubkey: kp.publicKey, domain: DOMAIN }, new Date())).message;
+  return (await issueChallenge(handle.db, { pubkey: kp.publicKey, domain: DOMAIN }, testCounter())).message;
 }
 
 /** A message stored in the nonce table as if the service had issued it, with chosen fields. */
@@ -32,12 +33,12 @@ async function storedMessage(kp: TestKeypair, o: { domain?: string; issuedAt?: D
   const expiresAt = new Date(issuedAt.getTime() + 300_000);
   const nonce = bs58.encode(randomBytes(18));
   const message = formatSignInMessage({ domain: o.domain ?? DOMAIN, pubkey: kp.publicKey, nonce, issuedAt, expiresAt });
-  if (o.store !== false) await storeNonce(handle.db, { nonce, pubkey: kp.publicKey, message, issuedAt, expiresAt });
+  if (o.store !== false) await storeNonce(handle.db, { nonce, pubkey: kp.publicKey, message, issuedAt, expiresAt }, testCounter());
   return message;
 }
 
 function verify(attempt: SignInAttempt) {
-  return verifySignIn(handle.db, attempt, [DOMAIN], new Date());
+  return verifySignIn(handle.db, attempt, [DOMAIN], testCounter());
 }
 
 const FAILURES: Record<string, () => Promise<SignInAttempt>> = {

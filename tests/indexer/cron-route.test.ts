@@ -41,6 +41,7 @@ describe('GET /api/cron/indexer', () => {
       more: expect.any(Boolean),
       durationMs: expect.any(Number),
       prunedNonces: expect.any(Number),
+      prunedRateLimits: expect.any(Number),
     });
   });
 

@@ -16,6 +16,11 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const stack = await startStack({
+    // As if behind one proxy: tests tell clients apart by the X-Forwarded-For entry it would
+    // append (tests/support/http.ts clientHeaders). Direct mode, the default of `npm start`,
+    // is tested on apps of its own (tests/auth/client-address.test.ts).
+    CLIENT_ADDRESS_SOURCE: 'proxy',
+    TRUSTED_PROXY_HOPS: '1',
     AUTH_RATE_LIMIT: '1000000',
     SYNC_RATE_LIMIT: '1000000',
     AVAILABILITY_RATE_LIMIT: '1000000',

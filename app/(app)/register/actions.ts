@@ -1,28 +1,22 @@
 'use server';
 
-import { headers } from 'next/headers';
-import { AppError } from '@/lib/api/errors';
-import { getServices } from '@/lib/api/services';
-import { clientAddress, hitRateLimit } from '@/lib/auth/rate-limit';
+import { z } from 'zod';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
-import type { RegisterResponse } from '@/lib/registry/schemas';
-import { runAction, type ActionResult } from '@/lib/web/action-result';
-import { requireSessionKey } from '@/lib/web/session';
+import { withAction } from '@/lib/web/server-action';
 
 /**
  * The register page's "build" step: POST /v1/register's code path for the session's key
  * (the owner is never taken from the form), under the same rate-limit bucket.
  */
-export async function buildRegistration(input: { tag: string; wallet?: string }): Promise<ActionResult<RegisterResponse>> {
-  return runAction(async () => {
-    const owner = await requireSessionKey();
-    const { db, config } = await getServices();
-    const address = clientAddress(await headers(), config.trustedProxyHops);
-    const limit = await hitRateLimit(db, `register:${address}`, config.registerRateLimit, new Date());
-    if (!limit.allowed) throw new AppError('rate_limited', 'Too many requests; try again later.');
+export const buildRegistration = withAction(
+  {
+    args: z.tuple([z.strictObject({ tag: z.string().max(64), wallet: z.string().max(64).optional() })]),
+    rateLimit: 'register',
+  },
+  async ([input], { caller, services: { db, config } }) => {
     const { connection, programId } = getChain(config);
-    const body = { tag: String(input.tag ?? ''), ...(input.wallet ? { wallet: String(input.wallet) } : {}) };
-    return buildRegisterTransaction({ db, connection, programId, owner, body });
-  });
-}
+    const body = { tag: input.tag, ...(input.wallet ? { wallet: input.wallet } : {}) };
+    return buildRegisterTransaction({ db, connection, programId, owner: caller, body });
+  },
+);

@@ -1,5 +1,6 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
 import { withCors, corsPreflight } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { json, withApi } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
@@ -14,3 +15,5 @@ export const GET = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET']);
+
+export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });

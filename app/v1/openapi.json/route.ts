@@ -1,5 +1,6 @@
 // GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, generated from the request schemas
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { withApi } from '@/lib/api/handler';
 import { createOpenApiDocument } from '@/lib/api/openapi';
 
@@ -15,3 +16,5 @@ export const GET = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET']);
+
+export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });

@@ -1,5 +1,6 @@
 // POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
@@ -9,7 +10,6 @@ export const POST = withCors(
   withApi(
     withRateLimit(
       'register',
-      (s) => s.config.registerRateLimit,
       withBearer(async (req, { caller, services: { db, config } }) => {
         const body = await readJson(req, 4096);
         const { connection, programId } = getChain(config);
@@ -20,3 +20,5 @@ export const POST = withCors(
 );
 
 export const OPTIONS = corsPreflight(['POST']);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });

@@ -1,5 +1,6 @@
 // POST /v1/sync — index one landed transaction of the program now, read from the chain (DESIGN "Indexer")
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
@@ -20,3 +21,5 @@ export const POST = withCors(
 );
 
 export const OPTIONS = corsPreflight(['POST']);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });

@@ -1,12 +1,31 @@
 // GET/POST /api/auth/* — next-auth: wallet sign-in for the pages (/v1 uses bearer JWTs)
 import NextAuth from 'next-auth';
-import type { NextRequest } from 'next/server';
+import { NextRequest } from 'next/server';
+import { errorResponse } from '@/lib/api/errors';
+import { readBody } from '@/lib/api/read-json';
 import { getAuthOptions } from '@/lib/auth/next-auth-options';
+import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/request-limits';
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
-function handler(req: NextRequest, ctx: Context): Promise<Response> {
-  return NextAuth(getAuthOptions())(req, ctx);
+/*
+ * next-auth reads the whole body before its CSRF check, unauthenticated. Its forms (CSRF
+ * token, public key, a sign-in message, a signature) fit in a few KB: the body is read here
+ * first, at most AUTH_BODY_LIMIT_BYTES (413 in the envelope beyond, streaming stopped), and
+ * next-auth gets that copy.
+ */
+
+async function handler(req: NextRequest, ctx: Context): Promise<Response> {
+  let bounded = req;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    try {
+      const body = await readBody(req, AUTH_BODY_LIMIT_BYTES);
+      bounded = new NextRequest(req.url, { method: req.method, headers: req.headers, body });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  }
+  return NextAuth(getAuthOptions())(bounded, ctx);
 }
 
 export { handler as GET, handler as POST };

@@ -1,5 +1,6 @@
 // GET /v1/auth/session — the bearer token's public key and expiry (is my token still good?)
 import { decodeJwt } from 'jose';
+import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, withCors } from '@/lib/api/cors';
 import { withApi, withBearer, json } from '@/lib/api/handler';
 
@@ -14,3 +15,5 @@ export const GET = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET']);
+
+export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });

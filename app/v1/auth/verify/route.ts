@@ -1,5 +1,6 @@
 // POST /v1/auth/verify — signed challenge → session JWT (SPEC 4.2)
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { withApi, withRateLimit, json } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
@@ -11,13 +12,11 @@ export const POST = withCors(
   withApi(
     withRateLimit(
       'auth',
-      (s) => s.config.authRateLimit,
-      async (req, { services: { db, config, tokenKeys }, countRequest }) => {
+      async (req, { services: { authDb, config, tokenKeys }, countRequest }) => {
         const attempt = parseWith(VerifyRequest, await readJson(req, 8192));
-        const now = new Date();
         const allowed = [config.authDomain, ...config.extraAuthDomains];
-        const signedIn = await verifySignIn(db, attempt, allowed, now, countRequest);
-        return json({ token: await issueSessionToken(tokenKeys, signedIn, now) });
+        const signedIn = await verifySignIn(authDb, attempt, allowed, countRequest);
+        return json({ token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) });
       },
       { fused: true },
     ),
@@ -25,3 +24,5 @@ export const POST = withCors(
 );
 
 export const OPTIONS = corsPreflight(['POST']);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });

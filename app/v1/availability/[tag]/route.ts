@@ -1,5 +1,6 @@
 // GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
 import { getTagAvailability } from '@/lib/registry/availability';
@@ -10,7 +11,7 @@ interface TagRoute {
 
 export const GET = withCors(
   withApi<TagRoute>(
-    withRateLimit('availability', (s) => s.config.availabilityRateLimit, async (_req, { params, services: { db, config } }) => {
+    withRateLimit('availability', async (_req, { params, services: { db, config } }) => {
       const { tag } = await params;
       const { connection, programId } = getChain(config);
       return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
@@ -19,3 +20,5 @@ export const GET = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET']);
+
+export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });

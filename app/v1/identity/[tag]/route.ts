@@ -1,5 +1,6 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
 import { conditionalJson } from '@/lib/api/conditional';
+import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { json, withApi, withBearer } from '@/lib/api/handler';
 import { readJson } from '@/lib/api/read-json';
@@ -31,3 +32,5 @@ export const PATCH = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET', 'PATCH']);
+
+export const { POST, PUT, DELETE } = routeMethods({ GET, PATCH, OPTIONS });

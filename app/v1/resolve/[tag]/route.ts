@@ -1,5 +1,6 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
 import { conditionalJson } from '@/lib/api/conditional';
+import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
 import { resolveIdentity } from '@/lib/identity';
@@ -16,3 +17,5 @@ export const GET = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET']);
+
+export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });

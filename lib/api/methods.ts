@@ -1,0 +1,35 @@
+import { CORS_HEADERS } from './cors';
+import { AppError, errorResponse } from './errors';
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+// Next.js passes each handler the request and the route's context; handlers type their own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyHandler = (req: Request, ctx: any) => Response | Promise<Response>;
+
+/**
+ * A /v1 route file's exports: its handlers, and for every other method a 405 in the envelope
+ * with `Allow` (Next.js answers those with an empty 405 and no `Allow`). HEAD follows GET.
+ *
+ *   export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: …, OPTIONS: … });
+ */
+export function routeMethods(handlers: Partial<Record<HttpMethod, AnyHandler>>): Record<HttpMethod, AnyHandler> {
+  const own = { ...handlers, ...(handlers.GET && !handlers.HEAD ? { HEAD: handlers.GET } : {}) };
+  const allow = HTTP_METHODS.filter((m) => own[m]).join(', ');
+  const notAllowed: AnyHandler = (req) =>
+    withCorsHeaders(
+      errorResponse(new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow })),
+    );
+  return Object.fromEntries(HTTP_METHODS.map((m) => [m, own[m] ?? notAllowed])) as Record<HttpMethod, AnyHandler>;
+}
+
+/** The 404 of a /v1 path that names no route (app/v1/[...rest]/route.ts). */
+export function unknownPath(): Response {
+  return withCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.')));
+}
+
+function withCorsHeaders(response: Response): Response {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+  return response;
+}

@@ -1,0 +1,105 @@
+import { countRequest, pruneRateLimits, rateLimitResult, type RateLimitPolicy, type RateLimitResult, type RequestCounter } from '@/lib/auth/rate-limit';
+import type { Config } from '@/lib/config';
+import type { Db } from '@/lib/db';
+import { clientAddress } from './client-address';
+import { AppError } from './errors';
+
+/**
+ * The rate-limit buckets and their configured policies. `auth` is SPEC 8's one policy for
+ * challenge and verify, which next-auth's sign-in shares; `register` is shared by
+ * POST /v1/register and the register page's server action.
+ */
+const BUCKETS = {
+  auth: (c: Config) => c.authRateLimit,
+  sync: (c: Config) => c.syncRateLimit,
+  register: (c: Config) => c.registerRateLimit,
+  availability: (c: Config) => c.availabilityRateLimit,
+  primary: (c: Config) => c.primaryRateLimit,
+} satisfies Record<string, (config: Config) => RateLimitPolicy>;
+
+export type RateLimitBucket = keyof typeof BUCKETS;
+
+export function policyOf(config: Config, bucket: RateLimitBucket): RateLimitPolicy {
+  return BUCKETS[bucket](config);
+}
+
+/**
+ * One request's place in the rate limit: the counter its domain statement counts it with
+ * (`settle` throws 429 over the limit), the result once counted, and the headers to answer.
+ */
+export class RateLimitTicket implements RequestCounter {
+  result: RateLimitResult | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly at: Date,
+    readonly policy: RateLimitPolicy,
+  ) {}
+
+  settle(count: number): void {
+    this.result = rateLimitResult(count, this.policy);
+    if (!this.result.allowed) throw rateLimited(this.result, this.policy);
+  }
+
+  get counted(): boolean {
+    return this.result !== undefined;
+  }
+
+  /** Counts the request on its own statement unless a domain statement already did; 429 over the limit. */
+  async count(db: Db): Promise<void> {
+    if (!this.counted) await countRequest(db, this);
+  }
+
+  /** RateLimit-* headers once counted (none before). */
+  headers(): Record<string, string> {
+    return this.result ? rateLimitHeaders(this.result, this.policy) : {};
+  }
+}
+
+/**
+ * The one rate-limit entry point, for /v1 (withRateLimit), next-auth's sign-in and the
+ * server actions (withAction): the key is the bucket and the client address the deployment
+ * vouches for (lib/api/client-address.ts). Nothing is counted yet: pass the ticket to a domain
+ * function that counts in its own statement, or call `count`. Throws when the client address
+ * cannot be determined (fail closed).
+ */
+export function rateLimitTicket(
+  services: { config: Config; authDb: Db },
+  bucket: RateLimitBucket,
+  headers: Headers,
+  now: Date,
+): RateLimitTicket {
+  const key = `${bucket}:${clientAddress(headers, services.config.clientAddress)}`;
+  pruneNowAndThen(services.authDb, now);
+  return new RateLimitTicket(key, now, policyOf(services.config, bucket));
+}
+
+export function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(result.limit),
+    'RateLimit-Remaining': String(result.remaining),
+    'RateLimit-Reset': String(result.resetSeconds),
+    'RateLimit-Policy': `${policy.limit};w=${policy.windowSeconds}`,
+  };
+}
+
+function rateLimited(result: RateLimitResult, policy: RateLimitPolicy): AppError {
+  return new AppError('rate_limited', 'Too many requests; try again later.', {
+    ...rateLimitHeaders(result, policy),
+    'Retry-After': String(result.retryAfterSeconds),
+  });
+}
+
+/**
+ * Rows whose bucket is full again are deleted by the cron job, and, so that they go within a
+ * window of expiring wherever the cron runs rarely (Vercel Hobby: daily), by any process
+ * counting requests, at most once per PRUNE_EVERY_MS, off the request's path.
+ */
+const PRUNE_EVERY_MS = 30_000;
+let lastPrune = 0;
+
+function pruneNowAndThen(db: Db, now: Date): void {
+  if (now.getTime() - lastPrune < PRUNE_EVERY_MS) return;
+  lastPrune = now.getTime();
+  pruneRateLimits(db, now).catch((err) => console.warn('rate limit: prune failed:', err instanceof Error ? err.message : err));
+}

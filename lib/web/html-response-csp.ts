@@ -1,0 +1,86 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { pageSecurityHeaders, type SecurityPolicyInput } from './security-headers';
+
+/**
+ * Gives every HTML answer of a Node.js response its page CSP (lib/web/security-headers.ts),
+ * computed from the HTML actually sent: the answer is held until it ends (HTML only; anything
+ * else passes through untouched), its inline scripts hashed, the headers set, then the body
+ * sent as it was (still compressed if Next.js compressed it). scripts/serve.ts wraps every
+ * request of `npm start` with it.
+ */
+export function withPageCsp(req: IncomingMessage, res: ServerResponse, policy: SecurityPolicyInput): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return; // documents are fetched with GET
+  const original = { write: res.write.bind(res), end: res.end.bind(res), writeHead: res.writeHead.bind(res), flushHeaders: res.flushHeaders.bind(res) };
+  let mode: 'undecided' | 'html' | 'pass' = 'undecided';
+  let head: { status: number; reason?: string } | null = null;
+  const chunks: Buffer[] = [];
+
+  // The wrappers stay in place once decided (Next.js's compression wraps them in turn, so
+  // putting the originals back would bypass it): past the decision they only pass calls on.
+  const decide = () => {
+    if (mode !== 'undecided') return;
+    mode = String(res.getHeader('content-type') ?? '').toLowerCase().startsWith('text/html') ? 'html' : 'pass';
+    if (mode === 'pass' && head) original.writeHead(head.status, head.reason);
+  };
+
+  res.writeHead = ((status: number, reason?: string | OutgoingHttpHeaders | unknown[], headers?: OutgoingHttpHeaders | unknown[]) => {
+    if (mode === 'pass') return original.writeHead(status, reason as never, headers as never);
+    const extra = typeof reason === 'string' ? headers : reason;
+    if (extra && !Array.isArray(extra)) for (const [name, value] of Object.entries(extra)) if (value !== undefined) res.setHeader(name, value);
+    res.statusCode = status;
+    head = { status, reason: typeof reason === 'string' ? reason : undefined };
+    return res;
+  }) as ServerResponse['writeHead'];
+  res.flushHeaders = () => {
+    if (mode === 'pass') original.flushHeaders();
+  };
+  res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    decide();
+    if (mode === 'pass') return original.write(chunk as never, encoding as never, callback as never);
+    chunks.push(toBuffer(chunk, encoding));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(() => done());
+    return true;
+  }) as ServerResponse['write'];
+  res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
+    decide();
+    if (mode === 'pass') return original.end(chunk as never, encoding as never, callback as never);
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+    mode = 'pass';
+    const body = Buffer.concat(chunks);
+    try {
+      const html = decode(body, String(res.getHeader('content-encoding') ?? '')).toString('utf8');
+      for (const [name, value] of Object.entries(pageSecurityHeaders(html, policy))) res.setHeader(name, value);
+    } catch (err) {
+      // Fail closed: a page whose scripts cannot be hashed gets a policy that runs none of them.
+      console.error('page CSP: cannot read the HTML to hash its scripts:', err);
+      for (const [name, value] of Object.entries(pageSecurityHeaders('', policy))) res.setHeader(name, value);
+    }
+    if (head) original.writeHead(head.status, head.reason);
+    const done = [chunk, encoding, callback].find((a) => typeof a === 'function') as (() => void) | undefined;
+    return original.end(body, done);
+  }) as ServerResponse['end'];
+}
+
+function toBuffer(chunk: unknown, encoding: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+}
+
+function decode(body: Buffer, encoding: string): Buffer {
+  switch (encoding.trim().toLowerCase()) {
+    case '':
+    case 'identity':
+      return body;
+    case 'gzip':
+      return gunzipSync(body);
+    case 'br':
+      return brotliDecompressSync(body);
+    case 'deflate':
+      return inflateSync(body);
+    default:
+      throw new Error(`unknown content-encoding ${encoding}`);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Request body limits outside /v1 (whose routes pass theirs to readJson), in one place for
+ * the code that enforces them and next.config.ts.
+ */
+
+/**
+ * Server actions: the largest form, the profile, sends about 4 KB at its field limits. Over
+ * it, proxy.ts answers a plain-text 413 that the form shows as its error.
+ */
+export const SERVER_ACTION_BODY_LIMIT_BYTES = 16 * 1024;
+
+/** next-auth (/api/auth/*): a CSRF token, a public key, a sign-in message and a signature. */
+export const AUTH_BODY_LIMIT_BYTES = 16 * 1024;
+
+/** What the form shows when its action is refused for size. */
+export const SERVER_ACTION_TOO_LARGE_MESSAGE = `The form is too large to send (at most ${SERVER_ACTION_BODY_LIMIT_BYTES / 1024} KB). Shorten a field and try again.`;

@@ -21,6 +21,13 @@ export const INDEXER_BATCH_SIZE = 500;
 /** getTransaction calls in flight at once. */
 export const INDEXER_FETCH_CONCURRENCY = 16;
 /**
+ * getTransaction calls per JSON-RPC batch request, and batch requests in flight. One HTTP
+ * request for 50 transactions instead of 50: on localnet the RPC side of a run is 2.5 to 4
+ * times faster. A batch that fails as a whole (one unreadable transaction fails web3.js's
+ * batch; some providers refuse batches) is asked again one transaction at a time.
+ */
+export const INDEXER_FETCH_BATCH = { size: 50, inFlight: 2 } as const;
+/**
  * getTransaction attempts per transaction within one run, and the first pause between them
  * (doubling): 250 ms, then 500 ms. A node behind a load balancer that has not caught up with
  * the signature it just listed usually has a moment later; beyond that the next run retries.
@@ -316,6 +323,29 @@ async function fetchBatch(
 }
 
 async function fetchEach(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
+  const chunks: number[][] = [];
+  for (let i = 0; i < indexes.length; i += INDEXER_FETCH_BATCH.size) chunks.push(indexes.slice(i, i + INDEXER_FETCH_BATCH.size));
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++]!;
+      try {
+        const answers = await connection.getTransactions(
+          chunk.map((index) => batch[index]!.signature),
+          { commitment: 'finalized', maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION },
+        );
+        if (answers.length !== chunk.length) throw new Error(`the node answered ${answers.length} of ${chunk.length}`);
+        chunk.forEach((index, j) => (into[index] = answers[j]!));
+      } catch {
+        await fetchOneByOne(connection, batch, chunk, into);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(INDEXER_FETCH_BATCH.inFlight, chunks.length) }, worker));
+}
+
+/** Each transaction on its own request, a few in flight: what a failed batch falls back to, item by item. */
+async function fetchOneByOne(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < indexes.length) {

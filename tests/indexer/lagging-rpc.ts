@@ -11,12 +11,23 @@ export interface LaggingRpc {
 /**
  * A JSON-RPC proxy in front of a cluster that behaves like a load-balanced provider whose
  * nodes lag: the first `nullsPerSignature` getTransaction calls for each signature answer
- * `null` (as a node that has not caught up does), later ones are forwarded. Everything else
- * is forwarded as it is.
+ * `null` (as a node that has not caught up does), later ones are forwarded, alone or inside
+ * a batch request alike. Everything else is forwarded as it is.
  */
 export async function startLaggingRpc(upstream: string, nullsPerSignature: number): Promise<LaggingRpc> {
   const asked = new Map<string, number>();
   let nulls = 0;
+  type Call = { id?: unknown; method?: string; params?: unknown[] };
+  /** Whether this getTransaction is answered null (the node behind has not caught up). */
+  const lags = (call: Call): boolean => {
+    if (call.method !== 'getTransaction') return false;
+    const signature = String(call.params?.[0]);
+    const count = asked.get(signature) ?? 0;
+    asked.set(signature, count + 1);
+    if (count >= nullsPerSignature) return false;
+    nulls += 1;
+    return true;
+  };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -27,16 +38,20 @@ export async function startLaggingRpc(upstream: string, nullsPerSignature: numbe
     } catch {
       call = undefined;
     }
-    if (call && !Array.isArray(call) && call.method === 'getTransaction') {
-      const signature = String(call.params?.[0]);
-      const count = asked.get(signature) ?? 0;
-      asked.set(signature, count + 1);
-      if (count < nullsPerSignature) {
-        nulls += 1;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
-        return;
-      }
+    if (Array.isArray(call)) {
+      const lagging = new Set((call as Call[]).filter(lags));
+      const rest = (call as Call[]).filter((c) => !lagging.has(c));
+      const answers = rest.length
+        ? ((await (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rest) })).json()) as Call[])
+        : [];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify((call as Call[]).map((c) => (lagging.has(c) ? { jsonrpc: '2.0', id: c.id, result: null } : answers.find((a) => a.id === c.id)))));
+      return;
+    }
+    if (call && lags(call)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
+      return;
     }
     try {
       const forwarded = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -36,7 +36,7 @@ export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
 ): Handler<TagRoute> {
   return withCors(
     withApi<TagRoute>(
-      withRateLimit('lifecycle', (s) => s.config.registerRateLimit, async (req, ctx) => {
+      withRateLimit('register', async (req, ctx) => {
         const tag = parseLifecycleTag((await ctx.params).tag);
         const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
         const operation = operationOf(body);

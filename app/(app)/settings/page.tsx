@@ -1,9 +1,14 @@
 import Link from 'next/link';
+import { Fragment } from 'react';
+import { IncomingOffers } from '@/components/settings/IncomingOffers';
 import { ProfileForm } from '@/components/settings/ProfileForm';
+import { TagLifecycle } from '@/components/settings/TagLifecycle';
 import { getServices } from '@/lib/api/services';
 import { listIdentitiesByOwner, toIdentity } from '@/lib/identity';
+import { listTagsOfferedTo } from '@/lib/lifecycle/queries';
 import { getSessionKey } from '@/lib/web/session';
 import { saveProfile } from './actions';
+import { buildLifecycle } from './lifecycle-actions';
 
 export const metadata = { title: 'Your profiles' };
 
@@ -18,19 +23,31 @@ export default async function SettingsPage() {
     );
   }
   const { db } = await getServices();
-  const identities = (await listIdentitiesByOwner(db, sessionKey)).map(toIdentity);
+  const [owned, offered] = await Promise.all([listIdentitiesByOwner(db, sessionKey), listTagsOfferedTo(db, sessionKey)]);
   return (
     <>
       <h1>Your profiles</h1>
-      {identities.length === 0 ? (
+      <IncomingOffers
+        offers={offered.map((row) => ({ tag: row.tag, owner: row.owner }))}
+        sessionKey={sessionKey}
+        buildLifecycle={buildLifecycle}
+      />
+      {owned.length === 0 ? (
         <p className="lead">
           This wallet owns no tags yet. <Link href="/register">Register one</Link>.
         </p>
       ) : (
         <>
           <p className="lead">What people see on your public pages. Changes show up at once.</p>
-          {identities.map((identity) => (
-            <ProfileForm key={identity.tag} identity={identity} saveProfile={saveProfile} />
+          {owned.map((row) => (
+            <Fragment key={row.tag}>
+              <ProfileForm identity={toIdentity(row)} saveProfile={saveProfile} />
+              <TagLifecycle
+                owned={{ tag: row.tag, wallet: row.wallet, pendingOwner: row.pendingOwner }}
+                sessionKey={sessionKey}
+                buildLifecycle={buildLifecycle}
+              />
+            </Fragment>
           ))}
         </>
       )}

@@ -1,0 +1,21 @@
+'use server';
+
+import { z } from 'zod';
+import { getChain } from '@/lib/chain/rpc';
+import { TagPath } from '@/lib/identity/tag';
+import { buildLifecycleTransaction } from '@/lib/lifecycle/build-lifecycle-transaction';
+import { LifecycleCall } from '@/lib/lifecycle/schemas';
+import { withAction } from '@/lib/web/server-action';
+
+/**
+ * The settings page's "build" step for the tag lifecycle (change the wallet, offer, cancel,
+ * accept, release): the /v1 lifecycle builders' own code path for the session's key, under
+ * the same rate-limit bucket. The signer is always the session's key, never the form's.
+ */
+export const buildLifecycle = withAction(
+  { args: z.tuple([TagPath, LifecycleCall]), rateLimit: 'register' },
+  async ([tag, call], { caller, services: { db, config } }) => {
+    const { connection, programId } = getChain(config);
+    return buildLifecycleTransaction({ db, connection, programId, caller, tag, operation: call });
+  },
+);

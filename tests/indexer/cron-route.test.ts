@@ -33,6 +33,8 @@ describe('GET /api/cron/indexer', () => {
       status: expect.stringMatching(/^(completed|skipped)$/),
       processed: expect.any(Number),
       indexed: expect.any(Number),
+      updated: expect.any(Number),
+      removed: expect.any(Number),
       skipped: expect.any(Number),
       recordedSkips: expect.any(Array),
       deferred: expect.any(Array),

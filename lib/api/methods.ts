@@ -24,7 +24,7 @@ export function routeMethods(handlers: Partial<Record<HttpMethod, AnyHandler>>):
   return Object.fromEntries(HTTP_METHODS.map((m) => [m, own[m] ?? notAllowed])) as Record<HttpMethod, AnyHandler>;
 }
 
-/** The 404 of a /v1 path that names no route (app/v1/[...rest]/route.ts). */
+/** The 404 of a /v1 path that names no route (app/v1/[[...rest]]/route.ts). */
 export function unknownPath(): Response {
   return withCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.')));
 }

@@ -127,3 +127,26 @@ describe('verifySignIn: every failure is the same AppError (SPEC 4.2 rule 3)', (
     expect(message).toContain(`Nonce: ${result.nonce}`);
   });
 });
+
+describe('a malformed message that carries a well-formed nonce (SPEC 3.2: consumed whatever the outcome)', () => {
+  it.each([
+    ['a line added', (m: string) => `${m}\nResources: x`],
+    ['the statement changed', (m: string) => m.replace('Sign in', 'Log in')],
+    ['CR LF line ends', (m: string) => m.replace(/\n/g, '\r\n')],
+    ['only the nonce line left', (m: string) => m.split('\n').find((l) => l.startsWith('Nonce: '))!],
+  ])('%s: refused, and the nonce is gone for the intact message too', async (_name, alter) => {
+    const kp = newKeypair();
+    const message = await challenge(kp);
+    const altered = alter(message);
+    await expect(verify({ pubkey: kp.publicKey, message: altered, signature: signText(kp, altered) })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(verify({ pubkey: kp.publicKey, message, signature: signText(kp, message) })).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('two different nonce lines: nothing is burnt (which one would it be?) and the intact message still signs in', async () => {
+    const kp = newKeypair();
+    const message = await challenge(kp);
+    const altered = `${message}\nNonce: ${'1'.repeat(24)}`;
+    await expect(verify({ pubkey: kp.publicKey, message: altered, signature: signText(kp, altered) })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(verify({ pubkey: kp.publicKey, message, signature: signText(kp, message) })).resolves.toMatchObject({ pubkey: kp.publicKey });
+  });
+});

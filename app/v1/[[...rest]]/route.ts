@@ -1,4 +1,4 @@
-// Any /v1 path no route names, any method — the envelope's 404 instead of Next.js's HTML page
+// /v1 and any /v1 path no route names, any method — the envelope's 404 instead of Next.js's HTML page
 import { HTTP_METHODS, unknownPath } from '@/lib/api/methods';
 
 const handler = () => unknownPath();

@@ -8,6 +8,18 @@ import {
 } from 'zod-openapi';
 import { ChallengeRequest, ChallengeResponse, PUBLIC_KEY_PATTERN, VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { Identity, ProfilePatch, ResolvedIdentity, TagPathParam } from '@/lib/identity/schemas';
+import { IdentityEventPage } from '@/lib/feed/read-events';
+import { FeedQuery } from '@/lib/feed/feed-query';
+import {
+  AddressPathParam,
+  PrimaryTag,
+  PrimaryTagRequest,
+  ResolveBatchRequest,
+  ResolveBatchResponse,
+  ReverseBatchRequest,
+  ReverseBatchResponse,
+  ReverseLookup,
+} from '@/lib/integrations/schemas';
 import { RegisterRequest, RegisterResponse, SyncPending, SyncRequest, TagAvailability } from '@/lib/registry/schemas';
 import {
   FeePayerOnlyRequest,
@@ -56,6 +68,22 @@ const RateLimitHeaders = z.object({
 const PublicReadHeaders = z.object({
   'Cache-Control': z.string().meta({ description: 'Cacheable by shared caches for a short time', example: PUBLIC_READ_CACHE_CONTROL }),
   'Access-Control-Allow-Origin': z.string().meta({ example: '*' }),
+});
+
+/** A public read with an ETag (lib/api/conditional.ts). */
+const ConditionalReadHeaders = PublicReadHeaders.extend({
+  ETag: z.string().meta({ description: 'Validator of this exact answer; send it back as If-None-Match', example: '"3q2-7w_yQ1mJp9Xh0s6a1g"' }),
+});
+
+/** The 304 of a conditional read: no body, the same ETag and Cache-Control. */
+const NOT_MODIFIED: ZodOpenApiResponseObject = {
+  description: 'Not modified: If-None-Match named the current ETag. No body.',
+  headers: ConditionalReadHeaders,
+};
+
+/** The If-None-Match request header of a conditional read. */
+const ifNoneMatch = z.object({
+  'if-none-match': z.string().optional().meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
 });
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
@@ -154,9 +182,10 @@ const getIdentity: ZodOpenApiOperationObject = {
   tags: ['identity'],
   summary: 'Read an identity',
   description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
-  requestParams: tagPath,
+  requestParams: { ...tagPath, header: ifNoneMatch },
   responses: {
-    200: ok('The identity', Identity, PublicReadHeaders),
+    200: ok('The identity', Identity, ConditionalReadHeaders),
+    304: NOT_MODIFIED,
     ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
   },
 };
@@ -190,9 +219,10 @@ const resolveIdentity: ZodOpenApiOperationObject = {
   tags: ['identity'],
   summary: 'Resolve a tag to its owner and payout wallet',
   description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
-  requestParams: tagPath,
+  requestParams: { ...tagPath, header: ifNoneMatch },
   responses: {
-    200: ok('The resolved identity', ResolvedIdentity, PublicReadHeaders),
+    200: ok('The resolved identity', ResolvedIdentity, ConditionalReadHeaders),
+    304: NOT_MODIFIED,
     ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
   },
 };
@@ -327,9 +357,10 @@ const getTransferState: ZodOpenApiOperationObject = {
   tags: ['lifecycle'],
   summary: 'The owner of a tag and the key it is offered to',
   description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
-  requestParams: tagPath,
+  requestParams: { ...tagPath, header: ifNoneMatch },
   responses: {
-    200: ok('The transfer state', TransferState, PublicReadHeaders),
+    200: ok('The transfer state', TransferState, ConditionalReadHeaders),
+    304: NOT_MODIFIED,
     ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
   },
 };
@@ -367,6 +398,94 @@ const releaseTag = lifecycleBuilder(
 );
 
 // ---------------------------------------------------------------------------------------
+// For integrators: primary tag, reverse lookup, batch resolve, change feed (issue 13)
+// ---------------------------------------------------------------------------------------
+
+/** PUT /v1/primary */
+const setPrimaryTag: ZodOpenApiOperationObject = {
+  operationId: 'setPrimaryTag',
+  tags: ['integrators'],
+  summary: 'Choose the caller’s primary tag (what reverse lookups of its address answer)',
+  description:
+    'The tag must be one of the caller’s active tags; `null` goes back to the default, its oldest active tag. The choice ' +
+    'counts only while the caller still owns the tag and it is live: after a transfer, release or block, the default answers again. ' +
+    'Checks, in order: token (401), body and tag (400), a missing or blocked tag (404), another key’s tag (403).',
+  security: BEARER,
+  requestBody: jsonBody(PrimaryTagRequest),
+  responses: {
+    200: ok('The caller’s primary tag now', PrimaryTag, RateLimitHeaders),
+    ...errors({
+      400: 'Malformed body or tag',
+      401: 'Missing, invalid or expired token',
+      403: 'The tag belongs to another public key',
+      404: 'No such tag (missing or blocked)',
+      413: 'Body too large',
+      429: 'Rate limit exceeded',
+    }),
+  },
+};
+
+/** GET /v1/reverse/{address} */
+const reverseLookup: ZodOpenApiOperationObject = {
+  operationId: 'reverseLookup',
+  tags: ['integrators'],
+  summary: 'An address → its tag',
+  description:
+    'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
+    'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
+  requestParams: { path: z.object({ address: AddressPathParam }), header: ifNoneMatch },
+  responses: {
+    200: ok('The address’s tag', ReverseLookup, ConditionalReadHeaders),
+    304: NOT_MODIFIED,
+    ...errors({ 400: 'Malformed address', 404: 'No tag for this address' }),
+  },
+};
+
+/** POST /v1/reverse */
+const reverseLookupBatch: ZodOpenApiOperationObject = {
+  operationId: 'reverseLookupBatch',
+  tags: ['integrators'],
+  summary: 'Up to 100 addresses → their tags',
+  description: 'Each address answered as GET /v1/reverse/{address} answers it, or null; a duplicate answers once.',
+  requestBody: jsonBody(ReverseBatchRequest),
+  responses: {
+    200: ok('Each address → `@tag` or null', ReverseBatchResponse),
+    ...errors({ 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)', 413: 'Body too large' }),
+  },
+};
+
+/** POST /v1/resolve */
+const resolveBatch: ZodOpenApiOperationObject = {
+  operationId: 'resolveBatch',
+  tags: ['integrators'],
+  summary: 'Up to 100 tags → their resolve objects',
+  description:
+    'Any accepted spelling (`alice`, `@Alice`, `%40alice`); answers are keyed by the canonical tag (bare, without `@`), each ' +
+    'exactly what GET /v1/resolve/{tag} answers, or null where that is a 404 (missing and blocked alike).',
+  requestBody: jsonBody(ResolveBatchRequest),
+  responses: {
+    200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse),
+    ...errors({ 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)', 413: 'Body too large' }),
+  },
+};
+
+/** GET /v1/events */
+const listIdentityEvents: ZodOpenApiOperationObject = {
+  operationId: 'listIdentityEvents',
+  tags: ['integrators'],
+  summary: 'The change feed: every change of what GET /v1/identity answers, in order',
+  description:
+    'Apply the events in order: `upsert` sets the tag’s identity, `remove` deletes it (missing, released and blocked alike). ' +
+    'Pass `next` back as `after`; `next` is the given cursor when nothing is newer. No event is ever skipped: an event ' +
+    'whose transaction commits late is served after the cursors given out before it. A full page never changes.',
+  requestParams: { query: FeedQuery },
+  responses: {
+    200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders),
+    ...errors({ 400: 'Malformed cursor, or a limit outside 1..1000' }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------
 // The document itself
 // ---------------------------------------------------------------------------------------
 
@@ -395,6 +514,11 @@ export const V1_PATHS = {
   '/v1/identity/{tag}/transfer/accept': { post: acceptTransfer },
   '/v1/identity/{tag}/release': { post: releaseTag },
   '/v1/resolve/{tag}': { get: resolveIdentity },
+  '/v1/resolve': { post: resolveBatch },
+  '/v1/reverse/{address}': { get: reverseLookup },
+  '/v1/reverse': { post: reverseLookupBatch },
+  '/v1/primary': { put: setPrimaryTag },
+  '/v1/events': { get: listIdentityEvents },
   '/v1/availability/{tag}': { get: availability },
   '/v1/register': { post: register },
   '/v1/sync': { post: sync },
@@ -418,6 +542,7 @@ export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
       { name: 'identity', description: 'Read identities and edit your profile' },
       { name: 'register', description: 'Register a tag on chain' },
       { name: 'lifecycle', description: 'Change the payout wallet, transfer or release a tag (unsigned transactions)' },
+      { name: 'integrators', description: 'For wallets and payment apps: primary tag, reverse lookup, batch resolve, change feed' },
       { name: 'meta', description: 'About the API' },
     ],
     paths: V1_PATHS,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -74,6 +74,8 @@ export const identities = pgTable(
   (t) => [
     index('identities_owner_idx').on(t.owner),
     index('identities_pending_owner_idx').on(t.pendingOwner),
+    // Reverse lookups fall back to the tags an address is the payout wallet of.
+    index('identities_wallet_idx').on(t.wallet),
     uniqueIndex('identities_pda_idx').on(t.pda),
   ],
 );
@@ -133,12 +135,25 @@ export const identityEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     tag: text('tag').notNull(),
     type: text('type', { enum: ['upsert', 'remove'] }).notNull(),
-    identity: jsonb('identity'),
+    // json, not jsonb: the identity is kept as written, its keys in the order GET answers them.
+    identity: json('identity'),
     at: ts('at').notNull(),
     xid: xid8('xid').notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [index('identity_events_xid_id_idx').on(t.xid, t.id), index('identity_events_tag_xid_idx').on(t.tag, t.xid)],
 );
+
+/**
+ * Each owner's choice of primary tag (DESIGN.md "For integrators", PUT /v1/primary): what a
+ * reverse lookup of the owner's address answers. It counts only while the mirror row of `tag`
+ * is active and still has this `owner` (reverse lookups join on both), so a transfer, release
+ * or block ends it without anyone having to delete this row.
+ */
+export const primaryTags = pgTable('primary_tags', {
+  owner: text('owner').primaryKey(),
+  tag: text('tag').notNull(),
+  chosenAt: ts('chosen_at').notNull(),
+});
 
 export type AuthNonce = typeof authNonces.$inferSelect;
 export type IdentityRow = typeof identities.$inferSelect;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { TEST_AUTH_SECRET } from '@/devstack/app';
 import { appUrl, closeTestDb, expectedIdentity, get, NOT_FOUND, readRow, seedIdentity } from './helpers';
 
 afterAll(closeTestDb);
@@ -9,7 +10,8 @@ const databaseUrl = inject('databaseUrl');
 function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) },
+      // The app's URL and secret: the command asks the app to drop its cached /@tag page.
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -41,10 +41,12 @@ describe('GET /v1/openapi.json', () => {
     expect(documented.sort()).toEqual([
       'GET /v1/auth/session',
       'GET /v1/availability/{tag}',
+      'GET /v1/events',
       'GET /v1/identity/{tag}',
       'GET /v1/identity/{tag}/transfer',
       'GET /v1/openapi.json',
       'GET /v1/resolve/{tag}',
+      'GET /v1/reverse/{address}',
       'PATCH /v1/identity/{tag}',
       'POST /v1/auth/challenge',
       'POST /v1/auth/verify',
@@ -54,7 +56,10 @@ describe('GET /v1/openapi.json', () => {
       'POST /v1/identity/{tag}/transfer/cancel',
       'POST /v1/identity/{tag}/wallet',
       'POST /v1/register',
+      'POST /v1/resolve',
+      'POST /v1/reverse',
       'POST /v1/sync',
+      'PUT /v1/primary',
     ]);
   });
 
@@ -68,6 +73,7 @@ describe('GET /v1/openapi.json', () => {
       'PATCH /v1/identity/{tag}', 'GET /v1/auth/session', 'POST /v1/register',
       'POST /v1/identity/{tag}/wallet', 'POST /v1/identity/{tag}/transfer', 'POST /v1/identity/{tag}/transfer/cancel',
       'POST /v1/identity/{tag}/transfer/accept', 'POST /v1/identity/{tag}/release',
+      'PUT /v1/primary',
     ];
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {

@@ -1,0 +1,1 @@
+ALTER TABLE "identity_events" ALTER COLUMN "identity" SET DATA TYPE json;

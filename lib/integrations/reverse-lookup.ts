@@ -1,0 +1,82 @@
+import type { Db } from '@/lib/db';
+import { createBatcher, perHandle } from '@/lib/db/batch';
+import { executePrepared } from '@/lib/db/rows';
+import { displayTag } from '@/lib/identity/tag';
+import { AppError } from '@/lib/api/errors';
+
+/*
+ * Reverse lookup (DESIGN.md "For integrators"): an address → one tag. In order:
+ *   1. the tag its owner chose as primary, while the owner still owns it and it is active;
+ *   2. else the oldest active tag it owns (registration time, then tag);
+ *   3. else the oldest active tag it is the payout wallet of.
+ * The choice is kept as (owner, tag) and joined on the mirror's current owner and status,
+ * so a tag transferred, released or blocked stops counting at once, whoever forgets what
+ * (the ENS rule: a reverse record counts only while the forward lookup agrees).
+ */
+
+/**
+ * One statement for many addresses, in the order given; a tag (bare) or null each. Per
+ * address, one look at the tags it owns or is the payout wallet of (two indexes), ranked:
+ * owned before paid-to, the chosen primary (of an owned tag only) first, then the oldest.
+ */
+export const REVERSE_LOOKUP_SQL = `
+SELECT a.address, (
+  SELECT i.tag FROM identities i
+  LEFT JOIN primary_tags p ON p.owner = a.address AND p.tag = i.tag
+  WHERE (i.owner = a.address OR i.wallet = a.address) AND i.status = 'active'
+  ORDER BY i.owner = a.address DESC, (p.tag IS NOT NULL AND i.owner = a.address) DESC, i.created_at, i.tag
+  LIMIT 1
+) AS tag
+FROM unnest($1::text[]) WITH ORDINALITY AS a(address, n)
+ORDER BY a.n`;
+
+/** The owner's own primary: steps 1 and 2 only (what PUT /v1/primary reports). */
+export const OWNER_PRIMARY_SQL = `
+SELECT COALESCE(
+  (SELECT i.tag FROM primary_tags p
+     JOIN identities i ON i.tag = p.tag AND i.owner = p.owner AND i.status = 'active'
+    WHERE p.owner = $1),
+  (SELECT i.tag FROM identities i
+    WHERE i.owner = $1 AND i.status = 'active'
+    ORDER BY i.created_at, i.tag LIMIT 1)
+) AS tag`;
+
+async function lookUp(db: Db, addresses: readonly string[]): Promise<(string | null)[]> {
+  const rows = await executePrepared<{ address: string; tag: string | null }>(db, 'reverse_lookup', REVERSE_LOOKUP_SQL, [
+    addresses,
+  ]);
+  return rows.map((row) => row.tag);
+}
+
+// Single lookups arriving while a statement runs go together in the next one (lib/db/batch.ts).
+const batchedLookUp = perHandle((db: Db) =>
+  createBatcher(async (addresses: string[]) => {
+    const unique = [...new Set(addresses)];
+    const byAddress = new Map(unique.map((address, i) => [address, i]));
+    const tags = await lookUp(db, unique);
+    return addresses.map((address) => tags[byAddress.get(address)!] ?? null);
+  }),
+);
+
+/** GET /v1/reverse/{address}: `{ address, tag: "@alice" }`; 404 when no tag answers for it. */
+export async function reverseLookup(db: Db, address: string): Promise<{ address: string; tag: string }> {
+  const tag = await batchedLookUp(db)(address);
+  if (!tag) throw new AppError('not_found', 'No tag for this address.');
+  return { address, tag: displayTag(tag) };
+}
+
+/** POST /v1/reverse: each address (duplicates once) → `@tag` or null. */
+export async function reverseLookupMany(db: Db, addresses: readonly string[]): Promise<Record<string, string | null>> {
+  const unique = [...new Set(addresses)];
+  const results: Record<string, string | null> = {};
+  if (unique.length === 0) return results;
+  const tags = await lookUp(db, unique);
+  unique.forEach((address, i) => (results[address] = tags[i] ? displayTag(tags[i]) : null));
+  return results;
+}
+
+/** The owner's primary tag as it stands (bare), or null when it owns no active tag. */
+export async function ownerPrimaryTag(db: Db, owner: string): Promise<string | null> {
+  const [row] = await executePrepared<{ tag: string | null }>(db, 'owner_primary_tag', OWNER_PRIMARY_SQL, [owner]);
+  return row?.tag ?? null;
+}

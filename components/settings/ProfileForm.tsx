@@ -12,6 +12,7 @@ import {
 } from '@/lib/identity/schemas';
 import type { ActionOutcome } from '@/lib/web/action-outcome';
 import { profileFieldErrors, profilePatch, profileValues, type ProfileFieldErrors } from '@/lib/web/profile-form';
+import { actionFailureMessage } from '@/lib/web/request-limits';
 
 /** The settings page's save: a server action on PATCH /v1/identity/{tag}'s code path. */
 export type SaveProfile = (tag: string, patch: ReturnType<typeof profilePatch>) => Promise<ActionOutcome<Identity>>;
@@ -49,9 +50,13 @@ export function ProfileForm({ identity, saveProfile }: { identity: Identity; sav
     }
     setStatus({ kind: 'saving' });
     startTransition(async () => {
-      const result = await saveProfile(tag, patch).catch(() => null);
+      let failure = '';
+      const result = await saveProfile(tag, patch).catch((err: unknown) => {
+        failure = actionFailureMessage(err); // e.g. the form over the actions' body limit
+        return null;
+      });
       if (!result) {
-        setStatus({ kind: 'error', message: 'Could not reach the server. Try again.' });
+        setStatus({ kind: 'error', message: failure });
       } else if (result.ok) {
         const values = profileValues(result.data);
         setSaved(values);

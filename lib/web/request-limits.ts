@@ -14,3 +14,13 @@ export const AUTH_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** What the form shows when its action is refused for size. */
 export const SERVER_ACTION_TOO_LARGE_MESSAGE = `The form is too large to send (at most ${SERVER_ACTION_BODY_LIMIT_BYTES / 1024} KB). Shorten a field and try again.`;
+
+/**
+ * What a form says when its server action did not answer with a result: the server's own
+ * words when it refused the body for size (proxy.ts's plain-text 413, which Next.js's client
+ * raises as the error's message), else that the server could not be reached.
+ */
+export function actionFailureMessage(err: unknown): string {
+  if (err instanceof Error && err.message === SERVER_ACTION_TOO_LARGE_MESSAGE) return err.message;
+  return 'Could not reach the server. Try again.';
+}

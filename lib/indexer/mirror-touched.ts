@@ -33,12 +33,11 @@ export async function mirrorTouchedRecords(tx: Db, { connection, programId, touc
 export type AfterCommit = (tags: readonly string[]) => Promise<void>;
 
 /**
- * After the commit of `mirrorTouchedRecords`' transaction: `afterCommit` (the cached /@tag
- * pages expire) hears of the tags
- * whose identity changed. A failure there is logged, not thrown: the mirror is right, only a
- * cached page may lag until it expires on its own.
+ * After the commit of `mirrorTouchedRecords`' transaction: `afterCommit` (by default, the
+ * cached /@tag pages expire) hears of the tags whose identity changed. A failure there is
+ * logged, not thrown: the mirror is right, only a cached page may lag until it expires.
  */
-export async function afterMirrorCommit(db: Db, changes: MirrorChanges, afterCommit: AfterCommit = afterIdentityChanges): Promise<void> {
+export async function afterMirrorCommit(changes: MirrorChanges, afterCommit: AfterCommit = afterIdentityChanges): Promise<void> {
   const visible = changedTags(changes);
   if (visible.length === 0) return;
   try {

@@ -71,7 +71,7 @@ export async function reconcileMirror({ db, connection, programId, repair, now, 
   const touched = new Map<string, Provenance>();
   for (const difference of differences) touched.set(difference.address, await provenanceOf(connection, difference.address));
   const changes = await db.transaction((tx) => mirrorTouchedRecords(tx as unknown as Db, { connection, programId, touched, now }));
-  await afterMirrorCommit(db, changes, afterCommit);
+  await afterMirrorCommit(changes, afterCommit);
   report.repaired = changes;
   return report;
 }

@@ -169,7 +169,7 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
         return { counts, deferred };
       });
 
-      await afterMirrorCommit(db, result.counts.changes, input.afterCommit);
+      await afterMirrorCommit(result.counts.changes, input.afterCommit);
       summary.processed += ready;
       summary.indexed += result.counts.indexed;
       summary.updated += result.counts.updated;

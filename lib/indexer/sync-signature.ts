@@ -57,7 +57,7 @@ export async function syncTransaction({ db, connection, programId, signature, no
       now,
     }),
   );
-  await afterMirrorCommit(db, changes, afterCommit);
+  await afterMirrorCommit(changes, afterCommit);
   const [row] = await db
     .select()
     .from(identities)

@@ -147,13 +147,19 @@ export const identityEvents = pgTable(
  * Each owner's choice of primary tag (DESIGN.md "For integrators", PUT /v1/primary): what a
  * reverse lookup of the owner's address answers. It counts only while the mirror row of `tag`
  * is active and still has this `owner` (reverse lookups join on both), so a transfer, release
- * or block ends it without anyone having to delete this row.
+ * or block ends it at once. The row itself goes with the next change of the tag that leaves it
+ * another owner or none (recordIdentityChanges), so the tag coming back later does not revive it.
  */
-export const primaryTags = pgTable('primary_tags', {
-  owner: text('owner').primaryKey(),
-  tag: text('tag').notNull(),
-  chosenAt: ts('chosen_at').notNull(),
-});
+export const primaryTags = pgTable(
+  'primary_tags',
+  {
+    owner: text('owner').primaryKey(),
+    tag: text('tag').notNull(),
+    chosenAt: ts('chosen_at').notNull(),
+  },
+  // recordIdentityChanges drops the choices a change of these tags ended.
+  (t) => [index('primary_tags_tag_idx').on(t.tag)],
+);
 
 export type AuthNonce = typeof authNonces.$inferSelect;
 export type IdentityRow = typeof identities.$inferSelect;

@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
-import { identities, identityEvents } from '@/lib/db/schema';
+import { identities, identityEvents, primaryTags } from '@/lib/db/schema';
 import { toIdentity } from '@/lib/identity/identity-response';
 import { expireProfilePages } from './profile-pages';
 
@@ -16,7 +16,9 @@ const FEED_LOCK_CLASS = 0x6665;
 /**
  * Appends one event per tag to the feed, reflecting what GET /v1/identity now answers for it
  * in this transaction: `upsert` with the full identity when the row is active, `remove` (no
- * identity) when it is missing or blocked. Call it inside the transaction that wrote (or
+ * identity) when it is missing or blocked. Also drops the primary-tag choices of these tags
+ * whose chooser no longer owns them (reverse lookups ignore them already; this keeps a tag
+ * that comes back to its old owner from reviving an old choice). Call it inside the transaction that wrote (or
  * deleted) the mirror rows of `tags`, after those writes, at READ COMMITTED (PostgreSQL's
  * default), so the event commits or rolls back with the change.
  *
@@ -34,6 +36,11 @@ export async function recordIdentityChanges(tx: Db, tags: readonly string[], now
     sql`SELECT pg_advisory_xact_lock(${FEED_LOCK_CLASS}::int, hashtext(s.tag)) FROM (SELECT unnest(${sql.param(unique)}::text[]) AS tag ORDER BY 1) AS s`,
   );
   const rows = await tx.select().from(identities).where(inArray(identities.tag, unique));
+  // A primary-tag choice described its owner's tag: once the tag has another owner or none,
+  // the choice is over for good (DESIGN.md "Indexer": cleared when the owner changes).
+  await tx.execute(
+    sql`DELETE FROM ${primaryTags} p WHERE p.tag = ANY(${sql.param(unique)}::text[]) AND NOT EXISTS (SELECT 1 FROM ${identities} i WHERE i.tag = p.tag AND i.owner = p.owner)`,
+  );
   const byTag = new Map(rows.map((row) => [row.tag, row]));
   await tx.insert(identityEvents).values(
     unique.map((tag) => {

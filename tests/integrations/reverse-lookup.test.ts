@@ -3,6 +3,7 @@ import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
+import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { moderate } from '@/lib/identity/moderation';
 import { clientHeaders, postJson, readResponse } from '../support/http';
 import { signIn } from '../support/sign-in';
@@ -83,6 +84,22 @@ describe('reverse lookup and the primary tag', () => {
 
     expect((await putPrimary(second.tag, token)).status).toBe(200);
     await db.delete(identities).where(eq(identities.tag, second.tag));
+    expect((await reverse(owner)).json).toEqual({ address: owner, tag: `@${oldest.tag}` });
+  });
+
+  it('a tag transferred away and back (as the indexer mirrors it) does not revive the old choice', async () => {
+    const { token, keypair } = await signIn(appUrl);
+    const owner = keypair.publicKey;
+    const { oldest, third } = await ownerWithThreeTags(owner);
+    expect((await putPrimary(third.tag, token)).status).toBe(200);
+    const { db } = await testDb();
+    const setOwner = (to: string) =>
+      db.transaction(async (tx) => {
+        await tx.update(identities).set({ owner: to, wallet: to }).where(eq(identities.tag, third.tag));
+        await recordIdentityChanges(tx, [third.tag], new Date());
+      });
+    await setOwner(newKey());
+    await setOwner(owner);
     expect((await reverse(owner)).json).toEqual({ address: owner, tag: `@${oldest.tag}` });
   });
 

@@ -1,0 +1,1 @@
+CREATE INDEX "primary_tags_tag_idx" ON "primary_tags" USING btree ("tag");

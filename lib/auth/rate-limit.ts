@@ -53,14 +53,14 @@ export function periodMs(policy: RateLimitPolicy): number {
  *   tat0 = greatest(tat, now); budget = floor(lim - (tat0 - now) / period); granted = least(k, budget);
  *   tat = tat0 + granted * period.
  * ON CONFLICT sees only the table's columns, so the insert carries what the update needs: the
- * batch's time (`seen_at`), the policy, and least(k, lim) as `tat - seen_at` in periods.
+ * batch's time (`seen_at`), the policy, and least(k, lim) as `granted`.
  * `counted.allowed` says whether the request was granted (its place within `granted`), and
  * `counted.n` is its count: the budget in use once it is counted, `(tat0 - now) / period + its
  * place` rounded up for a granted one (at most `lim`), more than `lim` for a refused one.
  */
 const BUDGET = (tat0: string) =>
   `greatest(0, floor(excluded.lim - extract(epoch FROM ${tat0} - excluded.seen_at) * 1000 / excluded.period_ms))`;
-const ASKED = `round(extract(epoch FROM excluded.tat - excluded.seen_at) * 1000 / excluded.period_ms)`;
+const ASKED = 'excluded.granted';
 const TAT0 = 'greatest(rl.tat, excluded.seen_at)';
 
 export const COUNT_REQUESTS = `

@@ -1,6 +1,6 @@
 // `npm run admin -- block|unblock|verify|unverify|merchant|unmerchant <tag>`: moderation
 // (DESIGN.md "Identity"). The only way to change a tag's status or flags; nothing in /v1 can.
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { ConfigError, getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';

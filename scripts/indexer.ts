@@ -3,7 +3,7 @@
 // TAG_PROGRAM_ID). `run`: one indexer run, as the cron route does. `reconcile`: compare the
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { getChain } from '@/lib/chain/rpc';
 import { ConfigError, getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';

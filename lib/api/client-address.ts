@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ClientAddressSource } from '@/lib/config';
-import { AppError } from './errors';
+import { AppError } from '@/lib/errors';
 
 /**
  * The header through which scripts/serve.ts hands the socket's remote address to the app

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from './errors';
+import { AppError } from '@/lib/errors';
 import type { Handler } from './handler';
 import type { Services } from './services';
 

@@ -1,22 +1,33 @@
 import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { verifySessionToken } from '@/lib/auth/session-token';
-import { AppError, errorResponse } from './errors';
+import { AppError, toAppError } from '@/lib/errors';
+import { errorResponse } from '@/lib/api/error-response';
 import { rateLimitTicket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
 
 /** What Next.js passes a route handler: the dynamic segments, as a Promise (Next 15+). */
-export interface RouteContext {
-  params: Promise<Record<string, string>>;
+export interface RouteContext<P = Record<string, string>> {
+  params: Promise<P>;
+}
+
+/** What a handler inside withApi gets: the segments resolved, and the process's services. */
+export interface ApiContext<P = Record<string, string>> {
+  params: P;
+  services: Services;
 }
 
 export type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 
-/** Errors → the one envelope; the outermost wrapper of every /v1 handler. */
-export function withApi<C = RouteContext>(handler: Handler<C & { services: Services }>): Handler<C> {
+/**
+ * Errors → the one envelope (lib/api/error-response.ts, the only place that answers an error);
+ * the outermost wrapper of every /v1 handler. Resolves the route's params, so handlers take
+ * plain values: `withApi<{ tag: string }>(async (req, { params: { tag } }) => …)`.
+ */
+export function withApi<P = Record<string, string>>(handler: Handler<ApiContext<P>>): Handler<RouteContext<P>> {
   return async (req, ctx) => {
     try {
-      const services = await getServices();
-      return await handler(req, { ...ctx, services });
+      const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
+      return await handler(req, { params, services });
     } catch (err) {
       return errorResponse(err);
     }
@@ -62,15 +73,11 @@ export function withRateLimit<C extends { services: Services }>(
     try {
       response = await handler(req, { ...ctx, countRequest: ticket });
     } catch (err) {
-      response = errorResponse(err);
+      // withApi answers the error; the request still counts and its answer carries the headers
+      if (!ticket.counted) await ticket.count(authDb);
+      throw toAppError(err).withHeaders(ticket.headers());
     }
-    if (!ticket.counted) {
-      try {
-        await ticket.count(authDb);
-      } catch (err) {
-        response = errorResponse(err);
-      }
-    }
+    await ticket.count(authDb);
     for (const [name, value] of Object.entries(ticket.headers())) response.headers.set(name, value);
     return response;
   };

@@ -1,5 +1,6 @@
 import { CORS_HEADERS } from './cors';
-import { AppError, errorResponse } from './errors';
+import { AppError } from '@/lib/errors';
+import { errorResponse } from '@/lib/api/error-response';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -30,7 +30,7 @@ import {
   TransferState,
 } from '@/lib/lifecycle/schemas';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
-import { ERROR_STATUS, type ErrorCode } from './errors';
+import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
 
 /*
  * The OpenAPI 3.1 document of /v1, generated from the same zod schemas that validate the

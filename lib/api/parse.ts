@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from './errors';
+import { AppError } from '@/lib/errors';
 
 /** Validates a parsed body against its schema; 400 naming the first offending field. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {

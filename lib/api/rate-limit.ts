@@ -2,7 +2,7 @@ import { countRequest, pruneRateLimits, rateLimitResult, type RateLimitPolicy, t
 import type { Config } from '@/lib/config';
 import type { Db } from '@/lib/db';
 import { clientAddress } from './client-address';
-import { AppError } from './errors';
+import { AppError } from '@/lib/errors';
 
 /**
  * The rate-limit buckets and their configured policies. `auth` is SPEC 8's one policy for

@@ -1,4 +1,4 @@
-import { AppError } from './errors';
+import { AppError } from '@/lib/errors';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { isPublicKey } from '@/lib/solana/keys';
 import { formatSignInMessage } from './sign-in-message';

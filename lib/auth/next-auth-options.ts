@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { toAppError } from '@/lib/api/errors';
+import { toAppError } from '@/lib/errors';
 import { rateLimitTicket } from '@/lib/api/rate-limit';
 import { getServices } from '@/lib/api/services';
 import { resolveAuthSecret } from '@/lib/auth/secret';

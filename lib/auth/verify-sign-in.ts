@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { verifyEd25519 } from '@/lib/solana/ed25519';
 import { decodePublicKey } from '@/lib/solana/keys';

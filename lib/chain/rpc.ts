@@ -1,5 +1,5 @@
 import { Connection, PublicKey } from '@solana/web3.js';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { Config } from '@/lib/config';
 
 /** Where `solana-test-validator` and our localnet listen when SOLANA_RPC_URL is unset. */

@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { toIdentity, toResolvedIdentity } from './identity-response';
 import { findActiveIdentity } from './queries';

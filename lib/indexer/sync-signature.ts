@@ -1,6 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
 import { and, eq } from 'drizzle-orm';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { identities } from '@/lib/db/schema';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '@/lib/api/errors';
+import { AppError, type ErrorCode } from '@/lib/errors';
 
 const SHOWN_CHARS = 64;
 

@@ -1,6 +1,6 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { z } from 'zod';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Identity } from '@/lib/identity/schemas';
 import { PublicKeyString } from '@/lib/solana/keys';

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { identities, primaryTags } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';

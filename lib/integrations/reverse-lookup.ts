@@ -2,7 +2,7 @@ import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
 import { displayTag } from '@/lib/identity/tag';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 
 /*
  * Reverse lookup (DESIGN.md "For integrators"): an address → one tag. In order:

@@ -1,5 +1,5 @@
 import { PublicKey, type Connection, type TransactionInstruction } from '@solana/web3.js';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { tagNotFound } from '@/lib/identity/get-identity';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { withCors } from '@/lib/api/cors';
-import { AppError } from '@/lib/api/errors';
-import { json, withApi, withBearer, withRateLimit, type Handler } from '@/lib/api/handler';
+import { AppError } from '@/lib/errors';
+import { json, withApi, withBearer, withRateLimit, type Handler, type RouteContext } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readOptionalJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
@@ -9,9 +9,7 @@ import { INVALID_TAG_MESSAGE } from '@/lib/identity/get-identity';
 import { TagPath } from '@/lib/identity/tag';
 import { buildLifecycleTransaction, type LifecycleOperation } from './build-lifecycle-transaction';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 /** Bodies are a few keys; anything larger is not one of ours. */
 const MAX_BODY_BYTES = 4096;
@@ -33,11 +31,11 @@ export function parseLifecycleTag(raw: string): string {
 export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
   schema: S,
   operationOf: (body: z.infer<S>) => LifecycleOperation,
-): Handler<TagRoute> {
+): Handler<RouteContext<TagRoute>> {
   return withCors(
     withApi<TagRoute>(
       withRateLimit('register', async (req, ctx) => {
-        const tag = parseLifecycleTag((await ctx.params).tag);
+        const tag = parseLifecycleTag(ctx.params.tag);
         const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
         const operation = operationOf(body);
         const authenticated = withBearer<typeof ctx>(async (_req, { caller, services: { db, config } }) => {

@@ -1,5 +1,5 @@
 import { PublicKey, Transaction, type Connection } from '@solana/web3.js';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { parseWith } from '@/lib/api/parse';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';

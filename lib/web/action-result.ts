@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '@/lib/api/errors';
+import { AppError, type ErrorCode } from '@/lib/errors';
 
 /**
  * What a server action returns. Errors travel as values: a thrown error reaches the browser

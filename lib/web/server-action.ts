@@ -1,6 +1,6 @@
 import { headers } from 'next/headers';
 import type { z } from 'zod';
-import { AppError, toAppError, type ErrorCode } from '@/lib/api/errors';
+import { AppError, toAppError, type ErrorCode } from '@/lib/errors';
 import { rateLimitTicket, type RateLimitBucket } from '@/lib/api/rate-limit';
 import { getServices, type Services } from '@/lib/api/services';
 import { requireSessionKey } from './session';

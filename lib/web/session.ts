@@ -1,5 +1,5 @@
 import { getServerSession } from 'next-auth';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { getAuthOptions } from '@/lib/auth/next-auth-options';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { updateProfile } from '@/lib/identity/update-profile';
 import { newKeypair } from '../support/keypair';
 import { closeTestDb, expectedIdentity, FORBIDDEN, NOT_FOUND, readRow, seedIdentity, testDb } from './helpers';

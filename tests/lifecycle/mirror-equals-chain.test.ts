@@ -2,7 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalnet, type Localnet } from '@/localnet';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { DbHandle } from '@/lib/db/client';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { runIndexer, syncTransaction } from '@/lib/indexer';

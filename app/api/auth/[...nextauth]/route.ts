@@ -1,7 +1,7 @@
 // GET/POST /api/auth/* — next-auth: wallet sign-in for the pages (/v1 uses bearer JWTs)
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
-import { errorResponse } from '@/lib/api/errors';
+import { errorResponse } from '@/lib/api/error-response';
 import { readBody } from '@/lib/api/read-json';
 import { getAuthOptions } from '@/lib/auth/next-auth-options';
 import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/request-limits';

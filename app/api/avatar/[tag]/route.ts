@@ -1,16 +1,14 @@
 // GET /api/avatar/{tag} — the profile's avatar, fetched by the app and served from its own origin
 import { withApi } from '@/lib/api/handler';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { normalizeTag } from '@/lib/identity/tag';
 import { findActiveIdentity } from '@/lib/identity/queries';
 import { fetchAvatarImage } from '@/lib/web/avatar-image';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 export const GET = withApi<TagRoute>(async (_req, { params, services: { db } }) => {
-  const tag = normalizeTag((await params).tag.replace(/^@/, ''));
+  const tag = normalizeTag(params.tag.replace(/^@/, ''));
   const identity = tag ? await findActiveIdentity(db, tag) : null;
   const image = identity?.avatar ? await fetchAvatarImage(identity.avatar) : null;
   if (!image) throw new AppError('not_found', 'No avatar to show.');

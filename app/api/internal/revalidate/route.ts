@@ -1,6 +1,6 @@
 // POST /api/internal/revalidate — our other processes (the admin CLI) expire cached /@tag pages
 import { z } from 'zod';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import { json, withApi } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';

@@ -5,14 +5,12 @@ import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
 import { getTagAvailability } from '@/lib/registry/availability';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 export const GET = withCors(
   withApi<TagRoute>(
     withRateLimit('availability', async (_req, { params, services: { db, config } }) => {
-      const { tag } = await params;
+      const { tag } = params;
       const { connection, programId } = getChain(config);
       return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
     }),

@@ -7,13 +7,11 @@ import { readJson } from '@/lib/api/read-json';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam, updateProfile } from '@/lib/identity';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const { tag } = await params;
+    const { tag } = params;
     return conditionalJson(req, await getIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );
@@ -21,7 +19,7 @@ export const GET = withCors(
 export const PATCH = withCors(
   withApi<TagRoute>(
     withBearer(async (req, { params, caller, services: { db } }) => {
-      const { tag } = await params;
+      const { tag } = params;
       const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
       const patch = await readJson(req, 16 * 1024);
       const identity = await updateProfile(db, { tagInput: tag, caller, patch }, new Date());

@@ -5,13 +5,11 @@ import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/co
 import { withApi } from '@/lib/api/handler';
 import { resolveIdentity } from '@/lib/identity';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const { tag } = await params;
+    const { tag } = params;
     return conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );

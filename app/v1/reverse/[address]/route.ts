@@ -7,15 +7,13 @@ import { parseWith } from '@/lib/api/parse';
 import { reverseLookup } from '@/lib/integrations/reverse-lookup';
 import { AddressPathParam } from '@/lib/integrations/schemas';
 
-interface AddressRoute {
-  params: Promise<{ address: string }>;
-}
+type AddressRoute = { address: string };
 
 const ReversePath = z.object({ address: AddressPathParam });
 
 export const GET = withCors(
   withApi<AddressRoute>(async (req, { params, services: { db } }) => {
-    const { address } = parseWith(ReversePath, await params);
+    const { address } = parseWith(ReversePath, params);
     return conditionalJson(req, await reverseLookup(db, address), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );

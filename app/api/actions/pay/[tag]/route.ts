@@ -10,13 +10,11 @@ import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-ro
 import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/integrations/pay-action';
 import { payAssetOf } from '@/lib/integrations/pay-asset';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 export const GET = withActionHeaders(
   withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
-    const tag = parseTagParam((await params).tag);
+    const tag = parseTagParam(params.tag);
     const identity = await getIdentity(db, tag);
     const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
     const metadata = payActionMetadata({
@@ -31,7 +29,7 @@ export const GET = withActionHeaders(
 
 export const POST = withActionHeaders(
   withApi<TagRoute>(async (req, { params, services: { db, config } }) => {
-    const tag = parseTagParam((await params).tag);
+    const tag = parseTagParam(params.tag);
     const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
     const { account } = parseWith(PayActionRequest, await readJson(req, 4096));
     const identity = await getIdentity(db, tag);

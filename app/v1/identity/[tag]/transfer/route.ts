@@ -6,13 +6,11 @@ import { lifecycleRoute, parseLifecycleTag } from '@/lib/lifecycle/route';
 import { OfferTransferRequest } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
 
-interface TagRoute {
-  params: Promise<{ tag: string }>;
-}
+type TagRoute = { tag: string };
 
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const tag = parseLifecycleTag((await params).tag);
+    const tag = parseLifecycleTag(params.tag);
     return conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );

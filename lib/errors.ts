@@ -1,9 +1,10 @@
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
 
 /**
- * The one error type and envelope (DESIGN.md "Errors"): domain code throws AppError with a
- * code; `errorResponse` turns anything into `{ error: { code, message } }` with the status of
- * the one code → status table. Unknown errors become a generic 500; the detail goes to the log.
+ * The one error type (DESIGN.md "Errors"): domain code throws AppError with a code; the one
+ * code → status table below gives its HTTP status. It lives outside lib/api so that lib/auth,
+ * lib/identity… can throw it without importing the HTTP layer (which imports them).
+ * lib/api/error-response.ts turns anything thrown into the one envelope.
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -36,6 +37,11 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+
+  /** The same error answering with more headers (e.g. a rate limit's), its own winning. */
+  withHeaders(headers: Record<string, string>): AppError {
+    return new AppError(this.code, this.message, { ...headers, ...this.headers });
+  }
 }
 
 export interface ErrorEnvelope {
@@ -49,7 +55,10 @@ export function databaseUnavailable(): AppError {
   });
 }
 
-/** Anything thrown → the AppError to answer: itself, a 503 for a database outage, else a generic 500. */
+/**
+ * Anything thrown → the AppError to answer: itself, a 503 for a database outage, else a
+ * generic 500 (the detail goes to the log, never to the client).
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) {
@@ -58,13 +67,4 @@ export function toAppError(err: unknown): AppError {
   }
   console.error('unhandled error', err);
   return new AppError('internal_error', 'Something went wrong on our side.');
-}
-
-export function errorResponse(err: unknown): Response {
-  const known = toAppError(err);
-  const body: ErrorEnvelope = { error: { code: known.code, message: known.message } };
-  return Response.json(body, {
-    status: known.status,
-    headers: { 'Cache-Control': 'no-store', ...known.headers },
-  });
 }

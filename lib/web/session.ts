@@ -1,6 +1,6 @@
 import { getServerSession } from 'next-auth';
 import { AppError } from '@/lib/errors';
-import { getAuthOptions } from '@/lib/auth/next-auth-options';
+import { getAuthOptions } from '@/lib/web/next-auth-options';
 
 /**
  * The public key of the page's next-auth session, or null. Server components and server

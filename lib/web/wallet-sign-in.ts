@@ -72,7 +72,7 @@ export async function signChallenge(wallet: SignInWallet, challenge: string): Pr
   }
 }
 
-/** next-auth's error for the shared auth rate limit (SIGN_IN_RATE_LIMITED in lib/auth/next-auth-options.ts). */
+/** next-auth's error for the shared auth rate limit (SIGN_IN_RATE_LIMITED in lib/web/next-auth-options.ts). */
 const NEXT_AUTH_RATE_LIMITED = 'RateLimited';
 
 /** next-auth's `signIn()` answer as our errors: a refusal or the rate limit. */

@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 
 /*
@@ -39,4 +41,14 @@ describe('/v1 answers what it does not serve in the envelope', () => {
       expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' } });
     },
   );
+});
+
+describe('every /v1 route file', () => {
+  const files = (readdirSync('app/v1', { recursive: true }) as string[])
+    .filter((f) => f.endsWith('route.ts') && !f.includes('[[...rest]]'))
+    .map((f) => path.join('app/v1', f));
+
+  it.each(files)('%s answers the methods it lacks through routeMethods (405 with Allow in the envelope)', (file) => {
+    expect(readFileSync(file, 'utf8')).toMatch(/export const \{[^}]+\} = routeMethods\(/);
+  });
 });

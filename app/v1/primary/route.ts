@@ -1,5 +1,6 @@
 // PUT /v1/primary — the caller chooses its primary tag (what reverse lookups answer), or null for the default
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
@@ -19,3 +20,5 @@ export const PUT = withCors(
 );
 
 export const OPTIONS = corsPreflight(['PUT']);
+
+export const { GET, HEAD, POST, PATCH, DELETE } = routeMethods({ PUT, OPTIONS });

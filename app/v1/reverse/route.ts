@@ -1,5 +1,6 @@
 // POST /v1/reverse — up to 100 addresses → `{ results: { <address>: "@tag" | null } }`
 import { corsPreflight, withCors } from '@/lib/api/cors';
+import { routeMethods } from '@/lib/api/methods';
 import { json, withApi } from '@/lib/api/handler';
 import { readJson } from '@/lib/api/read-json';
 import { parseBatch } from '@/lib/integrations/parse-batch';
@@ -14,3 +15,5 @@ export const POST = withCors(
 );
 
 export const OPTIONS = corsPreflight(['POST']);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });

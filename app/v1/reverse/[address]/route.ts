@@ -1,5 +1,6 @@
 // GET /v1/reverse/{address} — address → its primary tag (or the oldest it is the payout wallet of)
 import { z } from 'zod';
+import { routeMethods } from '@/lib/api/methods';
 import { conditionalJson } from '@/lib/api/conditional';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
@@ -19,3 +20,5 @@ export const GET = withCors(
 );
 
 export const OPTIONS = corsPreflight(['GET']);
+
+export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });

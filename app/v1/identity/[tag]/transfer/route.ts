@@ -1,5 +1,6 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction (issue 12)
 import { conditionalJson } from '@/lib/api/conditional';
+import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
 import { lifecycleRoute, parseLifecycleTag } from '@/lib/lifecycle/route';
@@ -18,3 +19,5 @@ export const GET = withCors(
 export const POST = lifecycleRoute(OfferTransferRequest, ({ newOwner }) => ({ kind: 'offer_transfer', newOwner }));
 
 export const OPTIONS = corsPreflight(['GET', 'POST']);
+
+export const { PUT, PATCH, DELETE } = routeMethods({ GET, POST, OPTIONS });

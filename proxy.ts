@@ -53,7 +53,8 @@ async function withPageCsp(request: NextRequest): Promise<Response> {
   headers.set('accept-encoding', 'identity');
   const page = await fetch(request.nextUrl.href, { headers, redirect: 'manual', cache: 'no-store' });
   const type = page.headers.get('content-type') ?? '';
-  if (!type.startsWith('text/html')) return new Response(page.body, { status: page.status, headers: page.headers });
+  // Not a page, or a 304 (whose headers the browser merges into its copy's: no hashes here).
+  if (!type.startsWith('text/html') || page.status === 304) return new Response(page.body, { status: page.status, headers: page.headers });
   const html = await page.text();
   const out = new Headers(page.headers);
   out.delete('content-length');

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const policy = { appUrl: served.appUrl, publicRpcUrl: served.solana.publicRpcUrl, dev: mode === 'dev' };
   const server = createServer((req, res) => {
     stampSocketAddress(req);
-    withPageCsp(req, res, policy);
+    withPageCsp(res, policy);
     handle(req, res).catch((err) => {
       console.error('request failed:', err);
       if (!res.headersSent) res.statusCode = 500;

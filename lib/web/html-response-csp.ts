@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { pageSecurityHeaders, type SecurityPolicyInput } from './security-headers';
 
@@ -9,8 +9,7 @@ import { pageSecurityHeaders, type SecurityPolicyInput } from './security-header
  * sent as it was (still compressed if Next.js compressed it). scripts/serve.ts wraps every
  * request of `npm start` with it.
  */
-export function withPageCsp(req: IncomingMessage, res: ServerResponse, policy: SecurityPolicyInput): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return; // documents are fetched with GET
+export function withPageCsp(res: ServerResponse, policy: SecurityPolicyInput): void {
   const original = { write: res.write.bind(res), end: res.end.bind(res), writeHead: res.writeHead.bind(res), flushHeaders: res.flushHeaders.bind(res) };
   let mode: 'undecided' | 'html' | 'pass' = 'undecided';
   let head: { status: number; reason?: string } | null = null;
@@ -49,6 +48,12 @@ export function withPageCsp(req: IncomingMessage, res: ServerResponse, policy: S
     if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
     mode = 'pass';
     const body = Buffer.concat(chunks);
+    // A 304 updates the headers the browser keeps with its copy: a CSP without the copy's
+    // hashes would break it. A body-less answer (HEAD) has nothing to hash: left as it is.
+    if (res.statusCode === 304 || body.length === 0) {
+      if (head) original.writeHead(head.status, head.reason);
+      return original.end(body, [chunk, encoding, callback].find((a) => typeof a === 'function') as (() => void) | undefined);
+    }
     try {
       const html = decode(body, String(res.getHeader('content-encoding') ?? '')).toString('utf8');
       for (const [name, value] of Object.entries(pageSecurityHeaders(html, policy))) res.setHeader(name, value);

@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
-  resolve: { alias: { '@': fileURLToPath(new URL('./', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('./', import.meta.url)),
+      // Tests are not a client bundle: the server-only marker is a no-op here, as it is in
+      // Next's server layers (tests/layering/client-imports-db.test.ts checks the client side).
+      'server-only': fileURLToPath(new URL('./node_modules/server-only/empty.js', import.meta.url)),
+    },
+  },
   test: {
     include: ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'program/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migratePostgres } from '@/lib/db/client';
+import { migratePostgres } from '@/lib/db/migrate';
 import { startServiceProcess } from './service-process';
 
 export interface RunningPostgres {

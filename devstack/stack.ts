@@ -1,4 +1,4 @@
-import { migratePostgres } from '@/lib/db/client';
+import { migratePostgres } from '@/lib/db/migrate';
 import { requireProductionBuild, startApp } from './app';
 import { startLocalnetProcess } from './localnet';
 import { startPostgres } from './postgres';

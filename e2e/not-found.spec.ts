@@ -4,7 +4,7 @@ import { expect, test, uniqueTag } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 
 function admin(action: string, tag: string): void {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', action, tag], {
+  const run = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/admin.ts', action, tag], {
     env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
     encoding: 'utf8',
   });

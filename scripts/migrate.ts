@@ -1,7 +1,8 @@
 // `npm run db:migrate`: applies drizzle/ migrations to the configured database
 // (DATABASE_URL or POSTGRES_URL; the embedded PGlite migrates itself on open).
 import { ConfigError, getConfig } from '@/lib/config';
-import { migratePostgres, openDb } from '@/lib/db/client';
+import { openDb } from '@/lib/db/client';
+import { migratePostgres } from '@/lib/db/migrate';
 
 async function main(): Promise<void> {
   const { database } = getConfig();

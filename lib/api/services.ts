@@ -1,3 +1,4 @@
+import 'server-only';
 import { getConfig, type Config } from '@/lib/config';
 import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { resolveAuthSecret } from '@/lib/auth/secret';

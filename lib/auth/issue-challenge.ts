@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { AppError } from '@/lib/errors';

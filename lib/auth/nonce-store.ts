@@ -1,3 +1,4 @@
+import 'server-only';
 import { hash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
 import type { Db } from '@/lib/db';

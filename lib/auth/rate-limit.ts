@@ -1,3 +1,4 @@
+import 'server-only';
 import { lt } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';

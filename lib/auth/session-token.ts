@@ -1,3 +1,4 @@
+import 'server-only';
 import { SignJWT, jwtVerify } from 'jose';
 
 /** Session token lifetime (SPEC 2.4, 5): one hour, no refresh; sign in again. */

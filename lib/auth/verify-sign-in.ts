@@ -1,3 +1,4 @@
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { verifyEd25519 } from '@/lib/solana/ed25519';

@@ -1,8 +1,9 @@
+import 'server-only';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ClientConfig } from 'pg';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Config, DatabaseLimits } from '@/lib/config';
+import { MIGRATIONS_FOLDER } from './migrate';
 import * as schema from './schema';
 
 /** A drizzle database, whichever driver configuration chose (DESIGN.md "Configuration"). */
@@ -13,7 +14,37 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
+/** A connection of its own, taken from a handle's pool (session-scoped work: advisory locks). */
+export interface SessionClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  release(destroy?: boolean): void;
+}
+
+/**
+ * The driver under a handle, worked out here where the driver is chosen and nowhere else:
+ * lib/ code that needs more than drizzle (a prepared statement, a connection of its own) asks
+ * for it through `driverOf` instead of sniffing the client.
+ */
+export interface DbDriver {
+  /** Runs one statement of fixed text; node-postgres prepares it under `name` (one text per name). */
+  query(name: string, text: string, values: unknown[]): Promise<unknown[]>;
+  /** A connection of its own, or null where the handle has only one (PGlite, one per process). */
+  connect: (() => Promise<SessionClient>) | null;
+}
+
+const DRIVERS = new WeakMap<Db, DbDriver>();
+
+/** The driver of a handle opened by `openDb`. */
+export function driverOf(db: Db): DbDriver {
+  const driver = DRIVERS.get(db);
+  if (!driver) throw new Error('lib/db: not a handle opened by openDb (a transaction has no driver of its own)');
+  return driver;
+}
+
+function opened(db: unknown, driver: DbDriver, close: () => Promise<void>): DbHandle {
+  DRIVERS.set(db as Db, driver);
+  return { db: db as Db, close };
+}
 
 /** The deadlines when configuration gives none (lib/config.ts documents each). */
 export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = {
@@ -64,7 +95,11 @@ export async function openDb(
         keepAlive: true,
       });
       pool.on('error', (err) => console.error('postgres pool error:', err.message));
-      return { db: drizzle(pool, { schema }) as unknown as Db, close: () => pool.end() };
+      const driver: DbDriver = {
+        query: async (name, text, values) => (await pool.query({ name, text, values })).rows,
+        connect: () => pool.connect() as Promise<SessionClient>,
+      };
+      return opened(drizzle(pool, { schema }), driver, () => pool.end());
     }
     case 'vercel-postgres': {
       const { createPool } = await import('@vercel/postgres');
@@ -77,7 +112,11 @@ export async function openDb(
         connectionTimeoutMillis: limits.poolAcquireTimeoutMs,
         query_timeout: limits.statementTimeoutMs + 2000,
       });
-      return { db: drizzle(pool, { schema }) as unknown as Db, close: () => pool.end() };
+      const driver: DbDriver = {
+        query: async (_name, text, values) => (await pool.query(text, values)).rows,
+        connect: () => pool.connect() as unknown as Promise<SessionClient>,
+      };
+      return opened(drizzle(pool, { schema }), driver, () => pool.end());
     }
     case 'pglite': {
       // One connection in this process: no pool to wait for and no other session to lock.
@@ -88,20 +127,8 @@ export async function openDb(
       const client = new PGlite(database.dataDir);
       const db = drizzle(client, { schema });
       await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      return { db: db as unknown as Db, close: () => client.close() };
+      const driver: DbDriver = { query: async (_name, text, values) => (await client.query(text, values)).rows, connect: null };
+      return opened(db, driver, () => client.close());
     }
-  }
-}
-
-/** Applies drizzle/ migrations to a PostgreSQL server (tests, `npm run db:migrate`). */
-export async function migratePostgres(url: string): Promise<void> {
-  const { Pool } = await import('pg');
-  const { drizzle } = await import('drizzle-orm/node-postgres');
-  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new Pool({ connectionString: url, max: 1 });
-  try {
-    await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    await pool.end();
   }
 }

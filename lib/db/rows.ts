@@ -1,9 +1,5 @@
-import pg from 'pg';
-import type { Db } from './client';
-
-interface RawClient {
-  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
-}
+import 'server-only';
+import { driverOf, type Db } from './client';
 
 /**
  * Runs a fixed statement text (`$1`, `$2`… placeholders) on the driver under drizzle, for the
@@ -14,11 +10,10 @@ interface RawClient {
  * autocommit), since a deadlock victim is run again.
  */
 export async function executePrepared<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]> {
-  const client = (db as unknown as { $client: RawClient }).$client;
+  const driver = driverOf(db);
   for (let attempt = 1; ; attempt++) {
     try {
-      if (client instanceof pg.Pool) return (await client.query({ name, text, values })).rows as T[];
-      return (await client.query(text, values)).rows as T[];
+      return (await driver.query(name, text, values)) as T[];
     } catch (err) {
       // A statement chosen as a deadlock victim was rolled back whole: run it again.
       if ((err as { code?: string }).code !== DEADLOCK_DETECTED || attempt === 3) throw err;

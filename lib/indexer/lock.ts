@@ -1,16 +1,7 @@
-import type { Db } from '@/lib/db';
+import { driverOf, type Db } from '@/lib/db/client';
 
 /** First key of the indexer's advisory lock (`'ti'`); the second is hashtext(programId). */
 const LOCK_CLASS = 0x7469;
-
-interface LockClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-  release(destroy?: boolean): void;
-}
-
-interface PoolLike {
-  connect(): Promise<LockClient>;
-}
 
 // PGlite has one connection, on which a session advisory lock is re-entrant: there the
 // guard is this process (one process owns a PGlite data directory).
@@ -26,8 +17,8 @@ export type LockResult<T> = { acquired: true; value: T } | { acquired: false };
  * with its connection.
  */
 export async function withIndexerLock<T>(db: Db, programId: string, fn: () => Promise<T>): Promise<LockResult<T>> {
-  const pool = poolOf(db);
-  if (!pool) {
+  const { connect } = driverOf(db);
+  if (!connect) {
     if (heldInProcess.has(programId)) return { acquired: false };
     heldInProcess.add(programId);
     try {
@@ -36,7 +27,7 @@ export async function withIndexerLock<T>(db: Db, programId: string, fn: () => Pr
       heldInProcess.delete(programId);
     }
   }
-  const client = await pool.connect();
+  const client = await connect();
   let healthy = true;
   try {
     const { rows } = await client.query('select pg_try_advisory_lock($1, hashtext($2)) as locked', [LOCK_CLASS, programId]);
@@ -53,13 +44,4 @@ export async function withIndexerLock<T>(db: Db, programId: string, fn: () => Pr
   } finally {
     client.release(!healthy);
   }
-}
-
-/** The connection pool behind a node-postgres or @vercel/postgres drizzle handle; null for PGlite. */
-function poolOf(db: Db): PoolLike | null {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  if (client && typeof (client as Partial<PoolLike>).connect === 'function' && !('exec' in (client as object))) {
-    return client as PoolLike;
-  }
-  return null;
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { getServerSession } from 'next-auth';
 import { AppError } from '@/lib/errors';
 import { getAuthOptions } from '@/lib/web/next-auth-options';

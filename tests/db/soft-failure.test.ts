@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
-import { migratePostgres, openDb, type DbHandle } from '@/lib/db/client';
+import { openDb, type DbHandle } from '@/lib/db/client';
+import { migratePostgres } from '@/lib/db/migrate';
 import { newKeypair } from '../support/keypair';
 import { startControllablePostgres, type ControllablePostgres } from './postgres-control';
 

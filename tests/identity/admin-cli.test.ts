@@ -9,7 +9,7 @@ const databaseUrl = inject('databaseUrl');
 
 function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
+    const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', ...args], {
       // The app's URL and secret: the command asks the app to drop its cached /@tag page.
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],

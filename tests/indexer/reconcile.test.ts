@@ -28,7 +28,7 @@ const quietly = async () => {};
 /** `npm run indexer -- <args>` against the test's database and localnet: exit code and output. */
 function indexerCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/indexer.ts', ...args], {
+    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/indexer.ts', ...args], {
       env: { ...process.env, ...env, NODE_ENV: 'development' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

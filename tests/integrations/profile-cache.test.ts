@@ -24,7 +24,7 @@ async function renameBehindTheAppsBack(tag: string, displayName: string): Promis
 
 function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
+    const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', ...args], {
       env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -103,7 +103,7 @@ describe('cached /@tag', () => {
   it('the admin command says so (exit 3) when it cannot reach the app; the change is saved', async () => {
     const row = await seedIdentity();
     const child = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const p = spawn('npx', ['tsx', 'scripts/admin.ts', 'verify', row.tag], {
+      const p = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', 'verify', row.tag], {
         env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: 'http://127.0.0.1:9', AUTH_SECRET: TEST_AUTH_SECRET },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

@@ -28,7 +28,9 @@ for (const [net, prefix] of [
 ] as const) {
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
 }
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
+// IPv4-mapped addresses (::ffff:a.b.c.d) are judged as the IPv4 address they carry (below);
+// a ::ffff:0:0/96 rule here would make BlockList refuse every IPv4 address.
+for (const [net, prefix] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
 }
 

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { fetchAvatarImage, isPublicAddress } from '@/lib/web/avatar-image';
+import { avatarPath } from '@/lib/web/avatar-path';
+
+/*
+ * The app fetches avatars itself, so that pages contact no third party: a fetch of a
+ * user-chosen URL, refused wherever it could reach inside the network.
+ */
+
+describe('isPublicAddress', () => {
+  it.each([
+    ['8.8.8.8', true],
+    ['2606:4700:4700::1111', true],
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['172.20.0.1', false],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['::1', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:8.8.8.8', true],
+    ['not an address', false],
+  ])('%s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+});
+
+describe('fetchAvatarImage refuses before connecting', () => {
+  it.each([
+    ['http, not https', 'http://example.com/a.png'],
+    ['a port other than 443', 'https://example.com:8443/a.png'],
+    ['credentials in the URL', 'https://user:pw@example.com/a.png'],
+    ['a loopback address', 'https://127.0.0.1/a.png'],
+    ['a metadata address', 'https://169.254.169.254/latest/meta-data'],
+    ['a private IPv6 address', 'https://[fd00::1]/a.png'],
+    ['not a URL', 'avatar.png'],
+  ])('%s', async (_name, url) => {
+    expect(await fetchAvatarImage(url)).toBeNull();
+  });
+
+  it('a name that resolves to a loopback address: refused by the lookup, on the address it would connect to', async () => {
+    expect(await fetchAvatarImage('https://localhost/a.png')).toBeNull();
+  });
+});
+
+describe('avatarPath', () => {
+  it('points at the app, and changes when the avatar URL does', () => {
+    const a = avatarPath('alice', 'https://cdn.example/a.png');
+    expect(a).toMatch(/^\/api\/avatar\/alice\?v=\w+$/);
+    expect(avatarPath('alice', 'https://cdn.example/b.png')).not.toBe(a);
+  });
+});

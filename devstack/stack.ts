@@ -13,8 +13,8 @@ export interface Stack {
 
 /**
  * What the tests, the browser tests and the benchmarks run against: a real PostgreSQL
- * (migrated), a localnet with the program, and the production build (`next start`)
- * pointed at both, with `appEnv` on top (rate limits, intervals).
+ * (migrated), a localnet with the program, and the production build, served as `npm start`
+ * serves it (scripts/serve.ts), pointed at both, with `appEnv` on top (rate limits, intervals).
  */
 export async function startStack(appEnv: Record<string, string> = {}): Promise<Stack> {
   // Before anything starts: a missing build is the commonest reason a run cannot go on.

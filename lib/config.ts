@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { PublicKeyString } from '@/lib/solana/keys';
 
 /**
  * The one typed configuration (DESIGN.md "Configuration"), parsed from the environment once.
@@ -26,8 +27,6 @@ function isUrlWith(value: string, protocols: string[]): boolean {
 const positiveInt = (fallback: number) =>
   z.coerce.number().int().positive().default(fallback);
 
-const base58Key = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 public key');
-
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
@@ -36,7 +35,7 @@ const envSchema = z.object({
   SOLANA_PUBLIC_RPC_URL: optionalUrl(['http:', 'https:']),
   SOLANA_RPC_TIMEOUT_MS: positiveInt(10_000),
   SOLANA_CLUSTER: z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
-  TAG_PROGRAM_ID: base58Key.default(LOCALNET_PROGRAM_ID),
+  TAG_PROGRAM_ID: PublicKeyString.default(LOCALNET_PROGRAM_ID),
   APP_URL: z
     .string()
     .default('http://localhost:3000')

@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { TagLookupForm } from '@/components/site/TagLookupForm';
-import { normalizePathTag } from '@/lib/identity/tag';
+import { normalizePathTag, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
 
 export const metadata = { title: 'Look up a tag' };
 
@@ -18,7 +18,7 @@ export default async function LookupPage({ searchParams }: { searchParams: Promi
           defaultValue={input}
           error={
             input
-              ? 'Tags are 3 to 32 characters: lower-case letters, digits and underscores, not starting or ending with an underscore.'
+              ? `Tags are ${TAG_RULE_IN_WORDS}.`
               : undefined
           }
         />

@@ -3,7 +3,7 @@
 import { useWallet } from '@solana/wallet-adapter-react';
 import Link from 'next/link';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { TAG_MAX_BYTES } from '@/lib/identity/tag';
+import { TAG_MAX_BYTES, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
 import { isPublicKey } from '@/lib/solana/keys';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
@@ -11,7 +11,7 @@ import { useRegistration, type BuildRegistration } from './useRegistration';
 import { useTagAvailability, type Availability } from './useTagAvailability';
 
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
-  empty: '3 to 32 characters: a–z, 0–9 and _, not starting or ending with _.',
+  empty: `${TAG_RULE_IN_WORDS[0].toUpperCase()}${TAG_RULE_IN_WORDS.slice(1)}.`,
   invalid: 'Not a valid tag: use 3 to 32 of a–z, 0–9 and _, not starting or ending with _.',
   checking: 'Checking…',
   available: 'Available',

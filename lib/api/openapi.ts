@@ -6,7 +6,8 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { ChallengeRequest, ChallengeResponse, PUBLIC_KEY_PATTERN, VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
+import { ChallengeRequest, ChallengeResponse, VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
+import { PublicKeyString } from '@/lib/solana/keys';
 import { Identity, ProfilePatch, ResolvedIdentity, TagPathParam } from '@/lib/identity/schemas';
 import { IdentityEventPage } from '@/lib/feed/read-events';
 import { FeedQuery } from '@/lib/feed/feed-query';
@@ -117,7 +118,6 @@ function jsonBody(schema: z.ZodType) {
 
 const BEARER = [{ bearerAuth: [] }];
 const tagPath = { path: z.object({ tag: TagPathParam }) };
-const PublicKey = z.string().regex(PUBLIC_KEY_PATTERN).meta({ description: 'Base58 Solana public key' });
 
 // ---------------------------------------------------------------------------------------
 // Auth (SPEC 4.1, 4.2, 5)
@@ -155,7 +155,7 @@ const authVerify: ZodOpenApiOperationObject = {
 
 const SessionResponse = z
   .object({
-    pubkey: PublicKey,
+    pubkey: PublicKeyString,
     expiresAt: z.iso.datetime().meta({ description: 'When the token expires' }),
   })
   .meta({ id: 'Session' });

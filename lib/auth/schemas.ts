@@ -1,9 +1,8 @@
 import { z } from 'zod';
-
-const PUBKEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+import { PublicKeyString } from '@/lib/solana/keys';
 
 export const ChallengeRequest = z
-  .object({ pubkey: z.string().max(64).meta({ description: 'Base58 Solana public key', example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' }) })
+  .object({ pubkey: z.string().max(64).meta(PublicKeyString.meta()!) })
   .meta({ id: 'ChallengeRequest' });
 
 export const ChallengeResponse = z
@@ -21,5 +20,3 @@ export const VerifyRequest = z
 export const VerifyResponse = z
   .object({ token: z.string().meta({ description: 'Session JWT (HS256, 1 hour, sub = public key)' }) })
   .meta({ id: 'VerifyResponse' });
-
-export const PUBLIC_KEY_PATTERN = PUBKEY;

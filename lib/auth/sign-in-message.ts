@@ -1,3 +1,5 @@
+import { isBase58, isPublicKey } from '@/lib/solana/keys';
+
 /**
  * The sign-in challenge text (SPEC 2.2; DESIGN.md "Sign-in"): a subset of Sign-In With
  * Solana, so wallets that parse SIWS show it as a sign-in. Lines joined by `\n`, no trailing
@@ -17,8 +19,9 @@ export interface SignInFields {
 const HEADER_SUFFIX = ' wants you to sign in with your Solana account:';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DOMAIN = /^[a-z0-9.-]+(:\d{1,5})?$/;
-const PUBKEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-const NONCE = /^[1-9A-HJ-NP-Za-km-z]{16,64}$/;
+
+/** Nonces are base58 of 16 to 64 characters (lib/auth/issue-challenge.ts writes those of 18 random bytes). */
+const isNonce = (text: string) => text.length >= 16 && isBase58(text, 64);
 
 export const MAX_SIGN_IN_MESSAGE_LENGTH = 1024;
 
@@ -46,7 +49,7 @@ export function parseSignInMessage(text: string): SignInFields | null {
   const nonce = field(nonceLine, 'Nonce: ');
   const issued = field(issuedLine, 'Issued At: ');
   const expires = field(expiresLine, 'Expiration Time: ');
-  if (!DOMAIN.test(domain) || !PUBKEY.test(pubkey) || !nonce || !NONCE.test(nonce)) return null;
+  if (!DOMAIN.test(domain) || !isPublicKey(pubkey) || !nonce || !isNonce(nonce)) return null;
   if (!issued || !expires || !ISO_MS.test(issued) || !ISO_MS.test(expires)) return null;
   const issuedAt = new Date(issued);
   const expiresAt = new Date(expires);
@@ -63,7 +66,7 @@ export function findNonceLine(text: string): string | null {
   let found: string | null = null;
   for (const line of text.split('\n')) {
     const nonce = field(line.replace(/\r$/, ''), 'Nonce: ');
-    if (nonce === null || !NONCE.test(nonce)) continue;
+    if (nonce === null || !isNonce(nonce)) continue;
     if (found !== null && found !== nonce) return null;
     found = nonce;
   }

@@ -3,10 +3,8 @@ import type { Db } from '@/lib/db';
 import { toIdentity, toResolvedIdentity } from './identity-response';
 import { findActiveIdentity } from './queries';
 import type { Identity, ResolvedIdentity } from './schemas';
-import { normalizePathTag } from './tag';
+import { INVALID_TAG_MESSAGE, normalizePathTag } from './tag';
 
-export const INVALID_TAG_MESSAGE =
-  'The tag must be 3 to 32 characters: lower-case letters, digits and underscores, not starting or ending with an underscore.';
 
 /**
  * The one 404 for a missing and a blocked tag (SPEC 3.1, 4.3): same code, same message, so

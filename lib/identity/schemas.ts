@@ -1,4 +1,4 @@
-import { isPublicKey } from '@/lib/solana/keys';
+import { isPublicKey, PublicKeyString } from '@/lib/solana/keys';
 import { z } from 'zod';
 
 /*
@@ -173,12 +173,10 @@ export const ProfilePatch = z
   });
 export type ProfilePatch = z.output<typeof ProfilePatch>;
 
-const PublicKey = z.string().meta({ description: 'Base58 Solana public key', example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
-
 const identityShape = {
   tag: z.string().meta({ description: 'The tag with a leading `@`', example: '@alice' }),
-  owner: PublicKey.meta({ description: 'The public key that registered the tag' }),
-  wallet: PublicKey.meta({ description: 'Payout wallet' }),
+  owner: PublicKeyString.meta({ description: 'The public key that registered the tag' }),
+  wallet: PublicKeyString.meta({ description: 'Payout wallet' }),
   displayName: z.string().nullable(),
   avatar: z.string().nullable().meta({ description: 'https: URL of the avatar image' }),
   bio: z.string().nullable(),

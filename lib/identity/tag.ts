@@ -58,7 +58,17 @@ export function displayTag(tag: string): string {
   return `@${tag}`;
 }
 
+/**
+ * The tag rule (SPEC 2.1) in words, the one place it is written: TAG_RULE in a field's
+ * message (`must be a tag: …`), TAG_RULE_IN_WORDS in sentences for people (the `invalid_tag`
+ * message, the pages' hints).
+ */
 const TAG_RULE = '3–32 of a-z, 0-9 and _, not starting or ending with _';
+export const TAG_RULE_IN_WORDS =
+  '3 to 32 characters: lower-case letters, digits and underscores, not starting or ending with an underscore';
+
+/** The message of every `invalid_tag` answer. */
+export const INVALID_TAG_MESSAGE = `The tag must be ${TAG_RULE_IN_WORDS}.`;
 
 /**
  * A tag in a request body (POST /v1/register, batch resolve, primary): the bare tag, trimmed

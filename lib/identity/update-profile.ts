@@ -1,26 +1,25 @@
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '@/lib/errors';
-import { parseWith } from '@/lib/api/parse';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
-import { parseTagParam, tagNotFound } from './get-identity';
+import { tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
 import { findIdentityRow } from './queries';
-import { EDITABLE_PROFILE_KEYS, ProfilePatch, type Identity } from './schemas';
+import { EDITABLE_PROFILE_KEYS, type Identity, type ProfilePatch } from './schemas';
 
 export interface UpdateProfileInput {
-  /** The tag as it came in the path (any accepted form). */
-  tagInput: string;
+  /** The canonical tag (the route parsed the path with TagPath / parseTagParam). */
+  tag: string;
   /** The authenticated public key (the token's `sub`); authentication happened before. */
   caller: string;
-  /** The request body, not yet validated. */
-  patch: unknown;
+  /** The body, parsed by the route with ProfilePatch. */
+  patch: ProfilePatch;
 }
 
 /**
- * PATCH /v1/identity/{tag} (SPEC 4.4), after authentication, in rule 4's order: 400 for a
- * malformed tag, then for a malformed body; 404 for a missing or blocked tag (even one owned
+ * PATCH /v1/identity/{tag} (SPEC 4.4), after authentication and after the route parsed the
+ * tag, then the body (rule 4's order: 400 for a malformed tag, then for a malformed body): 404 for a missing or blocked tag (even one owned
  * by someone else); 403 for another owner's tag; then the update.
  *
  * Only the keys present are written, in one UPDATE guarded by tag, owner and status, so two
@@ -28,8 +27,7 @@ export interface UpdateProfileInput {
  * between is never written.
  */
 export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date): Promise<Identity> {
-  const tag = parseTagParam(input.tagInput);
-  const patch = parseWith(ProfilePatch, input.patch);
+  const { tag, patch } = input;
 
   const current = await findIdentityRow(db, tag);
   if (!current || current.status !== 'active') throw tagNotFound();

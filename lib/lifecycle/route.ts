@@ -5,7 +5,7 @@ import { json, withApi, withBearer, withRateLimit, type Handler, type RouteConte
 import { parseWith } from '@/lib/api/parse';
 import { readOptionalJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
-import { INVALID_TAG_MESSAGE } from '@/lib/identity/get-identity';
+import { INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
 import { TagPath } from '@/lib/identity/tag';
 import { buildLifecycleTransaction, type LifecycleOperation } from './build-lifecycle-transaction';
 

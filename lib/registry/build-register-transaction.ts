@@ -1,13 +1,12 @@
 import { PublicKey, Transaction, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/errors';
-import { parseWith } from '@/lib/api/parse';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
-import { INVALID_TAG_MESSAGE } from '@/lib/identity/get-identity';
+import { INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
 import { normalizeTag } from '@/lib/identity/tag';
 import { checkTag } from './availability';
 import { registerTagInstruction } from './instruction';
-import { RegisterRequest, type RegisterResponse } from './schemas';
+import type { RegisterRequest, RegisterResponse } from './schemas';
 
 export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';
 
@@ -17,8 +16,8 @@ export interface BuildRegisterTransactionInput {
   programId: PublicKey;
   /** The authenticated caller (the session token's `sub`): always the owner, never the body. */
   owner: string;
-  /** The request body as parsed JSON, not yet validated. */
-  body: unknown;
+  /** The body, parsed by the route with RegisterRequest. */
+  request: RegisterRequest;
 }
 
 /**
@@ -32,9 +31,8 @@ export async function buildRegisterTransaction({
   connection,
   programId,
   owner,
-  body,
+  request,
 }: BuildRegisterTransactionInput): Promise<RegisterResponse> {
-  const request = parseWith(RegisterRequest, body);
   if (request.tag.trimStart().startsWith('@')) {
     throw new AppError('invalid_tag', 'Send the tag without a leading `@`.');
   }

@@ -1,20 +1,11 @@
 import { z } from 'zod';
-import { decodeBase58, isPublicKey } from '@/lib/solana/keys';
+import { TagBody } from '@/lib/identity/tag';
+import { PublicKeyString, Signature } from '@/lib/solana/keys';
 
 /*
  * Register, availability and sync schemas (SPEC 2.3, 4.5; DESIGN.md "Register", "Indexer").
  * The same schemas validate requests, type the code and generate the OpenAPI document.
  */
-
-const publicKey = (description: string) =>
-  z
-    .string()
-    .max(64)
-    .refine(isPublicKey, { message: 'must be a base58 Solana public key' })
-    .meta({ description, example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
-
-/** Decodes to the 64 bytes of an ed25519 signature. */
-const isSignature = (text: string): boolean => decodeBase58(text, 64) !== null;
 
 /**
  * POST /v1/register body. Strict: unknown keys are refused, `owner` above all (the owner is
@@ -23,17 +14,12 @@ const isSignature = (text: string): boolean => decodeBase58(text, 64) !== null;
  */
 export const RegisterRequest = z
   .strictObject({
-    tag: z
-      .string()
-      .max(64)
-      .meta({
-        description: 'The tag to register, without a leading `@`: 3–32 of a-z, 0-9 and _, not starting or ending with _. Trimmed and lower-cased.',
-        example: 'alice',
-      }),
-    wallet: publicKey('Payout wallet stored in the record; defaults to the owner (the token’s public key).').optional(),
-    feePayer: publicKey(
-      'Sponsor that pays rent and the network fee; defaults to the owner. When it differs from the owner, both must sign.',
-    ).optional(),
+    // TagBody's wording, but parsed by buildRegisterTransaction: a bad tag is `invalid_tag`
+    tag: z.string().max(64).meta(TagBody.meta()!),
+    wallet: PublicKeyString.meta({ description: 'Payout wallet stored in the record; defaults to the owner (the token’s public key).' }).optional(),
+    feePayer: PublicKeyString.meta({
+      description: 'Sponsor that pays rent and the network fee; defaults to the owner. When it differs from the owner, both must sign.',
+    }).optional(),
   })
   .meta({ id: 'RegisterRequest' });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
@@ -70,11 +56,7 @@ export type TagAvailability = z.infer<typeof TagAvailability>;
 /** POST /v1/sync body. */
 export const SyncRequest = z
   .strictObject({
-    signature: z
-      .string()
-      .max(100)
-      .refine(isSignature, { message: 'must be a base58 transaction signature' })
-      .meta({ description: 'Signature of the landed register_tag transaction (base58).' }),
+    signature: Signature.meta({ description: 'Signature of the landed register_tag transaction (base58).' }),
   })
   .meta({ id: 'SyncRequest' });
 export type SyncRequest = z.infer<typeof SyncRequest>;

@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { AppError } from '@/lib/errors';
+import { parseWith } from '@/lib/api/parse';
+import { parseTagParam } from '@/lib/identity/get-identity';
+import { ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
 import { newKeypair } from '../support/keypair';
 import { closeTestDb, expectedIdentity, FORBIDDEN, NOT_FOUND, readRow, seedIdentity, testDb } from './helpers';
@@ -16,7 +19,8 @@ const me = newKeypair().publicKey;
 const other = newKeypair().publicKey;
 
 async function update(tag: string, caller: string, patch: unknown, now = new Date()) {
-  return updateProfile((await testDb()).db, { tagInput: tag, caller, patch }, now);
+  // parsed as the route parses them, so updateProfile gets its typed input
+  return updateProfile((await testDb()).db, { tag: parseTagParam(tag), caller, patch: parseWith(ProfilePatch, patch) }, now);
 }
 
 /** The envelope an AppError becomes, to compare with the HTTP tests' constants. */

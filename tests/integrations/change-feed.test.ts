@@ -118,7 +118,7 @@ describe('GET /v1/events', () => {
           await register(tag);
           kinds.register++;
         } else if (roll < 0.5) {
-          await updateProfile(db, { tagInput: tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date());
+          await updateProfile(db, { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date());
           kinds.profile++;
         } else if (roll < 0.75) {
           const action = row.status === 'active' ? 'block' : 'unblock';

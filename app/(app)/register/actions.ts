@@ -1,8 +1,10 @@
 'use server';
 
 import { z } from 'zod';
+import { parseWith } from '@/lib/api/parse';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
+import { RegisterRequest } from '@/lib/registry/schemas';
 import { withAction } from '@/lib/web/server-action';
 
 /**
@@ -16,7 +18,7 @@ export const buildRegistration = withAction(
   },
   async ([input], { caller, services: { db, config } }) => {
     const { connection, programId } = getChain(config);
-    const body = { tag: input.tag, ...(input.wallet ? { wallet: input.wallet } : {}) };
-    return buildRegisterTransaction({ db, connection, programId, owner: caller, body });
+    const request = parseWith(RegisterRequest, { tag: input.tag, ...(input.wallet ? { wallet: input.wallet } : {}) });
+    return buildRegisterTransaction({ db, connection, programId, owner: caller, request });
   },
 );

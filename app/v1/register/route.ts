@@ -2,18 +2,20 @@
 import { corsPreflight, withCors } from '@/lib/api/cors';
 import { routeMethods } from '@/lib/api/methods';
 import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
+import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
+import { RegisterRequest } from '@/lib/registry/schemas';
 
 export const POST = withCors(
   withApi(
     withRateLimit(
       'register',
       withBearer(async (req, { caller, services: { db, config } }) => {
-        const body = await readJson(req, 4096);
+        const request = parseWith(RegisterRequest, await readJson(req, 4096));
         const { connection, programId } = getChain(config);
-        return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, body }));
+        return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request }));
       }),
     ),
   ),

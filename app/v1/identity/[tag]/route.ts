@@ -3,9 +3,12 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { json, withApi, withBearer } from '@/lib/api/handler';
+import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
-import { getIdentity, parseTagParam, updateProfile } from '@/lib/identity';
+import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
+import { ProfilePatch } from '@/lib/identity/schemas';
+import { updateProfile } from '@/lib/identity/update-profile';
 
 type TagRoute = { tag: string };
 
@@ -21,8 +24,8 @@ export const PATCH = withCors(
     withBearer(async (req, { params, caller, services: { db } }) => {
       const { tag } = params;
       const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
-      const patch = await readJson(req, 16 * 1024);
-      const identity = await updateProfile(db, { tagInput: tag, caller, patch }, new Date());
+      const patch = parseWith(ProfilePatch, await readJson(req, 16 * 1024));
+      const identity = await updateProfile(db, { tag: canonical, caller, patch }, new Date());
       await afterIdentityChanges([canonical]); // the next /@tag view shows the change
       return json(identity);
     }),

@@ -1,15 +1,8 @@
 // A backlog of mixed lifecycle transactions on a localnet, for the indexer benchmark.
 import { sign, type KeyObject } from 'node:crypto';
 import { Keypair, LAMPORTS_PER_SOL, Transaction, type Connection, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  findTagRecordAddress,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-} from '@/lib/registry';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { nodeKey } from './node-key';
 
 interface Signer {

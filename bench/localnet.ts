@@ -2,7 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import { sign } from 'node:crypto';
 import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from '@solana/web3.js';
-import { registerTagInstruction } from '@/lib/registry';
+import { registerTagInstruction } from '@/lib/registry/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { PublicKey } from '@solana/web3.js';
 import { startLocalnetProcess } from '@/devstack/localnet';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
-import { registerTagInstruction } from '@/lib/registry';
+import { registerTagInstruction } from '@/lib/registry/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
 import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';

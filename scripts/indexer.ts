@@ -7,7 +7,7 @@ import { AppError } from '@/lib/errors';
 import { getChain } from '@/lib/chain/rpc';
 import { ConfigError, getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
-import { runIndexer } from '@/lib/indexer';
+import { runIndexer } from '@/lib/indexer/run-indexer';
 import { reconcileMirror, type MirrorDifference } from '@/lib/indexer/reconcile';
 
 const USAGE = 'usage: npm run indexer -- run | reconcile [--repair]';

@@ -2,7 +2,7 @@ import type { PublicKey } from '@solana/web3.js';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { identities } from '@/lib/db/schema';
-import { findTagRecordAddress } from '@/lib/registry';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 
 /** Rows filled per statement round; a mirror from before the column is done in a few runs of this. */
 const BATCH = 500;

@@ -2,7 +2,7 @@ import { getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { isReservedTag } from '@/lib/identity/tag';
-import type { TagRecord } from '@/lib/registry';
+import type { TagRecord } from '@/lib/registry/account';
 import type { RecordStates } from './record-states';
 
 /** The transaction through which the indexer learned of a record's state: stamped on the rows it changes. */

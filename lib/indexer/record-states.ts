@@ -1,6 +1,7 @@
 import { PublicKey, type AccountInfo, type Commitment, type Connection } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
-import { decodeTagRecord, TAG_SEED, type TagRecord } from '@/lib/registry';
+import { decodeTagRecord, type TagRecord } from '@/lib/registry/account';
+import { TAG_SEED } from '@/lib/registry/pda';
 
 /** getMultipleAccounts answers at most this many accounts per call. */
 export const MAX_ACCOUNTS_PER_CALL = 100;

@@ -5,15 +5,9 @@ import type { Db } from '@/lib/db';
 import { tagNotFound } from '@/lib/identity/get-identity';
 import { findIdentityRow } from '@/lib/identity/queries';
 import { isReservedTag } from '@/lib/identity/tag';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  findTagRecordAddress,
-  offerTransferInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  type TagRecord,
-} from '@/lib/registry';
+import { type TagRecord } from '@/lib/registry/account';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { buildUnsignedTransaction } from '@/lib/registry/build-unsigned-transaction';
 import { readTagRecord } from './read-tag-record';
 import type { LifecycleTransaction } from './schemas';

@@ -1,6 +1,7 @@
 import type { Commitment, Connection, PublicKey } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
-import { decodeTagRecord, findTagRecordAddress, type TagRecord } from '@/lib/registry';
+import { decodeTagRecord, type TagRecord } from '@/lib/registry/account';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 
 /** A tag's record as the chain holds it right now, and its address. */
 export interface TagRecordOnChain {

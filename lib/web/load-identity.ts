@@ -2,7 +2,9 @@ import { unstable_cache } from 'next/cache';
 import { cache } from 'react';
 import { getServices } from '@/lib/api/services';
 import { profileCacheTag } from '@/lib/feed/profile-pages';
-import { findActiveIdentity, toIdentity, type Identity } from '@/lib/identity';
+import { toIdentity } from '@/lib/identity/identity-response';
+import { findActiveIdentity } from '@/lib/identity/queries';
+import { type Identity } from '@/lib/identity/schemas';
 import { normalizePathTag } from '@/lib/identity/tag';
 
 /**

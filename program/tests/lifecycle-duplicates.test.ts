@@ -4,18 +4,10 @@
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  decodeTagRecord,
-  findTagRecordAddress,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  type RegistryErrorName,
-  type RegistryInstructionName,
-} from '@/lib/registry';
+import { decodeTagRecord } from '@/lib/registry/account';
+import { type RegistryErrorName } from '@/lib/registry/errors';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
 import { expectRefusal, recordAt, registerTag, snapshot } from './lifecycle-support';
 

@@ -3,19 +3,10 @@
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  encodeInstructionData,
-  findTagRecordAddress,
-  INSTRUCTION_DISCRIMINATORS,
-  offerTransferInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  TAG_RECORD_OFFSETS,
-  type RegistryErrorName,
-  type RegistryInstructionName,
-} from '@/lib/registry';
+import { TAG_RECORD_OFFSETS } from '@/lib/registry/account';
+import { type RegistryErrorName } from '@/lib/registry/errors';
+import { acceptTransferInstruction, cancelTransferInstruction, encodeInstructionData, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
 import { expectRefusal, plantAccount, rawInstruction, recordBytes, registerTag, snapshot, withAccount } from './lifecycle-support';
 

@@ -7,16 +7,10 @@ import { lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { expect } from 'vitest';
-import {
-  decodeTagRecord,
-  encodeTagRecord,
-  findTagRecordAddress,
-  registerTagInstruction,
-  registryErrorCode,
-  type RegistryErrorName,
-  type RegistryInstructionName,
-  type TagRecord,
-} from '@/lib/registry';
+import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/registry/account';
+import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
+import { registerTagInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, customErrorCode, expectSuccess, logs, PROGRAM_ID, send, toAddress, type SendResult } from '@/program/litesvm-harness';
 
 /** Registers `tag` for `owner` (who pays) and returns the record's address. */

@@ -4,16 +4,9 @@
 import { Keypair, SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  findTagRecordAddress,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  TAG_RECORD_SIZE,
-} from '@/lib/registry';
+import { TAG_RECORD_SIZE } from '@/lib/registry/account';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
 import { expectRefusal, recordAt, registerTag } from './lifecycle-support';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerTagInstruction } from '@/lib/registry';
+import { registerTagInstruction } from '@/lib/registry/instruction';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { COMMITTED_SO } from '@/program/build';
 import { runCli } from '@/program/deploy/cli';

@@ -2,15 +2,10 @@
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  decodeTagRecord,
-  encodeRegisterTagData,
-  findTagRecordAddress,
-  registerTagInstruction,
-  registryErrorCode,
-  TAG_RECORD_SIZE,
-  type RegistryErrorName,
-} from '@/lib/registry';
+import { decodeTagRecord, TAG_RECORD_SIZE } from '@/lib/registry/account';
+import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
+import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import {
   accountData,
   balance,

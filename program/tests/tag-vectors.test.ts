@@ -4,14 +4,10 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import vectors from '@/lib/identity/tag-vectors.json';
-import {
-  decodeTagRecord,
-  encodeRegisterTagData,
-  findTagRecordAddress,
-  registerTagInstruction,
-  registryErrorCode,
-  type RegistryErrorName,
-} from '@/lib/registry';
+import { decodeTagRecord } from '@/lib/registry/account';
+import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
+import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 
 let svm: LiteSVM;

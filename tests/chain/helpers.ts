@@ -10,7 +10,7 @@ import {
 } from '@solana/web3.js';
 import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
-import { registerTagInstruction } from '@/lib/registry';
+import { registerTagInstruction } from '@/lib/registry/instruction';
 
 export const PROGRAM_SO = path.join(process.cwd(), 'program/tag_registry.so');
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);

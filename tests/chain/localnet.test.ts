@@ -9,7 +9,9 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { decodeTagRecord, findTagRecordAddress, registryErrorCode } from '@/lib/registry';
+import { decodeTagRecord } from '@/lib/registry/account';
+import { registryErrorCode } from '@/lib/registry/errors';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { decodeBase58 } from '@/lib/solana/keys';
 import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
 

@@ -4,7 +4,7 @@ import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
-import { runIndexer } from '@/lib/indexer';
+import { runIndexer } from '@/lib/indexer/run-indexer';
 import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './support';
 
 /*

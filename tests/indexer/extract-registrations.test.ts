@@ -2,7 +2,8 @@ import bs58 from 'bs58';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, type VersionedTransactionResponse } from '@solana/web3.js';
 import { describe, expect, it, vi } from 'vitest';
 import { extractRegistrations, type TransactionForIndexing } from '@/lib/indexer/extract-registrations';
-import { encodeRegisterTagData, findTagRecordAddress, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry';
+import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { PROGRAM_ID } from './support';
 
 /*

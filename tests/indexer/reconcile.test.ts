@@ -11,9 +11,9 @@ import { insertIdentity } from '@/devstack/identities';
 import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
 import { identities, identityEvents } from '@/lib/db/schema';
-import { runIndexer } from '@/lib/indexer';
+import { runIndexer } from '@/lib/indexer/run-indexer';
 import { reconcileMirror } from '@/lib/indexer/reconcile';
-import { findTagRecordAddress } from '@/lib/registry';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './support';
 
 /*

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
-import { readCursor, runIndexer } from '@/lib/indexer';
-import { registerTagInstruction } from '@/lib/registry';
+import { readCursor } from '@/lib/indexer/cursor';
+import { runIndexer } from '@/lib/indexer/run-indexer';
+import { registerTagInstruction } from '@/lib/registry/instruction';
 import { PROGRAM_ID, allReach, connect, freshDatabase, fund, registerMany, sendInstructions } from './support';
 
 /*

@@ -1,13 +1,6 @@
 import { Keypair, PublicKey, Transaction, type Connection, type TransactionInstruction } from '@solana/web3.js';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  findTagRecordAddress,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-} from '@/lib/registry';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
+import { findTagRecordAddress } from '@/lib/registry/pda';
 import { PROGRAM_ID } from '../indexer/support';
 
 /** One lifecycle call as tests send it straight to the cluster (not through /v1). */

@@ -3,7 +3,7 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
-import { resolveIdentity } from '@/lib/identity';
+import { resolveIdentity } from '@/lib/identity/get-identity';
 
 type TagRoute = { tag: string };
 

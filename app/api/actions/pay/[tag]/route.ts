@@ -5,7 +5,7 @@ import { json, withApi } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
-import { getIdentity, parseTagParam } from '@/lib/identity';
+import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
 import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
 import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/integrations/pay-action';
 import { payAssetOf } from '@/lib/integrations/pay-asset';

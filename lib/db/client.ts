@@ -32,17 +32,20 @@ export interface DbDriver {
   connect: (() => Promise<SessionClient>) | null;
 }
 
-const DRIVERS = new WeakMap<Db, DbDriver>();
+// Kept on the handle itself, under a global symbol, not in a module-level map: Next.js bundles
+// this module into several chunks (routes, server actions), each with its own module state,
+// while the process's handle (lib/db/index.ts) is one object shared through globalThis.
+const DRIVER = Symbol.for('identity-tag-service.db-driver');
 
 /** The driver of a handle opened by `openDb`. */
 export function driverOf(db: Db): DbDriver {
-  const driver = DRIVERS.get(db);
+  const driver = (db as unknown as Record<symbol, DbDriver | undefined>)[DRIVER];
   if (!driver) throw new Error('lib/db: not a handle opened by openDb (a transaction has no driver of its own)');
   return driver;
 }
 
 function opened(db: unknown, driver: DbDriver, close: () => Promise<void>): DbHandle {
-  DRIVERS.set(db as Db, driver);
+  Object.defineProperty(db, DRIVER, { value: driver });
   return { db: db as Db, close };
 }
 

@@ -48,8 +48,9 @@ async function main(): Promise<void> {
   const { default: next } = await import('next');
   const app = next({ dev: mode === 'dev', dir: process.cwd(), hostname: host ?? 'localhost', port });
   const handle = app.getRequestHandler();
-  await app.prepare();
+  // Before Next.js loads any app code: everything it runs in this process is behind this server.
   markSocketAddressServer();
+  await app.prepare();
   // The configuration the app itself will read (SOLANA_RPC_URL may have been set above).
   const served = parseConfig(process.env);
   const policy = { appUrl: served.appUrl, publicRpcUrl: served.solana.publicRpcUrl, dev: mode === 'dev' };

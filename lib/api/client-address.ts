@@ -86,5 +86,7 @@ function unknownAddress(mode: string, why: string): AppError {
     console.error(line);
   }
   if (mode === 'proxy') return new AppError('forbidden', 'Requests must come through the configured proxy.');
-  return new AppError('internal_error', 'Something went wrong on our side.');
+  // A deployment that cannot tell clients apart cannot rate-limit them: refuse (503, not a
+  // 500), and say in the log which setting is wrong.
+  return new AppError('service_unavailable', 'The service cannot identify clients in its current configuration.');
 }

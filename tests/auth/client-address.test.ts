@@ -95,11 +95,11 @@ describe('clientAddress', () => {
   });
 
   it('vercel without its header: refused, never a fallback on a client header', () => {
-    expect(codeThrown(() => clientAddress(h({ 'x-forwarded-for': '1.1.1.1', 'x-real-ip': '1.1.1.1' }), { source: 'vercel' }))).toBe('internal_error');
+    expect(codeThrown(() => clientAddress(h({ 'x-forwarded-for': '1.1.1.1', 'x-real-ip': '1.1.1.1' }), { source: 'vercel' }))).toBe('service_unavailable');
   });
 
   it('direct outside scripts/serve.ts: refused, since the socket header could be the client’s', () => {
-    expect(codeThrown(() => clientAddress(h({ [SOCKET_ADDRESS_HEADER]: '127.0.0.1' }), { source: 'direct' }))).toBe('internal_error');
+    expect(codeThrown(() => clientAddress(h({ [SOCKET_ADDRESS_HEADER]: '127.0.0.1' }), { source: 'direct' }))).toBe('service_unavailable');
   });
 
   it('direct under the server: the stamped socket address, an IPv4-mapped one as IPv4', () => {

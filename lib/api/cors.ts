@@ -1,4 +1,5 @@
 import type { Handler } from './handler';
+import { stamp } from './answers';
 
 /*
  * CORS for /v1 (DESIGN.md "Identity"). The API authenticates with a bearer token, never a
@@ -27,11 +28,11 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 
 /** Adds the CORS headers to every answer of the handler, errors included. */
 export function withCors<C>(handler: Handler<C>): Handler<C> {
-  return async (req, ctx) => {
+  return stamp(async (req: Request, ctx: C) => {
     const response = await handler(req, ctx);
     for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
     return response;
-  };
+  }, 'cors', handler);
 }
 
 /** The OPTIONS handler of a /v1 route: answers the preflight for `methods`. */

@@ -4,6 +4,7 @@ import { AppError, toAppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
 import { rateLimitTicket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
+import { stamp } from './answers';
 
 /** What Next.js passes a route handler: the dynamic segments, as a Promise (Next 15+). */
 export interface RouteContext<P = Record<string, string>> {
@@ -24,21 +25,21 @@ export type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
  * plain values: `withApi<{ tag: string }>(async (req, { params: { tag } }) => …)`.
  */
 export function withApi<P = Record<string, string>>(handler: Handler<ApiContext<P>>): Handler<RouteContext<P>> {
-  return async (req, ctx) => {
+  return stamp(async (req: Request, ctx: RouteContext<P>) => {
     try {
       const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
       return await handler(req, { params, services });
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  }, 'api', handler);
 }
 
 /** `Authorization: Bearer <session JWT>` → the caller's public key; 401 otherwise. */
 export function withBearer<C extends { services: Services }>(
   handler: Handler<C & { caller: string }>,
 ): Handler<C> {
-  return async (req, ctx) => {
+  return stamp(async (req: Request, ctx: C) => {
     const header = req.headers.get('authorization') ?? '';
     const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(header);
     const caller = match ? await verifySessionToken(ctx.services.tokenKeys, match[1], new Date()) : null;
@@ -48,7 +49,7 @@ export function withBearer<C extends { services: Services }>(
       });
     }
     return handler(req, { ...ctx, caller });
-  };
+  }, 'bearer', handler);
 }
 
 /**
@@ -65,7 +66,7 @@ export function withRateLimit<C extends { services: Services }>(
   handler: Handler<C & { countRequest: RequestCounter }>,
   options: { fused?: boolean } = {},
 ): Handler<C> {
-  return async (req, ctx) => {
+  return stamp(async (req: Request, ctx: C) => {
     const { authDb } = ctx.services;
     const ticket = rateLimitTicket(ctx.services, bucket, req.headers, new Date());
     if (!options.fused) await ticket.count(authDb);
@@ -80,7 +81,7 @@ export function withRateLimit<C extends { services: Services }>(
     await ticket.count(authDb);
     for (const [name, value] of Object.entries(ticket.headers())) response.headers.set(name, value);
     return response;
-  };
+  }, `rateLimit:${bucket}`, handler);
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

@@ -31,12 +31,20 @@ import {
   TransferState,
 } from '@/lib/lifecycle/schemas';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
+import { WRAPPER_STATUSES, wrapperStatuses, type Wrapper } from './answers';
+import type { RateLimitBucket } from './rate-limit';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
 
 /*
  * The OpenAPI 3.1 document of /v1, generated from the same zod schemas that validate the
- * requests (STYLE.md 4). One entry per endpoint below, in `V1_PATHS`; the test
+ * requests (STYLE.md 4). One entry per endpoint below, in `V1_OPERATIONS`; the test
  * `tests/identity/openapi.test.ts` walks app/v1/**\/route.ts and fails on a route without one.
+ *
+ * An entry lists only what its handler answers itself (`errors`). What its wrappers answer
+ * (withApi's 500 and 503, withBearer's 401, withRateLimit's 429, a JSON body's 400, 413 and
+ * 415) comes from lib/api/answers.ts, added here from the entry's `bearer`, `rateLimit` and
+ * `requestBody`; tests/identity/openapi-coverage.test.ts checks those against the wrappers
+ * each route's handlers really went through, so neither can change without the other.
  */
 
 // ---------------------------------------------------------------------------------------
@@ -87,10 +95,10 @@ const ifNoneMatch = z.object({
   'if-none-match': z.string().optional().meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
 });
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /** The error answers of one operation, each with what it means there. */
-function errors(cases: Partial<Record<ErrorStatus, string>>): ZodOpenApiResponsesObject {
+function errors(cases: Partial<Record<number, string>>): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, description] of Object.entries(cases)) {
     const response: ZodOpenApiResponseObject = {
@@ -102,6 +110,9 @@ function errors(cases: Partial<Record<ErrorStatus, string>>): ZodOpenApiResponse
     }
     if (status === '429') {
       response.headers = RateLimitHeaders.extend({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) });
+    }
+    if (status === '503') {
+      response.headers = z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) });
     }
     responses[status as `${ErrorStatus}`] = response;
   }
@@ -119,38 +130,66 @@ function jsonBody(schema: z.ZodType) {
 const BEARER = [{ bearerAuth: [] }];
 const tagPath = { path: z.object({ tag: TagPathParam }) };
 
+/** One /v1 operation as its handler is built: its documentation and what it answers itself. */
+export interface V1Operation extends Omit<ZodOpenApiOperationObject, 'responses' | 'security'> {
+  /** Wrapped in withBearer (documented as the bearer scheme, with its 401). */
+  bearer?: true;
+  /** Wrapped in withRateLimit with this bucket (its 429). */
+  rateLimit?: RateLimitBucket;
+  /** The answers that are not errors (2xx, 304). */
+  responses: ZodOpenApiResponsesObject;
+  /** The errors the handler answers itself, beyond its wrappers' and its body's, and what each means here. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+}
+
+/** The wrappers an operation's handler goes through, as lib/api/answers.ts names them. */
+export function wrappersOfOperation(op: V1Operation): Wrapper[] {
+  return ['cors', 'api', ...(op.bearer ? (['bearer'] as const) : []), ...(op.rateLimit ? ([`rateLimit:${op.rateLimit}`] as const) : [])];
+}
+
+/**
+ * Every status an operation can answer, given the wrappers its handler went through: its own
+ * answers and errors, its wrappers', and a JSON body's when it takes one. The operation's
+ * own description of a status wins over the generic one.
+ */
+export function answerableErrors(op: V1Operation, wrappers: readonly Wrapper[]): Partial<Record<number, string>> {
+  return { ...wrapperStatuses(wrappers), ...(op.requestBody ? WRAPPER_STATUSES.jsonBody : {}), ...op.errors };
+}
+
+function toOpenApi(op: V1Operation): ZodOpenApiOperationObject {
+  const { bearer, rateLimit: _bucket, responses, errors: _own, ...doc } = op;
+  return {
+    ...doc,
+    ...(bearer ? { security: BEARER } : {}),
+    responses: { ...responses, ...errors(answerableErrors(op, wrappersOfOperation(op))) },
+  };
+}
+
 // ---------------------------------------------------------------------------------------
 // Auth (SPEC 4.1, 4.2, 5)
 // ---------------------------------------------------------------------------------------
 
 /** POST /v1/auth/challenge */
-const authChallenge: ZodOpenApiOperationObject = {
+const authChallenge: V1Operation = {
   operationId: 'requestChallenge',
   tags: ['auth'],
   summary: 'Request a single-use sign-in message for a public key',
+  rateLimit: 'auth',
   requestBody: jsonBody(ChallengeRequest),
-  responses: {
-    200: ok('The message to sign', ChallengeResponse, RateLimitHeaders),
-    ...errors({ 400: 'Malformed body or public key', 413: 'Body too large', 429: 'Rate limit exceeded' }),
-  },
+  responses: { 200: ok('The message to sign', ChallengeResponse, RateLimitHeaders) },
+  errors: { 400: 'Malformed body or public key' },
 };
 
 /** POST /v1/auth/verify */
-const authVerify: ZodOpenApiOperationObject = {
+const authVerify: V1Operation = {
   operationId: 'verifySignature',
   tags: ['auth'],
   summary: 'Exchange the signed message for a session token',
   description: 'Consumes the challenge whatever the outcome. Every verification failure is the same 401.',
+  rateLimit: 'auth',
   requestBody: jsonBody(VerifyRequest),
-  responses: {
-    200: ok('A session JWT (HS256, one hour)', VerifyResponse, RateLimitHeaders),
-    ...errors({
-      400: 'Malformed body',
-      401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)',
-      413: 'Body too large',
-      429: 'Rate limit exceeded',
-    }),
-  },
+  responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse, RateLimitHeaders) },
+  errors: { 401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)' },
 };
 
 const SessionResponse = z
@@ -161,15 +200,12 @@ const SessionResponse = z
   .meta({ id: 'Session' });
 
 /** GET /v1/auth/session */
-const authSession: ZodOpenApiOperationObject = {
+const authSession: V1Operation = {
   operationId: 'getSession',
   tags: ['auth'],
   summary: "The bearer token's public key and expiry",
-  security: BEARER,
-  responses: {
-    200: ok('The token is valid', SessionResponse),
-    ...errors({ 401: 'Missing, invalid or expired token' }),
-  },
+  bearer: true,
+  responses: { 200: ok('The token is valid', SessionResponse) },
 };
 
 // ---------------------------------------------------------------------------------------
@@ -177,54 +213,44 @@ const authSession: ZodOpenApiOperationObject = {
 // ---------------------------------------------------------------------------------------
 
 /** GET /v1/identity/{tag} */
-const getIdentity: ZodOpenApiOperationObject = {
+const getIdentity: V1Operation = {
   operationId: 'getIdentity',
   tags: ['identity'],
   summary: 'Read an identity',
   description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
   requestParams: { ...tagPath, header: ifNoneMatch },
-  responses: {
-    200: ok('The identity', Identity, ConditionalReadHeaders),
-    304: NOT_MODIFIED,
-    ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
-  },
+  responses: { 200: ok('The identity', Identity, ConditionalReadHeaders), 304: NOT_MODIFIED },
+  errors: { 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' },
 };
 
 /** PATCH /v1/identity/{tag} */
-const updateProfile: ZodOpenApiOperationObject = {
+const updateProfile: V1Operation = {
   operationId: 'updateProfile',
   tags: ['identity'],
   summary: "Edit the caller's own profile",
   description:
     'Checks, in order: token (401), tag format and body (400), existence (404, also for blocked tags), ownership (403). ' +
     'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
-  security: BEARER,
+  bearer: true,
   requestParams: tagPath,
   requestBody: jsonBody(ProfilePatch),
-  responses: {
-    200: ok('The updated identity', Identity),
-    ...errors({
-      400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
-      401: 'Missing, invalid or expired token',
-      403: 'The tag belongs to another public key',
-      404: 'No such tag (missing or blocked)',
-      413: 'Body too large',
-    }),
+  responses: { 200: ok('The updated identity', Identity) },
+  errors: {
+    400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
+    403: 'The tag belongs to another public key',
+    404: 'No such tag (missing or blocked)',
   },
 };
 
 /** GET /v1/resolve/{tag} */
-const resolveIdentity: ZodOpenApiOperationObject = {
+const resolveIdentity: V1Operation = {
   operationId: 'resolveIdentity',
   tags: ['identity'],
   summary: 'Resolve a tag to its owner and payout wallet',
   description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
   requestParams: { ...tagPath, header: ifNoneMatch },
-  responses: {
-    200: ok('The resolved identity', ResolvedIdentity, ConditionalReadHeaders),
-    304: NOT_MODIFIED,
-    ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
-  },
+  responses: { 200: ok('The resolved identity', ResolvedIdentity, ConditionalReadHeaders), 304: NOT_MODIFIED },
+  errors: { 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' },
 };
 
 // ---------------------------------------------------------------------------------------
@@ -232,43 +258,38 @@ const resolveIdentity: ZodOpenApiOperationObject = {
 // ---------------------------------------------------------------------------------------
 
 /** GET /v1/availability/{tag} */
-const availability: ZodOpenApiOperationObject = {
+const availability: V1Operation = {
   operationId: 'getTagAvailability',
   tags: ['register'],
   summary: 'Whether a tag can be registered right now',
   description: 'Advisory: the chain decides, and two people can race for the same tag. A malformed tag is a 200 with `reason: invalid`.',
+  rateLimit: 'availability',
   requestParams: tagPath,
-  responses: {
-    200: ok('Availability of the tag', TagAvailability),
-    ...errors({ 503: 'Cluster unreachable' }),
-  },
+  responses: { 200: ok('Availability of the tag', TagAvailability, RateLimitHeaders) },
+  errors: { 503: 'The cluster or the database is briefly unreachable' },
 };
 
 /** POST /v1/register */
-const register: ZodOpenApiOperationObject = {
+const register: V1Operation = {
   operationId: 'registerTag',
   tags: ['register'],
   summary: 'Build an unsigned register_tag transaction',
   description:
     'The owner is the token\'s public key, never the body. The service never signs, submits or writes the mirror; ' +
     'the identity appears once the indexer sees the transaction on chain.',
-  security: BEARER,
+  bearer: true,
+  rateLimit: 'register',
   requestBody: jsonBody(RegisterRequest),
-  responses: {
-    200: ok('The unsigned transaction to sign and submit', RegisterResponse, RateLimitHeaders),
-    ...errors({
-      400: 'Malformed body, tag or key',
-      401: 'Missing, invalid or expired token',
-      409: 'Tag taken, reserved or blocked',
-      413: 'Body too large',
-      429: 'Rate limit exceeded',
-      503: 'Cluster unreachable',
-    }),
+  responses: { 200: ok('The unsigned transaction to sign and submit', RegisterResponse, RateLimitHeaders) },
+  errors: {
+    400: 'Malformed body, tag or key',
+    409: 'Tag taken, reserved or blocked',
+    503: 'The cluster or the database is briefly unreachable',
   },
 };
 
 /** POST /v1/sync */
-const sync: ZodOpenApiOperationObject = {
+const sync: V1Operation = {
   operationId: 'syncRegistration',
   tags: ['register'],
   summary: 'Index one transaction of the program now',
@@ -276,18 +297,17 @@ const sync: ZodOpenApiOperationObject = {
     'Reads the transaction from the chain (the caller is not trusted) and, once it is finalized, makes the mirror match the ' +
     'tag records it touched: a registration, a wallet change, an offer, its cancel or accept, a release. Answers as ' +
     'GET /v1/identity would now for the first record it touched.',
+  rateLimit: 'sync',
   requestBody: jsonBody(SyncRequest),
   responses: {
-    200: ok('The identity, now mirrored', Identity),
+    200: ok('The identity, now mirrored', Identity, RateLimitHeaders),
     202: ok('Seen but not finalized yet; call again', SyncPending, z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) })),
-    ...errors({
-      400: 'Malformed body or signature',
-      404: 'The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released',
-      413: 'Body too large',
-      422: 'Not a successful transaction of this program (failed, or no instruction of it)',
-      429: 'Rate limit exceeded',
-      503: 'Cluster unreachable',
-    }),
+  },
+  errors: {
+    400: 'Malformed body or signature',
+    404: 'The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released',
+    422: 'Not a successful transaction of this program (failed, or no instruction of it)',
+    503: 'The cluster or the database is briefly unreachable',
   },
 };
 
@@ -307,7 +327,7 @@ function lifecycleBuilder(
   checks: string,
   cases: { 409?: string; 403: string },
   bodyRequired = true,
-): ZodOpenApiOperationObject {
+): V1Operation {
   return {
     operationId,
     tags: ['lifecycle'],
@@ -315,20 +335,16 @@ function lifecycleBuilder(
     description:
       `${LIFECYCLE_ORDER}${checks} The service never signs, submits or writes the mirror: sign (the caller first, a ` +
       'sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.',
-    security: BEARER,
+    bearer: true,
+    rateLimit: 'register',
     requestParams: tagPath,
     requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } },
-    responses: {
-      200: ok('The unsigned transaction to sign and submit', LifecycleTransaction, RateLimitHeaders),
-      ...errors({
-        400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
-        401: 'Missing, invalid or expired token',
-        404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
-        ...cases,
-        413: 'Body too large',
-        429: 'Rate limit exceeded',
-        503: 'Cluster unreachable',
-      }),
+    responses: { 200: ok('The unsigned transaction to sign and submit', LifecycleTransaction, RateLimitHeaders) },
+    errors: {
+      400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
+      404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
+      ...cases,
+      503: 'The cluster or the database is briefly unreachable',
     },
   };
 }
@@ -352,17 +368,14 @@ const offerTransfer = lifecycleBuilder(
 );
 
 /** GET /v1/identity/{tag}/transfer */
-const getTransferState: ZodOpenApiOperationObject = {
+const getTransferState: V1Operation = {
   operationId: 'getTransferState',
   tags: ['lifecycle'],
   summary: 'The owner of a tag and the key it is offered to',
   description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
   requestParams: { ...tagPath, header: ifNoneMatch },
-  responses: {
-    200: ok('The transfer state', TransferState, ConditionalReadHeaders),
-    304: NOT_MODIFIED,
-    ...errors({ 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' }),
-  },
+  responses: { 200: ok('The transfer state', TransferState, ConditionalReadHeaders), 304: NOT_MODIFIED },
+  errors: { 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' },
 };
 
 /** POST /v1/identity/{tag}/transfer/cancel */
@@ -402,7 +415,7 @@ const releaseTag = lifecycleBuilder(
 // ---------------------------------------------------------------------------------------
 
 /** PUT /v1/primary */
-const setPrimaryTag: ZodOpenApiOperationObject = {
+const setPrimaryTag: V1Operation = {
   operationId: 'setPrimaryTag',
   tags: ['integrators'],
   summary: 'Choose the caller’s primary tag (what reverse lookups of its address answer)',
@@ -410,23 +423,19 @@ const setPrimaryTag: ZodOpenApiOperationObject = {
     'The tag must be one of the caller’s active tags; `null` goes back to the default, its oldest active tag. The choice ' +
     'counts only while the caller still owns the tag and it is live: after a transfer, release or block, the default answers again. ' +
     'Checks, in order: token (401), body and tag (400), a missing or blocked tag (404), another key’s tag (403).',
-  security: BEARER,
+  bearer: true,
+  rateLimit: 'primary',
   requestBody: jsonBody(PrimaryTagRequest),
-  responses: {
-    200: ok('The caller’s primary tag now', PrimaryTag, RateLimitHeaders),
-    ...errors({
-      400: 'Malformed body or tag',
-      401: 'Missing, invalid or expired token',
-      403: 'The tag belongs to another public key',
-      404: 'No such tag (missing or blocked)',
-      413: 'Body too large',
-      429: 'Rate limit exceeded',
-    }),
+  responses: { 200: ok('The caller’s primary tag now', PrimaryTag, RateLimitHeaders) },
+  errors: {
+    400: 'Malformed body or tag',
+    403: 'The tag belongs to another public key',
+    404: 'No such tag (missing or blocked)',
   },
 };
 
 /** GET /v1/reverse/{address} */
-const reverseLookup: ZodOpenApiOperationObject = {
+const reverseLookup: V1Operation = {
   operationId: 'reverseLookup',
   tags: ['integrators'],
   summary: 'An address → its tag',
@@ -434,28 +443,23 @@ const reverseLookup: ZodOpenApiOperationObject = {
     'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
     'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
   requestParams: { path: z.object({ address: AddressPathParam }), header: ifNoneMatch },
-  responses: {
-    200: ok('The address’s tag', ReverseLookup, ConditionalReadHeaders),
-    304: NOT_MODIFIED,
-    ...errors({ 400: 'Malformed address', 404: 'No tag for this address' }),
-  },
+  responses: { 200: ok('The address’s tag', ReverseLookup, ConditionalReadHeaders), 304: NOT_MODIFIED },
+  errors: { 400: 'Malformed address', 404: 'No tag for this address' },
 };
 
 /** POST /v1/reverse */
-const reverseLookupBatch: ZodOpenApiOperationObject = {
+const reverseLookupBatch: V1Operation = {
   operationId: 'reverseLookupBatch',
   tags: ['integrators'],
   summary: 'Up to 100 addresses → their tags',
   description: 'Each address answered as GET /v1/reverse/{address} answers it, or null; a duplicate answers once.',
   requestBody: jsonBody(ReverseBatchRequest),
-  responses: {
-    200: ok('Each address → `@tag` or null', ReverseBatchResponse),
-    ...errors({ 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)', 413: 'Body too large' }),
-  },
+  responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },
+  errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)' },
 };
 
 /** POST /v1/resolve */
-const resolveBatch: ZodOpenApiOperationObject = {
+const resolveBatch: V1Operation = {
   operationId: 'resolveBatch',
   tags: ['integrators'],
   summary: 'Up to 100 tags → their resolve objects',
@@ -463,14 +467,12 @@ const resolveBatch: ZodOpenApiOperationObject = {
     'Any accepted spelling (`alice`, `@Alice`, `%40alice`); answers are keyed by the canonical tag (bare, without `@`), each ' +
     'exactly what GET /v1/resolve/{tag} answers, or null where that is a 404 (missing and blocked alike).',
   requestBody: jsonBody(ResolveBatchRequest),
-  responses: {
-    200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse),
-    ...errors({ 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)', 413: 'Body too large' }),
-  },
+  responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },
+  errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)' },
 };
 
 /** GET /v1/events */
-const listIdentityEvents: ZodOpenApiOperationObject = {
+const listIdentityEvents: V1Operation = {
   operationId: 'listIdentityEvents',
   tags: ['integrators'],
   summary: 'The change feed: every change of what GET /v1/identity answers, in order',
@@ -479,10 +481,8 @@ const listIdentityEvents: ZodOpenApiOperationObject = {
     'Pass `next` back as `after`; `next` is the given cursor when nothing is newer. No event is ever skipped: an event ' +
     'whose transaction commits late is served after the cursors given out before it. A full page never changes.',
   requestParams: { query: FeedQuery },
-  responses: {
-    200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders),
-    ...errors({ 400: 'Malformed cursor, or a limit outside 1..1000' }),
-  },
+  responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
+  errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
 };
 
 // ---------------------------------------------------------------------------------------
@@ -490,7 +490,7 @@ const listIdentityEvents: ZodOpenApiOperationObject = {
 // ---------------------------------------------------------------------------------------
 
 /** GET /v1/openapi.json */
-const openApiDocument: ZodOpenApiOperationObject = {
+const openApiDocument: V1Operation = {
   operationId: 'getOpenApiDocument',
   tags: ['meta'],
   summary: 'This OpenAPI 3.1 document',
@@ -503,7 +503,7 @@ const openApiDocument: ZodOpenApiOperationObject = {
 };
 
 /** Every /v1 endpoint: path → method → operation. A new route adds its line here. */
-export const V1_PATHS = {
+export const V1_OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'put' | 'patch' | 'delete', V1Operation>>> = {
   '/v1/auth/challenge': { post: authChallenge },
   '/v1/auth/verify': { post: authVerify },
   '/v1/auth/session': { get: authSession },
@@ -523,7 +523,17 @@ export const V1_PATHS = {
   '/v1/register': { post: register },
   '/v1/sync': { post: sync },
   '/v1/openapi.json': { get: openApiDocument },
-} satisfies ZodOpenApiPathsObject;
+};
+
+/** The OpenAPI paths of V1_OPERATIONS, each with every status it can answer. */
+function v1Paths(): ZodOpenApiPathsObject {
+  return Object.fromEntries(
+    Object.entries(V1_OPERATIONS).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, toOpenApi(op)])),
+    ]),
+  );
+}
 
 /** The OpenAPI 3.1 document of /v1; `serverUrl` is the public origin (APP_URL). */
 export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
@@ -534,7 +544,8 @@ export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
       version: '1.0.0',
       description:
         'Wallet-signature sign-in, tag registration transactions and identity profiles on Solana. ' +
-        'Every error is `{ "error": { "code", "message" } }`.',
+        'Every error is `{ "error": { "code", "message" } }`. Each operation lists every status it can answer; besides ' +
+        'those, a method a path does not serve answers 405 with `Allow`, and a /v1 path that names no endpoint answers 404.',
     },
     servers: options.serverUrl ? [{ url: options.serverUrl }] : undefined,
     tags: [
@@ -545,7 +556,7 @@ export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
       { name: 'integrators', description: 'For wallets and payment apps: primary tag, reverse lookup, batch resolve, change feed' },
       { name: 'meta', description: 'About the API' },
     ],
-    paths: V1_PATHS,
+    paths: v1Paths(),
     components: {
       securitySchemes: {
         bearerAuth: {

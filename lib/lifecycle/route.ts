@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { withCors } from '@/lib/api/cors';
 import { AppError } from '@/lib/errors';
-import { json, withApi, withBearer, withRateLimit, type Handler, type RouteContext } from '@/lib/api/handler';
+import { delegatesTo } from '@/lib/api/answers';
+import { json, withApi, withBearer, withRateLimit, type ApiContext, type Handler, type RouteContext } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readOptionalJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
@@ -32,20 +33,21 @@ export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
   schema: S,
   operationOf: (body: z.infer<S>) => LifecycleOperation,
 ): Handler<RouteContext<TagRoute>> {
+  type Checked = ApiContext<TagRoute> & { tag: string; operation: LifecycleOperation; feePayer: string | undefined };
+  const authenticated = withBearer<Checked>(async (_req, { caller, tag, operation, feePayer, services: { db, config } }) => {
+    const { connection, programId } = getChain(config);
+    return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer }));
+  });
   return withCors(
     withApi<TagRoute>(
-      withRateLimit('register', async (req, ctx) => {
-        const tag = parseLifecycleTag(ctx.params.tag);
-        const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
-        const operation = operationOf(body);
-        const authenticated = withBearer<typeof ctx>(async (_req, { caller, services: { db, config } }) => {
-          const { connection, programId } = getChain(config);
-          return json(
-            await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer }),
-          );
-        });
-        return authenticated(req, ctx);
-      }),
+      withRateLimit(
+        'register',
+        delegatesTo(authenticated, async (req: Request, ctx: ApiContext<TagRoute>) => {
+          const tag = parseLifecycleTag(ctx.params.tag);
+          const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
+          return authenticated(req, { ...ctx, tag, operation: operationOf(body), feePayer: body.feePayer });
+        }),
+      ),
     ),
   );
 }

@@ -13,7 +13,7 @@ export interface ControllablePostgres {
 
 /** A real PostgreSQL server, of this test alone, that can be stopped and started again. */
 export async function startControllablePostgres(): Promise<ControllablePostgres> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(process.cwd(), 'tests/db/postgres-control-process.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(process.cwd(), 'devstack/postgres-process.ts')], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiters: { word: string; resolve: () => void }[] = [];

@@ -1,27 +1,8 @@
-import { spawn } from 'node:child_process';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { TEST_AUTH_SECRET } from '@/devstack/app';
+import { afterAll, describe, expect, it } from 'vitest';
+import { admin } from '../support/admin-cli';
 import { appUrl, closeTestDb, expectedIdentity, get, NOT_FOUND, readRow, seedIdentity } from './helpers';
 
 afterAll(closeTestDb);
-
-const databaseUrl = inject('databaseUrl');
-
-function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', ...args], {
-      // The app's URL and secret: the command asks the app to drop its cached /@tag page.
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
-  });
-}
 
 describe('npm run admin (moderation CLI)', () => {
   it('block hides the tag (404), unblock shows it again', async () => {

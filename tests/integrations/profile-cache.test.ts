@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_AUTH_SECRET } from '@/devstack/app';
 import { identities } from '@/lib/db/schema';
 import { REVALIDATE_PATH, revalidationToken } from '@/lib/feed/profile-pages';
+import { admin, runAdmin } from '../support/admin-cli';
 import { signIn } from '../support/sign-in';
 import { appUrl, closeTestDb, patchIdentity, requireApp, seedIdentity, testDb, viewProfile } from './support';
 
@@ -20,21 +20,6 @@ afterAll(closeTestDb);
 async function renameBehindTheAppsBack(tag: string, displayName: string): Promise<void> {
   const { db } = await testDb();
   await db.update(identities).set({ displayName }).where(eq(identities.tag, tag));
-}
-
-function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
-  });
 }
 
 describe('cached /@tag', () => {
@@ -102,15 +87,7 @@ describe('cached /@tag', () => {
 
   it('the admin command says so (exit 3) when it cannot reach the app; the change is saved', async () => {
     const row = await seedIdentity();
-    const child = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const p = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', 'verify', row.tag], {
-        env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: 'http://127.0.0.1:9', AUTH_SECRET: TEST_AUTH_SECRET },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      p.stderr.on('data', (d) => (stderr += d));
-      p.on('exit', (code) => resolve({ code, stderr: stderr.replace(/^npm warn.*\n/gm, '') }));
-    });
+    const child = await runAdmin(['verify', row.tag], 'http://127.0.0.1:9');
     expect(child.code).toBe(3);
     expect(child.stderr).toMatch(/^warning: the change is saved, but the cached page of @t_\w+ was not refreshed: could not reach the app at http:\/\/127\.0\.0\.1:9/);
   });

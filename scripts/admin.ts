@@ -1,12 +1,12 @@
 // `npm run admin -- block|unblock|verify|unverify|merchant|unmerchant <tag>`: moderation
 // (DESIGN.md "Identity"). The only way to change a tag's status or flags; nothing in /v1 can.
-import { AppError } from '@/lib/errors';
-import { ConfigError, getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { RevalidationError } from '@/lib/feed/profile-pages';
 import { parseTagParam } from '@/lib/identity/get-identity';
 import { isModerationAction, moderate, MODERATION_ACTIONS } from '@/lib/identity/moderation';
+import { runCommand } from './run-command';
 
 const USAGE = `usage: npm run admin -- <${MODERATION_ACTIONS.join('|')}> <tag>`;
 
@@ -42,12 +42,4 @@ async function refreshCachedPage(tag: string): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof AppError) console.error(`error: ${err.code}: ${err.message}`);
-    else if (err instanceof ConfigError) console.error(err.message);
-    else console.error('error:', err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -3,12 +3,12 @@
 // TAG_PROGRAM_ID). `run`: one indexer run, as the cron route does. `reconcile`: compare the
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
-import { AppError } from '@/lib/errors';
 import { getChain } from '@/lib/chain/rpc';
-import { ConfigError, getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { reconcileMirror, type MirrorDifference } from '@/lib/indexer/reconcile';
+import { runCommand } from './run-command';
 
 const USAGE = 'usage: npm run indexer -- run | reconcile [--repair]';
 
@@ -56,12 +56,4 @@ function describe(d: MirrorDifference): string {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof AppError) console.error(`error: ${err.code}: ${err.message}`);
-    else if (err instanceof ConfigError) console.error(err.message);
-    else console.error('error:', err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { moderate } from '@/lib/identity/moderation';
+import { NO_PROFILE } from '../support/identity';
 import {
   appUrl, closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb,
 } from './helpers';
@@ -17,12 +18,7 @@ describe('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
       tag: `@${row.tag}`,
       owner: row.owner,
       wallet: row.owner,
-      displayName: null,
-      avatar: null,
-      bio: null,
-      preferredToken: null,
-      verified: false,
-      merchant: false,
+      ...NO_PROFILE,
       createdAt: '2025-03-04T05:06:07.089Z',
     });
     expect(Object.keys(res.json as object).sort()).toEqual(

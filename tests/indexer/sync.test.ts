@@ -3,6 +3,7 @@ import { Keypair, SystemProgram } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
+import { NO_PROFILE } from '../support/identity';
 import { confirmed, connect, fund, getIdentity, postAuthed, registerDirect, sendInstructions } from './support';
 
 const appUrl = inject('appUrl');
@@ -32,12 +33,7 @@ describe('POST /v1/sync', () => {
       tag: `@${tag}`,
       owner: owner.publicKey.toBase58(),
       wallet: owner.publicKey.toBase58(),
-      displayName: null,
-      avatar: null,
-      bio: null,
-      preferredToken: null,
-      verified: false,
-      merchant: false,
+      ...NO_PROFILE,
       createdAt: new Date(landed!.blockTime! * 1000).toISOString(),
     });
     expect((await sync({ signature })).json).toEqual(first.json);

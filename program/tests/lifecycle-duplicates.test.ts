@@ -8,8 +8,8 @@ import { decodeTagRecord } from '@/lib/registry/account';
 import { type RegistryErrorName } from '@/lib/registry/errors';
 import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
-import { expectRefusal, recordAt, registerTag, snapshot } from './lifecycle-support';
+import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
+import { aliceHoldsTag, expectRefusal, recordAt, snapshot } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 let svm: LiteSVM;
@@ -19,11 +19,8 @@ let sponsor: Keypair;
 let tagRecord: PublicKey;
 
 beforeEach(() => {
-  svm = startSvm();
-  alice = fundedKeypair(svm);
-  bob = fundedKeypair(svm);
+  ({ svm, alice, bob, tagRecord } = aliceHoldsTag());
   sponsor = fundedKeypair(svm);
-  tagRecord = registerTag(svm, 'alice', alice);
   // A standing offer to bob, so cancel and accept could succeed but for the duplicate.
   expectSuccess(send(svm, [offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey })], alice.publicKey, [alice]));
 });

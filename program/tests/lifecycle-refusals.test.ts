@@ -7,8 +7,8 @@ import { TAG_RECORD_OFFSETS } from '@/lib/registry/account';
 import { type RegistryErrorName } from '@/lib/registry/errors';
 import { acceptTransferInstruction, cancelTransferInstruction, encodeInstructionData, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
-import { expectRefusal, plantAccount, rawInstruction, recordBytes, registerTag, snapshot, withAccount } from './lifecycle-support';
+import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
+import { aliceHoldsTag, expectRefusal, plantAccount, rawInstruction, recordBytes, snapshot, withAccount } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 let svm: LiteSVM;
@@ -18,11 +18,8 @@ let mallory: Keypair;
 let tagRecord: PublicKey;
 
 beforeEach(() => {
-  svm = startSvm();
-  alice = fundedKeypair(svm);
-  bob = fundedKeypair(svm);
+  ({ svm, alice, bob, tagRecord } = aliceHoldsTag());
   mallory = fundedKeypair(svm);
-  tagRecord = registerTag(svm, 'alice', alice);
 });
 
 /** Each lifecycle instruction as its rightful signer would send it against `record`. */

@@ -1,5 +1,5 @@
 /**
- * Helpers for the lifecycle tests and bench over the shared LiteSVM harness: register a tag,
+ * Helpers for the program tests and the lifecycle bench over the shared LiteSVM harness: register a tag,
  * read its record, plant accounts the program did not write, and assert a refusal the way
  * the program reports it (its code and its log line).
  */
@@ -11,13 +11,21 @@ import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/registry
 import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
 import { registerTagInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { accountData, customErrorCode, expectSuccess, logs, PROGRAM_ID, send, toAddress, type SendResult } from '@/program/litesvm-harness';
+import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
 
 /** Registers `tag` for `owner` (who pays) and returns the record's address. */
 export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {
   const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey });
   expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
+}
+
+/** Where every lifecycle test starts: a fresh LiteSVM in which alice holds the tag `alice`, and bob has a funded key. */
+export function aliceHoldsTag(): { svm: LiteSVM; alice: Keypair; bob: Keypair; tagRecord: PublicKey } {
+  const svm = startSvm();
+  const alice = fundedKeypair(svm);
+  const bob = fundedKeypair(svm);
+  return { svm, alice, bob, tagRecord: registerTag(svm, 'alice', alice) };
 }
 
 /** The decoded record at `address`; fails the test when there is none or it does not decode. */

@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TAG_RECORD_SIZE } from '@/lib/registry/account';
 import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
-import { expectRefusal, recordAt, registerTag } from './lifecycle-support';
+import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
+import { aliceHoldsTag, expectRefusal, recordAt, registerTag } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 let svm: LiteSVM;
@@ -17,10 +17,7 @@ let bob: Keypair;
 let tagRecord: PublicKey;
 
 beforeEach(() => {
-  svm = startSvm();
-  alice = fundedKeypair(svm);
-  bob = fundedKeypair(svm);
-  tagRecord = registerTag(svm, 'alice', alice);
+  ({ svm, alice, bob, tagRecord } = aliceHoldsTag());
 });
 
 const offer = (to: PublicKey, from = alice) =>

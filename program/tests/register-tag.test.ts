@@ -1,9 +1,9 @@
 // register_tag in LiteSVM against the committed program/tag_registry.so.
-import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram, type AccountMeta } from '@solana/web3.js';
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeTagRecord, TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
+import { type RegistryErrorName } from '@/lib/registry/errors';
 import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import {
@@ -13,35 +13,23 @@ import {
   expectSuccess,
   FEE_PER_SIGNATURE,
   fundedKeypair,
-  logs,
   PROGRAM_ID,
   send,
   startSvm,
   type SendResult,
 } from '@/program/litesvm-harness';
+import { expectRefusal, rawInstruction } from './lifecycle-support';
 
 /** TransactionErrorFieldless.SignatureFailure in litesvm (a const enum, so not importable here). */
 const SIGNATURE_FAILURE = 11;
 
-interface Meta {
-  pubkey: PublicKey;
-  isSigner: boolean;
-  isWritable: boolean;
-}
-
-/** register_tag with every account spelled out, so a test can bend one of them. */
-function rawInstruction(keys: Meta[], data: Buffer): TransactionInstruction {
-  return new TransactionInstruction({ programId: PROGRAM_ID, keys, data });
-}
-
-function standardKeys(tag: string, owner: PublicKey, feePayer: PublicKey): Meta[] {
+function standardKeys(tag: string, owner: PublicKey, feePayer: PublicKey): AccountMeta[] {
   return registerTagInstruction({ programId: PROGRAM_ID, tag, owner, wallet: owner, feePayer }).keys;
 }
 
 /** `loggedAs`: the instruction the program names in its log; data that names none is logged as tag_registry's. */
-function expectError(result: SendResult, name: RegistryErrorName, loggedAs = 'register_tag') {
-  expect(customErrorCode(result)).toBe(registryErrorCode(name));
-  expect(logs(result)).toContain(`Program log: ${loggedAs} failed: ${name}`);
+function expectError(result: SendResult, name: RegistryErrorName, loggedAs: 'register_tag' | 'tag_registry' = 'register_tag') {
+  expectRefusal(result, loggedAs, name);
 }
 
 let svm: LiteSVM;
@@ -229,7 +217,7 @@ describe('register_tag: refusals', () => {
   });
 
   const good = () => encodeRegisterTagData('alice', owner.publicKey);
-  it.each([
+  it.each<[string, () => Uint8Array, 'register_tag' | 'tag_registry']>([
     ['empty data', () => Buffer.alloc(0), 'tag_registry'],
     ['only the discriminator', () => good().subarray(0, 8), 'register_tag'],
     ['a wrong discriminator', () => { const d = Buffer.from(good()); d[0] ^= 1; return d; }, 'tag_registry'],

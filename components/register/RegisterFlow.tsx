@@ -10,6 +10,9 @@ import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
 import { useRegistration, type BuildRegistration } from './useRegistration';
 import { useTagAvailability, type Availability } from './useTagAvailability';
 
+/** A tag and an address are codes, not prose: the browser must not capitalise, correct or complete them. */
+const NOT_PROSE = { autoCapitalize: 'none', autoCorrect: 'off', autoComplete: 'off', spellCheck: false } as const;
+
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
   empty: `${TAG_RULE_IN_WORDS[0].toUpperCase()}${TAG_RULE_IN_WORDS.slice(1)}.`,
   invalid: 'Not a valid tag: use 3 to 32 of a–z, 0–9 and _, not starting or ending with _.',
@@ -109,10 +112,7 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
               onChange={(e) => setTagInput(e.target.value)}
               disabled={running}
               maxLength={TAG_MAX_BYTES + 1}
-              autoCapitalize="none"
-              autoCorrect="off"
-              autoComplete="off"
-              spellCheck={false}
+              {...NOT_PROSE}
               aria-describedby={ids.tagHint}
               aria-invalid={['invalid', 'reserved', 'taken'].includes(availability.state) || undefined}
             />
@@ -130,10 +130,7 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
             value={payout}
             onChange={(e) => setPayout(e.target.value)}
             disabled={running}
-            autoCapitalize="none"
-            autoCorrect="off"
-            autoComplete="off"
-            spellCheck={false}
+            {...NOT_PROSE}
             className="mono"
             placeholder={sessionKey ?? 'Your signed-in wallet'}
             aria-describedby={ids.payoutHint}

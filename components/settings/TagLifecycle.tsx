@@ -25,6 +25,43 @@ function keyProblem(text: string, notThis?: { key: string; why: string }): strin
   return null;
 }
 
+/** A field for a Solana address; the problem with what was typed, when there is one, stands in for the hint. */
+function AddressField({
+  id,
+  label,
+  value,
+  onChange,
+  problem,
+  hint,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  problem: string | null;
+  hint: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="text"
+        className="mono"
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={`${id}-hint`}
+      />
+      <p id={`${id}-hint`} className={problem ? 'field-error' : 'hint'}>
+        {problem ?? hint}
+      </p>
+    </div>
+  );
+}
+
 /**
  * The on-chain side of one owned tag (issue 12): change the payout wallet; offer the tag to
  * an address, see the offer pending, cancel it; release the tag after typing it out. Each
@@ -64,23 +101,14 @@ export function TagLifecycle({
         <p>
           Payments to @{tag} go to <span className="mono" data-testid="current-wallet">{owned.wallet}</span>.
         </p>
-        <div className="field">
-          <label htmlFor={`${id}-wallet`}>New payout wallet</label>
-          <input
-            id={`${id}-wallet`}
-            type="text"
-            className="mono"
-            autoComplete="off"
-            spellCheck={false}
-            value={wallet}
-            onChange={(e) => setWallet(e.target.value)}
-            aria-invalid={walletProblem ? true : undefined}
-            aria-describedby={`${id}-wallet-hint`}
-          />
-          <p id={`${id}-wallet-hint`} className={walletProblem ? 'field-error' : 'hint'}>
-            {walletProblem ?? 'Your wallet signs the change; payment apps see the new wallet at once.'}
-          </p>
-        </div>
+        <AddressField
+          id={`${id}-wallet`}
+          label="New payout wallet"
+          value={wallet}
+          onChange={setWallet}
+          problem={walletProblem}
+          hint="Your wallet signs the change; payment apps see the new wallet at once."
+        />
         <div className="actions">
           <button type="submit" className="button" disabled={busy || wallet.trim() === '' || walletProblem !== null}>
             Change wallet
@@ -101,24 +129,14 @@ export function TagLifecycle({
         </div>
       ) : (
         <form onSubmit={(e) => submit(e, () => action.run(tag, { kind: 'offer_transfer', newOwner: newOwner.trim() }))} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-new-owner`}>Offer to</label>
-            <input
-              id={`${id}-new-owner`}
-              type="text"
-              className="mono"
-              autoComplete="off"
-              spellCheck={false}
-              value={newOwner}
-              onChange={(e) => setNewOwner(e.target.value)}
-              aria-invalid={ownerProblem ? true : undefined}
-              aria-describedby={`${id}-new-owner-hint`}
-            />
-            <p id={`${id}-new-owner-hint`} className={ownerProblem ? 'field-error' : 'hint'}>
-              {ownerProblem ??
-                'The address becomes the owner only when it accepts; you can cancel until then. On accept, payments go to the new owner.'}
-            </p>
-          </div>
+          <AddressField
+            id={`${id}-new-owner`}
+            label="Offer to"
+            value={newOwner}
+            onChange={setNewOwner}
+            problem={ownerProblem}
+            hint="The address becomes the owner only when it accepts; you can cancel until then. On accept, payments go to the new owner."
+          />
           <div className="actions">
             <button type="submit" className="button" disabled={busy || newOwner.trim() === '' || ownerProblem !== null}>
               Offer the tag

@@ -12,6 +12,7 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchProgram } from './program-cu';
+import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchWeb } from './web';
 
 const LOAD_GENERATOR_NICENESS = 10;
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, Section> = {
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   program: { stack: false, run: () => benchProgram() },
+  lifecycle: { stack: false, run: () => benchProgramLifecycle() },
   localnet: { stack: false, run: () => benchLocalnet() },
 };
 

@@ -12,6 +12,14 @@ import { PublicKeyString } from '@/lib/solana/keys';
 /** The most entries one batch request takes (as SNS's proxy batches lookups). */
 export const MAX_BATCH = 100;
 
+/** A batch request's list: at most MAX_BATCH items, with one wording for each way it can be wrong. */
+function batchOf<T extends z.ZodType>(item: T, plural: string, description: string) {
+  return z
+    .array(item, { error: (iss) => (iss.input === undefined ? `is required: a list of ${plural}` : `must be a list of ${plural}`) })
+    .max(MAX_BATCH, { message: `at most ${MAX_BATCH} ${plural} per request` })
+    .meta({ description });
+}
+
 const DisplayedTag = z.string().meta({ description: 'A tag with its leading `@`', example: '@alice' });
 
 /** PUT /v1/primary body: one of the caller's active tags, or null for the default (its oldest). */
@@ -46,10 +54,7 @@ export type ReverseLookup = z.infer<typeof ReverseLookup>;
 
 export const ReverseBatchRequest = z
   .strictObject({
-    addresses: z
-      .array(PublicKeyString, { error: (iss) => (iss.input === undefined ? 'is required: a list of addresses' : 'must be a list of addresses') })
-      .max(MAX_BATCH, { message: `at most ${MAX_BATCH} addresses per request` })
-      .meta({ description: `Up to ${MAX_BATCH} addresses; duplicates answer once` }),
+    addresses: batchOf(PublicKeyString, 'addresses', `Up to ${MAX_BATCH} addresses; duplicates answer once`),
   })
   .meta({ id: 'ReverseBatchRequest' });
 export type ReverseBatchRequest = z.output<typeof ReverseBatchRequest>;
@@ -63,10 +68,7 @@ export type ReverseBatchResponse = z.infer<typeof ReverseBatchResponse>;
 
 export const ResolveBatchRequest = z
   .strictObject({
-    tags: z
-      .array(TagPath, { error: (iss) => (iss.input === undefined ? 'is required: a list of tags' : 'must be a list of tags') })
-      .max(MAX_BATCH, { message: `at most ${MAX_BATCH} tags per request` })
-      .meta({ description: `Up to ${MAX_BATCH} tags in any accepted spelling (\`alice\`, \`@Alice\`, \`%40alice\`)` }),
+    tags: batchOf(TagPath, 'tags', `Up to ${MAX_BATCH} tags in any accepted spelling (\`alice\`, \`@Alice\`, \`%40alice\`)`),
   })
   .meta({ id: 'ResolveBatchRequest' });
 export type ResolveBatchRequest = z.output<typeof ResolveBatchRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LastValidBlockHeight, unsignedTransaction } from '@/lib/registry/schemas';
 import { decodePublicKey, PublicKeyString } from '@/lib/solana/keys';
 
 /*
@@ -53,13 +54,8 @@ export type ReleaseRequest = z.infer<typeof ReleaseRequest>;
 /** What every lifecycle builder answers: as POST /v1/register, without `pda`. */
 export const LifecycleTransaction = z
   .object({
-    transaction: z.string().meta({
-      description: 'The unsigned legacy transaction, serialized (wire format) and base64-encoded.',
-    }),
-    lastValidBlockHeight: z
-      .string()
-      .regex(/^\d+$/)
-      .meta({ description: 'Last block height at which the transaction is valid, a decimal integer as a string.', example: '1234' }),
+    transaction: unsignedTransaction('transaction'),
+    lastValidBlockHeight: LastValidBlockHeight,
   })
   .meta({ id: 'LifecycleTransaction' });
 export type LifecycleTransaction = z.infer<typeof LifecycleTransaction>;

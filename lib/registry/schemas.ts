@@ -24,17 +24,22 @@ export const RegisterRequest = z
   .meta({ id: 'RegisterRequest' });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 
+/** What a builder answers for the wallet to sign; `what` names the transaction. */
+export const unsignedTransaction = (what: string) =>
+  z.string().meta({ description: `The unsigned legacy ${what}, serialized (wire format) and base64-encoded.` });
+
+/** Beside every built transaction: the height after which it can no longer land. */
+export const LastValidBlockHeight = z
+  .string()
+  .regex(/^\d+$/)
+  .meta({ description: 'Last block height at which the transaction is valid, a decimal integer as a string.', example: '1234' });
+
 /** SPEC 2.3: the unsigned transaction, the tag record's address and its expiry height. */
 export const RegisterResponse = z
   .object({
-    transaction: z.string().meta({
-      description: 'The unsigned legacy `register_tag` transaction, serialized (wire format) and base64-encoded.',
-    }),
+    transaction: unsignedTransaction('`register_tag` transaction'),
     pda: z.string().meta({ description: 'Address of the tag record account, `findProgramAddress(["tag", tag], programId)`.' }),
-    lastValidBlockHeight: z
-      .string()
-      .regex(/^\d+$/)
-      .meta({ description: 'Last block height at which the transaction is valid, a decimal integer as a string.', example: '1234' }),
+    lastValidBlockHeight: LastValidBlockHeight,
   })
   .meta({ id: 'RegisterResponse' });
 export type RegisterResponse = z.infer<typeof RegisterResponse>;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
-import { createDatabase } from '@/devstack/postgres';
+import type { RunningApp } from '@/devstack/app';
+import { startAppOwnDatabase } from '../support/app';
 import { clientHeaders } from '../support/http';
 import { newKeypair } from '../support/keypair';
 import { callServerAction } from '../auth/web-session';
@@ -65,7 +65,7 @@ function postHuge(url: string, size: number, o: { chunked: boolean; contentType:
 describe('/api/auth/*: 16 KB, refused before it is read', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp({ DATABASE_URL: await createDatabase(inject('databaseUrl')), SOLANA_RPC_URL: inject('rpcUrl') });
+    app = await startAppOwnDatabase();
   });
   afterAll(() => app?.stop());
 

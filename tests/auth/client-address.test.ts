@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
-import { createDatabase } from '@/devstack/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningApp } from '@/devstack/app';
 import { clientAddress, markSocketAddressServer, SOCKET_ADDRESS_HEADER } from '@/lib/api/client-address';
 import { parseConfig } from '@/lib/config';
+import { startAppOwnDatabase } from '../support/app';
 import { newKeypair } from '../support/keypair';
 
 /*
@@ -25,9 +25,7 @@ async function challenge(appUrl: string, headers: Record<string, string>) {
 describe('direct mode, the default of npm start: the socket address, whatever the headers say', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: await createDatabase(inject('databaseUrl')),
-      SOLANA_RPC_URL: inject('rpcUrl'),
+    app = await startAppOwnDatabase({
       AUTH_RATE_LIMIT: String(LIMIT),
       AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
     });
@@ -49,9 +47,7 @@ describe('direct mode, the default of npm start: the socket address, whatever th
 describe('behind a configured proxy: the configured hop, counted from the right', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: await createDatabase(inject('databaseUrl')),
-      SOLANA_RPC_URL: inject('rpcUrl'),
+    app = await startAppOwnDatabase({
       CLIENT_ADDRESS_SOURCE: 'proxy',
       TRUSTED_PROXY_HOPS: '2',
       AUTH_RATE_LIMIT: '5',

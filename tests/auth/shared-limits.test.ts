@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
-import { createDatabase } from '@/devstack/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningApp } from '@/devstack/app';
+import { startAppOwnDatabase } from '../support/app';
 import { newKeypair } from '../support/keypair';
 import { callServerAction, nextAuthSignIn } from './web-session';
 
@@ -16,9 +16,7 @@ const REGISTER_LIMIT = 3;
 let app: RunningApp;
 
 beforeAll(async () => {
-  app = await startApp({
-    DATABASE_URL: await createDatabase(inject('databaseUrl')),
-    SOLANA_RPC_URL: inject('rpcUrl'),
+  app = await startAppOwnDatabase({
     AUTH_RATE_LIMIT: String(AUTH_LIMIT),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
     REGISTER_RATE_LIMIT: String(REGISTER_LIMIT),

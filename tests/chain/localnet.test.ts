@@ -277,28 +277,27 @@ describe('localnet: what a cluster refuses', () => {
     expect((await net.connection.getSignatureStatus(signature, { searchTransactionHistory: true })).value).toBeNull();
   }
 
+  function signed(tx: Transaction): Uint8Array {
+    tx.sign(payer);
+    return tx.serialize();
+  }
+
+  // One byte inside the first signature flipped: the right length, no longer the payer's signature.
+  function flipped(raw: Uint8Array, at: number): Uint8Array {
+    raw[at]! ^= 0xff;
+    return raw;
+  }
+
   const cases: { name: string; build: (blockhash: string) => Uint8Array; skipPreflight: boolean; message: string }[] = [
     {
       name: 'a bad signature',
-      build: (bh) => {
-        const tx = transfer(bh);
-        tx.sign(payer);
-        const raw = tx.serialize();
-        raw[10]! ^= 0xff;
-        return raw;
-      },
+      build: (bh) => flipped(signed(transfer(bh)), 10),
       skipPreflight: false,
       message: 'Transaction signature verification failure',
     },
     {
       name: 'a bad signature, even with skipPreflight',
-      build: (bh) => {
-        const tx = transfer(bh, 1_000_001);
-        tx.sign(payer);
-        const raw = tx.serialize();
-        raw[20]! ^= 0xff;
-        return raw;
-      },
+      build: (bh) => flipped(signed(transfer(bh, 1_000_001)), 20),
       skipPreflight: true,
       message: 'Transaction signature verification failure',
     },
@@ -310,11 +309,7 @@ describe('localnet: what a cluster refuses', () => {
     },
     {
       name: 'an unknown blockhash',
-      build: () => {
-        const tx = transfer(bs58.encode(Buffer.alloc(32, 3)));
-        tx.sign(payer);
-        return tx.serialize();
-      },
+      build: () => signed(transfer(bs58.encode(Buffer.alloc(32, 3)))),
       skipPreflight: false,
       message: 'Transaction simulation failed: Blockhash not found',
     },

@@ -30,19 +30,19 @@ const reverse = (address: string) => get(`/v1/reverse/${address}`);
 const reverseBatch = (body: unknown) => postJson(`${appUrl}/v1/reverse`, body, { 'content-type': 'application/json' });
 const NO_TAG = { error: { code: 'not_found', message: 'No tag for this address.' } };
 
-/** An owner with three active tags registered on days 3, 1 and 2 (the oldest is the second). */
-async function ownerWithThreeTags(owner: string) {
+/** A signed-in owner with three active tags registered on days 3, 1 and 2 (the oldest is the second). */
+async function ownerWithThreeTags() {
+  const { token, keypair } = await signIn(appUrl);
+  const owner = keypair.publicKey;
   const third = await seedIdentity({ owner, wallet: owner, createdAt: at(3) });
   const oldest = await seedIdentity({ owner, wallet: owner, createdAt: at(1) });
   const second = await seedIdentity({ owner, wallet: owner, createdAt: at(2) });
-  return { oldest, second, third };
+  return { token, owner, oldest, second, third };
 }
 
 describe('reverse lookup and the primary tag', () => {
   it('the default is the oldest active tag; after PUT /v1/primary it is the chosen one; { tag: null } goes back', async () => {
-    const { token, keypair } = await signIn(appUrl);
-    const owner = keypair.publicKey;
-    const { oldest, third } = await ownerWithThreeTags(owner);
+    const { token, owner, oldest, third } = await ownerWithThreeTags();
 
     expect((await reverse(owner)).json).toEqual({ address: owner, tag: `@${oldest.tag}` });
 
@@ -56,9 +56,7 @@ describe('reverse lookup and the primary tag', () => {
   });
 
   it('a chosen tag that is blocked stops counting: the default answers, never the blocked tag; unblocked, it counts again', async () => {
-    const { token, keypair } = await signIn(appUrl);
-    const owner = keypair.publicKey;
-    const { oldest, third } = await ownerWithThreeTags(owner);
+    const { token, owner, oldest, third } = await ownerWithThreeTags();
     expect((await putPrimary(third.tag, token)).status).toBe(200);
     const { db } = await testDb();
 
@@ -71,9 +69,7 @@ describe('reverse lookup and the primary tag', () => {
   });
 
   it('a chosen tag that changed owner (transfer) or was released stops counting at once', async () => {
-    const { token, keypair } = await signIn(appUrl);
-    const owner = keypair.publicKey;
-    const { oldest, second, third } = await ownerWithThreeTags(owner);
+    const { token, owner, oldest, second, third } = await ownerWithThreeTags();
     const { db } = await testDb();
 
     expect((await putPrimary(third.tag, token)).status).toBe(200);
@@ -88,9 +84,7 @@ describe('reverse lookup and the primary tag', () => {
   });
 
   it('a tag transferred away and back (as the indexer mirrors it) does not revive the old choice', async () => {
-    const { token, keypair } = await signIn(appUrl);
-    const owner = keypair.publicKey;
-    const { oldest, third } = await ownerWithThreeTags(owner);
+    const { token, owner, oldest, third } = await ownerWithThreeTags();
     expect((await putPrimary(third.tag, token)).status).toBe(200);
     const { db } = await testDb();
     const setOwner = (to: string) =>

@@ -40,47 +40,50 @@ export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
   const pending = useRef(false);
   const walletKey = wallet.publicKey?.toBase58() ?? null;
 
-  async function signIn(): Promise<void> {
+  // Sign-in and sign-out alike: one at a time, the error cleared then set in words, the session re-read.
+  async function exclusively(busyAs: WalletSignInStatus, work: () => Promise<void>, problem: (err: unknown) => string): Promise<void> {
     if (pending.current) return;
     pending.current = true;
-    setStatus('signing-in');
+    setStatus(busyAs);
     setError(null);
     try {
-      const signer = { address: walletKey, signIn: wallet.signIn, signMessage: wallet.signMessage };
-      const challenge = await requestChallenge(signInAddressOf(signer));
-      const signed = await signChallenge(signer, challenge);
-      const result = await startSession('solana', {
-        pubkey: signed.pubkey,
-        message: signed.message,
-        signature: signed.signature,
-        redirect: false,
-      });
-      const failure = sessionErrorOf(result);
-      if (failure) throw failure;
+      await work();
       router.refresh();
     } catch (err) {
-      setError(signInErrorMessage(err));
+      setError(problem(err));
     } finally {
       pending.current = false;
       setStatus('idle');
     }
   }
 
-  async function signOut(): Promise<void> {
-    if (pending.current) return;
-    pending.current = true;
-    setStatus('signing-out');
-    setError(null);
-    try {
-      await endSession({ redirect: false });
-      router.refresh();
-    } catch {
-      setError('Sign-out failed. Try again.');
-    } finally {
-      pending.current = false;
-      setStatus('idle');
-    }
-  }
+  const signIn = () =>
+    exclusively(
+      'signing-in',
+      async () => {
+        const signer = { address: walletKey, signIn: wallet.signIn, signMessage: wallet.signMessage };
+        const challenge = await requestChallenge(signInAddressOf(signer));
+        const signed = await signChallenge(signer, challenge);
+        const result = await startSession('solana', {
+          pubkey: signed.pubkey,
+          message: signed.message,
+          signature: signed.signature,
+          redirect: false,
+        });
+        const failure = sessionErrorOf(result);
+        if (failure) throw failure;
+      },
+      signInErrorMessage,
+    );
+
+  const signOut = () =>
+    exclusively(
+      'signing-out',
+      async () => {
+        await endSession({ redirect: false });
+      },
+      () => 'Sign-out failed. Try again.',
+    );
 
   return {
     walletKey,

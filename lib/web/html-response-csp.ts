@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { pageSecurityHeaders, type SecurityPolicyInput } from './security-headers';
@@ -55,8 +56,7 @@ export function withPageCsp(res: ServerResponse, policy: SecurityPolicyInput): v
       return original.end(body, [chunk, encoding, callback].find((a) => typeof a === 'function') as (() => void) | undefined);
     }
     try {
-      const html = decode(body, String(res.getHeader('content-encoding') ?? '')).toString('utf8');
-      for (const [name, value] of Object.entries(pageSecurityHeaders(html, policy))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(headersOfBody(body, String(res.getHeader('content-encoding') ?? ''), policy))) res.setHeader(name, value);
     } catch (err) {
       // Fail closed: a page whose scripts cannot be hashed gets a policy that runs none of them.
       console.error('page CSP: cannot read the HTML to hash its scripts:', err);
@@ -66,6 +66,28 @@ export function withPageCsp(res: ServerResponse, policy: SecurityPolicyInput): v
     const done = [chunk, encoding, callback].find((a) => typeof a === 'function') as (() => void) | undefined;
     return original.end(body, done);
   }) as ServerResponse['end'];
+}
+
+/*
+ * A cached page is the same bytes request after request: its headers are remembered by the
+ * SHA-256 of the bytes sent and their encoding, so hashing the body (a few microseconds) stands
+ * in for decompressing it, reading the text and hashing each script again. Same bytes, same
+ * scripts, same CSP: a page that changes (revalidated, re-rendered) is new bytes, a new key.
+ */
+const MEMO_ENTRIES = 256;
+const memos = new WeakMap<SecurityPolicyInput, Map<string, Readonly<Record<string, string>>>>();
+
+function headersOfBody(body: Buffer, encoding: string, policy: SecurityPolicyInput): Readonly<Record<string, string>> {
+  let memo = memos.get(policy);
+  if (!memo) memos.set(policy, (memo = new Map()));
+  const key = `${encoding}\0${createHash('sha256').update(body).digest('base64')}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const headers = Object.freeze(pageSecurityHeaders(decode(body, encoding).toString('utf8'), policy));
+  // The oldest entry goes first (a Map keeps insertion order): enough for every hot page.
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  memo.set(key, headers);
+  return headers;
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {

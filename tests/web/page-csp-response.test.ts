@@ -30,6 +30,12 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' });
         res.end(gzipSync(HTML));
         return;
+      case '/2':
+      case '/1':
+        // the same path and headers, a different script: the CSP follows the bytes sent
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(`<html><script>v(${req.url.slice(1)})</script></html>`);
+        return;
       case '/304':
         res.writeHead(304, { 'content-type': 'text/html; charset=utf-8', etag: '"x"' });
         res.end();
@@ -59,6 +65,10 @@ describe('withPageCsp', () => {
     expect(await res.text()).toBe(HTML);
     expect(scriptSrc(res)).toEqual(["'self'", sha('a()'), sha('self.__next_f.push([1,"x"])')]);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('each body gets the hashes of its own scripts, again when it is sent again', async () => {
+    for (const n of ['1', '2', '1', '2']) expect(scriptSrc(await fetch(`${base}/${n}`))).toEqual(["'self'", sha(`v(${n})`)]);
   });
 
   it('a 304 carries no CSP (the browser merges its headers into the copy it keeps)', async () => {

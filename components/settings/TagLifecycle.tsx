@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { isZeroKey } from '@/lib/lifecycle/schemas';
 import { isPublicKey } from '@/lib/solana/keys';
 import { confirmsRelease } from '@/lib/web/lifecycle-flow';
@@ -25,22 +25,17 @@ function keyProblem(text: string, notThis?: { key: string; why: string }): strin
   return null;
 }
 
-/** A field for a Solana address; the problem with what was typed, when there is one, stands in for the hint. */
-function AddressField({
-  id,
-  label,
-  value,
-  onChange,
-  problem,
-  hint,
-}: {
+interface AddressFieldProps {
   id: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
   problem: string | null;
   hint: string;
-}) {
+}
+
+/** A field for a Solana address; the problem with what was typed, when there is one, stands in for the hint. */
+function AddressField({ id, label, value, onChange, problem, hint }: AddressFieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -59,6 +54,34 @@ function AddressField({
         {problem ?? hint}
       </p>
     </div>
+  );
+}
+
+/**
+ * A form that sends one typed address (trimmed): what `children` say, the field, then the
+ * button, which waits for a usable key. While an action runs, submitting does nothing.
+ */
+function AddressForm({
+  submitLabel,
+  busy,
+  onSend,
+  children,
+  ...field
+}: AddressFieldProps & { submitLabel: string; busy: boolean; onSend: (key: string) => void; children?: ReactNode }) {
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!busy) onSend(field.value.trim());
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      {children}
+      <AddressField {...field} />
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy || field.value.trim() === '' || field.problem !== null}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -97,24 +120,21 @@ export function TagLifecycle({
     <section className="card lifecycle" aria-labelledby={`${id}-heading`} data-lifecycle={`@${tag}`}>
       <h2 id={`${id}-heading`}>@{tag} on chain</h2>
 
-      <form onSubmit={(e) => submit(e, () => action.run(tag, { kind: 'set_wallet', wallet: wallet.trim() }))} noValidate>
+      <AddressForm
+        id={`${id}-wallet`}
+        label="New payout wallet"
+        value={wallet}
+        onChange={setWallet}
+        problem={walletProblem}
+        hint="Your wallet signs the change; payment apps see the new wallet at once."
+        submitLabel="Change wallet"
+        busy={busy}
+        onSend={(key) => action.run(tag, { kind: 'set_wallet', wallet: key })}
+      >
         <p>
           Payments to @{tag} go to <span className="mono" data-testid="current-wallet">{owned.wallet}</span>.
         </p>
-        <AddressField
-          id={`${id}-wallet`}
-          label="New payout wallet"
-          value={wallet}
-          onChange={setWallet}
-          problem={walletProblem}
-          hint="Your wallet signs the change; payment apps see the new wallet at once."
-        />
-        <div className="actions">
-          <button type="submit" className="button" disabled={busy || wallet.trim() === '' || walletProblem !== null}>
-            Change wallet
-          </button>
-        </div>
-      </form>
+      </AddressForm>
 
       {owned.pendingOwner ? (
         <div className="field">
@@ -128,21 +148,17 @@ export function TagLifecycle({
           </div>
         </div>
       ) : (
-        <form onSubmit={(e) => submit(e, () => action.run(tag, { kind: 'offer_transfer', newOwner: newOwner.trim() }))} noValidate>
-          <AddressField
-            id={`${id}-new-owner`}
-            label="Offer to"
-            value={newOwner}
-            onChange={setNewOwner}
-            problem={ownerProblem}
-            hint="The address becomes the owner only when it accepts; you can cancel until then. On accept, payments go to the new owner."
-          />
-          <div className="actions">
-            <button type="submit" className="button" disabled={busy || newOwner.trim() === '' || ownerProblem !== null}>
-              Offer the tag
-            </button>
-          </div>
-        </form>
+        <AddressForm
+          id={`${id}-new-owner`}
+          label="Offer to"
+          value={newOwner}
+          onChange={setNewOwner}
+          problem={ownerProblem}
+          hint="The address becomes the owner only when it accepts; you can cancel until then. On accept, payments go to the new owner."
+          submitLabel="Offer the tag"
+          busy={busy}
+          onSend={(key) => action.run(tag, { kind: 'offer_transfer', newOwner: key })}
+        />
       )}
 
       <form onSubmit={(e) => submit(e, () => releaseReady && action.run(tag, { kind: 'release_tag' }))} noValidate>

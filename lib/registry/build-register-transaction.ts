@@ -1,10 +1,11 @@
-import { PublicKey, Transaction, type Connection } from '@solana/web3.js';
+import { PublicKey, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
 import { normalizeTag } from '@/lib/identity/tag';
 import { checkTag } from './availability';
+import { buildUnsignedTransaction } from './build-unsigned-transaction';
 import { registerTagInstruction } from './instruction';
 import type { RegisterRequest, RegisterResponse } from './schemas';
 
@@ -49,15 +50,10 @@ export async function buildRegisterTransaction({
   ]);
   if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);
 
-  const tx = new Transaction({
+  const { transaction, lastValidBlockHeight } = buildUnsignedTransaction({
     feePayer,
-    blockhash: latest.blockhash,
-    lastValidBlockHeight: latest.lastValidBlockHeight,
-  }).add(registerTagInstruction({ programId, tag, owner: ownerKey, wallet, feePayer }));
-  const wire = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
-  return {
-    transaction: wire.toString('base64'),
-    pda: check.pda.toBase58(),
-    lastValidBlockHeight: String(latest.lastValidBlockHeight),
-  };
+    latest,
+    instructions: [registerTagInstruction({ programId, tag, owner: ownerKey, wallet, feePayer })],
+  });
+  return { transaction, pda: check.pda.toBase58(), lastValidBlockHeight };
 }

@@ -1,4 +1,4 @@
-import { ComputeBudgetProgram, Transaction, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { Transaction, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 
 /** The answer of every transaction builder of /v1: wire bytes in base64 and the expiry height. */
 export interface UnsignedTransaction {
@@ -11,20 +11,17 @@ export interface UnsignedTransactionInput {
   /** From `getLatestBlockhash` (the builders read it in parallel with their own checks). */
   latest: BlockhashWithExpiryBlockHeight;
   instructions: readonly TransactionInstruction[];
-  /** A compute-unit limit to request first; left out, the wallet or the runtime decides. */
-  computeUnitLimit?: number;
 }
 
 /**
  * The pieces every builder of /v1 shares (DESIGN "Register", "Lifecycle"): a legacy
- * transaction, fee payer first, the cluster's recent blockhash, optional compute budget, then
- * the program's instructions; serialized without any signature (wallets may still add
- * instructions before signing) and base64-encoded, with `lastValidBlockHeight` as a decimal
- * string. Never signs.
+ * transaction, fee payer first, the cluster's recent blockhash, then the program's
+ * instructions (no compute budget: the wallet or the runtime decides); serialized without any
+ * signature (wallets may still add instructions before signing) and base64-encoded, with
+ * `lastValidBlockHeight` as a decimal string. Never signs.
  */
-export function buildUnsignedTransaction({ feePayer, latest, instructions, computeUnitLimit }: UnsignedTransactionInput): UnsignedTransaction {
+export function buildUnsignedTransaction({ feePayer, latest, instructions }: UnsignedTransactionInput): UnsignedTransaction {
   const tx = new Transaction({ feePayer, blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight });
-  if (computeUnitLimit !== undefined) tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: computeUnitLimit }));
   tx.add(...instructions);
   const wire = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
   return { transaction: wire.toString('base64'), lastValidBlockHeight: String(latest.lastValidBlockHeight) };

@@ -1,26 +1,17 @@
 import type { z } from 'zod';
 import { withCors } from '@/lib/api/cors';
-import { AppError } from '@/lib/errors';
 import { delegatesTo } from '@/lib/api/answers';
 import { json, withApi, withBearer, withRateLimit, type ApiContext, type Handler, type RouteContext } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readOptionalJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
-import { INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
-import { TagPath } from '@/lib/identity/tag';
+import { parseTagParam } from '@/lib/identity/get-identity';
 import { buildLifecycleTransaction, type LifecycleOperation } from './build-lifecycle-transaction';
 
 type TagRoute = { tag: string };
 
 /** Bodies are a few keys; anything larger is not one of ours. */
 const MAX_BODY_BYTES = 4096;
-
-/** The path's tag through the one path schema; 400 `invalid_tag`, as GET and PATCH /v1/identity/{tag} answer. */
-export function parseLifecycleTag(raw: string): string {
-  const parsed = TagPath.safeParse(raw);
-  if (!parsed.success) throw new AppError('invalid_tag', INVALID_TAG_MESSAGE);
-  return parsed.data;
-}
 
 /**
  * The POST handler of one lifecycle builder (issue 12): rate-limited like POST /v1/register
@@ -43,7 +34,7 @@ export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
       withRateLimit(
         'register',
         delegatesTo(authenticated, async (req: Request, ctx: ApiContext<TagRoute>) => {
-          const tag = parseLifecycleTag(ctx.params.tag);
+          const tag = parseTagParam(ctx.params.tag); // 400 `invalid_tag`, as GET and PATCH /v1/identity/{tag} answer
           const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
           return authenticated(req, { ...ctx, tag, operation: operationOf(body), feePayer: body.feePayer });
         }),

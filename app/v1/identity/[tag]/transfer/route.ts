@@ -3,7 +3,8 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
-import { lifecycleRoute, parseLifecycleTag } from '@/lib/lifecycle/route';
+import { parseTagParam } from '@/lib/identity/get-identity';
+import { lifecycleRoute } from '@/lib/lifecycle/route';
 import { OfferTransferRequest } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
 
@@ -11,7 +12,7 @@ type TagRoute = { tag: string };
 
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const tag = parseLifecycleTag(params.tag);
+    const tag = parseTagParam(params.tag);
     return conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
   }),
 );

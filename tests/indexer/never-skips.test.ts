@@ -1,6 +1,6 @@
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { eq, sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
 import { identities, indexerDeferrals, indexerSkips } from '@/lib/db/schema';
@@ -13,7 +13,8 @@ import { PROGRAM_ID, allReach, connect, freshDatabase, fund, registerMany, sendI
 /*
  * Hardening (issue 14, "An indexer that never moves past what it has not applied"): a node
  * that answers getTransaction with null for a signature it has just listed, as load-balanced
- * providers do while one of their nodes lags. Each case has a localnet and a database of its
+ * providers do while one of their nodes lags. The cases share one localnet holding 20
+ * registrations (none of them writes to the chain); each has a database and a proxy of its
  * own, so counts are exact.
  */
 
@@ -26,19 +27,23 @@ describe('the indexer in front of a lagging node', () => {
   let sent: { tag: string; signature: string }[];
   const base = { programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000 };
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     localnet = await startLocalnet({ port: 0, dataDir: null });
-    handle = (await freshDatabase(databaseUrl)).handle;
     const owner = Keypair.generate();
     const direct = connect(localnet.url);
     await fund(direct, owner.publicKey, 100);
     sent = await registerMany(direct, owner, 20, 'lag');
   });
+  afterAll(async () => {
+    await localnet?.close();
+  });
+  beforeEach(async () => {
+    handle = (await freshDatabase(databaseUrl)).handle;
+  });
   afterEach(async () => {
     await lagging?.close();
     lagging = undefined;
     await handle?.close();
-    await localnet?.close();
   });
 
   /** The registrations' signatures in the order they landed (the order the indexer reads). */

@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalnet, type Localnet } from '@/localnet';
 import type { DbHandle } from '@/lib/db/client';
 import { runIndexer } from '@/lib/indexer/run-indexer';
+import { startRpcProxy } from '../support/rpc-proxy';
 import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './support';
 
 /*
@@ -19,27 +18,15 @@ const databaseUrl = inject('databaseUrl');
 async function batchRefusingProxy(upstream: string): Promise<{ url: string; refused: () => number; singles: () => number; close(): Promise<void> }> {
   let refused = 0;
   let singles = 0;
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const call = JSON.parse(body) as { method?: string } | unknown[];
-    res.writeHead(200, { 'content-type': 'application/json' });
-    if (Array.isArray(call)) {
+  const proxy = await startRpcProxy(upstream, (request) => {
+    if (Array.isArray(request)) {
       refused += 1;
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not allowed' } }));
-      return;
+      return { json: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not allowed' } } };
     }
-    if (call.method === 'getTransaction') singles += 1;
-    res.end(await (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text());
+    if (request?.method === 'getTransaction') singles += 1;
+    return undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    refused: () => refused,
-    singles: () => singles,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { url: proxy.url, refused: () => refused, singles: () => singles, close: proxy.close };
 }
 
 describe('batched transaction reads', () => {

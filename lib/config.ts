@@ -55,6 +55,7 @@ const envSchema = z.object({
   REGISTER_RATE_LIMIT: positiveInt(30),
   AVAILABILITY_RATE_LIMIT: positiveInt(120),
   PRIMARY_RATE_LIMIT: positiveInt(30),
+  AVATAR_RATE_LIMIT: positiveInt(600),
   /**
    * Who tells the client's address: `direct` (the socket's peer, through scripts/serve.ts;
    * forwarding headers ignored), `proxy` (the TRUSTED_PROXY_HOPS-th `x-forwarded-for` entry from
@@ -110,6 +111,8 @@ export interface Config {
   availabilityRateLimit: { limit: number; windowSeconds: number };
   /** PUT /v1/primary per client address. */
   primaryRateLimit: { limit: number; windowSeconds: number };
+  /** GET /api/avatar/{tag} per client address: each request fetches the image from its host. */
+  avatarRateLimit: { limit: number; windowSeconds: number };
   /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
   clientAddress: ClientAddressSource;
   indexerIntervalSeconds: number;
@@ -173,6 +176,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     registerRateLimit: { limit: e.REGISTER_RATE_LIMIT, windowSeconds: 60 },
     availabilityRateLimit: { limit: e.AVAILABILITY_RATE_LIMIT, windowSeconds: 60 },
     primaryRateLimit: { limit: e.PRIMARY_RATE_LIMIT, windowSeconds: 60 },
+    avatarRateLimit: { limit: e.AVATAR_RATE_LIMIT, windowSeconds: 60 },
     clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },

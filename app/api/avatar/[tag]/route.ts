@@ -1,25 +1,29 @@
 // GET /api/avatar/{tag} — the profile's avatar, fetched by the app and served from its own origin
-import { withApi } from '@/lib/api/handler';
+import { withApi, withRateLimit, type ApiContext } from '@/lib/api/handler';
 import { AppError } from '@/lib/errors';
-import { normalizeTag } from '@/lib/identity/tag';
+import { normalizePathTag } from '@/lib/identity/tag';
 import { findActiveIdentity } from '@/lib/identity/queries';
 import { fetchAvatarImage } from '@/lib/web/avatar-image';
 
 type TagRoute = { tag: string };
 
-export const GET = withApi<TagRoute>(async (_req, { params, services: { db } }) => {
-  const tag = normalizeTag(params.tag.replace(/^@/, ''));
-  const identity = tag ? await findActiveIdentity(db, tag) : null;
-  const image = identity?.avatar ? await fetchAvatarImage(identity.avatar) : null;
-  if (!image) throw new AppError('not_found', 'No avatar to show.');
-  return new Response(new Uint8Array(image.body), {
-    headers: {
-      'Content-Type': image.type,
-      'Content-Length': String(image.body.length),
-      // The page's address carries the avatar URL's version: a new avatar is a new address.
-      'Cache-Control': 'public, max-age=3600, s-maxage=86400',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Content-Disposition': 'inline',
-    },
-  });
-});
+// Every request fetches the image from its host (up to 2 MB, 5 s): limited per client address,
+// so that nobody can make the app fetch on their behalf without bound.
+export const GET = withApi<TagRoute>(
+  withRateLimit<ApiContext<TagRoute>>('avatar', async (_req, { params, services: { db } }) => {
+    const tag = normalizePathTag(params.tag);
+    const identity = tag ? await findActiveIdentity(db, tag) : null;
+    const image = identity?.avatar ? await fetchAvatarImage(identity.avatar) : null;
+    if (!image) throw new AppError('not_found', 'No avatar to show.');
+    return new Response(new Uint8Array(image.body), {
+      headers: {
+        'Content-Type': image.type,
+        'Content-Length': String(image.body.length),
+        // The page's address carries the avatar URL's version: a new avatar is a new address.
+        'Cache-Control': 'public, max-age=3600, s-maxage=86400',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+        'Content-Disposition': 'inline',
+      },
+    });
+  }),
+);

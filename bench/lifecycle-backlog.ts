@@ -1,8 +1,7 @@
 // A backlog of mixed lifecycle transactions on a localnet, for the indexer benchmark.
 import { sign, type KeyObject } from 'node:crypto';
-import { Keypair, LAMPORTS_PER_SOL, Transaction, type Connection, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { Keypair, LAMPORTS_PER_SOL, Transaction, type Connection, type PublicKey } from '@solana/web3.js';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
 import { nodeKey } from './node-key';
 
 interface Signer {
@@ -17,7 +16,7 @@ interface TagState {
   live: boolean;
 }
 
-export type LifecycleMix = Record<'register' | 'set_wallet' | 'offer' | 'cancel' | 'accept' | 'release', number>;
+export type LifecycleMix = Record<LifecycleCall['kind'], number>;
 
 /**
  * `total` successful transactions of the program: `tags` registrations, then rounds of one
@@ -45,8 +44,9 @@ export async function lifecycleBacklog(
     const batch = states.slice(0, Math.min(states.length, total - signatures.length));
     const sent = await Promise.all(
       batch.map((state) => {
-        const { instruction, signer, kind } = nextCall(state, signers, programId, round);
-        mix[kind] += 1;
+        const { call, signer } = nextCall(state, signers, round);
+        const { instruction } = instructionOf(call, programId);
+        mix[call.kind] += 1;
         const tx = new Transaction({ feePayer: signer.keypair.publicKey, ...latest }).add(instruction);
         tx.addSignature(signer.keypair.publicKey, sign(null, tx.serializeMessage(), signer.key));
         return connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true });
@@ -59,54 +59,36 @@ export async function lifecycleBacklog(
   return { signatures, mix };
 }
 
-/** The next call on one tag, and its effect on the model: always one the program accepts. */
-function nextCall(
-  state: TagState,
-  signers: Signer[],
-  programId: PublicKey,
-  round: number,
-): { instruction: TransactionInstruction; signer: Signer; kind: keyof LifecycleMix } {
-  const [tagRecord] = findTagRecordAddress(state.tag, programId);
+/** The next call on one tag and who signs it, and its effect on the model: always one the program accepts. */
+function nextCall(state: TagState, signers: Signer[], round: number): { call: LifecycleCall; signer: Signer } {
+  const { tag } = state;
   const owner = signers[state.owner]!;
   if (!state.live) {
     state.live = true;
     state.pending = null;
-    const wallet = owner.keypair.publicKey;
-    return { instruction: registerTagInstruction({ programId, tag: state.tag, owner: wallet, wallet, feePayer: wallet }), signer: owner, kind: 'register' };
+    return { call: { kind: 'register', tag, owner: owner.keypair, wallet: owner.keypair.publicKey }, signer: owner };
   }
   if (state.pending !== null) {
     const pending = signers[state.pending]!;
     if ((round + state.owner) % 3 === 0) {
       state.pending = null;
-      return { instruction: cancelTransferInstruction({ programId, tagRecord, owner: owner.keypair.publicKey }), signer: owner, kind: 'cancel' };
+      return { call: { kind: 'cancel', tag, owner: owner.keypair }, signer: owner };
     }
     state.owner = state.pending;
     state.pending = null;
-    return { instruction: acceptTransferInstruction({ programId, tagRecord, newOwner: pending.keypair.publicKey }), signer: pending, kind: 'accept' };
+    return { call: { kind: 'accept', tag, newOwner: pending.keypair }, signer: pending };
   }
   switch ((round + state.owner) % 4) {
     case 0:
     case 1: {
       const to = (state.owner + 1 + (round % (signers.length - 1))) % signers.length;
       state.pending = to;
-      return {
-        instruction: offerTransferInstruction({ programId, tagRecord, owner: owner.keypair.publicKey, newOwner: signers[to]!.keypair.publicKey }),
-        signer: owner,
-        kind: 'offer',
-      };
+      return { call: { kind: 'offer', tag, owner: owner.keypair, newOwner: signers[to]!.keypair.publicKey }, signer: owner };
     }
     case 2:
-      return {
-        instruction: setWalletInstruction({ programId, tagRecord, owner: owner.keypair.publicKey, wallet: Keypair.generate().publicKey }),
-        signer: owner,
-        kind: 'set_wallet',
-      };
+      return { call: { kind: 'set_wallet', tag, owner: owner.keypair, wallet: Keypair.generate().publicKey }, signer: owner };
     default:
       state.live = false;
-      return {
-        instruction: releaseTagInstruction({ programId, tagRecord, owner: owner.keypair.publicKey, receiver: owner.keypair.publicKey }),
-        signer: owner,
-        kind: 'release',
-      };
+      return { call: { kind: 'release', tag, owner: owner.keypair, receiver: owner.keypair.publicKey }, signer: owner };
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Helpers for the program tests and the lifecycle bench over the shared LiteSVM harness: register a tag,
+ * Helpers for the program tests over the shared LiteSVM harness: register a tag,
  * read its record, plant accounts the program did not write, and assert a refusal the way
  * the program reports it (its code and its log line).
  */

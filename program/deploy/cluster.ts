@@ -37,6 +37,8 @@ export interface AccountInfo {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Status polls in a row that may fail before a send is given up on (about a blockhash's life at 400 ms). */
+const MAX_POLL_FAILURES = 150;
 
 export class Cluster {
   private nextId = 1;
@@ -110,14 +112,26 @@ export class Cluster {
       if (e instanceof RpcError && e.code === -32002) throw new TransactionFailed(e.message.split('\n')[0], e.code, e.logs);
       throw e;
     }
-    for (;;) {
-      const { value } = await this.call<{ value: Array<{ err: unknown; confirmationStatus: string | null } | null> }>('getSignatureStatuses', [[signature]]);
-      const status = value[0];
+    // The transaction may have landed: a failing status or block-height call must not make
+    // the caller resend it (a second "create buffer" or "deploy" is refused as already in
+    // use). Such an error means "not known yet"; polling goes on until the blockhash expires,
+    // or until the node has failed for about as long as a blockhash lives.
+    for (let failures = 0; ; ) {
+      let status: { err: unknown; confirmationStatus: string | null } | null;
+      let expired = false;
+      try {
+        const { value } = await this.call<{ value: Array<{ err: unknown; confirmationStatus: string | null } | null> }>('getSignatureStatuses', [[signature]]);
+        status = value[0];
+        if (!status) expired = (await this.blockHeight()) > lastValidBlockHeight;
+        failures = 0;
+      } catch (e) {
+        if (!(e instanceof RpcError) || ++failures >= MAX_POLL_FAILURES) throw e;
+        await sleep(this.pollMs);
+        continue;
+      }
       if (status?.err) throw new TransactionFailed(`transaction ${signature} failed: ${JSON.stringify(status.err)}`);
       if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) return signature;
-      if (!status && (await this.blockHeight()) > lastValidBlockHeight) {
-        throw new RpcError(`transaction ${signature} expired before it landed`);
-      }
+      if (expired) throw new RpcError(`transaction ${signature} expired before it landed`);
       await sleep(this.pollMs);
     }
   }

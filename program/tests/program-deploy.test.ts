@@ -34,10 +34,15 @@ let connection: Connection;
 let payerPath: string;
 let payer: Signer;
 
-/** A JSON-RPC proxy in front of the localnet: it can claim to be mainnet, and drop sends. */
-async function startProxy(options: { mainnet?: boolean; dropEverySend?: number }) {
+/**
+ * A JSON-RPC proxy in front of the localnet: it can claim to be mainnet, drop sends, and
+ * answer some signature-status calls with 429 (a rate-limited node).
+ */
+async function startProxy(options: { mainnet?: boolean; dropEverySend?: number; throttleEveryStatus?: number }) {
   let sends = 0;
   let dropped = 0;
+  let statuses = 0;
+  let throttled = 0;
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -51,6 +56,11 @@ async function startProxy(options: { mainnet?: boolean; dropEverySend?: number }
       res.writeHead(503).end('overloaded');
       return;
     }
+    if (body.method === 'getSignatureStatuses' && options.throttleEveryStatus && ++statuses % options.throttleEveryStatus === 0) {
+      throttled++;
+      res.writeHead(429).end('too many requests');
+      return;
+    }
     const upstream = await fetch(localnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
     res.setHeader('content-type', 'application/json').end(await upstream.text());
   });
@@ -58,6 +68,7 @@ async function startProxy(options: { mainnet?: boolean; dropEverySend?: number }
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     dropped: () => dropped,
+    throttled: () => throttled,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -124,7 +135,7 @@ describe('program:deploy and program:verify against a localnet', () => {
     const programPath = path.join(work, 'program.json');
     let programId: string;
 
-    it('resumes a deploy stopped half way through the writes, retrying the writes the node drops', async () => {
+    it('resumes a deploy stopped half way through the writes, retrying the writes the node drops and waiting out rate-limited status calls', async () => {
       // First run: a real process, stopped by the testing hook after 6 writes.
       const first = await promisify(execFile)(TSX, [CLI, ...deployArgs(localnet.url, programPath, '--concurrency', '3')], {
         env: { ...process.env, PROGRAM_DEPLOY_FAIL_AFTER_WRITES: '6' },
@@ -142,8 +153,9 @@ describe('program:deploy and program:verify against a localnet', () => {
       expect(Buffer.from(half.subarray(0, 800)).equals(Buffer.from(committed.subarray(0, 800)))).toBe(true);
       expect(await cluster.account(programId)).toBeNull();
 
-      // Second run: resumes from the buffer, through a node that drops every third send.
-      const flaky = await startProxy({ dropEverySend: 3 });
+      // Second run: resumes from the buffer, through a node that drops every third send and
+      // answers every second status call with 429 (the landed deploy must not be resent).
+      const flaky = await startProxy({ dropEverySend: 3, throttleEveryStatus: 2 });
       try {
         const second = await cli(...deployArgs(flaky.url, programPath));
         expect(second.code, second.out).toBe(0);
@@ -151,6 +163,8 @@ describe('program:deploy and program:verify against a localnet', () => {
         expect(second.out).toMatch(/writes: \d+\/\d+ already in the buffer/);
         expect(second.out).toMatch(/retrying/);
         expect(flaky.dropped()).toBeGreaterThan(0);
+        expect(flaky.throttled()).toBeGreaterThan(0);
+        expect(second.out).not.toContain('already in use');
         const [deployedSha, localSha] = shaLines(second.out).slice(-2);
         expect(deployedSha).toBe(localSha);
         expect(existsSync(path.join(work, 'state', stateFile))).toBe(false);

@@ -15,6 +15,7 @@ const BUCKETS = {
   register: (c: Config) => c.registerRateLimit,
   availability: (c: Config) => c.availabilityRateLimit,
   primary: (c: Config) => c.primaryRateLimit,
+  avatar: (c: Config) => c.avatarRateLimit,
 } satisfies Record<string, (config: Config) => RateLimitPolicy>;
 
 export type RateLimitBucket = keyof typeof BUCKETS;

@@ -8,6 +8,7 @@ import { resolveAuthSecret } from '@/lib/auth/secret';
 import { SESSION_TTL_SECONDS } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
 import { getConfig } from '@/lib/config';
+import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from './sign-in-errors';
 
 declare module 'next-auth' {
   interface Session {
@@ -16,10 +17,6 @@ declare module 'next-auth' {
   }
 }
 
-/** The error next-auth reports to `signIn()` when the shared auth rate limit is hit. */
-export const SIGN_IN_RATE_LIMITED = 'RateLimited';
-/** The error next-auth reports to `signIn()` when the service cannot check the signature now. */
-export const SIGN_IN_UNAVAILABLE = 'Unavailable';
 
 let cached: NextAuthOptions | undefined;
 

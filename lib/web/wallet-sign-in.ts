@@ -15,6 +15,7 @@ import {
   WalletCannotSignError,
   WalletNotConnectedError,
 } from './client-errors';
+import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from './sign-in-errors';
 import { signedMessageIs, signInInputFor, type SignInFields } from './siws';
 
 /** What the page's wallet offers for signing in (wallet-adapter's `useWallet()` fits it). */
@@ -72,13 +73,11 @@ export async function signChallenge(wallet: SignInWallet, challenge: string): Pr
   }
 }
 
-/** next-auth's error for the shared auth rate limit (SIGN_IN_RATE_LIMITED in lib/web/next-auth-options.ts). */
-const NEXT_AUTH_RATE_LIMITED = 'RateLimited';
-
-/** next-auth's `signIn()` answer as our errors: a refusal or the rate limit. */
+/** next-auth's `signIn()` answer as our errors: a refusal, the rate limit or the service down. */
 export function sessionErrorOf(result: { ok: boolean; error: string | null } | undefined): Error | null {
   if (result?.ok && !result.error) return null;
-  if (result?.error === NEXT_AUTH_RATE_LIMITED) return new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429);
+  if (result?.error === SIGN_IN_RATE_LIMITED) return new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429);
+  if (result?.error === SIGN_IN_UNAVAILABLE) return new ServiceError('service_unavailable', 'Sign-in is briefly unavailable; try again shortly.', 503);
   return new SignInRejectedError();
 }
 

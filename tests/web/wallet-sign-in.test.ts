@@ -112,6 +112,7 @@ describe('sessionErrorOf and signInErrorMessage', () => {
   it.each([
     ['a session', { ok: true, error: null }, null],
     ['the shared rate limit', { ok: false, error: 'RateLimited' }, 'Too many sign-in attempts; wait a minute.'],
+    ['the service down', { ok: false, error: 'Unavailable' }, 'Sign-in is briefly unavailable; try again shortly.'],
     ['a refused signature', { ok: false, error: 'CredentialsSignin' }, 'Sign-in failed. Try again.'],
     ['no answer', undefined, 'Sign-in failed. Try again.'],
   ] as const)('%s', (_name, result, message) => {
@@ -121,6 +122,7 @@ describe('sessionErrorOf and signInErrorMessage', () => {
 
   it('names the failure kinds with classes', () => {
     expect(sessionErrorOf({ ok: false, error: 'RateLimited' })).toEqual(new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429));
+    expect(sessionErrorOf({ ok: false, error: 'Unavailable' })).toEqual(new ServiceError('service_unavailable', 'Sign-in is briefly unavailable; try again shortly.', 503));
     expect(sessionErrorOf({ ok: false, error: 'CredentialsSignin' })).toBeInstanceOf(SignInRejectedError);
   });
 

@@ -97,10 +97,14 @@ function rateLimited(result: RateLimitResult, policy: RateLimitPolicy): AppError
  * counting requests, at most once per PRUNE_EVERY_MS, off the request's path.
  */
 const PRUNE_EVERY_MS = 30_000;
-let lastPrune = 0;
+// On globalThis under a global symbol, not in module state: Next.js bundles this module into
+// several chunks (routes, server actions, next-auth), each with its own module state, and the
+// interval is the process's (as the database handle is, lib/db/client.ts).
+const LAST_PRUNE = Symbol.for('identity-tag-service.rate-limit-last-prune');
+const pruneClock = globalThis as unknown as Record<typeof LAST_PRUNE, number | undefined>;
 
 function pruneNowAndThen(db: Db, now: Date): void {
-  if (now.getTime() - lastPrune < PRUNE_EVERY_MS) return;
-  lastPrune = now.getTime();
+  if (now.getTime() - (pruneClock[LAST_PRUNE] ?? 0) < PRUNE_EVERY_MS) return;
+  pruneClock[LAST_PRUNE] = now.getTime();
   pruneRateLimits(db, now).catch((err) => console.warn('rate limit: prune failed:', err instanceof Error ? err.message : err));
 }

@@ -153,7 +153,10 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
           ` the buffer holds ${sol(rentBuffer)} while writing, returned at the ${o.upgrade ? 'upgrade' : 'deploy'}`,
   );
   log(`payer ${payer.address}: ${sol(balance)}`);
-  if (balance < spend + rentBuffer) throw new DeployError(`the payer needs at least ${sol(spend + rentBuffer)}, it has ${sol(balance)}`);
+  // A first deploy or an upgrade holds the buffer's rent beside what it spends; a buffer only
+  // for another authority spends exactly that rent (it is in `spend` already).
+  const needed = bufferOnly ? spend : spend + rentBuffer;
+  if (balance < needed) throw new DeployError(`the payer needs at least ${sol(needed)}, it has ${sol(balance)}`);
   if (clusterName === 'mainnet-beta' && !o.yes) {
     throw new DeployError('this is mainnet: nothing was spent. Check the cost above, then run again with --yes');
   }

@@ -19,10 +19,19 @@ const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtur
 const work = mkdtempSync(path.join(tmpdir(), 'sbpf-linker-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** Compiles a fixture with clang and links it: a fresh run each call. */
 function link(fixture: string): Uint8Array {
   const object = path.join(work, `${fixture}.o`);
   compileObject(path.join(FIXTURES, `${fixture}.c`), object);
   return linkSbpf(new Uint8Array(readFileSync(object)));
+}
+
+const linkedOnce = new Map<string, Uint8Array>();
+/** A fixture that links, compiled once for the whole file (the tests only read the bytes). */
+function linked(fixture: string): Uint8Array {
+  let so = linkedOnce.get(fixture);
+  if (!so) linkedOnce.set(fixture, (so = link(fixture)));
+  return so;
 }
 
 /** Deploys through loader-v3 (SIMD-0500 on) and calls the program once per data. */
@@ -44,7 +53,7 @@ describe('murmur3_32, the syscall hash', () => {
 
 describe('SBPF v3 linker', () => {
   it('writes the v3 layout: e_flags 3, read-only data at 0 then code at 0x1_0000_0000, no dynamic sections', () => {
-    const so = link('calls');
+    const so = linked('calls');
     const elf = elfHeader(so);
     expect(elf.machine).toBe(247);
     expect(elf.flags).toBe(3);
@@ -64,18 +73,18 @@ describe('SBPF v3 linker', () => {
   });
 
   it('calls syscalls by the murmur3 hash of their name (src 0) and functions pc-relative (src 1)', () => {
-    const calls = codeInstructions(link('calls')).filter((i) => i.opcode === 0x85);
+    const calls = codeInstructions(linked('calls')).filter((i) => i.opcode === 0x85);
     expect(calls.filter((c) => c.regs >> 4 === 0).map((c) => c.imm)).toEqual([0x207559bd]);
     expect(calls.filter((c) => c.regs >> 4 === 1)).toHaveLength(2);
   });
 
   it('links global and static calls, read-only data and a syscall into a program that deploys and runs', () => {
-    const [result] = deployAndRun(link('calls'), []);
+    const [result] = deployAndRun(linked('calls'), []);
     expect(expectSuccess(result).logs()).toContain('Program log: linker fixture: hello');
   });
 
   it('leaves out the read-only program header when there is no read-only data, and the program still deploys', () => {
-    const so = link('minimal');
+    const so = linked('minimal');
     expect(elfHeader(so).programHeaders.map((p) => p.flags)).toEqual([1]);
     expect(sectionNames(so)).toEqual(['', '.text', '.symtab', '.strtab', '.shstrtab']);
     const [ok, seven] = deployAndRun(so, [0], [0xff]);
@@ -88,6 +97,7 @@ describe('SBPF v3 linker', () => {
   });
 
   it('is deterministic', () => {
+    // Two fresh compile-and-link runs, not the memoized bytes.
     expect(Buffer.from(link('calls')).equals(Buffer.from(link('calls')))).toBe(true);
   });
 
@@ -111,6 +121,6 @@ describe('SBPF v3 linker', () => {
 
   it('refuses input that is not a BPF relocatable object', () => {
     expect(() => linkSbpf(new Uint8Array(64))).toThrow(/bad input object: not an ELF file/);
-    expect(() => linkSbpf(link('minimal'))).toThrow(/not a relocatable object/);
+    expect(() => linkSbpf(linked('minimal'))).toThrow(/not a relocatable object/);
   });
 });

@@ -83,7 +83,11 @@ export async function mirrorRecordStates(
   for (const [address, record] of states) {
     const provenance = provenanceOf(address);
     if (!record) {
-      for (const row of rows) if (row.pda === address) removals.push(row.tag);
+      for (const row of rows) {
+        if (row.pda !== address) continue;
+        removals.push(row.tag);
+        changes.changedAddresses.add(address);
+      }
       continue;
     }
     const row = byTag.get(record.tag);
@@ -102,7 +106,6 @@ export async function mirrorRecordStates(
   if (removals.length) {
     await db.delete(identities).where(inArray(identities.tag, removals));
     changes.removed.push(...removals);
-    for (const row of rows) if (row.pda && removals.includes(row.tag)) changes.changedAddresses.add(row.pda);
   }
   if (writes.length) {
     await db.insert(identities).values(writes).onConflictDoUpdate({ target: identities.tag, set: WRITTEN_BACK });
@@ -117,7 +120,8 @@ const WRITTEN_BACK = Object.fromEntries(
     .map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]),
 );
 
-function mirroredFields(record: TagRecord, address: string) {
+/** The columns a record dictates (reconcile compares these too). */
+export function mirroredFields(record: TagRecord, address: string) {
   return {
     owner: record.owner.toBase58(),
     wallet: record.wallet.toBase58(),

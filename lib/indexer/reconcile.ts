@@ -6,7 +6,7 @@ import { rpcCall } from '@/lib/chain/rpc';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE, type TagRecord } from '@/lib/registry/account';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { fillRecordAddresses } from './fill-record-addresses';
-import { noChanges, registeredAtOf, type MirrorChanges, type Provenance } from './mirror-records';
+import { mirroredFields, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
 import { recordAt } from './record-states';
 
@@ -101,7 +101,7 @@ function compare(records: Map<string, TagRecord>, rows: IdentityRow[], programId
   for (const [address, record] of records) {
     recordTags.add(record.tag);
     const row = byTag.get(record.tag);
-    const chain = stateOfRecord(record);
+    const chain = stateOfRecord(record, address);
     if (!row) {
       differences.push({ kind: 'missing-row', tag: record.tag, address, chain });
       continue;
@@ -122,13 +122,10 @@ function compare(records: Map<string, TagRecord>, rows: IdentityRow[], programId
   return differences.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 
-function stateOfRecord(record: TagRecord): MirroredState {
-  return {
-    owner: record.owner.toBase58(),
-    wallet: record.wallet.toBase58(),
-    pendingOwner: record.pendingOwner?.toBase58() ?? null,
-    createdAt: registeredAtOf(record).toISOString(),
-  };
+/** What the indexer's writer would store for the record (its own mapping), as a report shows it. */
+function stateOfRecord(record: TagRecord, address: string): MirroredState {
+  const { owner, wallet, pendingOwner, createdAt } = mirroredFields(record, address);
+  return { owner, wallet, pendingOwner, createdAt: createdAt.toISOString() };
 }
 
 function stateOfRow(row: IdentityRow): MirroredState {

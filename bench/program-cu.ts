@@ -12,10 +12,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
+import { COMMITTED_SO } from '@/program/build';
 import { generateSigner } from '@/program/deploy/keys';
 import { allFeaturesSvm } from '@/program/deploy/litesvm-deploy';
 import { BUFFER_HEADER_SIZE, PROGRAM_ACCOUNT_SIZE, PROGRAM_DATA_HEADER_SIZE, writeChunkSize } from '@/program/deploy/loader-v3';
-import { COMMITTED_SO_PATH, expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
+import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
 
 export const PROGRAM_CU_TARGET = 10_000;
 /** Issue 11: no worse than v0, at most this when the owner pays. */
@@ -103,7 +104,7 @@ export interface DeployCost {
 
 /** What `program:deploy` spends for the committed build, at the Rent sysvar LiteSVM carries (today's mainnet rent). */
 export function deployCost(): DeployCost {
-  const bytes = readFileSync(COMMITTED_SO_PATH).length;
+  const bytes = readFileSync(COMMITTED_SO).length;
   const rent = (size: number) => allFeaturesSvm().minimumBalanceForRentExemption(BigInt(size));
   const payer = generateSigner();
   const writes = Math.ceil(bytes / writeChunkSize({ payer, authority: payer }));

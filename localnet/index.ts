@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { LocalChain } from './chain';
 import { loadSnapshot, SnapshotWriter } from './persistence';
 import { RequestActivity, closeServer, createRpcRequestListener, handleWebSocketUpgrade, listen } from './server';
@@ -9,11 +9,6 @@ import type { WebSocket } from 'ws';
 
 export { LocalChain } from './chain';
 export type { TxRecord, Commitment } from './chain';
-
-/** The tag registry's build output, deployed at LOCALNET_PROGRAM_ID when present. */
-export const DEFAULT_PROGRAM_SO_PATH = fileURLToPath(new URL('../program/tag_registry.so', import.meta.url));
-/** LOCALNET_PROGRAM_ID's keypair (public, localnet-only): the loader-v3 deploy needs it to sign. */
-export const DEFAULT_PROGRAM_KEYPAIR_PATH = fileURLToPath(new URL('../program/localnet-program-keypair.json', import.meta.url));
 
 export interface LocalnetOptions {
   /** 0 picks a free port; the PubSub WebSocket listens on port + 1, as a validator's does. */
@@ -44,9 +39,10 @@ const PORT_PAIR_ATTEMPTS = 20;
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<Localnet> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = options.dataDir ?? null;
+  // The committed build, deployed at LOCALNET_PROGRAM_ID when present.
   const programs = options.programs
-    ?? (existsSync(DEFAULT_PROGRAM_SO_PATH)
-      ? [{ programId: LOCALNET_PROGRAM_ID, soPath: DEFAULT_PROGRAM_SO_PATH, keypairPath: DEFAULT_PROGRAM_KEYPAIR_PATH }]
+    ?? (existsSync(COMMITTED_SO)
+      ? [{ programId: LOCALNET_PROGRAM_ID, soPath: COMMITTED_SO, keypairPath: LOCALNET_PROGRAM_KEYPAIR }]
       : []);
 
   let writer: SnapshotWriter | null = null;

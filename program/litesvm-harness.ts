@@ -10,17 +10,12 @@ import { Keypair, PublicKey, Transaction, type TransactionInstruction } from '@s
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import nacl from 'tweetnacl';
-import { fileURLToPath } from 'node:url';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from './build';
 import { readKeypairFile } from './deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from './deploy/litesvm-deploy';
 
-const PROGRAM_DIR = path.dirname(fileURLToPath(import.meta.url));
-export const COMMITTED_SO_PATH = path.join(PROGRAM_DIR, 'tag_registry.so');
-/** Public, localnet/test-only keypair of LOCALNET_PROGRAM_ID (see lib/registry/program-id.ts). */
-export const LOCALNET_PROGRAM_KEYPAIR_PATH = path.join(PROGRAM_DIR, 'localnet-program-keypair.json');
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 export const FEE_PER_SIGNATURE = 5000n;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -35,13 +30,13 @@ export function newSvm(): LiteSVM {
 const deployedSnapshots = new Map<string, Uint8Array>();
 
 /** A LiteSVM with every feature on and the program at PROGRAM_ID, deployed through loader-v3. */
-export function startSvm(soPath: string = COMMITTED_SO_PATH): LiteSVM {
+export function startSvm(soPath: string = COMMITTED_SO): LiteSVM {
   const so = new Uint8Array(readFileSync(soPath));
   const key = createHash('sha256').update(so).digest('hex');
   let snapshot = deployedSnapshots.get(key);
   if (!snapshot) {
     const svm = newSvm();
-    deployToLiteSvm(svm, so, { program: readKeypairFile(LOCALNET_PROGRAM_KEYPAIR_PATH) });
+    deployToLiteSvm(svm, so, { program: readKeypairFile(LOCALNET_PROGRAM_KEYPAIR) });
     snapshot = svm.toBytes();
     deployedSnapshots.set(key, snapshot);
   }

@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
-import { DEFAULT_PROGRAM_KEYPAIR_PATH, startLocalnet, type Localnet } from '@/localnet';
-import { COMMITTED_SO } from '@/program/build';
+import { startLocalnet, type Localnet } from '@/localnet';
+import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { runCli } from '@/program/deploy/cli';
 import { Cluster, TransactionFailed } from '@/program/deploy/cluster';
 import { generateSigner, type Signer } from '@/program/deploy/keys';
@@ -98,7 +98,7 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     const dataDir = path.join(work, 'data');
     const soPath = path.join(work, 'tag_registry.so');
     writeFileSync(soPath, readFileSync(COMMITTED_SO));
-    const programs = [{ programId: LOCALNET_PROGRAM_ID, soPath, keypairPath: DEFAULT_PROGRAM_KEYPAIR_PATH }];
+    const programs = [{ programId: LOCALNET_PROGRAM_ID, soPath, keypairPath: LOCALNET_PROGRAM_KEYPAIR }];
 
     const first = await start({ dataDir, programs });
     expect(await register(first.url, 'persisted')).not.toContain(`Program log: ${UPGRADE_LOG}`);

@@ -11,11 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTagRecord } from '@/lib/registry/account';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
+import { COMMITTED_SO } from '@/program/build';
 import { generateSigner } from '@/program/deploy/keys';
 import { deployToLiteSvm, finalizeInLiteSvm, LoaderTransactionError, upgradeInLiteSvm } from '@/program/deploy/litesvm-deploy';
 import { PROGRAM_DATA_HEADER_SIZE } from '@/program/deploy/loader-v3';
 import { parseProgramData } from '@/program/deploy/program-data';
-import { accountData, COMMITTED_SO_PATH, expectSuccess, fundedKeypair, logs, newSvm, send } from '@/program/litesvm-harness';
+import { accountData, expectSuccess, fundedKeypair, logs, newSvm, send } from '@/program/litesvm-harness';
 import { buildChangedProgram } from './sbpf-changed-build';
 import { elfHeader } from './sbpf-elf-layout';
 
@@ -24,7 +25,7 @@ const SIMD_0500 = 'B8JJXCy5amZyWG9r7EnUYLwzXSXTxG7GZ1qZ1qggo83g';
 const V0_SO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tag_registry_v0.so');
 const UPGRADE_LOG = 'tag registry: upgraded build';
 
-const committed = new Uint8Array(readFileSync(COMMITTED_SO_PATH));
+const committed = new Uint8Array(readFileSync(COMMITTED_SO));
 const work = mkdtempSync(path.join(tmpdir(), 'sbpf-v3-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

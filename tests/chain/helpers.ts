@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import {
   Connection,
   Keypair,
@@ -11,8 +10,8 @@ import {
 import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { registerTagInstruction } from '@/lib/registry/instruction';
+import { COMMITTED_SO } from '@/program/build';
 
-export const PROGRAM_SO = path.join(process.cwd(), 'program/tag_registry.so');
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 
 export interface TestNet {
@@ -24,7 +23,7 @@ export interface TestNet {
 /** A localnet on a free port and a `Connection` to it (confirmed reads unless told otherwise). */
 export async function startTestNet(options: LocalnetOptions = {}, commitment: 'confirmed' | 'finalized' = 'confirmed'): Promise<TestNet> {
   // The localnet quietly starts without a program it cannot find; these tests need it.
-  if (!existsSync(PROGRAM_SO)) throw new Error(`${PROGRAM_SO} is missing: run \`npm run program:build\` (npm test does).`);
+  if (!existsSync(COMMITTED_SO)) throw new Error(`${COMMITTED_SO} is missing: run \`npm run program:build\` (npm test does).`);
   const localnet = await startLocalnet({ port: 0, dataDir: null, ...options });
   const connection = new Connection(localnet.url, { commitment, disableRetryOnRateLimit: true });
   return {

@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import { isCanonicalTag } from '@/lib/identity/tag';
-import { decodeRegisterTagData, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
+import { decodeRegisterTagData, hasDiscriminator, INSTRUCTION_ACCOUNTS, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
 
 /**
  * One `register_tag` that landed: what the mirror row is made of (SPEC 3.1). `owner` is the
@@ -90,9 +90,9 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     decoded.invokesProgram = true;
     const record = ix.accounts.length > 0 ? keys.get(ix.accounts[0]!) : undefined;
     if (record) touched.add(record.toBase58());
-    if (!hasRegisterDiscriminator(ix.data)) continue;
+    if (!hasDiscriminator(ix.data, REGISTER_TAG_DISCRIMINATOR)) continue;
     const args = decodeRegisterTagData(ix.data);
-    const owner = ix.accounts.length >= 4 ? keys.get(ix.accounts[1]!) : undefined;
+    const owner = ix.accounts.length >= INSTRUCTION_ACCOUNTS.register_tag.length ? keys.get(ix.accounts[1]!) : undefined;
     if (!args || !owner || !isCanonicalTag(args.tag)) {
       const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
       decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);
@@ -112,8 +112,9 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
 }
 
 /**
- * The registrations of `decodeTransaction`, malformed instructions logged and left out
- * (POST /v1/sync's view: it answers 422 when none is left).
+ * The registrations of `decodeTransaction`, malformed instructions logged and left out. No
+ * route reads it any more (the indexer and POST /v1/sync re-read the `touched` records); the
+ * decoder's tests assert through it what each register_tag carries.
  */
 export function extractRegistrations(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
   const decoded = decodeTransaction(tx, programId);
@@ -131,9 +132,4 @@ function accountKeysOf(tx: TransactionForIndexing): MessageAccountKeys {
     return message.getAccountKeys({ accountKeysFromLookups: loaded ?? undefined });
   }
   return message.getAccountKeys();
-}
-
-function hasRegisterDiscriminator(data: Uint8Array): boolean {
-  if (data.length < REGISTER_TAG_DISCRIMINATOR.length) return false;
-  return REGISTER_TAG_DISCRIMINATOR.every((b, i) => data[i] === b);
 }

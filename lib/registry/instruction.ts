@@ -90,9 +90,10 @@ export function encodeInstructionData(ix: RegistryInstructionData): Buffer {
   }
 }
 
-function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
-  if (bytes.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+/** Whether instruction data begins with an instruction's discriminator (the indexer asks this too). */
+export function hasDiscriminator(data: Uint8Array, discriminator: Uint8Array): boolean {
+  if (data.length < discriminator.length) return false;
+  for (let i = 0; i < discriminator.length; i++) if (data[i] !== discriminator[i]) return false;
   return true;
 }
 
@@ -103,7 +104,7 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
  */
 export function decodeRegisterTagData(bytes: Uint8Array): RegisterTagArgs | null {
   if (!(bytes instanceof Uint8Array) || bytes.length < 8 + 4 + 32) return null;
-  if (!startsWith(bytes, REGISTER_TAG_DISCRIMINATOR)) return null;
+  if (!hasDiscriminator(bytes, REGISTER_TAG_DISCRIMINATOR)) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tagLength = view.getUint32(8, true);
   if (bytes.length !== 8 + 4 + tagLength + 32) return null;
@@ -123,18 +124,18 @@ export function decodeRegisterTagData(bytes: Uint8Array): RegisterTagArgs | null
  */
 export function decodeInstruction(data: Uint8Array): RegistryInstructionData | null {
   if (!(data instanceof Uint8Array) || data.length < 8) return null;
-  if (startsWith(data, REGISTER_TAG_DISCRIMINATOR)) {
+  if (hasDiscriminator(data, REGISTER_TAG_DISCRIMINATOR)) {
     const args = decodeRegisterTagData(data);
     return args && { name: 'register_tag', ...args };
   }
   if (data.length === PUBKEY_ARG_BYTES) {
     const key = () => new PublicKey(data.subarray(8));
-    if (startsWith(data, SET_WALLET_DISCRIMINATOR)) return { name: 'set_wallet', wallet: key() };
-    if (startsWith(data, OFFER_TRANSFER_DISCRIMINATOR)) return { name: 'offer_transfer', newOwner: key() };
+    if (hasDiscriminator(data, SET_WALLET_DISCRIMINATOR)) return { name: 'set_wallet', wallet: key() };
+    if (hasDiscriminator(data, OFFER_TRANSFER_DISCRIMINATOR)) return { name: 'offer_transfer', newOwner: key() };
   }
   if (data.length === 8) {
     for (const name of ['cancel_transfer', 'accept_transfer', 'release_tag'] as const) {
-      if (startsWith(data, INSTRUCTION_DISCRIMINATORS[name])) return { name };
+      if (hasDiscriminator(data, INSTRUCTION_DISCRIMINATORS[name])) return { name };
     }
   }
   return null;
@@ -149,10 +150,11 @@ export type DecodedRegistryInstruction = {
 }[RegistryInstructionName];
 
 /**
- * Decodes an instruction of the program from its data and its account keys in order, the
- * shape the indexer reads from a transaction. `null` when the data does not decode or when
- * there are fewer accounts than the ABI lists (the program refuses both). Extra accounts are
- * ignored, as the program ignores them.
+ * Decodes an instruction of the program from its data and its account keys in order (the
+ * tests read built transactions back with it; the indexer does not: it re-reads the records
+ * an instruction names). `null` when the data does not decode or when there are fewer
+ * accounts than the ABI lists (the program refuses both). Extra accounts are ignored, as the
+ * program ignores them.
  */
 export function decodeRegistryInstruction(data: Uint8Array, accountKeys: readonly PublicKey[]): DecodedRegistryInstruction | null {
   const decoded = decodeInstruction(data);

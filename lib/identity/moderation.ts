@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
-import { identities, type IdentityRow } from '@/lib/db/schema';
-import { recordIdentityChanges } from '@/lib/feed/identity-changes';
-import { parseTagParam, tagNotFound } from './get-identity';
+import type { IdentityRow } from '@/lib/db/schema';
+import { changeIdentity } from './change-identity';
+import { parseTagParam } from './get-identity';
 import { toIdentity } from './identity-response';
 import type { Identity } from './schemas';
 
@@ -31,16 +30,6 @@ export type ModeratedIdentity = Identity & { status: IdentityRow['status'] };
  */
 export async function moderate(db: Db, tagInput: string, action: ModerationAction, now: Date = new Date()): Promise<ModeratedIdentity> {
   const tag = parseTagParam(tagInput);
-  // The change and its feed event commit together; the caller expires the cached page after.
-  const rows = await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(identities)
-      .set({ ...CHANGES[action], updatedAt: now })
-      .where(eq(identities.tag, tag))
-      .returning();
-    if (updated[0]) await recordIdentityChanges(tx, [tag], now);
-    return updated;
-  });
-  if (!rows[0]) throw tagNotFound();
-  return { ...toIdentity(rows[0]), status: rows[0].status };
+  const row = await changeIdentity(db, tag, CHANGES[action], now);
+  return { ...toIdentity(row), status: row.status };
 }

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
-import { recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { changeIdentity } from './change-identity';
 import { tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
 import { findIdentityRow } from './queries';
@@ -39,16 +39,5 @@ export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date
   }
   if (Object.keys(changes).length === 0) return toIdentity(current);
 
-  // The change and its feed event commit together; the caller expires the cached page after.
-  const rows = await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(identities)
-      .set({ ...changes, updatedAt: now })
-      .where(and(eq(identities.tag, tag), eq(identities.owner, input.caller), eq(identities.status, 'active')))
-      .returning();
-    if (updated[0]) await recordIdentityChanges(tx, [tag], now);
-    return updated;
-  });
-  if (!rows[0]) throw tagNotFound();
-  return toIdentity(rows[0]);
+  return toIdentity(await changeIdentity(db, tag, changes, now, eq(identities.owner, input.caller), eq(identities.status, 'active')));
 }

@@ -89,7 +89,7 @@ async function deployCommand(args: string[], log: (line: string) => void, env: R
     so: new Uint8Array(readFileSync(values.so ?? COMMITTED_SO)),
     payer,
     program,
-    programId: programId ?? program?.address,
+    programId,
     upgrade: values.upgrade,
     authority,
     newAuthority,

@@ -12,12 +12,13 @@ import { GENESIS_HASHES, RpcError, TransactionFailed, type Cluster } from './clu
 import { generateSigner, signerFromSecretKey, type Signer } from './keys';
 import {
   BUFFER_HEADER_SIZE,
+  chunkOffsets,
   closeBufferInstruction,
   createBufferInstructions,
   deployInstructions,
+  extendBytesFor,
   extendProgramInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
-  MIN_EXTEND_BYTES,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
   priorityInstructions,
@@ -132,7 +133,7 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   // Cost, before anything is spent.
   const maxDataLength = o.upgrade ? capacity : Math.max(o.maxDataLength ?? 2 * so.length, so.length);
   const rentBuffer = await cluster.minimumBalance(BUFFER_HEADER_SIZE + so.length);
-  const extendBy = o.upgrade && so.length > capacity ? Math.max(so.length - capacity, MIN_EXTEND_BYTES) : 0;
+  const extendBy = o.upgrade ? extendBytesFor(capacity, so.length) : 0;
   const rentProgramData = o.upgrade
     ? (extendBy > 0 ? (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity + extendBy)) - (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity)) : 0n)
     : await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + maxDataLength);
@@ -297,12 +298,9 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
   const { cluster, so, log } = o;
   const account = await cluster.account(p.buffer);
   const held = account ? parseBuffer(account.data).bytes : new Uint8Array(so.length);
-  const offsets: number[] = [];
-  for (let offset = 0; offset < so.length; offset += p.chunk) {
-    const end = Math.min(offset + p.chunk, so.length);
-    if (!Buffer.from(held.subarray(offset, end)).equals(Buffer.from(so.subarray(offset, end)))) offsets.push(offset);
-  }
-  const total = Math.ceil(so.length / p.chunk);
+  const all = chunkOffsets(so.length, p.chunk);
+  const offsets = all.filter((offset) => !Buffer.from(held.subarray(offset, offset + p.chunk)).equals(Buffer.from(so.subarray(offset, offset + p.chunk))));
+  const total = all.length;
   let done = total - offsets.length;
   if (done > 0) log(`writes: ${done}/${total} already in the buffer`);
   let reported = -1;

@@ -10,11 +10,12 @@ import { FailedTransactionMetadata, FeatureSet, LiteSVM, type TransactionMetadat
 import { generateSigner, type Signer } from './keys';
 import {
   BUFFER_HEADER_SIZE,
+  chunkOffsets,
   createBufferInstructions,
   deployInstructions,
+  extendBytesFor,
   extendProgramInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
-  MIN_EXTEND_BYTES,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
   programDataAddress,
@@ -83,7 +84,7 @@ function writeBuffer(svm: LiteSVM, so: Uint8Array, payer: Signer, authority: Sig
   const lamports = svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length));
   sendOrThrow(svm, 'create buffer', createBufferInstructions({ payer: payer.address, buffer: buffer.address, authority: authority.address, programLength: so.length, lamports }), payer, [buffer]);
   const chunk = writeChunkSize({ payer, authority });
-  for (let offset = 0; offset < so.length; offset += chunk) {
+  for (const offset of chunkOffsets(so.length, chunk)) {
     const bytes = so.subarray(offset, offset + chunk);
     sendOrThrow(svm, `write at ${offset}`, [writeInstruction({ buffer: buffer.address, authority: authority.address, offset, bytes })], payer, [authority]);
   }
@@ -137,8 +138,8 @@ export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint
   fund(svm, payer, svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length)) * 2n + 1_000_000_000n);
   const account = svm.getAccount(deployed.programData);
   const capacity = (account.exists ? account.data.length : PROGRAM_DATA_HEADER_SIZE) - PROGRAM_DATA_HEADER_SIZE;
-  if (so.length > capacity) {
-    const additionalBytes = Math.max(so.length - capacity, MIN_EXTEND_BYTES);
+  const additionalBytes = extendBytesFor(capacity, so.length);
+  if (additionalBytes > 0) {
     sendOrThrow(svm, 'extend', [extendProgramInstruction({ programId, authority: authority.address, payer: payer.address, additionalBytes, checked: false })], payer, []);
     nextSlot(svm);
   }

@@ -130,6 +130,16 @@ export function upgradeInstruction(p: { programId: Address; buffer: Address; aut
 /** The loader refuses to extend program data by less (unless to its maximum size). */
 export const MIN_EXTEND_BYTES = 10_240;
 
+/** How much program data of `capacity` bytes must grow to hold a build of `length` bytes (0: it fits). */
+export function extendBytesFor(capacity: number, length: number): number {
+  return length > capacity ? Math.max(length - capacity, MIN_EXTEND_BYTES) : 0;
+}
+
+/** The offsets of the Write transactions that put `length` bytes into a buffer, `chunk` at a time. */
+export function chunkOffsets(length: number, chunk: number): number[] {
+  return Array.from({ length: Math.ceil(length / chunk) }, (_, i) => i * chunk);
+}
+
 /**
  * Grows the ProgramData so a larger build fits, the payer paying the rent. `checked` is
  * ExtendProgramChecked (instruction 9, SIMD-0164: the authority signs; the library

@@ -18,9 +18,10 @@ async function main(args: string[]): Promise<number> {
   }
   const { db, close } = await openDb(getConfig().database, { poolSize: 1 });
   try {
-    const identity = await moderate(db, tag, action, new Date());
+    const canonical = parseTagParam(tag);
+    const identity = await moderate(db, canonical, action, new Date());
     console.log(JSON.stringify(identity, null, 2));
-    return await refreshCachedPage(parseTagParam(identity.tag));
+    return await refreshCachedPage(canonical);
   } finally {
     await close();
   }

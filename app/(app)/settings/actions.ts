@@ -18,7 +18,7 @@ export const saveProfile = withAction(
   async ([tag, patch], { caller, services: { db }, now }) => {
     const canonical = parseTagParam(tag); // the tag is judged before the patch, as PATCH /v1/identity/{tag} does
     const identity = await updateProfile(db, { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) }, now);
-    await afterIdentityChanges([parseTagParam(identity.tag)]); // the next /@tag view shows the change
+    await afterIdentityChanges([canonical]); // the next /@tag view shows the change
     return identity;
   },
 );

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import bs58 from 'bs58';
+import { isPublicKey } from '../../lib/solana/keys';
 import { COMMITTED_SO } from '../build';
 import { Cluster } from './cluster';
 import { deployProgram } from './deploy';
@@ -34,14 +34,6 @@ export const VERIFY_USAGE = `usage: npm run program:verify -- --url <rpc> --prog
   rebuilds the program from program/src (or takes --so) and compares it with the deployed bytes`;
 
 class UsageError extends Error {}
-
-const isAddress = (s: string) => {
-  try {
-    return bs58.decode(s).length === 32;
-  } catch {
-    return false;
-  }
-};
 
 function positiveInt(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -76,11 +68,11 @@ async function deployCommand(args: string[], log: (line: string) => void, env: R
     }
   }
   const programId = values['program-id'];
-  if (programId && !isAddress(programId)) throw new UsageError(`--program-id ${programId} is not an address`);
+  if (programId && !isPublicKey(programId)) throw new UsageError(`--program-id ${programId} is not an address`);
   if (program && programId && program.address !== programId) throw new UsageError(`--program-keypair is ${program.address}, not --program-id ${programId}`);
   const authorityArg = values['upgrade-authority'];
-  const authority = authorityArg && !isAddress(authorityArg) ? readKeypairFile(authorityArg) : undefined;
-  const newAuthority = authorityArg && isAddress(authorityArg) ? authorityArg : undefined;
+  const authority = authorityArg && !isPublicKey(authorityArg) ? readKeypairFile(authorityArg) : undefined;
+  const newAuthority = authorityArg && isPublicKey(authorityArg) ? authorityArg : undefined;
   const priorityFee = values['priority-fee'] === undefined ? undefined : BigInt(positiveInt(values['priority-fee'], '--priority-fee')!);
   const failAfter = env.PROGRAM_DEPLOY_FAIL_AFTER_WRITES;
 
@@ -114,7 +106,7 @@ async function verifyCommand(args: string[], log: (line: string) => void): Promi
   });
   if (values.help) return (log(VERIFY_USAGE), 0);
   if (!values.url || !values['program-id']) throw new UsageError('--url and --program-id are required');
-  if (!isAddress(values['program-id'])) throw new UsageError(`--program-id ${values['program-id']} is not an address`);
+  if (!isPublicKey(values['program-id'])) throw new UsageError(`--program-id ${values['program-id']} is not an address`);
   const result = await verifyProgram({ cluster: new Cluster(values.url), programId: values['program-id'], local: localBuild(values.so, log), log });
   return result.match ? 0 : 1;
 }

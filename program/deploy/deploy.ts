@@ -30,9 +30,10 @@ import {
   writeInstruction,
   type Priority,
 } from './loader-v3';
+import { SBPF_V3 } from '../linker/link-sbpf';
 import { compareProgram, parseBuffer, parseProgramAccount, parseProgramData, sha256Hex, type Comparison } from './program-data';
 
-export const LAMPORTS_PER_SOL = 1_000_000_000n;
+const LAMPORTS_PER_SOL = 1_000_000_000n;
 const FEE_PER_SIGNATURE = 5000n;
 const WRITE_ATTEMPTS = 5;
 
@@ -89,7 +90,7 @@ interface DeployState {
 function assertSbpfV3(so: Uint8Array): void {
   const isElf = so.length >= 64 && so[0] === 0x7f && so[1] === 0x45 && so[2] === 0x4c && so[3] === 0x46;
   const flags = isElf ? new DataView(so.buffer, so.byteOffset, so.byteLength).getUint32(48, true) : -1;
-  if (flags !== 3) {
+  if (flags !== SBPF_V3) {
     throw new DeployError(`the file is not an SBPF v3 program (e_flags ${flags}); clusters with SIMD-0500 refuse older ones: run npm run program:build`);
   }
 }

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildProgram, COMMITTED_SO } from '../build';
 import type { Cluster } from './cluster';
-import { GENESIS_HASHES } from './cluster';
 import { LOADER_V3_PROGRAM_ADDRESS } from './loader-v3';
 import { compareProgram, parseProgramAccount, parseProgramData, sha256Hex, type Comparison } from './program-data';
 
@@ -42,8 +41,7 @@ export function localBuild(soPath: string | undefined, log: (line: string) => vo
 
 export async function verifyProgram(p: { cluster: Cluster; programId: string; local: Uint8Array; log: (line: string) => void }): Promise<VerifyResult> {
   const { cluster, programId, local, log } = p;
-  const genesisHash = await cluster.genesisHash();
-  log(`cluster: ${cluster.url} (${GENESIS_HASHES[genesisHash] ?? 'custom'})`);
+  log(`cluster: ${cluster.url} (${await cluster.clusterName()})`);
   const program = await cluster.account(programId);
   if (!program) throw new VerifyError(`no account at ${programId}`);
   if (program.owner !== LOADER_V3_PROGRAM_ADDRESS) throw new VerifyError(`${programId} is not a loader-v3 program (owner ${program.owner})`);

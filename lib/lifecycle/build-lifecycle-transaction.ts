@@ -57,22 +57,22 @@ export async function buildLifecycleTransaction({
   operation,
   feePayer,
 }: BuildLifecycleInput): Promise<LifecycleTransaction> {
-  if (operation.kind === 'release_tag' && operation.receiver === findTagRecordAddress(tag, programId)[0].toBase58()) {
+  const [pda] = findTagRecordAddress(tag, programId);
+  if (operation.kind === 'release_tag' && operation.receiver === pda.toBase58()) {
     throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
   }
   // The three reads at once: one round trip to each side on the happy path.
-  const [row, onChain, latest] = await Promise.all([
+  const [row, record, latest] = await Promise.all([
     findIdentityRow(db, tag),
-    readTagRecord(connection, programId, tag),
+    readTagRecord(connection, programId, pda),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
   ]);
-  const record = onChain.record;
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
   checkState(record, operation);
   checkCaller(record, operation, caller);
 
   const signer = new PublicKey(caller);
-  const instruction = instructionFor(operation, { programId, tagRecord: onChain.pda, signer });
+  const instruction = instructionFor(operation, { programId, tagRecord: pda, signer });
   return buildUnsignedTransaction({
     feePayer: feePayer ? new PublicKey(feePayer) : signer,
     latest,

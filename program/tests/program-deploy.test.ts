@@ -28,6 +28,8 @@ const CLI = path.join(process.cwd(), 'program', 'deploy', 'cli.ts');
 
 const work = mkdtempSync(path.join(tmpdir(), 'program-deploy-'));
 const committed = new Uint8Array(readFileSync(COMMITTED_SO));
+/** The changed build (logs UPGRADE_LOG first) both upgrade tests deploy: compiled once, in beforeAll. */
+const upgradeSoPath = path.join(work, 'upgraded.so');
 let localnet: Localnet;
 let cluster: Cluster;
 let connection: Connection;
@@ -102,6 +104,7 @@ beforeAll(async () => {
   payerPath = path.join(work, 'payer.json');
   writeKeypairFile(payerPath, payer);
   await cluster.call('requestAirdrop', [payer.address, 500_000_000_000]);
+  writeFileSync(upgradeSoPath, buildChangedProgram(path.join(work, 'changed-build'), UPGRADE_LOG));
 });
 
 afterAll(async () => {
@@ -193,16 +196,14 @@ describe('program:deploy and program:verify against a localnet', () => {
     });
 
     it('--upgrade puts a changed build live (its new log line answers); after --final an upgrade is refused', async () => {
-      const changedPath = path.join(work, 'upgraded.so');
-      writeFileSync(changedPath, buildChangedProgram(path.join(work, 'changed-build'), UPGRADE_LOG));
       expect(await registerLogs(programId, 'before')).not.toContain(`Program log: ${UPGRADE_LOG}`);
 
-      const upgraded = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', changedPath));
+      const upgraded = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', upgradeSoPath));
       expect(upgraded.code, upgraded.out).toBe(0);
       expect(upgraded.out).toMatch(/upgraded: \w+/);
       expect(await registerLogs(programId, 'after')).toContain(`Program log: ${UPGRADE_LOG}`);
 
-      const final = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', changedPath, '--final'));
+      const final = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', upgradeSoPath, '--final'));
       expect(final.code, final.out).toBe(0);
       expect(final.out).toContain('the program already holds this build: nothing to write');
       expect(final.out).toContain('upgrade authority is now none: the program is final');
@@ -224,9 +225,7 @@ describe('program:deploy and program:verify against a localnet', () => {
     const programId = readKeypairFile(programPath).address;
     expect(parseProgramData((await cluster.account(programDataAddress(programId)))!.data).authority).toBe(vault.address);
 
-    const changedPath = path.join(work, 'multisig-upgrade.so');
-    writeFileSync(changedPath, buildChangedProgram(path.join(work, 'multisig-build'), UPGRADE_LOG));
-    const prepared = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', changedPath));
+    const prepared = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', upgradeSoPath));
     expect(prepared.code, prepared.out).toBe(0);
     const buffer = /buffer (\w+) waits for the upgrade authority/.exec(prepared.out)![1];
     expect(parseBuffer((await cluster.account(buffer))!.data).authority).toBe(vault.address);
@@ -236,7 +235,7 @@ describe('program:deploy and program:verify against a localnet', () => {
     const tx = signedTransaction([upgradeInstruction({ programId: programId as never, buffer: buffer as never, authority: vault.address, spill: vault.address })], vault.address, recent, [vault]);
     await cluster.sendAndConfirm(tx, recent.lastValidBlockHeight);
     expect(await registerLogs(programId, 'multisig')).toContain(`Program log: ${UPGRADE_LOG}`);
-    const verified = await cli('verify', '--url', localnet.url, '--program-id', programId, '--so', changedPath);
+    const verified = await cli('verify', '--url', localnet.url, '--program-id', programId, '--so', upgradeSoPath);
     expect(verified.code, verified.out).toBe(0);
   });
 });

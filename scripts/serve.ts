@@ -56,7 +56,9 @@ async function main(): Promise<void> {
   const policy = { appUrl: served.appUrl, publicRpcUrl: served.solana.publicRpcUrl, dev: mode === 'dev' };
   const server = createServer((req, res) => {
     stampSocketAddress(req);
-    withPageCsp(res, policy);
+    // /v1 answers JSON only (its catch-all included), under next.config's CSP that allows
+    // nothing: its hot path is not held and hashed.
+    if (!req.url?.startsWith('/v1/')) withPageCsp(res, policy);
     handle(req, res).catch((err) => {
       console.error('request failed:', err);
       if (!res.headersSent) res.statusCode = 500;

@@ -2,7 +2,8 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { runsBehindSocketAddressServer } from '@/lib/api/client-address';
 import { getConfig } from '@/lib/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/request-limits';
-import { pageSecurityHeaders } from '@/lib/web/security-headers';
+import { headersOfBody } from '@/lib/web/html-response-csp';
+import type { SecurityPolicyInput } from '@/lib/web/security-headers';
 
 /** Marks proxy.ts's own fetch of a page, so that it is answered as it is. */
 const PAGE_FETCH_HEADER = 'x-tag-service-page-fetch';
@@ -59,13 +60,19 @@ async function withPageCsp(request: NextRequest): Promise<Response> {
   const out = new Headers(page.headers);
   out.delete('content-length');
   out.delete('content-encoding');
-  const config = getConfig();
-  for (const [name, value] of Object.entries(
-    pageSecurityHeaders(html, { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' }),
-  )) {
-    out.set(name, value);
-  }
+  for (const [name, value] of Object.entries(headersOfBody(Buffer.from(html), '', pagePolicy()))) out.set(name, value);
   return new Response(html, { status: page.status, headers: out });
+}
+
+/** The process's page policy, built once (the configuration does not change while it runs). */
+let policy: SecurityPolicyInput | undefined;
+
+function pagePolicy(): SecurityPolicyInput {
+  if (!policy) {
+    const config = getConfig();
+    policy = { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' };
+  }
+  return policy;
 }
 
 export const config = {

@@ -75,18 +75,24 @@ export function withPageCsp(res: ServerResponse, policy: SecurityPolicyInput): v
  * scripts, same CSP: a page that changes (revalidated, re-rendered) is new bytes, a new key.
  */
 const MEMO_ENTRIES = 256;
-const memos = new WeakMap<SecurityPolicyInput, Map<string, Readonly<Record<string, string>>>>();
+// A process serves under one policy (scripts/serve.ts's, proxy.ts's): the memo is that policy's,
+// started afresh should another one come.
+let memo: { policy: SecurityPolicyInput; entries: Map<string, Readonly<Record<string, string>>> } | undefined;
 
-function headersOfBody(body: Buffer, encoding: string, policy: SecurityPolicyInput): Readonly<Record<string, string>> {
-  let memo = memos.get(policy);
-  if (!memo) memos.set(policy, (memo = new Map()));
+/**
+ * The page security headers of an HTML body as sent (`encoding`: its Content-Encoding),
+ * remembered by the body's hash. Used here and by proxy.ts.
+ */
+export function headersOfBody(body: Buffer, encoding: string, policy: SecurityPolicyInput): Readonly<Record<string, string>> {
+  if (memo?.policy !== policy) memo = { policy, entries: new Map() };
+  const { entries } = memo;
   const key = `${encoding}\0${createHash('sha256').update(body).digest('base64')}`;
-  const known = memo.get(key);
+  const known = entries.get(key);
   if (known) return known;
   const headers = Object.freeze(pageSecurityHeaders(decode(body, encoding).toString('utf8'), policy));
   // The oldest entry goes first (a Map keeps insertion order): enough for every hot page.
-  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
-  memo.set(key, headers);
+  if (entries.size >= MEMO_ENTRIES) entries.delete(entries.keys().next().value!);
+  entries.set(key, headers);
   return headers;
 }
 

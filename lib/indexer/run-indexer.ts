@@ -325,42 +325,41 @@ async function fetchBatch(
 async function fetchEach(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
   const chunks: number[][] = [];
   for (let i = 0; i < indexes.length; i += INDEXER_FETCH_BATCH.size) chunks.push(indexes.slice(i, i + INDEXER_FETCH_BATCH.size));
-  let next = 0;
-  const worker = async () => {
-    while (next < chunks.length) {
-      const chunk = chunks[next++]!;
-      try {
-        const answers = await connection.getTransactions(
-          chunk.map((index) => batch[index]!.signature),
-          { commitment: 'finalized', maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION },
-        );
-        if (answers.length !== chunk.length) throw new Error(`the node answered ${answers.length} of ${chunk.length}`);
-        chunk.forEach((index, j) => (into[index] = answers[j]!));
-      } catch {
-        await fetchOneByOne(connection, batch, chunk, into);
-      }
+  await forEachConcurrently(chunks, INDEXER_FETCH_BATCH.inFlight, async (chunk) => {
+    try {
+      const answers = await connection.getTransactions(
+        chunk.map((index) => batch[index]!.signature),
+        { commitment: 'finalized', maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION },
+      );
+      if (answers.length !== chunk.length) throw new Error(`the node answered ${answers.length} of ${chunk.length}`);
+      chunk.forEach((index, j) => (into[index] = answers[j]!));
+    } catch {
+      await fetchOneByOne(connection, batch, chunk, into);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(INDEXER_FETCH_BATCH.inFlight, chunks.length) }, worker));
+  });
 }
 
 /** Each transaction on its own request, a few in flight: what a failed batch falls back to, item by item. */
 async function fetchOneByOne(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
+  await forEachConcurrently(indexes, INDEXER_FETCH_CONCURRENCY, async (index) => {
+    try {
+      into[index] = await connection.getTransaction(batch[index]!.signature, {
+        commitment: 'finalized',
+        maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION,
+      });
+    } catch (err) {
+      into[index] = { error: err };
+    }
+  });
+}
+
+/** `work` on every item, in order of start, at most `limit` at once (a pool of workers taking the next item). */
+async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < indexes.length) {
-      const index = indexes[next++]!;
-      try {
-        into[index] = await connection.getTransaction(batch[index]!.signature, {
-          commitment: 'finalized',
-          maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION,
-        });
-      } catch (err) {
-        into[index] = { error: err };
-      }
-    }
+    while (next < items.length) await work(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(INDEXER_FETCH_CONCURRENCY, indexes.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function isWorthAskingAgain(fetched: Fetched): boolean {

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { runsBehindSocketAddressServer } from '@/lib/api/client-address';
+import { setCorsHeaders } from '@/lib/api/cors';
 import { getConfig } from '@/lib/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/request-limits';
 import { headersOfBody } from '@/lib/web/html-response-csp';
@@ -25,9 +26,11 @@ export async function proxy(request: NextRequest): Promise<Response | undefined>
   try {
     decodeURIComponent(request.nextUrl.pathname);
   } catch {
-    return NextResponse.json(
-      { error: { code: 'invalid_request', message: 'The path has an invalid percent-encoding.' } },
-      { status: 400, headers: { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' } },
+    return setCorsHeaders(
+      NextResponse.json(
+        { error: { code: 'invalid_request', message: 'The path has an invalid percent-encoding.' } },
+        { status: 400, headers: { 'Cache-Control': 'no-store' } },
+      ),
     );
   }
   if (request.method === 'POST' && request.headers.has('next-action')) {

@@ -21,18 +21,20 @@ const EXPOSED_HEADERS = [
  */
 export const PUBLIC_READ_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=60';
 
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
+const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 };
 
+/** Sets the CORS headers on a /v1 answer (withCors, routeMethods's 405, the 404, proxy.ts's 400). */
+export function setCorsHeaders(response: Response): Response {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
 /** Adds the CORS headers to every answer of the handler, errors included. */
 export function withCors<C>(handler: Handler<C>): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => {
-    const response = await handler(req, ctx);
-    for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
-    return response;
-  }, 'cors', handler);
+  return stamp(async (req: Request, ctx: C) => setCorsHeaders(await handler(req, ctx)), 'cors', handler);
 }
 
 /** The OPTIONS handler of a /v1 route: answers the preflight for `methods`. */

@@ -1,4 +1,4 @@
-import { CORS_HEADERS } from './cors';
+import { setCorsHeaders } from './cors';
 import { AppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
 
@@ -19,7 +19,7 @@ export function routeMethods(handlers: Partial<Record<HttpMethod, AnyHandler>>):
   const own = { ...handlers, ...(handlers.GET && !handlers.HEAD ? { HEAD: handlers.GET } : {}) };
   const allow = HTTP_METHODS.filter((m) => own[m]).join(', ');
   const notAllowed: AnyHandler = (req) =>
-    withCorsHeaders(
+    setCorsHeaders(
       errorResponse(new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow })),
     );
   return Object.fromEntries(HTTP_METHODS.map((m) => [m, own[m] ?? notAllowed])) as Record<HttpMethod, AnyHandler>;
@@ -27,10 +27,5 @@ export function routeMethods(handlers: Partial<Record<HttpMethod, AnyHandler>>):
 
 /** The 404 of a /v1 path that names no route (app/v1/[[...rest]]/route.ts). */
 export function unknownPath(): Response {
-  return withCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.')));
-}
-
-function withCorsHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
-  return response;
+  return setCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.')));
 }

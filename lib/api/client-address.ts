@@ -30,10 +30,6 @@ export function markSocketAddressServer(): void {
 
 /** Whether this process serves through scripts/serve.ts (which also gives pages their CSP). */
 export function runsBehindSocketAddressServer(): boolean {
-  return inSocketAddressServer();
-}
-
-function inSocketAddressServer(): boolean {
   return (globalThis as Record<symbol, unknown>)[SOCKET_ADDRESS_SERVER] === true;
 }
 
@@ -54,7 +50,7 @@ export function clientAddress(headers: Headers, config: ClientAddressSource): st
   switch (config.source) {
     case 'direct': {
       const stamped = headers.get(SOCKET_ADDRESS_HEADER);
-      if (!inSocketAddressServer() || !stamped) throw unknownAddress('direct', 'the app is not running under scripts/serve.ts');
+      if (!runsBehindSocketAddressServer() || !stamped) throw unknownAddress('direct', 'the app is not running under scripts/serve.ts');
       return normalize(stamped);
     }
     case 'proxy': {

@@ -24,7 +24,7 @@ export const PATCH = withCors(
     withBearer(async (req, { params, caller, services: { db } }) => {
       const { tag } = params;
       const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
-      const patch = parseWith(ProfilePatch, await readJson(req, 16 * 1024));
+      const patch = parseWith(ProfilePatch, await readJson(req));
       const identity = await updateProfile(db, { tag: canonical, caller, patch }, new Date());
       await afterIdentityChanges([canonical]); // the next /@tag view shows the change
       return json(identity);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
  */
 
 /** A strong validator: the first 16 bytes of the body's SHA-256, base64url, quoted. */
-export function etagOf(body: string): string {
+function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
@@ -16,13 +16,13 @@ export function etagOf(body: string): string {
  * Does an If-None-Match header match `etag`? A list of tags (weak ones compare by their
  * opaque part, as RFC 9110 §13.1.2 asks for If-None-Match) or `*`.
  */
-export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-export interface ConditionalOptions {
+interface ConditionalOptions {
   /** The Cache-Control of the answer, 200 and 304 alike (e.g. PUBLIC_READ_CACHE_CONTROL). */
   cacheControl: string;
   /** More headers for both answers. */

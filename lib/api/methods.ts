@@ -3,7 +3,7 @@ import { AppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+type HttpMethod = (typeof HTTP_METHODS)[number];
 
 // Next.js passes each handler the request and the route's context; handlers type their own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -20,7 +20,7 @@ const BUCKETS = {
 
 export type RateLimitBucket = keyof typeof BUCKETS;
 
-export function policyOf(config: Config, bucket: RateLimitBucket): RateLimitPolicy {
+function policyOf(config: Config, bucket: RateLimitBucket): RateLimitPolicy {
   return BUCKETS[bucket](config);
 }
 
@@ -28,7 +28,7 @@ export function policyOf(config: Config, bucket: RateLimitBucket): RateLimitPoli
  * One request's place in the rate limit: the counter its domain statement counts it with
  * (`settle` throws 429 over the limit), the result once counted, and the headers to answer.
  */
-export class RateLimitTicket implements RequestCounter {
+class RateLimitTicket implements RequestCounter {
   result: RateLimitResult | undefined;
 
   constructor(
@@ -75,7 +75,7 @@ export function rateLimitTicket(
   return new RateLimitTicket(key, now, policyOf(services.config, bucket));
 }
 
-export function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {
+function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {
   return {
     'RateLimit-Limit': String(result.limit),
     'RateLimit-Remaining': String(result.remaining),

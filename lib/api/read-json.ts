@@ -1,6 +1,6 @@
 import { AppError } from '@/lib/errors';
 
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * Reads a JSON request body: `Content-Type: application/json` only (415 otherwise, before

@@ -3,7 +3,7 @@ import type { Identity } from '@/lib/identity/schemas';
 import { IndexPendingError, ServiceError } from './client-errors';
 
 /** The /v1 error envelope of `res` as a ServiceError (a generic one when the body is not the envelope). */
-export async function serviceErrorOf(res: Response): Promise<ServiceError> {
+async function serviceErrorOf(res: Response): Promise<ServiceError> {
   try {
     const body = (await res.json()) as { error?: { code?: unknown; message?: unknown } };
     if (typeof body.error?.code === 'string' && typeof body.error.message === 'string') {

@@ -5,7 +5,7 @@
  */
 
 /** A short, stable token of the avatar URL, so the page's image address changes when it does. */
-export function avatarVersion(url: string): string {
+function avatarVersion(url: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < url.length; i++) h = Math.imul(h ^ url.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(36);

@@ -66,7 +66,7 @@ export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; bas
  * inline scripts) and from the app's own origin. Styles allow 'unsafe-inline': React sets
  * style attributes and the wallet modal injects styles; CSS cannot run script.
  */
-export function pageContentSecurityPolicy(input: SecurityPolicyInput, scriptHashes: readonly string[]): string {
+function pageContentSecurityPolicy(input: SecurityPolicyInput, scriptHashes: readonly string[]): string {
   const script = ["'self'", ...scriptHashes.map((h) => `'${h}'`), ...(input.dev ? ["'unsafe-eval'"] : [])];
   const directives = [
     "default-src 'self'",

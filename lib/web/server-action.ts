@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { AppError, toAppError, type ErrorCode } from '@/lib/errors';
 import { rateLimitTicket, type RateLimitBucket } from '@/lib/api/rate-limit';
 import { getServices, type Services } from '@/lib/api/services';
+import type { ActionOutcome } from './action-outcome';
 import { requireSessionKey } from './session';
 
 /**
@@ -10,7 +11,7 @@ import { requireSessionKey } from './session';
  * thrown error reaches a production browser without its message, and the pages need the code
  * to react. (lib/web/action-outcome.ts is the browser's view of the same shape.)
  */
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string } };
+type ActionResult<T> = ActionOutcome<T, ErrorCode>;
 
 export interface ActionContext {
   /** The signed-in public key (next-auth session), never taken from the form. */

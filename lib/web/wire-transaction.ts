@@ -3,7 +3,7 @@ import { Transaction, VersionedTransaction } from '@solana/web3.js';
 
 export type WireTransaction = Transaction | VersionedTransaction;
 
-export function base64ToBytes(text: string): Uint8Array {
+function base64ToBytes(text: string): Uint8Array {
   const bin = atob(text);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);

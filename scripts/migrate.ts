@@ -1,10 +1,11 @@
 // `npm run db:migrate`: applies drizzle/ migrations to the configured database
 // (DATABASE_URL or POSTGRES_URL; the embedded PGlite migrates itself on open).
-import { ConfigError, getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
 import { migratePostgres } from '@/lib/db/migrate';
+import { runCommand } from './run-command';
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const { database } = getConfig();
   if (database.driver === 'pglite') {
     await (await openDb(database)).close();
@@ -12,9 +13,7 @@ async function main(): Promise<void> {
     await migratePostgres(database.url);
   }
   console.log(`migrated (${database.driver})`);
+  return 0;
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+runCommand(main);

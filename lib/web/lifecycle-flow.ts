@@ -3,6 +3,7 @@
  * (lib/web/transaction-flow.ts) with the lifecycle's program errors read by code and its own
  * wording. Nothing here reaches the server.
  */
+import { normalizePathTag } from '@/lib/identity/tag';
 import type { FailureOptions } from './transaction-flow';
 
 /** What each lifecycle action is called on its button and in its step list. */
@@ -32,7 +33,7 @@ export const LIFECYCLE_FAILURES: FailureOptions = {
   },
 };
 
-/** Release asks for the tag typed out; the check is the tag's canonical form, any case, with or without `@`. */
+/** Release asks for the tag typed out, in any spelling a tag path accepts (any case, with or without `@`). */
 export function confirmsRelease(typed: string, tag: string): boolean {
-  return typed.trim().replace(/^@/, '').toLowerCase() === tag;
+  return normalizePathTag(typed) === tag;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProfilePatch } from '@/lib/identity/schemas';
 import { formatSol, shortKey } from '@/lib/web/format';
+import { confirmsRelease } from '@/lib/web/lifecycle-flow';
 import { ogSafeText } from '@/lib/web/og-text';
 import { profileFieldErrors, profilePatch, profileValues } from '@/lib/web/profile-form';
 import { payToken, solanaPayLink, TOKEN_MINTS } from '@/lib/web/solana-pay';
@@ -70,5 +71,21 @@ describe('qrSvg', () => {
     const first = qrSvg(link);
     expect(qrSvg(link)).toBe(first);
     expect(await first).toMatch(/^<svg[^>]*viewBox/);
+  });
+});
+
+describe('confirmsRelease', () => {
+  it.each([
+    ['alice', true],
+    ['Alice', true],
+    ['@alice', true],
+    [' @ALICE ', true],
+    ['alic', false],
+    ['alice2', false],
+    ['@@alice', false],
+    ['alicé', false],
+    ['', false],
+  ])('%j confirms releasing alice: %s', (typed, expected) => {
+    expect(confirmsRelease(typed, 'alice')).toBe(expected);
   });
 });

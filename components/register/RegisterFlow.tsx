@@ -3,7 +3,7 @@
 import { useWallet } from '@solana/wallet-adapter-react';
 import Link from 'next/link';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { TAG_MAX_BYTES, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
+import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
 import { isPublicKey } from '@/lib/solana/keys';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
@@ -15,7 +15,7 @@ const NOT_PROSE = { autoCapitalize: 'none', autoCorrect: 'off', autoComplete: 'o
 
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
   empty: `${TAG_RULE_IN_WORDS[0].toUpperCase()}${TAG_RULE_IN_WORDS.slice(1)}.`,
-  invalid: 'Not a valid tag: use 3 to 32 of a–z, 0–9 and _, not starting or ending with _.',
+  invalid: `Not a valid tag. ${INVALID_TAG_MESSAGE}`,
   checking: 'Checking…',
   available: 'Available',
   reserved: 'Reserved: this tag cannot be registered.',

@@ -3,7 +3,6 @@
  * (lib/web/transaction-flow.ts) with the lifecycle's program errors read by code and its own
  * wording. Nothing here reaches the server.
  */
-import { normalizePathTag } from '@/lib/identity/tag';
 import type { FailureOptions } from './transaction-flow';
 
 /** What each lifecycle action is called on its button and in its step list. */
@@ -33,7 +32,11 @@ export const LIFECYCLE_FAILURES: FailureOptions = {
   },
 };
 
-/** Release asks for the tag typed out, in any spelling a tag path accepts (any case, with or without `@`). */
+/**
+ * Release asks for the tag typed out: the tag itself, any case, with or without one leading
+ * `@`. Deliberately stricter than a tag path (no `%40`, no space after the `@`): this is a
+ * confirmation, not a lookup.
+ */
 export function confirmsRelease(typed: string, tag: string): boolean {
-  return normalizePathTag(typed) === tag;
+  return typed.trim().replace(/^@/, '').toLowerCase() === tag;
 }

@@ -83,6 +83,8 @@ describe('confirmsRelease', () => {
     ['alic', false],
     ['alice2', false],
     ['@@alice', false],
+    ['@ alice', false],
+    ['%40alice', false],
     ['alicé', false],
     ['', false],
   ])('%j confirms releasing alice: %s', (typed, expected) => {

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { COMMITTED_SO } from '@/program/build';
+import { estimateDeployCost } from '@/program/deploy/deploy';
 import { generateSigner } from '@/program/deploy/keys';
 import { allFeaturesSvm } from '@/program/deploy/litesvm-deploy';
 import { BUFFER_HEADER_SIZE, PROGRAM_ACCOUNT_SIZE, PROGRAM_DATA_HEADER_SIZE, writeChunkSize } from '@/program/deploy/loader-v3';
@@ -98,24 +99,32 @@ export interface DeployCost {
   programAccountRent: bigint;
   /** Held by the buffer while writing, returned at the deploy. */
   bufferRent: bigint;
-  /** Signature fees of the whole deploy (payer is the authority). */
+  /** Fees of the whole deploy as program:deploy estimates them (payer is the authority). */
   fees: bigint;
 }
 
 /** What `program:deploy` spends for the committed build, at the Rent sysvar LiteSVM carries (today's mainnet rent). */
 export function deployCost(): DeployCost {
   const bytes = readFileSync(COMMITTED_SO).length;
-  const rent = (size: number) => allFeaturesSvm().minimumBalanceForRentExemption(BigInt(size));
+  const svm = allFeaturesSvm();
+  const rent = (size: number) => svm.minimumBalanceForRentExemption(BigInt(size));
   const payer = generateSigner();
-  const writes = Math.ceil(bytes / writeChunkSize({ payer, authority: payer }));
+  const bufferRent = rent(BUFFER_HEADER_SIZE + bytes);
+  const programAccountRent = rent(PROGRAM_ACCOUNT_SIZE);
+  const programDataRentDoubled = rent(PROGRAM_DATA_HEADER_SIZE + 2 * bytes);
+  // program:deploy's own estimate (payer is the authority, no priority fee): the fees are the same whatever the capacity.
+  const { writes, fees } = estimateDeployCost({
+    length: bytes, chunk: writeChunkSize({ payer, authority: payer }), separateAuthority: false, bufferOnly: false,
+    rentBuffer: bufferRent, rentProgramData: programDataRentDoubled, rentProgram: programAccountRent,
+  });
   return {
     bytes,
     writes,
     programDataRent: rent(PROGRAM_DATA_HEADER_SIZE + bytes),
-    programDataRentDoubled: rent(PROGRAM_DATA_HEADER_SIZE + 2 * bytes),
-    programAccountRent: rent(PROGRAM_ACCOUNT_SIZE),
-    bufferRent: rent(BUFFER_HEADER_SIZE + bytes),
-    fees: BigInt(2 + writes + 2) * 5000n, // create buffer (2 signatures), writes, deploy (2)
+    programDataRentDoubled,
+    programAccountRent,
+    bufferRent,
+    fees,
   };
 }
 

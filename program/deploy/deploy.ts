@@ -140,12 +140,9 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
     : await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + maxDataLength);
   const rentProgram = o.upgrade ? 0n : await cluster.minimumBalance(PROGRAM_ACCOUNT_SIZE);
   const chunk = writeChunkSize({ payer, authority, priority: o.priority });
-  const writes = Math.ceil(so.length / chunk);
-  const writeSigners = authority.address === payer.address ? 1n : 2n;
-  const signatures = 2n + BigInt(writes) * writeSigners + 3n + 2n; // create buffer, writes, deploy, authority change
-  const priorityFee = o.priority ? (o.priority.microLamportsPerCu * BigInt(o.priority.computeUnits) * BigInt(writes + 3)) / 1_000_000n : 0n;
-  const fees = signatures * FEE_PER_SIGNATURE + priorityFee;
-  const spend = (bufferOnly ? rentBuffer : rentProgramData + rentProgram) + fees;
+  const { writes, fees, spend, needed } = estimateDeployCost({
+    length: so.length, chunk, separateAuthority: authority.address !== payer.address, bufferOnly, priority: o.priority, rentBuffer, rentProgramData, rentProgram,
+  });
   const balance = await cluster.balance(payer.address);
   log(
     bufferOnly
@@ -155,9 +152,6 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
           ` the buffer holds ${sol(rentBuffer)} while writing, returned at the ${o.upgrade ? 'upgrade' : 'deploy'}`,
   );
   log(`payer ${payer.address}: ${sol(balance)}`);
-  // A first deploy or an upgrade holds the buffer's rent beside what it spends; a buffer only
-  // for another authority spends exactly that rent (it is in `spend` already).
-  const needed = bufferOnly ? spend : spend + rentBuffer;
   if (balance < needed) throw new DeployError(`the payer needs at least ${sol(needed)}, it has ${sol(balance)}`);
   if (clusterName === 'mainnet-beta' && !o.yes) {
     throw new DeployError('this is mainnet: nothing was spent. Check the cost above, then run again with --yes');
@@ -195,6 +189,44 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   rmSync(statePath, { force: true });
   log(`${o.upgrade ? 'upgraded' : 'deployed'}: ${signature}`);
   return finish(o, { programId, programData, currentAuthority: authority.address, authority, spentBefore: balance });
+}
+
+export interface DeployCostEstimate {
+  writes: number;
+  /** Signature fees and priority fees. */
+  fees: bigint;
+  /** What the payer ends up paying: rent kept by the program's accounts (or the buffer, when only a buffer is prepared) and fees. */
+  spend: bigint;
+  /** What the payer must hold before it starts. */
+  needed: bigint;
+}
+
+/**
+ * What a deploy costs, from the rent figures of the cluster (or a LiteSVM): `rentProgramData`
+ * is what the program data needs (all of it on a first deploy, the growth on an upgrade).
+ * Pure, so the bench (bench/program-cu.ts) prints the figure program:deploy prints.
+ */
+export function estimateDeployCost(p: {
+  length: number;
+  chunk: number;
+  /** The upgrade authority is not the payer: every write carries two signatures. */
+  separateAuthority: boolean;
+  bufferOnly: boolean;
+  priority?: Priority;
+  rentBuffer: bigint;
+  rentProgramData: bigint;
+  rentProgram: bigint;
+}): DeployCostEstimate {
+  const writes = Math.ceil(p.length / p.chunk);
+  const writeSigners = p.separateAuthority ? 2n : 1n;
+  const signatures = 2n + BigInt(writes) * writeSigners + 3n + 2n; // create buffer, writes, deploy, authority change
+  const priorityFee = p.priority ? (p.priority.microLamportsPerCu * BigInt(p.priority.computeUnits) * BigInt(writes + 3)) / 1_000_000n : 0n;
+  const fees = signatures * FEE_PER_SIGNATURE + priorityFee;
+  const spend = (p.bufferOnly ? p.rentBuffer : p.rentProgramData + p.rentProgram) + fees;
+  // A first deploy or an upgrade holds the buffer's rent beside what it spends; a buffer only
+  // for another authority spends exactly that rent (it is in `spend` already).
+  const needed = p.bufferOnly ? spend : spend + p.rentBuffer;
+  return { writes, fees, spend, needed };
 }
 
 /** Authority changes (hand over, or final), then the read-back. */

@@ -39,7 +39,7 @@ enum {
 };
 
 #define ERROR_NAME_WIDTH 24
-/* Fixed-width rows, not a pointer table: read-only data must not hold addresses. */
+/* Fixed-width rows rather than pointers to strings: a name is found by index alone. */
 static const char ERROR_NAMES[ERR_END - ERR_TAG_TOO_SHORT][ERROR_NAME_WIDTH] = {
     "TagTooShort",          "TagTooLong",          "TagInvalidChar",
     "TagInvalidEdge",       "InvalidInstructionData", "NotEnoughAccounts",

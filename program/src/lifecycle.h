@@ -40,10 +40,8 @@ static u64 check_record(const Input *in, u64 accounts_needed) {
   return 0;
 }
 
-/* check_record, then account 1 signs and is the record's owner. */
-static u64 check_owner_call(const Input *in, u64 accounts_needed) {
-  u64 err = check_record(in, accounts_needed);
-  if (err) return err;
+/* Account 1 signs and is the record's owner (after check_record). */
+static u64 check_owner(const Input *in) {
   const u8 *owner = in->accounts[A_OWNER];
   if (!owner[ACC_IS_SIGNER]) return ERR_OWNER_NOT_SIGNER;
   if (!key_equal_aligned(owner + ACC_KEY, in->accounts[A_TAG_RECORD] + ACC_DATA + REC_OWNER))
@@ -59,40 +57,36 @@ static void log_record(u64 ix, const u8 *data) {
   log_done(ix, data + REC_TAG, load_u32(data + REC_TAG_LEN));
 }
 
+/*
+ * The handlers run once the entrypoint has checked what every lifecycle call shares (see
+ * LIFECYCLE_CALLS); they check their own arguments and accounts, change the record and
+ * return 0, or return the error code the entrypoint logs. Nothing changes before their
+ * last check.
+ */
+
 /* set_wallet(wallet): the payout wallet, never the zero address (payments there are lost). */
-static u64 set_wallet(const Input *in) {
-  if (in->data_len != IX_PUBKEY_ARG_BYTES) return fail(IX_SET_WALLET, ERR_INVALID_INSTRUCTION_DATA);
-  u64 err = check_owner_call(in, 2);
-  if (err) return fail(IX_SET_WALLET, err);
+static u64 set_wallet(const Input *in, u8 *data) {
   const u8 *wallet = in->data + IX_DISCRIMINATOR_BYTES;
-  if (key_is_zero_aligned(wallet)) return fail(IX_SET_WALLET, ERR_WALLET_IS_ZERO);
-  u8 *data = record_data(in);
+  if (key_is_zero_aligned(wallet)) return ERR_WALLET_IS_ZERO;
   key_copy_aligned(data + REC_WALLET, wallet);
   log_record(IX_SET_WALLET, data);
   return 0;
 }
 
 /* offer_transfer(new_owner): a standing offer, replacing any earlier one. */
-static u64 offer_transfer(const Input *in) {
-  if (in->data_len != IX_PUBKEY_ARG_BYTES) return fail(IX_OFFER_TRANSFER, ERR_INVALID_INSTRUCTION_DATA);
-  u64 err = check_owner_call(in, 2);
-  if (err) return fail(IX_OFFER_TRANSFER, err);
+static u64 offer_transfer(const Input *in, u8 *data) {
   const u8 *new_owner = in->data + IX_DISCRIMINATOR_BYTES;
-  u8 *data = record_data(in);
-  if (key_is_zero_aligned(new_owner)) return fail(IX_OFFER_TRANSFER, ERR_NEW_OWNER_IS_ZERO);
-  if (key_equal_aligned(new_owner, data + REC_OWNER)) return fail(IX_OFFER_TRANSFER, ERR_NEW_OWNER_IS_OWNER);
+  if (key_is_zero_aligned(new_owner)) return ERR_NEW_OWNER_IS_ZERO;
+  if (key_equal_aligned(new_owner, data + REC_OWNER)) return ERR_NEW_OWNER_IS_OWNER;
   key_copy_aligned(data + REC_PENDING_OWNER, new_owner);
   log_record(IX_OFFER_TRANSFER, data);
   return 0;
 }
 
 /* cancel_transfer: withdraws the standing offer; with none, says so rather than succeed silently. */
-static u64 cancel_transfer(const Input *in) {
-  if (in->data_len != IX_DISCRIMINATOR_BYTES) return fail(IX_CANCEL_TRANSFER, ERR_INVALID_INSTRUCTION_DATA);
-  u64 err = check_owner_call(in, 2);
-  if (err) return fail(IX_CANCEL_TRANSFER, err);
-  u8 *data = record_data(in);
-  if (key_is_zero_aligned(data + REC_PENDING_OWNER)) return fail(IX_CANCEL_TRANSFER, ERR_NO_OFFER_TO_CANCEL);
+static u64 cancel_transfer(const Input *in, u8 *data) {
+  (void)in;
+  if (key_is_zero_aligned(data + REC_PENDING_OWNER)) return ERR_NO_OFFER_TO_CANCEL;
   key_zero_aligned(data + REC_PENDING_OWNER);
   log_record(IX_CANCEL_TRANSFER, data);
   return 0;
@@ -102,15 +96,11 @@ static u64 cancel_transfer(const Input *in) {
  * accept_transfer: the pending owner signs and takes the tag. The payout wallet becomes the
  * new owner too, so no payment keeps flowing to the previous owner's wallet.
  */
-static u64 accept_transfer(const Input *in) {
-  if (in->data_len != IX_DISCRIMINATOR_BYTES) return fail(IX_ACCEPT_TRANSFER, ERR_INVALID_INSTRUCTION_DATA);
-  u64 err = check_record(in, 2);
-  if (err) return fail(IX_ACCEPT_TRANSFER, err);
+static u64 accept_transfer(const Input *in, u8 *data) {
   const u8 *new_owner = in->accounts[A_NEW_OWNER];
-  u8 *data = record_data(in);
-  if (!new_owner[ACC_IS_SIGNER]) return fail(IX_ACCEPT_TRANSFER, ERR_NEW_OWNER_NOT_SIGNER);
-  if (key_is_zero_aligned(data + REC_PENDING_OWNER)) return fail(IX_ACCEPT_TRANSFER, ERR_NO_OFFER_TO_ACCEPT);
-  if (!key_equal_aligned(new_owner + ACC_KEY, data + REC_PENDING_OWNER)) return fail(IX_ACCEPT_TRANSFER, ERR_NOT_PENDING_OWNER);
+  if (!new_owner[ACC_IS_SIGNER]) return ERR_NEW_OWNER_NOT_SIGNER;
+  if (key_is_zero_aligned(data + REC_PENDING_OWNER)) return ERR_NO_OFFER_TO_ACCEPT;
+  if (!key_equal_aligned(new_owner + ACC_KEY, data + REC_PENDING_OWNER)) return ERR_NOT_PENDING_OWNER;
   key_copy_aligned(data + REC_OWNER, new_owner + ACC_KEY);
   key_copy_aligned(data + REC_WALLET, new_owner + ACC_KEY);
   key_zero_aligned(data + REC_PENDING_OWNER);
@@ -127,17 +117,13 @@ static u64 accept_transfer(const Input *in) {
  * when the data is empty or all zero: both hold here. At zero lamports the account is gone
  * once the transaction ends.
  */
-static u64 release_tag(const Input *in) {
-  if (in->data_len != IX_DISCRIMINATOR_BYTES) return fail(IX_RELEASE_TAG, ERR_INVALID_INSTRUCTION_DATA);
-  u64 err = check_owner_call(in, 3);
-  if (err) return fail(IX_RELEASE_TAG, err);
+static u64 release_tag(const Input *in, u8 *data) {
   u8 *record = (u8 *)in->accounts[A_TAG_RECORD];
   u8 *receiver = (u8 *)in->accounts[A_RECEIVER];
-  if (!receiver[ACC_IS_WRITABLE]) return fail(IX_RELEASE_TAG, ERR_RECEIVER_NOT_WRITABLE);
+  if (!receiver[ACC_IS_WRITABLE]) return ERR_RECEIVER_NOT_WRITABLE;
   /* Paying the record to itself would leave it funded, or wipe its lamports: refuse it. */
-  if (key_equal_aligned(receiver + ACC_KEY, record + ACC_KEY)) return fail(IX_RELEASE_TAG, ERR_RECEIVER_IS_TAG_RECORD);
+  if (key_equal_aligned(receiver + ACC_KEY, record + ACC_KEY)) return ERR_RECEIVER_IS_TAG_RECORD;
 
-  u8 *data = record + ACC_DATA;
   log_record(IX_RELEASE_TAG, data);
   *(u64 *)(receiver + ACC_LAMPORTS) += *(const u64 *)(record + ACC_LAMPORTS);
   *(u64 *)(record + ACC_LAMPORTS) = 0;
@@ -147,6 +133,42 @@ static u64 release_tag(const Input *in) {
   *(u64 *)(record + ACC_DATA_LEN) = 0;
   key_zero_aligned(record + ACC_OWNER);
   return 0;
+}
+
+/*
+ * What the entrypoint checks before a lifecycle handler runs, in this order: the exact
+ * data length, the account count and the record (check_record), then, where the owner
+ * signs, account 1 (check_owner). One table, so every call checks alike and the order of
+ * the errors is the same for all.
+ */
+typedef struct {
+  u64 discriminator;
+  u64 (*run)(const Input *in, u8 *data);
+  u8 ix;
+  u8 data_len;
+  u8 accounts;
+  u8 owner_signs;
+} LifecycleCall;
+
+static const LifecycleCall LIFECYCLE_CALLS[] = {
+    {SET_WALLET_DISCRIMINATOR, set_wallet, IX_SET_WALLET, IX_PUBKEY_ARG_BYTES, 2, 1},
+    {OFFER_TRANSFER_DISCRIMINATOR, offer_transfer, IX_OFFER_TRANSFER, IX_PUBKEY_ARG_BYTES, 2, 1},
+    {CANCEL_TRANSFER_DISCRIMINATOR, cancel_transfer, IX_CANCEL_TRANSFER, IX_DISCRIMINATOR_BYTES, 2, 1},
+    {ACCEPT_TRANSFER_DISCRIMINATOR, accept_transfer, IX_ACCEPT_TRANSFER, IX_DISCRIMINATOR_BYTES, 2, 0},
+    {RELEASE_TAG_DISCRIMINATOR, release_tag, IX_RELEASE_TAG, IX_DISCRIMINATOR_BYTES, 3, 1},
+};
+
+/* Runs the lifecycle instruction named by `discriminator`; an unknown one fails as such. */
+static u64 run_lifecycle(const Input *in, u64 discriminator) {
+  for (u64 i = 0; i < sizeof(LIFECYCLE_CALLS) / sizeof(LIFECYCLE_CALLS[0]); i++) {
+    const LifecycleCall *call = &LIFECYCLE_CALLS[i];
+    if (call->discriminator != discriminator) continue;
+    u64 err = in->data_len != call->data_len ? ERR_INVALID_INSTRUCTION_DATA : check_record(in, call->accounts);
+    if (!err && call->owner_signs) err = check_owner(in);
+    if (!err) err = call->run(in, record_data(in));
+    return err ? fail(call->ix, err) : 0;
+  }
+  return fail(IX_UNKNOWN, ERR_INVALID_INSTRUCTION_DATA);
 }
 
 #endif

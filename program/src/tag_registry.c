@@ -13,13 +13,7 @@ u64 entrypoint(const u8 *input) {
   Input in;
   parse_input(input, &in);
   if (in.data_len < IX_DISCRIMINATOR_BYTES) return fail(IX_UNKNOWN, ERR_INVALID_INSTRUCTION_DATA);
-  switch (*(const u64 *)in.data) {
-    case REGISTER_TAG_DISCRIMINATOR: return register_tag(&in);
-    case SET_WALLET_DISCRIMINATOR: return set_wallet(&in);
-    case OFFER_TRANSFER_DISCRIMINATOR: return offer_transfer(&in);
-    case CANCEL_TRANSFER_DISCRIMINATOR: return cancel_transfer(&in);
-    case ACCEPT_TRANSFER_DISCRIMINATOR: return accept_transfer(&in);
-    case RELEASE_TAG_DISCRIMINATOR: return release_tag(&in);
-    default: return fail(IX_UNKNOWN, ERR_INVALID_INSTRUCTION_DATA);
-  }
+  u64 discriminator = *(const u64 *)in.data;
+  if (discriminator == REGISTER_TAG_DISCRIMINATOR) return register_tag(&in);
+  return run_lifecycle(&in, discriminator);
 }

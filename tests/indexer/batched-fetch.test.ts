@@ -1,18 +1,16 @@
 import { Keypair } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalnet, type Localnet } from '@/localnet';
-import type { DbHandle } from '@/lib/db/client';
+import { describe, expect, it } from 'vitest';
 import { runIndexer } from '@/lib/indexer/run-indexer';
+import { ownDatabase } from '../support/database';
+import { ownLocalnet } from '../support/localnet';
 import { startRpcProxy } from '../support/rpc-proxy';
-import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './support';
+import { PROGRAM_ID, connect, fund, registerMany } from './support';
 
 /*
  * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH). A provider
  * that refuses batches, as some do, costs speed only: each batch that fails is asked again one
  * transaction at a time, and nothing is passed over.
  */
-
-const databaseUrl = inject('databaseUrl');
 
 /** A proxy that answers every batch request with the JSON-RPC error such providers give, and forwards the rest. */
 async function batchRefusingProxy(upstream: string): Promise<{ url: string; refused: () => number; singles: () => number; close(): Promise<void> }> {
@@ -30,16 +28,8 @@ async function batchRefusingProxy(upstream: string): Promise<{ url: string; refu
 }
 
 describe('batched transaction reads', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
-  beforeAll(async () => {
-    localnet = await startLocalnet({ port: 0, dataDir: null });
-    handle = (await freshDatabase(databaseUrl)).handle;
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await localnet?.close();
-  });
+  const localnet = ownLocalnet();
+  const database = ownDatabase();
 
   it('a provider that refuses batch requests: every transaction is read one by one instead, none passed over', async () => {
     const owner = Keypair.generate();
@@ -48,7 +38,7 @@ describe('batched transaction reads', () => {
     const proxy = await batchRefusingProxy(localnet.url);
     try {
       const summary = await runIndexer({
-        db: handle.db,
+        db: database.db,
         connection: connect(proxy.url),
         programId: PROGRAM_ID,
         maxTransactions: 1000,

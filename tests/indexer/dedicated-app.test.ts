@@ -1,11 +1,11 @@
 import { Keypair } from '@solana/web3.js';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalnet, type Localnet } from '@/localnet';
-import type { DbHandle } from '@/lib/db/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
 import { startApp, type RunningApp } from '@/devstack/app';
-import { confirmed, connect, cron, freshDatabase, fund, getIdentity, postAuthed, registerDirect, registerMany } from './support';
+import { ownDatabase } from '../support/database';
+import { ownLocalnet } from '../support/localnet';
+import { confirmed, connect, cron, fund, getIdentity, postAuthed, registerDirect, registerMany } from './support';
 
 /*
  * An app of its own: a localnet where a transaction stays `confirmed` for FINALITY_MS before
@@ -14,20 +14,16 @@ import { confirmed, connect, cron, freshDatabase, fund, getIdentity, postAuthed,
  */
 
 const FINALITY_MS = 1500;
-const databaseUrl = inject('databaseUrl');
 
 describe('indexer on a dedicated app (finality delay, small pages)', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
+  const localnet = ownLocalnet({ finalityDelayMs: FINALITY_MS });
+  const database = ownDatabase();
   let app: RunningApp;
   let owner: Keypair;
 
   beforeAll(async () => {
-    localnet = await startLocalnet({ port: 0, dataDir: null, finalityDelayMs: FINALITY_MS });
-    const db = await freshDatabase(databaseUrl);
-    handle = db.handle;
     app = await startApp({
-      DATABASE_URL: db.url,
+      DATABASE_URL: database.url,
       SOLANA_RPC_URL: localnet.url,
       INDEXER_PAGE_SIZE: '20',
       SYNC_RATE_LIMIT: '1000000',
@@ -38,8 +34,6 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
   });
   afterAll(async () => {
     await app?.stop();
-    await handle?.close();
-    await localnet?.close();
   });
 
   it('sync: 202 while only confirmed, then 200 once finalized', async () => {
@@ -71,7 +65,7 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
     expect(summary).toMatchObject({ status: 'completed', indexed: 250, deferred: [], more: false });
     expect(summary.processed).toBe(251);
     expect(summary.cursor).toBe(sent[sent.length - 1]!.signature);
-    const [row] = await handle.db
+    const [row] = await database.db
       .select({ n: sql<number>`count(*)::int` })
       .from(identities)
       .where(sql`${identities.tag} like 'bulk\\_%'`);

@@ -1,14 +1,14 @@
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { startLocalnet, type Localnet } from '@/localnet';
-import type { DbHandle } from '@/lib/db/client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { identities, indexerDeferrals, indexerSkips } from '@/lib/db/schema';
 import { readCursor } from '@/lib/indexer/cursor';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { INDEXER_FETCH_RETRY } from '@/lib/indexer/run-indexer';
+import { ownDatabase } from '../support/database';
+import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
-import { PROGRAM_ID, allReach, connect, freshDatabase, fund, registerMany, sendInstructions } from './support';
+import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';
 
 /*
  * Hardening (issue 14, "An indexer that never moves past what it has not applied"): a node
@@ -18,32 +18,22 @@ import { PROGRAM_ID, allReach, connect, freshDatabase, fund, registerMany, sendI
  * own, so counts are exact.
  */
 
-const databaseUrl = inject('databaseUrl');
-
 describe('the indexer in front of a lagging node', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
+  const localnet = ownLocalnet();
+  const database = ownDatabase({ lifetime: 'each' });
   let lagging: LaggingRpc | undefined;
   let sent: { tag: string; signature: string }[];
   const base = { programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000 };
 
   beforeAll(async () => {
-    localnet = await startLocalnet({ port: 0, dataDir: null });
     const owner = Keypair.generate();
     const direct = connect(localnet.url);
     await fund(direct, owner.publicKey, 100);
     sent = await registerMany(direct, owner, 20, 'lag');
   });
-  afterAll(async () => {
-    await localnet?.close();
-  });
-  beforeEach(async () => {
-    handle = (await freshDatabase(databaseUrl)).handle;
-  });
   afterEach(async () => {
     await lagging?.close();
     lagging = undefined;
-    await handle?.close();
   });
 
   /** The registrations' signatures in the order they landed (the order the indexer reads). */
@@ -53,7 +43,7 @@ describe('the indexer in front of a lagging node', () => {
   }
 
   async function mirroredTags(): Promise<string[]> {
-    const rows = await handle.db.select({ tag: identities.tag }).from(identities);
+    const rows = await database.db.select({ tag: identities.tag }).from(identities);
     return rows.map((r) => r.tag).sort();
   }
 
@@ -62,22 +52,22 @@ describe('the indexer in front of a lagging node', () => {
     const connection = connect(lagging.url);
     const noRetry = { attempts: 1, firstDelayMs: 0 };
 
-    const first = await runIndexer({ ...base, db: handle.db, connection, now: new Date(), fetchRetry: noRetry });
+    const first = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: noRetry });
     expect(first).toMatchObject({ status: 'completed', processed: 0, indexed: 0, cursor: null, more: true });
     expect(first.deferred.map((d) => d.signature)).toEqual(await landingOrder());
     for (const d of first.deferred) expect(d).toMatchObject({ reason: 'the node answered null (not found yet)', attempts: 1 });
     expect(await mirroredTags()).toEqual([]);
-    expect((await readCursor(handle.db, PROGRAM_ID.toBase58())).signature).toBeNull();
+    expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBeNull();
 
-    const second = await runIndexer({ ...base, db: handle.db, connection, now: new Date(), fetchRetry: noRetry });
+    const second = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: noRetry });
     expect(second).toMatchObject({ status: 'completed', processed: 20, indexed: 20, deferred: [], more: false, cursor: (await landingOrder())[19] });
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
-    expect(await handle.db.select().from(indexerDeferrals)).toEqual([]);
+    expect(await database.db.select().from(indexerDeferrals)).toEqual([]);
   });
 
   it('with the default retries, a node that is behind for a moment costs no run: the run asks again after a pause', async () => {
     lagging = await startLaggingRpc(localnet.url, 1);
-    const summary = await runIndexer({ ...base, db: handle.db, connection: connect(lagging.url), now: new Date() });
+    const summary = await runIndexer({ ...base, db: database.db, connection: connect(lagging.url), now: new Date() });
     expect(summary).toMatchObject({ processed: 20, indexed: 20, deferred: [], retried: 20 });
     expect(lagging.nullsServed()).toBe(20);
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
@@ -88,15 +78,15 @@ describe('the indexer in front of a lagging node', () => {
     lagging = await startLaggingRpc(localnet.url, 2 * INDEXER_FETCH_RETRY.attempts);
     const connection = connect(lagging.url);
     const t0 = new Date();
-    const first = await runIndexer({ ...base, db: handle.db, connection, now: t0, fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 } });
+    const first = await runIndexer({ ...base, db: database.db, connection, now: t0, fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 } });
     expect(first).toMatchObject({ processed: 0, retried: 40 });
     expect(first.deferred).toHaveLength(20);
-    const second = await runIndexer({ ...base, db: handle.db, connection, now: new Date(t0.getTime() + 60_000), fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 } });
+    const second = await runIndexer({ ...base, db: database.db, connection, now: new Date(t0.getTime() + 60_000), fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 } });
     expect(second.deferred[0]).toMatchObject({ signature: (await landingOrder())[0], attempts: 2, since: t0.toISOString() });
-    const third = await runIndexer({ ...base, db: handle.db, connection, now: new Date() });
+    const third = await runIndexer({ ...base, db: database.db, connection, now: new Date() });
     expect(third).toMatchObject({ processed: 20, indexed: 20, deferred: [] });
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
-    expect(await handle.db.select().from(indexerDeferrals)).toEqual([]);
+    expect(await database.db.select().from(indexerDeferrals)).toEqual([]);
   });
 
   it('stops the cursor at the first transaction it could not read, keeping what came before', async () => {
@@ -106,26 +96,17 @@ describe('the indexer in front of a lagging node', () => {
     const order = await landingOrder();
     // Spend the first ten's null answers, so only the last ten answer null in the run.
     for (const s of order.slice(0, 10)) await connection.getTransaction(s, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
-    const first = await runIndexer({ ...base, db: handle.db, connection, now: new Date(), fetchRetry: { attempts: 1, firstDelayMs: 0 } });
+    const first = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: { attempts: 1, firstDelayMs: 0 } });
     expect(first).toMatchObject({ processed: 10, indexed: 10, cursor: order[9], more: true });
     expect(first.deferred.map((d) => d.signature)).toEqual(order.slice(10));
-    const second = await runIndexer({ ...base, db: handle.db, connection, now: new Date() });
+    const second = await runIndexer({ ...base, db: database.db, connection, now: new Date() });
     expect(second).toMatchObject({ processed: 10, indexed: 10, deferred: [], cursor: order[19] });
   });
 });
 
 describe('a transaction that will never decode', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
-
-  beforeEach(async () => {
-    localnet = await startLocalnet({ port: 0, dataDir: null });
-    handle = (await freshDatabase(databaseUrl)).handle;
-  });
-  afterEach(async () => {
-    await handle?.close();
-    await localnet?.close();
-  });
+  const localnet = ownLocalnet({ lifetime: 'each' });
+  const database = ownDatabase({ lifetime: 'each' });
 
   it('is recorded with its reason, shown in the summary, and passed over once', async () => {
     const connection = connect(localnet.url);
@@ -139,7 +120,7 @@ describe('a transaction that will never decode', () => {
     await allReach(connection, [signature], 'finalized');
 
     const now = new Date();
-    const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const summary = await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
     expect(summary).toMatchObject({
       processed: 1,
       indexed: 0,
@@ -148,12 +129,12 @@ describe('a transaction that will never decode', () => {
       cursor: signature,
       recordedSkips: [{ signature, reason: 'no instruction of the program' }],
     });
-    const rows = await handle.db.select().from(indexerSkips).where(eq(indexerSkips.signature, signature));
+    const rows = await database.db.select().from(indexerSkips).where(eq(indexerSkips.signature, signature));
     expect(rows).toEqual([{ signature, programId: PROGRAM_ID.toBase58(), slot: expect.any(BigInt), reason: 'no instruction of the program', recordedAt: now }]);
 
-    const again = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const again = await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
     expect(again).toMatchObject({ processed: 0, recordedSkips: [] });
-    const [count] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(indexerSkips);
+    const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(indexerSkips);
     expect(count!.n).toBe(1);
   });
 });

@@ -6,15 +6,15 @@ import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
-import { startLocalnet, type Localnet } from '@/localnet';
-import type { DbHandle } from '@/lib/db/client';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { reconcileMirror } from '@/lib/indexer/reconcile';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './support';
+import { ownDatabase } from '../support/database';
+import { ownLocalnet } from '../support/localnet';
+import { PROGRAM_ID, connect, fund, registerMany } from './support';
 
 /*
  * Reconcile (issue 12, DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a
@@ -22,7 +22,6 @@ import { PROGRAM_ID, connect, freshDatabase, fund, registerMany } from './suppor
  * localnet and a database of their own, so the chain holds exactly this test's records.
  */
 
-const databaseUrl = inject('databaseUrl');
 const quietly = async () => {};
 
 /** `npm run indexer -- <args>` against the test's database and localnet: exit code and output. */
@@ -40,31 +39,26 @@ function indexerCli(args: string[], env: Record<string, string>): Promise<{ code
 }
 
 describe('reconcile', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
-  let url: string;
+  const localnet = ownLocalnet();
+  const database = ownDatabase();
   let dataDir: string;
   let tags: string[];
   const owner = Keypair.generate();
 
   beforeAll(async () => {
-    localnet = await startLocalnet({ port: 0, dataDir: null });
-    ({ url, handle } = await freshDatabase(databaseUrl));
     dataDir = mkdtempSync(path.join(tmpdir(), 'reconcile-'));
     const connection = connect(localnet.url);
     await fund(connection, owner.publicKey, 10);
     tags = (await registerMany(connection, owner, 3, 'rc')).map((s) => s.tag);
-    await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date(), afterCommit: quietly });
+    await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date(), afterCommit: quietly });
   });
   afterAll(async () => {
-    await handle?.close();
-    await localnet?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('finds a deleted row, a tampered owner and a row with no record; --repair fixes all three', async () => {
     const connection = connect(localnet.url);
-    const db = handle.db;
+    const db = database.db;
     const [deleted, tampered, kept] = tags as [string, string, string];
     expect((await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() })).differences).toEqual([]);
 
@@ -98,7 +92,7 @@ describe('reconcile', () => {
     ]);
 
     // The command prints each difference and exits 1 while differences remain.
-    const env = { DATABASE_URL: url, SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir, APP_URL: 'http://127.0.0.1:9' };
+    const env = { DATABASE_URL: database.url, SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir, APP_URL: 'http://127.0.0.1:9' };
     const check = await indexerCli(['reconcile'], env);
     expect(check.out).toContain('3 record(s) on chain, 3 row(s) in the mirror, 3 difference(s)');
     expect(check.out).toContain(`@${deleted}: on chain`);

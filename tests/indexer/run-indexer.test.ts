@@ -1,41 +1,34 @@
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalnet, type Localnet } from '@/localnet';
-import type { DbHandle } from '@/lib/db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { readCursor } from '@/lib/indexer/cursor';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { registerTagInstruction } from '@/lib/registry/instruction';
-import { PROGRAM_ID, allReach, connect, freshDatabase, fund, registerMany, sendInstructions } from './support';
+import { ownDatabase } from '../support/database';
+import { ownLocalnet } from '../support/localnet';
+import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';
 
 /*
  * The indexer called directly (no HTTP), each describe with a localnet and a database of its
  * own, so that counts are exact whatever other test files do on the shared ones.
  */
 
-const databaseUrl = inject('databaseUrl');
-
-async function countIdentities(db: DbHandle['db']): Promise<number> {
+async function countIdentities(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(identities);
   return row!.n;
 }
 
 describe('runIndexer', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
+  const localnet = ownLocalnet();
+  const database = ownDatabase();
   let owner: Keypair;
   const base = { programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 7, now: new Date() };
 
   beforeAll(async () => {
-    localnet = await startLocalnet({ port: 0, dataDir: null });
-    handle = (await freshDatabase(databaseUrl)).handle;
     owner = Keypair.generate();
     await fund(connect(localnet.url), owner.publicKey, 100);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await localnet?.close();
   });
 
   it('indexes a backlog oldest first across pages, skips failed transactions, and moves the cursor', async () => {
@@ -56,10 +49,10 @@ describe('runIndexer', () => {
     );
     await allReach(connection, [failed], 'finalized');
 
-    const summary = await runIndexer({ ...base, db: handle.db, connection });
+    const summary = await runIndexer({ ...base, db: database.db, connection });
     expect(summary).toMatchObject({ status: 'completed', processed: 21, indexed: 20, skipped: 1, deferred: [], recordedSkips: [], cursor: failed, more: false });
-    expect(await countIdentities(handle.db)).toBe(20);
-    const [first] = await handle.db.select().from(identities).where(eq(identities.tag, sent[0]!.tag));
+    expect(await countIdentities(database.db)).toBe(20);
+    const [first] = await database.db.select().from(identities).where(eq(identities.tag, sent[0]!.tag));
     const landed = await connection.getTransaction(sent[0]!.signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
     expect(first).toMatchObject({
       owner: owner.publicKey.toBase58(),
@@ -69,9 +62,9 @@ describe('runIndexer', () => {
       slot: BigInt(landed!.slot),
       createdAt: new Date(landed!.blockTime! * 1000),
     });
-    expect((await readCursor(handle.db, PROGRAM_ID.toBase58())).signature).toBe(failed);
+    expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBe(failed);
 
-    const again = await runIndexer({ ...base, db: handle.db, connection });
+    const again = await runIndexer({ ...base, db: database.db, connection });
     expect(again).toMatchObject({ status: 'completed', processed: 0, indexed: 0, cursor: failed });
   });
 
@@ -83,14 +76,14 @@ describe('runIndexer', () => {
       [owner],
     );
     await allReach(connection, [signature], 'finalized');
-    await runIndexer({ ...base, db: handle.db, connection });
-    const [row] = await handle.db.select().from(identities).where(eq(identities.tag, 'support'));
+    await runIndexer({ ...base, db: database.db, connection });
+    const [row] = await database.db.select().from(identities).where(eq(identities.tag, 'support'));
     expect(row?.status).toBe('blocked');
   });
 
   it('two overlapping runs create each identity exactly once (the second is skipped)', async () => {
     const connection = connect(localnet.url);
-    const before = await countIdentities(handle.db);
+    const before = await countIdentities(database.db);
     await registerMany(connection, owner, 30, 'ov');
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -98,7 +91,7 @@ describe('runIndexer', () => {
     const isRunning = new Promise<void>((r) => (started = r));
     const first = runIndexer({
       ...base,
-      db: handle.db,
+      db: database.db,
       connection,
       onTransactionProcessed: async () => {
         started();
@@ -107,10 +100,10 @@ describe('runIndexer', () => {
     });
     await isRunning;
     // Same pool, and a second pool (another server instance): both find the lock taken.
-    const second = await freshHandleOnSameDb(handle);
+    const second = await openDb({ driver: 'node-postgres', url: database.url });
     try {
       const [a, b] = await Promise.all([
-        runIndexer({ ...base, db: handle.db, connection }),
+        runIndexer({ ...base, db: database.db, connection }),
         runIndexer({ ...base, db: second.db, connection }),
       ]);
       expect(a.status).toBe('skipped');
@@ -120,18 +113,18 @@ describe('runIndexer', () => {
       await second.close();
     }
     expect(await first).toMatchObject({ status: 'completed', processed: 30, indexed: 30 });
-    expect(await countIdentities(handle.db)).toBe(before + 30);
+    expect(await countIdentities(database.db)).toBe(before + 30);
   });
 
   it('a run stopped half way, then run again, loses nothing and duplicates nothing', async () => {
     const connection = connect(localnet.url);
-    const before = await countIdentities(handle.db);
+    const before = await countIdentities(database.db);
     const sent = await registerMany(connection, owner, 40, 'hw');
     let seen = 0;
     await expect(
       runIndexer({
         ...base,
-        db: handle.db,
+        db: database.db,
         connection,
         batchSize: 10,
         onTransactionProcessed: () => {
@@ -141,38 +134,32 @@ describe('runIndexer', () => {
       }),
     ).rejects.toThrow('injected failure');
     // Two batches of ten were committed with their cursor; the third was rolled back.
-    expect(await countIdentities(handle.db)).toBe(before + 20);
-    expect((await readCursor(handle.db, PROGRAM_ID.toBase58())).signature).toBe(sent[19]!.signature);
+    expect(await countIdentities(database.db)).toBe(before + 20);
+    expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBe(sent[19]!.signature);
 
-    const resumed = await runIndexer({ ...base, db: handle.db, connection, batchSize: 10 });
+    const resumed = await runIndexer({ ...base, db: database.db, connection, batchSize: 10 });
     expect(resumed).toMatchObject({ status: 'completed', processed: 20, indexed: 20, skipped: 0, deferred: [] });
-    expect(await countIdentities(handle.db)).toBe(before + 40);
-    const tags = await handle.db.select({ tag: identities.tag }).from(identities).where(sql`${identities.tag} like 'hw%'`);
+    expect(await countIdentities(database.db)).toBe(before + 40);
+    const tags = await database.db.select({ tag: identities.tag }).from(identities).where(sql`${identities.tag} like 'hw%'`);
     expect(tags.map((t) => t.tag).sort()).toEqual(sent.map((s) => s.tag).sort());
   });
 
   it('stops at maxTransactions and says there is more; the next run finishes', async () => {
     const connection = connect(localnet.url);
     await registerMany(connection, owner, 12, 'mx');
-    const capped = await runIndexer({ ...base, db: handle.db, connection, maxTransactions: 5 });
+    const capped = await runIndexer({ ...base, db: database.db, connection, maxTransactions: 5 });
     expect(capped).toMatchObject({ processed: 5, indexed: 5, more: true });
-    const rest = await runIndexer({ ...base, db: handle.db, connection, maxTransactions: 5 });
+    const rest = await runIndexer({ ...base, db: database.db, connection, maxTransactions: 5 });
     expect(rest).toMatchObject({ processed: 5, indexed: 5, more: true });
-    const last = await runIndexer({ ...base, db: handle.db, connection, maxTransactions: 5 });
+    const last = await runIndexer({ ...base, db: database.db, connection, maxTransactions: 5 });
     expect(last).toMatchObject({ processed: 2, indexed: 2, more: false });
   });
 
   it('ends with 503 when the cluster is unreachable', async () => {
     const dead = connect('http://127.0.0.1:9');
-    await expect(runIndexer({ ...base, db: handle.db, connection: dead })).rejects.toMatchObject({
+    await expect(runIndexer({ ...base, db: database.db, connection: dead })).rejects.toMatchObject({
       code: 'service_unavailable',
       headers: { 'Retry-After': '5' },
     });
   });
 });
-
-async function freshHandleOnSameDb(handle: DbHandle): Promise<DbHandle> {
-  const { openDb } = await import('@/lib/db/client');
-  const pool = (handle.db as unknown as { $client: { options: { connectionString: string } } }).$client;
-  return openDb({ driver: 'node-postgres', url: pool.options.connectionString });
-}

@@ -7,8 +7,6 @@ import {
   type TransactionInstruction,
 } from '@solana/web3.js';
 import { TEST_CRON_SECRET } from '@/devstack/app';
-import { createDatabase } from '@/devstack/postgres';
-import { openDb, type DbHandle } from '@/lib/db/client';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { clientHeaders, readResponse } from '../support/http';
@@ -119,12 +117,6 @@ export async function registerMany(
   await Promise.all(Array.from({ length: inFlight }, worker));
   await allReach(connection, sent.map((s) => s.signature), 'finalized');
   return sent;
-}
-
-/** A database of its own on the test PostgreSQL server, migrated. */
-export async function freshDatabase(databaseUrl: string): Promise<{ url: string; handle: DbHandle }> {
-  const url = await createDatabase(databaseUrl);
-  return { url, handle: await openDb({ driver: 'node-postgres', url }) };
 }
 
 export function cron(appUrl: string, authorization: string | null = `Bearer ${TEST_CRON_SECRET}`): Promise<Response> {

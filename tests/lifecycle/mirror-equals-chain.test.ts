@@ -1,16 +1,17 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalnet, type Localnet } from '@/localnet';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
-import type { DbHandle } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { runIndexer } from '@/lib/indexer/run-indexer';
 import { syncTransaction } from '@/lib/indexer/sync-signature';
 import { reconcileMirror } from '@/lib/indexer/reconcile';
 import { decodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/lib/registry/account';
 import bs58 from 'bs58';
-import { PROGRAM_ID, connect, freshDatabase, fund } from '../indexer/support';
+import { PROGRAM_ID, connect, fund } from '../indexer/support';
+import { ownDatabase } from '../support/database';
+import { ownLocalnet } from '../support/localnet';
 import { prng, sendCall, type LifecycleCall } from './support';
 
 /*
@@ -38,29 +39,21 @@ interface ChainState {
   pending: number | null;
 }
 
-const databaseUrl = inject('databaseUrl');
-
 describe('mirror equals chain under disorder (property test)', () => {
-  let localnet: Localnet;
-  let handle: DbHandle;
+  const localnet = ownLocalnet();
+  const database = ownDatabase();
   const keys = Array.from({ length: KEYS }, () => Keypair.generate());
 
   beforeAll(async () => {
     console.log(`lifecycle property test: seed ${SEED}, ${OPERATIONS} operations (replay: LIFECYCLE_SEED=${SEED})`);
-    localnet = await startLocalnet({ port: 0, dataDir: null });
-    handle = (await freshDatabase(databaseUrl)).handle;
     const connection = connect(localnet.url);
     for (const key of keys) await fund(connection, key.publicKey, 50);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await localnet?.close();
   });
 
   it(`seed ${SEED}: every step keeps the profile rule, and the mirror ends equal to the chain`, async () => {
     const rand = prng(SEED);
     const connection = connect(localnet.url);
-    const db = handle.db;
+    const db = database.db;
     const model = new Map<string, ChainState | null>(TAGS.map((t) => [t, null]));
     const landed: { signature: string; ok: boolean }[] = [];
     let unsynced: { signature: string; ok: boolean }[] = [];
@@ -208,7 +201,7 @@ describe('mirror equals chain under disorder (property test)', () => {
   }, 300_000);
 });
 
-async function rowsOf(db: DbHandle['db']): Promise<Map<string, IdentityRow>> {
+async function rowsOf(db: Db): Promise<Map<string, IdentityRow>> {
   const rows = await db.select().from(identities).where(inArray(identities.tag, TAGS));
   return new Map(rows.map((r) => [r.tag, r]));
 }

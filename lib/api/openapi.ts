@@ -130,6 +130,9 @@ function jsonBody(schema: z.ZodType) {
 const BEARER = [{ bearerAuth: [] }];
 const tagPath = { path: z.object({ tag: TagPathParam }) };
 
+const MISSING_OR_BLOCKED = 'No such tag (missing or blocked)';
+const BRIEFLY_UNREACHABLE = 'The cluster or the database is briefly unreachable';
+
 /** One /v1 operation as its handler is built: its documentation and what it answers itself. */
 export interface V1Operation extends Omit<ZodOpenApiOperationObject, 'responses' | 'security'> {
   /** Wrapped in withBearer (documented as the bearer scheme, with its 401). */
@@ -154,6 +157,37 @@ export function wrappersOfOperation(op: V1Operation): Wrapper[] {
  */
 export function answerableErrors(op: V1Operation, wrappers: readonly Wrapper[]): Partial<Record<number, string>> {
   return { ...wrapperStatuses(wrappers), ...(op.requestBody ? WRAPPER_STATUSES.jsonBody : {}), ...op.errors };
+}
+
+/** What an operation says of itself; its kind's builder adds the rest. */
+type OperationDoc = Pick<V1Operation, 'operationId' | 'tags' | 'summary' | 'description'>;
+
+/**
+ * A public cacheable read (lib/api/conditional.ts): one path parameter and If-None-Match, the
+ * answer with its ETag, or 304; `errors` says what a malformed and an unknown parameter mean.
+ */
+function conditionalRead(doc: OperationDoc, path: z.ZodObject, answer: string, schema: z.ZodType, errors: { 400: string; 404: string }): V1Operation {
+  return {
+    ...doc,
+    requestParams: { path, header: ifNoneMatch },
+    responses: { 200: ok(answer, schema, ConditionalReadHeaders), 304: NOT_MODIFIED },
+    errors,
+  };
+}
+
+/** A conditional read of one tag: a missing and a blocked tag give the same 404. */
+function tagRead(doc: OperationDoc, answer: string, schema: z.ZodType): V1Operation {
+  return conditionalRead(doc, tagPath.path, answer, schema, { 400: 'Malformed tag', 404: MISSING_OR_BLOCKED });
+}
+
+/** A public lookup of up to 100 keys in one JSON body; `malformed` is its 400. */
+function batchLookup(doc: OperationDoc, body: z.ZodType, answer: string, schema: z.ZodType, malformed: string): V1Operation {
+  return { ...doc, requestBody: jsonBody(body), responses: { 200: ok(answer, schema) }, errors: { 400: malformed } };
+}
+
+/** The 200 of the transaction builders (register, lifecycle): rate-limited, never signed by the service. */
+function unsignedTransaction(schema: z.ZodType): ZodOpenApiResponsesObject {
+  return { 200: ok('The unsigned transaction to sign and submit', schema, RateLimitHeaders) };
 }
 
 function toOpenApi(op: V1Operation): ZodOpenApiOperationObject {
@@ -213,15 +247,16 @@ const authSession: V1Operation = {
 // ---------------------------------------------------------------------------------------
 
 /** GET /v1/identity/{tag} */
-const getIdentity: V1Operation = {
-  operationId: 'getIdentity',
-  tags: ['identity'],
-  summary: 'Read an identity',
-  description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
-  requestParams: { ...tagPath, header: ifNoneMatch },
-  responses: { 200: ok('The identity', Identity, ConditionalReadHeaders), 304: NOT_MODIFIED },
-  errors: { 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' },
-};
+const getIdentity = tagRead(
+  {
+    operationId: 'getIdentity',
+    tags: ['identity'],
+    summary: 'Read an identity',
+    description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
+  },
+  'The identity',
+  Identity,
+);
 
 /** PATCH /v1/identity/{tag} */
 const updateProfile: V1Operation = {
@@ -238,20 +273,21 @@ const updateProfile: V1Operation = {
   errors: {
     400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
     403: 'The tag belongs to another public key',
-    404: 'No such tag (missing or blocked)',
+    404: MISSING_OR_BLOCKED,
   },
 };
 
 /** GET /v1/resolve/{tag} */
-const resolveIdentity: V1Operation = {
-  operationId: 'resolveIdentity',
-  tags: ['identity'],
-  summary: 'Resolve a tag to its owner and payout wallet',
-  description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
-  requestParams: { ...tagPath, header: ifNoneMatch },
-  responses: { 200: ok('The resolved identity', ResolvedIdentity, ConditionalReadHeaders), 304: NOT_MODIFIED },
-  errors: { 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' },
-};
+const resolveIdentity = tagRead(
+  {
+    operationId: 'resolveIdentity',
+    tags: ['identity'],
+    summary: 'Resolve a tag to its owner and payout wallet',
+    description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
+  },
+  'The resolved identity',
+  ResolvedIdentity,
+);
 
 // ---------------------------------------------------------------------------------------
 // Register, availability and sync (SPEC 4.5; DESIGN.md "Register", "Indexer")
@@ -266,7 +302,7 @@ const availability: V1Operation = {
   rateLimit: 'availability',
   requestParams: tagPath,
   responses: { 200: ok('Availability of the tag', TagAvailability, RateLimitHeaders) },
-  errors: { 503: 'The cluster or the database is briefly unreachable' },
+  errors: { 503: BRIEFLY_UNREACHABLE },
 };
 
 /** POST /v1/register */
@@ -280,11 +316,11 @@ const register: V1Operation = {
   bearer: true,
   rateLimit: 'register',
   requestBody: jsonBody(RegisterRequest),
-  responses: { 200: ok('The unsigned transaction to sign and submit', RegisterResponse, RateLimitHeaders) },
+  responses: unsignedTransaction(RegisterResponse),
   errors: {
     400: 'Malformed body, tag or key',
     409: 'Tag taken, reserved or blocked',
-    503: 'The cluster or the database is briefly unreachable',
+    503: BRIEFLY_UNREACHABLE,
   },
 };
 
@@ -307,7 +343,7 @@ const sync: V1Operation = {
     400: 'Malformed body or signature',
     404: 'The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released',
     422: 'Not a successful transaction of this program (failed, or no instruction of it)',
-    503: 'The cluster or the database is briefly unreachable',
+    503: BRIEFLY_UNREACHABLE,
   },
 };
 
@@ -339,12 +375,12 @@ function lifecycleBuilder(
     rateLimit: 'register',
     requestParams: tagPath,
     requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } },
-    responses: { 200: ok('The unsigned transaction to sign and submit', LifecycleTransaction, RateLimitHeaders) },
+    responses: unsignedTransaction(LifecycleTransaction),
     errors: {
       400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
       404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
       ...cases,
-      503: 'The cluster or the database is briefly unreachable',
+      503: BRIEFLY_UNREACHABLE,
     },
   };
 }
@@ -368,15 +404,16 @@ const offerTransfer = lifecycleBuilder(
 );
 
 /** GET /v1/identity/{tag}/transfer */
-const getTransferState: V1Operation = {
-  operationId: 'getTransferState',
-  tags: ['lifecycle'],
-  summary: 'The owner of a tag and the key it is offered to',
-  description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
-  requestParams: { ...tagPath, header: ifNoneMatch },
-  responses: { 200: ok('The transfer state', TransferState, ConditionalReadHeaders), 304: NOT_MODIFIED },
-  errors: { 400: 'Malformed tag', 404: 'No such tag (missing or blocked)' },
-};
+const getTransferState = tagRead(
+  {
+    operationId: 'getTransferState',
+    tags: ['lifecycle'],
+    summary: 'The owner of a tag and the key it is offered to',
+    description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
+  },
+  'The transfer state',
+  TransferState,
+);
 
 /** POST /v1/identity/{tag}/transfer/cancel */
 const cancelTransfer = lifecycleBuilder(
@@ -430,46 +467,55 @@ const setPrimaryTag: V1Operation = {
   errors: {
     400: 'Malformed body or tag',
     403: 'The tag belongs to another public key',
-    404: 'No such tag (missing or blocked)',
+    404: MISSING_OR_BLOCKED,
   },
 };
 
 /** GET /v1/reverse/{address} */
-const reverseLookup: V1Operation = {
-  operationId: 'reverseLookup',
-  tags: ['integrators'],
-  summary: 'An address → its tag',
-  description:
-    'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
-    'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
-  requestParams: { path: z.object({ address: AddressPathParam }), header: ifNoneMatch },
-  responses: { 200: ok('The address’s tag', ReverseLookup, ConditionalReadHeaders), 304: NOT_MODIFIED },
-  errors: { 400: 'Malformed address', 404: 'No tag for this address' },
-};
+const reverseLookup = conditionalRead(
+  {
+    operationId: 'reverseLookup',
+    tags: ['integrators'],
+    summary: 'An address → its tag',
+    description:
+      'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
+      'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
+  },
+  z.object({ address: AddressPathParam }),
+  'The address’s tag',
+  ReverseLookup,
+  { 400: 'Malformed address', 404: 'No tag for this address' },
+);
 
 /** POST /v1/reverse */
-const reverseLookupBatch: V1Operation = {
-  operationId: 'reverseLookupBatch',
-  tags: ['integrators'],
-  summary: 'Up to 100 addresses → their tags',
-  description: 'Each address answered as GET /v1/reverse/{address} answers it, or null; a duplicate answers once.',
-  requestBody: jsonBody(ReverseBatchRequest),
-  responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },
-  errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)' },
-};
+const reverseLookupBatch = batchLookup(
+  {
+    operationId: 'reverseLookupBatch',
+    tags: ['integrators'],
+    summary: 'Up to 100 addresses → their tags',
+    description: 'Each address answered as GET /v1/reverse/{address} answers it, or null; a duplicate answers once.',
+  },
+  ReverseBatchRequest,
+  'Each address → `@tag` or null',
+  ReverseBatchResponse,
+  'Malformed body, more than 100 addresses, or a malformed address (named in the message)',
+);
 
 /** POST /v1/resolve */
-const resolveBatch: V1Operation = {
-  operationId: 'resolveBatch',
-  tags: ['integrators'],
-  summary: 'Up to 100 tags → their resolve objects',
-  description:
-    'Any accepted spelling (`alice`, `@Alice`, `%40alice`); answers are keyed by the canonical tag (bare, without `@`), each ' +
-    'exactly what GET /v1/resolve/{tag} answers, or null where that is a 404 (missing and blocked alike).',
-  requestBody: jsonBody(ResolveBatchRequest),
-  responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },
-  errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)' },
-};
+const resolveBatch = batchLookup(
+  {
+    operationId: 'resolveBatch',
+    tags: ['integrators'],
+    summary: 'Up to 100 tags → their resolve objects',
+    description:
+      'Any accepted spelling (`alice`, `@Alice`, `%40alice`); answers are keyed by the canonical tag (bare, without `@`), each ' +
+      'exactly what GET /v1/resolve/{tag} answers, or null where that is a 404 (missing and blocked alike).',
+  },
+  ResolveBatchRequest,
+  'Each canonical tag → its resolve object or null',
+  ResolveBatchResponse,
+  'Malformed body, more than 100 tags, or a malformed tag (named in the message)',
+);
 
 /** GET /v1/events */
 const listIdentityEvents: V1Operation = {

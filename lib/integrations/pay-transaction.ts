@@ -1,5 +1,6 @@
 import { PublicKey, SystemProgram, TransactionInstruction, type BlockhashWithExpiryBlockHeight } from '@solana/web3.js';
 import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/registry/build-unsigned-transaction';
+import { readonly, signer, writable, writableSigner } from '@/lib/solana/account-meta';
 import type { PayAsset } from './pay-asset';
 
 /*
@@ -35,7 +36,7 @@ export function buildPayTransaction(input: PayInput): UnsignedTransaction {
 }
 
 export function payInstructions({ payer, wallet, asset, amount, reference }: PayInput): TransactionInstruction[] {
-  const referenceKey = { pubkey: reference, isSigner: false, isWritable: false };
+  const referenceKey = readonly(reference);
   if (asset.kind === 'sol') {
     const transfer = SystemProgram.transfer({ fromPubkey: payer, toPubkey: wallet, lamports: amount });
     transfer.keys.push(referenceKey);
@@ -47,14 +48,8 @@ export function payInstructions({ payer, wallet, asset, amount, reference }: Pay
   // The payout wallet may never have held this token: its account is created if missing (the payer pays the rent).
   const createDestination = new TransactionInstruction({
     programId: ASSOCIATED_TOKEN_PROGRAM_ID,
-    keys: [
-      { pubkey: payer, isSigner: true, isWritable: true },
-      { pubkey: destination, isSigner: false, isWritable: true },
-      { pubkey: wallet, isSigner: false, isWritable: false },
-      { pubkey: mint, isSigner: false, isWritable: false },
-      { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-      { pubkey: tokenProgram, isSigner: false, isWritable: false },
-    ],
+    // funder, the account to create, its owner, the mint, System Program, token program
+    keys: [writableSigner(payer), writable(destination), readonly(wallet), readonly(mint), readonly(SystemProgram.programId), readonly(tokenProgram)],
     data: Buffer.from([CREATE_IDEMPOTENT]),
   });
   const data = Buffer.alloc(10);
@@ -63,13 +58,7 @@ export function payInstructions({ payer, wallet, asset, amount, reference }: Pay
   data.writeUInt8(decimals, 9);
   const transfer = new TransactionInstruction({
     programId: tokenProgram,
-    keys: [
-      { pubkey: source, isSigner: false, isWritable: true },
-      { pubkey: mint, isSigner: false, isWritable: false },
-      { pubkey: destination, isSigner: false, isWritable: true },
-      { pubkey: payer, isSigner: true, isWritable: false },
-      referenceKey,
-    ],
+    keys: [writable(source), readonly(mint), writable(destination), signer(payer), referenceKey],
     data,
   });
   return [createDestination, transfer];

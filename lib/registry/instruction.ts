@@ -3,7 +3,8 @@
  * account metas in ABI order, and the decoding the indexer and tests use. Anchor
  * conventions: data = sha256("global:<name>")[0..8] ‖ borsh arguments.
  */
-import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import { PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
+import { readonly, signer, writable, writableSigner } from '@/lib/solana/account-meta';
 import { findTagRecordAddress } from './pda';
 
 /** sha256("global:register_tag")[0..8], Anchor's instruction discriminator. */
@@ -165,9 +166,6 @@ export function decodeRegistryInstruction(data: Uint8Array, accountKeys: readonl
   return { ...decoded, accounts } as DecodedRegistryInstruction;
 }
 
-const writable = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: true });
-const signer = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: true, isWritable: false });
-
 export interface RegisterTagAccounts {
   programId: PublicKey;
   /** Canonical tag; it is also the PDA seed. */
@@ -188,8 +186,8 @@ export function registerTagInstruction({ programId, tag, owner, wallet, feePayer
     keys: [
       writable(tagRecord),
       signer(owner),
-      { pubkey: feePayer, isSigner: true, isWritable: true },
-      { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
+      writableSigner(feePayer),
+      readonly(SystemProgram.programId),
     ],
     data: encodeRegisterTagData(tag, wallet),
   });

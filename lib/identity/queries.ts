@@ -41,11 +41,21 @@ export async function findIdentityRow(db: Db, tag: string): Promise<IdentityRow 
   return rows[0] ?? null;
 }
 
-/** The active identities a public key owns, oldest first (the settings page). */
-export async function listIdentitiesByOwner(db: Db, owner: string): Promise<IdentityRow[]> {
+/** The active identities whose `column` holds `key`, oldest first: the settings page's lists. */
+function listActiveIdentitiesBy(db: Db, column: typeof identities.owner | typeof identities.pendingOwner, key: string): Promise<IdentityRow[]> {
   return db
     .select()
     .from(identities)
-    .where(and(eq(identities.owner, owner), eq(identities.status, 'active')))
+    .where(and(eq(column, key), eq(identities.status, 'active')))
     .orderBy(asc(identities.createdAt), asc(identities.tag));
+}
+
+/** The active identities a public key owns, oldest first (the settings page). */
+export async function listIdentitiesByOwner(db: Db, owner: string): Promise<IdentityRow[]> {
+  return listActiveIdentitiesBy(db, identities.owner, owner);
+}
+
+/** The active tags offered to `key` (their record's pending owner), oldest first: the recipient's settings page. */
+export async function listTagsOfferedTo(db: Db, key: string): Promise<IdentityRow[]> {
+  return listActiveIdentitiesBy(db, identities.pendingOwner, key);
 }

@@ -1,8 +1,7 @@
-import type { Connection, PublicKey } from '@solana/web3.js';
 import { pruneNonces } from '@/lib/auth/nonce-store';
 import { pruneRateLimits } from '@/lib/auth/rate-limit';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/config';
-import type { Db } from '@/lib/db';
 import { runIndexer, type IndexerSummary } from './run-indexer';
 
 export interface CronSummary extends IndexerSummary {
@@ -22,10 +21,7 @@ export async function runCronJob({
   programId,
   config,
   now,
-}: {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+}: ChainAndMirror & {
   config: Pick<Config, 'indexer'>;
   now: Date;
 }): Promise<CronSummary> {

@@ -1,5 +1,6 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import bs58 from 'bs58';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { rpcCall } from '@/lib/chain/rpc';
@@ -40,10 +41,7 @@ export interface ReconcileReport {
   repaired: MirrorChanges | null;
 }
 
-export interface ReconcileInput {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+export interface ReconcileInput extends ChainAndMirror {
   /** Make the mirror match the chain (through the indexer's own writer), not only report. */
   repair: boolean;
   now: Date;

@@ -1,4 +1,5 @@
 import type { ConfirmedSignatureInfo, Connection, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { readCursor, writeCursor } from './cursor';
@@ -34,10 +35,7 @@ export const INDEXER_FETCH_BATCH = { size: 50, inFlight: 2 } as const;
  */
 export const INDEXER_FETCH_RETRY = { attempts: 3, firstDelayMs: 250 } as const;
 
-export interface RunIndexerInput {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+export interface RunIndexerInput extends ChainAndMirror {
   /** At most this many signatures are processed per run; the rest wait for the next run. */
   maxTransactions: number;
   /** getSignaturesForAddress page size (a node answers at most 1,000). */

@@ -1,5 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
 import { and, eq } from 'drizzle-orm';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
@@ -14,10 +15,7 @@ import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mir
 
 export type SyncResult = { status: 'indexed'; identity: Identity } | { status: 'pending' };
 
-export interface SyncTransactionInput {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+export interface SyncTransactionInput extends ChainAndMirror {
   signature: string;
   now: Date;
   /** After the mirror's changes commit (default: their cached /@tag pages expire). */

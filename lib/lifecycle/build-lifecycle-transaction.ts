@@ -1,7 +1,7 @@
-import { PublicKey, type Connection, type TransactionInstruction } from '@solana/web3.js';
+import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
-import type { Db } from '@/lib/db';
 import { tagNotFound } from '@/lib/identity/get-identity';
 import { findIdentityRow } from '@/lib/identity/queries';
 import { isReservedTag } from '@/lib/identity/tag';
@@ -20,10 +20,7 @@ export type LifecycleOperation =
   | { kind: 'accept_transfer' }
   | { kind: 'release_tag'; receiver?: string };
 
-export interface BuildLifecycleInput {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+export interface BuildLifecycleInput extends ChainAndMirror {
   /** The authenticated caller (the session token's `sub`): the signer, never read from the body. */
   caller: string;
   /** Canonical tag, parsed from the path. */

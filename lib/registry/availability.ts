@@ -1,4 +1,5 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { findIdentityRow } from '@/lib/identity/queries';
@@ -36,10 +37,7 @@ export async function getTagAvailability({
   connection,
   programId,
   tagInput,
-}: {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+}: ChainAndMirror & {
   tagInput: string;
 }): Promise<TagAvailability> {
   const tag = normalizePathTag(tagInput);

@@ -1,7 +1,7 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
-import type { Db } from '@/lib/db';
 import { INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
 import { normalizeTag } from '@/lib/identity/tag';
 import { checkTag } from './availability';
@@ -11,10 +11,7 @@ import type { RegisterRequest, RegisterResponse } from './schemas';
 
 export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';
 
-export interface BuildRegisterTransactionInput {
-  db: Db;
-  connection: Connection;
-  programId: PublicKey;
+export interface BuildRegisterTransactionInput extends ChainAndMirror {
   /** The authenticated caller (the session token's `sub`): always the owner, never the body. */
   owner: string;
   /** The body, parsed by the route with RegisterRequest. */

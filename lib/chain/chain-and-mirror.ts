@@ -1,0 +1,13 @@
+import type { Connection, PublicKey } from '@solana/web3.js';
+import type { Db } from '@/lib/db';
+
+/**
+ * What every service reading the tag registry and its mirror is handed by its route or job:
+ * the database, the cluster, and the program's address (DESIGN "Indexer": the chain decides,
+ * the mirror follows).
+ */
+export interface ChainAndMirror {
+  db: Db;
+  connection: Connection;
+  programId: PublicKey;
+}

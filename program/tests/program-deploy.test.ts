@@ -5,8 +5,6 @@
 import { Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +17,7 @@ import { Cluster } from '@/program/deploy/cluster';
 import { generateSigner, readKeypairFile, writeKeypairFile, type Signer } from '@/program/deploy/keys';
 import { programDataAddress, signedTransaction, upgradeInstruction } from '@/program/deploy/loader-v3';
 import { parseBuffer, parseProgramData } from '@/program/deploy/program-data';
+import { startRpcProxy } from '@/tests/support/rpc-proxy';
 import { buildChangedProgram } from './sbpf-changed-build';
 
 const MAINNET_GENESIS = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
@@ -45,34 +44,21 @@ async function startProxy(options: { mainnet?: boolean; dropEverySend?: number; 
   let dropped = 0;
   let statuses = 0;
   let throttled = 0;
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; method: string };
-    if (options.mainnet && body.method === 'getGenesisHash') {
-      res.setHeader('content-type', 'application/json').end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: MAINNET_GENESIS }));
-      return;
-    }
-    if (body.method === 'sendTransaction' && options.dropEverySend && ++sends % options.dropEverySend === 0) {
+  const proxy = await startRpcProxy(localnet.url, (request) => {
+    // Batches (the deploy sends none) are forwarded as they come.
+    const call = Array.isArray(request) ? undefined : request;
+    if (options.mainnet && call?.method === 'getGenesisHash') return { json: { jsonrpc: '2.0', id: call.id, result: MAINNET_GENESIS } };
+    if (call?.method === 'sendTransaction' && options.dropEverySend && ++sends % options.dropEverySend === 0) {
       dropped++;
-      res.writeHead(503).end('overloaded');
-      return;
+      return { status: 503, text: 'overloaded' };
     }
-    if (body.method === 'getSignatureStatuses' && options.throttleEveryStatus && ++statuses % options.throttleEveryStatus === 0) {
+    if (call?.method === 'getSignatureStatuses' && options.throttleEveryStatus && ++statuses % options.throttleEveryStatus === 0) {
       throttled++;
-      res.writeHead(429).end('too many requests');
-      return;
+      return { status: 429, text: 'too many requests' };
     }
-    const upstream = await fetch(localnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-    res.setHeader('content-type', 'application/json').end(await upstream.text());
+    return undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    dropped: () => dropped,
-    throttled: () => throttled,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: proxy.url, dropped: () => dropped, throttled: () => throttled, close: proxy.close };
 }
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string }> {

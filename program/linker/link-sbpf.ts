@@ -39,6 +39,7 @@ import {
   type ElfSection,
   type ElfSymbol,
 } from './elf-reader';
+import { ElfImage, ELF_HEADER, ELF64_LE_IDENT, PF_R, PF_X, PROGRAM_HEADER, PT_LOAD, SECTION_HEADER, StringTable, SYMBOL, type Fields } from './elf-writer';
 import { syscallHash } from './murmur3';
 import { INSN_SIZE, mnemonic, OPC_CALL, OPC_CALLX, OPC_LDDW, readInsn, refusal } from './sbpf-isa';
 
@@ -71,55 +72,10 @@ export const CODE_VADDR = 0x1_0000_0000n;
 /** SBPF v3 in `e_flags`. */
 export const SBPF_V3 = 3;
 
-const EHDR_SIZE = 64;
-const PHDR_SIZE = 56;
-const SHDR_SIZE = 64;
-const SYM_SIZE = 24;
-const PT_LOAD = 1;
-const PF_X = 1;
-const PF_R = 4;
 /** Nothing may sit at address 0 (NULL): read-only data starts with this many zero bytes. */
 const NULL_GUARD = 8;
 
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
-
-/** A byte buffer with little-endian writers at absolute offsets. */
-class Out {
-  readonly bytes: Uint8Array;
-  private readonly view: DataView;
-  constructor(size: number) {
-    this.bytes = new Uint8Array(size);
-    this.view = new DataView(this.bytes.buffer);
-  }
-  u8(at: number, v: number) { this.view.setUint8(at, v); }
-  u16(at: number, v: number) { this.view.setUint16(at, v, true); }
-  u32(at: number, v: number) { this.view.setUint32(at, v >>> 0, true); }
-  u64(at: number, v: number | bigint) { this.view.setBigUint64(at, BigInt(v), true); }
-  put(at: number, data: Uint8Array) { this.bytes.set(data, at); }
-}
-
-/** String table builder: index 0 is the empty string; equal strings share an entry. */
-class StringTable {
-  private readonly parts: Uint8Array[] = [new Uint8Array(1)];
-  private readonly offsets = new Map<string, number>([['', 0]]);
-  private size = 1;
-  add(s: string): number {
-    const known = this.offsets.get(s);
-    if (known !== undefined) return known;
-    const encoded = new TextEncoder().encode(`${s}\0`);
-    const at = this.size;
-    this.parts.push(encoded);
-    this.offsets.set(s, at);
-    this.size += encoded.length;
-    return at;
-  }
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const p of this.parts) { out.set(p, at); at += p.length; }
-    return out;
-  }
-}
 
 /** Names where an instruction sits: "in function f at f+0x18 (.text instruction 7)". */
 function locator(obj: ElfObject, text: ElfSection) {
@@ -175,7 +131,7 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
   // Layout: [0] read-only data only when there is some.
   const hasRodata = rodata.length > 0;
   const phnum = hasRodata ? 2 : 1;
-  const rodataOff = EHDR_SIZE + phnum * PHDR_SIZE;
+  const rodataOff = ELF_HEADER.size + phnum * PROGRAM_HEADER.size;
   const rodataPlace = new Map<number, number>(); // section index → vaddr in the read-only segment
   let cursor = NULL_GUARD;
   for (const s of rodata) {
@@ -284,80 +240,62 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
   const shstrtabBytes = shstrtab.bytes();
 
   const symtabOff = textOff + code.length;
-  const symtabSize = (1 + symbols.length) * SYM_SIZE;
+  const symtabSize = (1 + symbols.length) * SYMBOL.size;
   const strtabOff = symtabOff + symtabSize;
   const shstrtabOff = strtabOff + strtabBytes.length;
   const shOff = align(shstrtabOff + shstrtabBytes.length, 8);
-  const out = new Out(shOff + names.length * SHDR_SIZE);
+  const out = new ElfImage(shOff + names.length * SECTION_HEADER.size);
 
-  // ELF header.
-  out.put(0, new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
-  out.u16(16, ET_DYN);
-  out.u16(18, EM_BPF);
-  out.u32(20, 1);
-  out.u64(24, CODE_VADDR + entry.value);
-  out.u64(32, EHDR_SIZE);
-  out.u64(40, shOff);
-  out.u32(48, SBPF_V3);
-  out.u16(52, EHDR_SIZE);
-  out.u16(54, PHDR_SIZE);
-  out.u16(56, phnum);
-  out.u16(58, SHDR_SIZE);
-  out.u16(60, names.length);
-  out.u16(62, idx('.shstrtab'));
+  out.write(0, ELF_HEADER, {
+    ...ELF64_LE_IDENT,
+    type: ET_DYN,
+    machine: EM_BPF,
+    version: 1,
+    entry: CODE_VADDR + entry.value,
+    phoff: ELF_HEADER.size,
+    shoff: shOff,
+    flags: SBPF_V3,
+    ehsize: ELF_HEADER.size,
+    phentsize: PROGRAM_HEADER.size,
+    phnum,
+    shentsize: SECTION_HEADER.size,
+    shnum: names.length,
+    shstrndx: idx('.shstrtab'),
+  });
 
   // Program headers: contiguous PT_LOADs right after the table.
-  const phdrs: Array<[number, number, bigint, number]> = [
-    ...(hasRodata ? [[PF_R, rodataOff, 0n, rodataSize] as [number, number, bigint, number]] : []),
-    [PF_X, textOff, CODE_VADDR, code.length],
+  const segments = [
+    ...(hasRodata ? [{ flags: PF_R, offset: rodataOff, vaddr: 0n, size: rodataSize }] : []),
+    { flags: PF_X, offset: textOff, vaddr: CODE_VADDR, size: code.length },
   ];
-  phdrs.forEach(([flags, off, vaddr, size], i) => {
-    const at = EHDR_SIZE + i * PHDR_SIZE;
-    out.u32(at, PT_LOAD);
-    out.u32(at + 4, flags);
-    out.u64(at + 8, off);
-    out.u64(at + 16, vaddr);
-    out.u64(at + 24, vaddr);
-    out.u64(at + 32, size);
-    out.u64(at + 40, size);
-    out.u64(at + 48, INSN_SIZE);
+  segments.forEach(({ flags, offset, vaddr, size }, i) => {
+    out.write(ELF_HEADER.size + i * PROGRAM_HEADER.size, PROGRAM_HEADER, { type: PT_LOAD, flags, offset, vaddr, paddr: vaddr, filesz: size, memsz: size, align: INSN_SIZE });
   });
 
   out.put(rodataOff, ro);
   out.put(textOff, code);
   symbols.forEach(({ s, value, local }, i) => {
-    const at = symtabOff + (i + 1) * SYM_SIZE;
-    out.u32(at, symNames[i]);
-    out.u8(at + 4, ((local ? STB_LOCAL : STB_GLOBAL) << 4) | s.type);
-    out.u16(at + 6, s.shndx === text.index ? idx('.text') : idx('.rodata'));
-    out.u64(at + 8, value);
-    out.u64(at + 16, s.size);
+    out.write(symtabOff + (i + 1) * SYMBOL.size, SYMBOL, {
+      name: symNames[i],
+      info: ((local ? STB_LOCAL : STB_GLOBAL) << 4) | s.type,
+      shndx: s.shndx === text.index ? idx('.text') : idx('.rodata'),
+      value,
+      size: s.size,
+    });
   });
   out.put(strtabOff, strtabBytes);
   out.put(shstrtabOff, shstrtabBytes);
 
-  // Section headers: [type, flags, offset, addr, size, link, info, align, entsize].
-  const sh: Record<string, [number, number, number, bigint, number, number, number, number, number]> = {
-    '.rodata': [SHT_PROGBITS, SHF_ALLOC, rodataOff, 0n, rodataSize, 0, 0, 8, 0],
-    '.text': [SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, textOff, CODE_VADDR, code.length, 0, 0, 8, 0],
-    '.symtab': [SHT_SYMTAB, 0, symtabOff, 0n, symtabSize, idx('.strtab'), firstGlobal, 8, SYM_SIZE],
-    '.strtab': [SHT_STRTAB, 0, strtabOff, 0n, strtabBytes.length, 0, 0, 1, 0],
-    '.shstrtab': [SHT_STRTAB, 0, shstrtabOff, 0n, shstrtabBytes.length, 0, 0, 1, 0],
+  // Section headers, after the null one.
+  const sections: Record<string, Fields<typeof SECTION_HEADER>> = {
+    '.rodata': { type: SHT_PROGBITS, flags: SHF_ALLOC, offset: rodataOff, size: rodataSize, addralign: 8 },
+    '.text': { type: SHT_PROGBITS, flags: SHF_ALLOC | SHF_EXECINSTR, offset: textOff, addr: CODE_VADDR, size: code.length, addralign: 8 },
+    '.symtab': { type: SHT_SYMTAB, flags: 0, offset: symtabOff, size: symtabSize, link: idx('.strtab'), info: firstGlobal, addralign: 8, entsize: SYMBOL.size },
+    '.strtab': { type: SHT_STRTAB, flags: 0, offset: strtabOff, size: strtabBytes.length, addralign: 1 },
+    '.shstrtab': { type: SHT_STRTAB, flags: 0, offset: shstrtabOff, size: shstrtabBytes.length, addralign: 1 },
   };
   names.forEach((name, i) => {
-    if (i === 0) return;
-    const [type, flags, off, addr, size, link, info, alignment, entsize] = sh[name];
-    const at = shOff + i * SHDR_SIZE;
-    out.u32(at, shNames[i]);
-    out.u32(at + 4, type);
-    out.u64(at + 8, flags);
-    out.u64(at + 16, addr);
-    out.u64(at + 24, off);
-    out.u64(at + 32, size);
-    out.u32(at + 40, link);
-    out.u32(at + 44, info);
-    out.u64(at + 48, alignment);
-    out.u64(at + 56, entsize);
+    if (i > 0) out.write(shOff + i * SECTION_HEADER.size, SECTION_HEADER, { name: shNames[i], ...sections[name] });
   });
   return out.bytes;
 }

@@ -1,6 +1,7 @@
-import { PublicKey, SystemProgram, TransactionInstruction, type BlockhashWithExpiryBlockHeight } from '@solana/web3.js';
+import { SystemProgram, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/registry/build-unsigned-transaction';
-import { readonly, signer, writable, writableSigner } from '@/lib/solana/account-meta';
+import { readonly } from '@/lib/solana/account-meta';
+import { associatedTokenAddress, createAssociatedTokenAccountIdempotent, transferCheckedInstruction } from '@/lib/solana/spl-token';
 import type { PayAsset } from './pay-asset';
 
 /*
@@ -10,13 +11,6 @@ import type { PayAsset } from './pay-asset';
  * getSignaturesForAddress(reference). The payer pays the fee and signs; the service never does.
  */
 
-export const ASSOCIATED_TOKEN_PROGRAM_ID = new PublicKey('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL');
-
-/** SPL Token `TransferChecked` (both token programs). */
-const TRANSFER_CHECKED = 12;
-/** Associated Token Account program `CreateIdempotent`. */
-const CREATE_IDEMPOTENT = 1;
-
 export interface PayInput {
   payer: PublicKey;
   wallet: PublicKey;
@@ -25,10 +19,6 @@ export interface PayInput {
   amount: bigint;
   reference: PublicKey;
   latest: BlockhashWithExpiryBlockHeight;
-}
-
-export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync([owner.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
 }
 
 export function buildPayTransaction(input: PayInput): UnsignedTransaction {
@@ -43,23 +33,17 @@ export function payInstructions({ payer, wallet, asset, amount, reference }: Pay
     return [transfer];
   }
   const { mint, tokenProgram, decimals } = asset;
-  const source = associatedTokenAddress(payer, mint, tokenProgram);
-  const destination = associatedTokenAddress(wallet, mint, tokenProgram);
   // The payout wallet may never have held this token: its account is created if missing (the payer pays the rent).
-  const createDestination = new TransactionInstruction({
-    programId: ASSOCIATED_TOKEN_PROGRAM_ID,
-    // funder, the account to create, its owner, the mint, System Program, token program
-    keys: [writableSigner(payer), writable(destination), readonly(wallet), readonly(mint), readonly(SystemProgram.programId), readonly(tokenProgram)],
-    data: Buffer.from([CREATE_IDEMPOTENT]),
+  const createDestination = createAssociatedTokenAccountIdempotent({ funder: payer, owner: wallet, mint, tokenProgram });
+  const transfer = transferCheckedInstruction({
+    source: associatedTokenAddress(payer, mint, tokenProgram),
+    mint,
+    destination: associatedTokenAddress(wallet, mint, tokenProgram),
+    authority: payer,
+    amount,
+    decimals,
+    tokenProgram,
   });
-  const data = Buffer.alloc(10);
-  data.writeUInt8(TRANSFER_CHECKED, 0);
-  data.writeBigUInt64LE(amount, 1);
-  data.writeUInt8(decimals, 9);
-  const transfer = new TransactionInstruction({
-    programId: tokenProgram,
-    keys: [writable(source), readonly(mint), writable(destination), signer(payer), referenceKey],
-    data,
-  });
+  transfer.keys.push(referenceKey);
   return [createDestination, transfer];
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/integrations/pay-asset';
-import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/integrations/pay-transaction';
+import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/solana/spl-token';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
 

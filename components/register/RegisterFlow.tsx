@@ -2,16 +2,14 @@
 
 import { useWallet } from '@solana/wallet-adapter-react';
 import Link from 'next/link';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
 import { isPublicKey } from '@/lib/solana/keys';
+import { CodeField } from '@/components/form/CodeField';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
 import { useRegistration, type BuildRegistration } from './useRegistration';
 import { useTagAvailability, type Availability } from './useTagAvailability';
-
-/** A tag and an address are codes, not prose: the browser must not capitalise, correct or complete them. */
-const NOT_PROSE = { autoCapitalize: 'none', autoCorrect: 'off', autoComplete: 'off', spellCheck: false } as const;
 
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
   empty: `${TAG_RULE_IN_WORDS[0].toUpperCase()}${TAG_RULE_IN_WORDS.slice(1)}.`,
@@ -32,8 +30,7 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
   const [tagInput, setTagInput] = useState('');
   const [payout, setPayout] = useState('');
   const { availability, recheck } = useTagAvailability(tagInput);
-  const { state, start, retry, reset, tag: registeredTag } = useRegistration(sessionKey, buildRegistration);
-  const ids = { tag: useId(), tagHint: useId(), payout: useId(), payoutHint: useId() };
+  const { state, start, retry, reset, started } = useRegistration(sessionKey, buildRegistration);
 
   const failedKind = state.status === 'failed' ? state.failure.kind : null;
   // Someone took the tag meanwhile: the availability line says so again.
@@ -58,13 +55,13 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!canSubmit || availability.state !== 'available') return;
-    start(availability.tag, payout.trim());
+    start({ tag: availability.tag, payout: payout.trim() });
   }
 
   const steps = <TransactionSteps state={state} labels={REGISTER_STEP_LABELS} title="Registration steps" statusTestId="register-status" />;
 
   if (state.status === 'done') {
-    const tag = registeredTag ?? '';
+    const tag = started?.tag ?? '';
     return (
       <section className="card" aria-labelledby="done-heading">
         {steps}
@@ -100,48 +97,29 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
     <section className="card" aria-labelledby="register-heading">
       <h2 id="register-heading">Choose your tag</h2>
       <form onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={ids.tag}>Tag</label>
-          <div className="input-prefix">
-            <span aria-hidden="true">@</span>
-            <input
-              id={ids.tag}
-              name="tag"
-              type="text"
-              value={tagInput}
-              onChange={(e) => setTagInput(e.target.value)}
-              disabled={running}
-              maxLength={TAG_MAX_BYTES + 1}
-              {...NOT_PROSE}
-              aria-describedby={ids.tagHint}
-              aria-invalid={['invalid', 'reserved', 'taken'].includes(availability.state) || undefined}
-            />
-          </div>
-          <p id={ids.tagHint} className={`status-line ${availabilityClass}`} aria-live="polite" data-testid="availability">
-            {availabilityText}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.payout}>Payout wallet (optional)</label>
-          <input
-            id={ids.payout}
-            name="wallet"
-            type="text"
-            value={payout}
-            onChange={(e) => setPayout(e.target.value)}
-            disabled={running}
-            {...NOT_PROSE}
-            className="mono"
-            placeholder={sessionKey ?? 'Your signed-in wallet'}
-            aria-describedby={ids.payoutHint}
-            aria-invalid={payoutInvalid || undefined}
-          />
-          <p id={ids.payoutHint} className={payoutInvalid ? 'field-error' : 'hint'}>
-            {payoutInvalid
-              ? 'Not a Solana address.'
-              : 'Where payments to your tag go. Leave empty to use the wallet you sign in with.'}
-          </p>
-        </div>
+        <CodeField
+          label="Tag"
+          prefix="@"
+          name="tag"
+          value={tagInput}
+          onChange={setTagInput}
+          disabled={running}
+          maxLength={TAG_MAX_BYTES + 1}
+          aria-invalid={['invalid', 'reserved', 'taken'].includes(availability.state) || undefined}
+          hint={availabilityText}
+          status={{ tone: availabilityClass, testId: 'availability' }}
+        />
+        <CodeField
+          label="Payout wallet (optional)"
+          name="wallet"
+          className="mono"
+          placeholder={sessionKey ?? 'Your signed-in wallet'}
+          value={payout}
+          onChange={setPayout}
+          disabled={running}
+          problem={payoutInvalid ? 'Not a Solana address.' : null}
+          hint="Where payments to your tag go. Leave empty to use the wallet you sign in with."
+        />
         <div className="actions">
           <button type="submit" className="button" disabled={!canSubmit}>
             {'tag' in availability ? `Register @${availability.tag}` : 'Register'}

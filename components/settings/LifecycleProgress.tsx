@@ -17,13 +17,14 @@ export function LifecycleProgress({ action }: { action: LifecycleAction }) {
   useEffect(() => {
     if (done) router.refresh();
   }, [done, router]);
-  if (action.state.status === 'idle' || !action.kind) return null;
+  const kind = action.started?.call.kind;
+  if (action.state.status === 'idle' || !kind) return null;
   return (
     <div className="lifecycle-progress">
       <TransactionSteps
         state={action.state}
         labels={DEFAULT_STEP_LABELS}
-        title={`${LIFECYCLE_ACTIONS[action.kind]}: steps`}
+        title={`${LIFECYCLE_ACTIONS[kind]}: steps`}
         statusTestId="lifecycle-status"
       />
       {action.state.status === 'failed' ? (

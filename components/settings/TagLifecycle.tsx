@@ -1,8 +1,9 @@
 'use client';
 
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { isZeroKey } from '@/lib/lifecycle/schemas';
+import { isZeroKey, type LifecycleCall } from '@/lib/lifecycle/schemas';
 import { isPublicKey } from '@/lib/solana/keys';
+import { CodeField } from '@/components/form/CodeField';
 import { confirmsRelease } from '@/lib/web/lifecycle-flow';
 import { LifecycleProgress } from './LifecycleProgress';
 import { useLifecycleAction, type BuildLifecycle } from './useLifecycleAction';
@@ -15,70 +16,70 @@ export interface OwnedTag {
   pendingOwner: string | null;
 }
 
-/** What a typed address is: nothing yet, a usable key, or why not. */
-function keyProblem(text: string, notThis?: { key: string; why: string }): string | null {
+/** What a typed address is: nothing yet, a usable key, or why not (`current` would change nothing). */
+function keyProblem(text: string, current: { key: string; why: string }): string | null {
   const key = text.trim();
   if (key === '') return null;
   if (!isPublicKey(key)) return 'Not a Solana address.';
   if (isZeroKey(key)) return 'The zero address cannot hold anything.';
-  if (notThis && key === notThis.key) return notThis.why;
+  if (key === current.key) return current.why;
   return null;
 }
 
-interface AddressFieldProps {
-  id: string;
+/** What a form that sends one address says: its field, its hint, its button. */
+interface AddressFormWords {
   label: string;
-  value: string;
-  onChange: (value: string) => void;
-  problem: string | null;
   hint: string;
+  submitLabel: string;
+  /** Why the address the tag already has there (its wallet, its owner) is refused. */
+  unchanged: string;
 }
 
-/** A field for a Solana address; the problem with what was typed, when there is one, stands in for the hint. */
-function AddressField({ id, label, value, onChange, problem, hint }: AddressFieldProps) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="text"
-        className="mono"
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={`${id}-hint`}
-      />
-      <p id={`${id}-hint`} className={problem ? 'field-error' : 'hint'}>
-        {problem ?? hint}
-      </p>
-    </div>
-  );
-}
+const CHANGE_WALLET: AddressFormWords = {
+  label: 'New payout wallet',
+  hint: 'Your wallet signs the change; payment apps see the new wallet at once.',
+  submitLabel: 'Change wallet',
+  unchanged: 'This is already the payout wallet.',
+};
+
+const OFFER_TAG: AddressFormWords = {
+  label: 'Offer to',
+  hint: 'The address becomes the owner only when it accepts; you can cancel until then. On accept, payments go to the new owner.',
+  submitLabel: 'Offer the tag',
+  unchanged: 'The tag is already yours; offer it to another address.',
+};
 
 /**
  * A form that sends one typed address (trimmed): what `children` say, the field, then the
- * button, which waits for a usable key. While an action runs, submitting does nothing.
+ * button, which waits for a usable key other than `current`. While an action runs,
+ * submitting does nothing.
  */
 function AddressForm({
-  submitLabel,
+  words,
+  current,
   busy,
   onSend,
   children,
-  ...field
-}: AddressFieldProps & { submitLabel: string; busy: boolean; onSend: (key: string) => void; children?: ReactNode }) {
+}: {
+  words: AddressFormWords;
+  current: string;
+  busy: boolean;
+  onSend: (key: string) => void;
+  children?: ReactNode;
+}) {
+  const [value, setValue] = useState('');
+  const problem = keyProblem(value, { key: current, why: words.unchanged });
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!busy) onSend(field.value.trim());
+    if (!busy) onSend(value.trim());
   }
   return (
     <form onSubmit={submit} noValidate>
       {children}
-      <AddressField {...field} />
+      <CodeField label={words.label} className="mono" value={value} onChange={setValue} problem={problem} hint={words.hint} />
       <div className="actions">
-        <button type="submit" className="button" disabled={busy || field.value.trim() === '' || field.problem !== null}>
-          {submitLabel}
+        <button type="submit" className="button" disabled={busy || value.trim() === '' || problem !== null}>
+          {words.submitLabel}
         </button>
       </div>
     </form>
@@ -100,15 +101,11 @@ export function TagLifecycle({
   buildLifecycle: BuildLifecycle;
 }) {
   const action = useLifecycleAction(sessionKey, buildLifecycle);
-  const [wallet, setWallet] = useState('');
-  const [newOwner, setNewOwner] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const id = useId();
   const { tag } = owned;
   const busy = action.state.status === 'running';
-
-  const walletProblem = keyProblem(wallet, { key: owned.wallet, why: 'This is already the payout wallet.' });
-  const ownerProblem = keyProblem(newOwner, { key: sessionKey, why: 'The tag is already yours; offer it to another address.' });
+  const send = (call: LifecycleCall) => action.start({ tag, call });
   const releaseReady = confirmsRelease(confirmation, tag);
 
   function submit(event: FormEvent, run: () => void) {
@@ -120,17 +117,7 @@ export function TagLifecycle({
     <section className="card lifecycle" aria-labelledby={`${id}-heading`} data-lifecycle={`@${tag}`}>
       <h2 id={`${id}-heading`}>@{tag} on chain</h2>
 
-      <AddressForm
-        id={`${id}-wallet`}
-        label="New payout wallet"
-        value={wallet}
-        onChange={setWallet}
-        problem={walletProblem}
-        hint="Your wallet signs the change; payment apps see the new wallet at once."
-        submitLabel="Change wallet"
-        busy={busy}
-        onSend={(key) => action.run(tag, { kind: 'set_wallet', wallet: key })}
-      >
+      <AddressForm words={CHANGE_WALLET} current={owned.wallet} busy={busy} onSend={(wallet) => send({ kind: 'set_wallet', wallet })}>
         <p>
           Payments to @{tag} go to <span className="mono" data-testid="current-wallet">{owned.wallet}</span>.
         </p>
@@ -142,42 +129,22 @@ export function TagLifecycle({
             Offered to <span className="mono">{owned.pendingOwner}</span>: pending until that address accepts.
           </p>
           <div className="actions">
-            <button type="button" className="button secondary" disabled={busy} onClick={() => action.run(tag, { kind: 'cancel_transfer' })}>
+            <button type="button" className="button secondary" disabled={busy} onClick={() => send({ kind: 'cancel_transfer' })}>
               Cancel the offer
             </button>
           </div>
         </div>
       ) : (
-        <AddressForm
-          id={`${id}-new-owner`}
-          label="Offer to"
-          value={newOwner}
-          onChange={setNewOwner}
-          problem={ownerProblem}
-          hint="The address becomes the owner only when it accepts; you can cancel until then. On accept, payments go to the new owner."
-          submitLabel="Offer the tag"
-          busy={busy}
-          onSend={(key) => action.run(tag, { kind: 'offer_transfer', newOwner: key })}
-        />
+        <AddressForm words={OFFER_TAG} current={sessionKey} busy={busy} onSend={(newOwner) => send({ kind: 'offer_transfer', newOwner })} />
       )}
 
-      <form onSubmit={(e) => submit(e, () => releaseReady && action.run(tag, { kind: 'release_tag' }))} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-release`}>Type @{tag} to release it</label>
-          <input
-            id={`${id}-release`}
-            type="text"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-            aria-describedby={`${id}-release-hint`}
-          />
-          <p id={`${id}-release-hint`} className="hint">
-            Releasing deletes the profile and gives the tag up: anyone may register it again. The account&apos;s rent comes back to you.
-          </p>
-        </div>
+      <form onSubmit={(e) => submit(e, () => releaseReady && send({ kind: 'release_tag' }))} noValidate>
+        <CodeField
+          label={`Type @${tag} to release it`}
+          value={confirmation}
+          onChange={setConfirmation}
+          hint="Releasing deletes the profile and gives the tag up: anyone may register it again. The account's rent comes back to you."
+        />
         <div className="actions">
           <button type="submit" className="button secondary" disabled={busy || !releaseReady}>
             Release @{tag}

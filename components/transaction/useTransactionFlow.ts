@@ -4,6 +4,7 @@ import { useConnection, useWallet, type WalletContextState } from '@solana/walle
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Identity } from '@/lib/identity/schemas';
+import { unwrapAction, type ActionOutcome } from '@/lib/web/action-outcome';
 import { isUserRejection, syncTransaction } from '@/lib/web/api-client';
 import {
   TransactionFailedError,
@@ -34,20 +35,23 @@ export interface BuiltTransaction {
 
 /** One run of the flow: how to build its transaction, and what /v1/sync's 404 means. */
 export interface TransactionJob {
-  /** Builds the unsigned transaction; throws (a ServiceError, see `unwrapAction`) when it cannot. */
-  build(): Promise<BuiltTransaction>;
+  /** Calls the page's build action; an error answer fails the build step (as a ServiceError, see `unwrapAction`). */
+  build(): Promise<ActionOutcome<BuiltTransaction>>;
   /** The action deletes the tag (release): /v1/sync's 404 then means done, with no identity. */
   goneIsDone?: boolean;
 }
 
-export interface TransactionFlow {
+/** The flow of one kind of action; `Input` is what a run starts from (a tag to register, a call on a tag). */
+export interface TransactionFlow<Input> {
   state: FlowState;
+  /** What the last run was started with (what the screens name), or null before the first. */
+  started: Input | null;
   /** Once done: the identity as /v1/sync answered it, or null when the tag is gone. */
   live: Identity | null;
   /** The transaction's signature once sent. */
   signature: string | null;
-  /** Runs `job` from the first step; false (and nothing happens) while a run is under way. */
-  start(job: TransactionJob): boolean;
+  /** Runs `input`'s job from the first step; false (and nothing happens) while a run is under way. */
+  start(input: Input): boolean;
   /** After a failure that allows it: resumes at the step the failure names (or earlier). */
   retry(): void;
   /** Back to idle (not while running). */
@@ -72,9 +76,15 @@ const NO_WORK: Work = { job: null, built: null, signed: null, signature: null };
  *
  * `sessionKey`: the signed-in key; signing refuses a different connected wallet.
  * `failures`: the flow's program errors and wording (keep it a module constant).
+ * `jobFor`: how a run's input is built and synced; called once, when the run starts.
  */
-export function useTransactionFlow(sessionKey: string | null, failures: FailureOptions = {}): TransactionFlow {
+export function useTransactionFlow<Input>(
+  sessionKey: string | null,
+  failures: FailureOptions,
+  jobFor: (input: Input) => TransactionJob,
+): TransactionFlow<Input> {
   const [state, dispatch] = useReducer(flowReducer, INITIAL_FLOW_STATE);
+  const [started, setStarted] = useState<Input | null>(null);
   const [live, setLive] = useState<Identity | null>(null);
   const [signature, setSignature] = useState<string | null>(null);
   const { connection } = useConnection();
@@ -90,7 +100,7 @@ export function useTransactionFlow(sessionKey: string | null, failures: FailureO
   async function runStep(step: FlowStep, w: Work): Promise<void> {
     switch (step) {
       case 'building': {
-        const built = await w.job!.build();
+        const built = unwrapAction(await w.job!.build());
         const tx = decodeWireTransaction(built.transaction);
         w.built = { tx, blockhash: blockhashOf(tx), lastValidBlockHeight: Number(built.lastValidBlockHeight) };
         w.signed = null;
@@ -149,12 +159,15 @@ export function useTransactionFlow(sessionKey: string | null, failures: FailureO
 
   return {
     state,
+    started,
     live,
     signature,
-    start(job) {
+    start(input) {
       if (running.current) return false;
+      const job = jobFor(input);
       running.current = true;
       work.current = { ...NO_WORK, job };
+      setStarted(input);
       setLive(null);
       setSignature(null);
       dispatch({ type: 'start' });

@@ -1,17 +1,12 @@
-import { seedIdentity } from './support/db';
-import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
+import { expect, signInOn, test } from './support/fixtures';
 
 // Server actions take at most 16 KB (issue 14). A field that passes the form's own checks can
 // still be large (whitespace around a short bio is trimmed only on the server): the form then
 // says so in words, and nothing is saved.
-test('a profile form over the server actions’ body limit says so, and saves nothing', async ({ page, keypair, cleanup }) => {
-  const tag = uniqueTag('big');
-  cleanup.tags.push(tag);
-  await seedIdentity({ tag, owner: keypair.publicKey, bio: 'Before.' });
+test('a profile form over the server actions’ body limit says so, and saves nothing', async ({ page, keypair, tags }) => {
+  const tag = await tags.seeded('big', { owner: keypair.publicKey, bio: 'Before.' });
 
-  await page.goto('/settings');
-  await connectWallet(page);
-  await signIn(page, keypair.publicKey);
+  await signInOn(page, '/settings', keypair.publicKey);
   const form = page.locator(`section[data-tag="@${tag}"]`);
   await form.getByLabel('Bio').fill(`After.${' '.repeat(20_000)}`);
   await form.getByRole('button', { name: 'Save' }).click();

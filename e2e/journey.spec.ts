@@ -3,24 +3,19 @@ import { FLOW_STEPS } from '@/lib/web/transaction-flow';
 import {
   airdrop,
   chooseTag,
-  connectWallet,
   expect,
   recordRegisterStatus,
   registerStatusLog,
-  signIn,
+  signInOn,
   test,
-  uniqueTag,
 } from './support/fixtures';
 import { walletState } from './support/test-wallet';
 
-test('connect, sign in, airdrop, register a tag, land on its page, then edit the profile', async ({ page, keypair, cleanup }) => {
-  const tag = uniqueTag('journey');
-  cleanup.tags.push(tag);
+test('connect, sign in, airdrop, register a tag, land on its page, then edit the profile', async ({ page, keypair, tags }) => {
+  const tag = tags.fresh('journey');
   await recordRegisterStatus(page);
 
-  await page.goto('/register');
-  await connectWallet(page);
-  await signIn(page, keypair.publicKey);
+  await signInOn(page, '/register', keypair.publicKey);
   await airdrop(page);
 
   await chooseTag(page, tag.toUpperCase(), /^Available$/); // typed in capitals: the canonical form is checked

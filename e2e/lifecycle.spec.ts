@@ -3,7 +3,7 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
-import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
+import { expect, signInOn, test } from './support/fixtures';
 import { installTestWallet } from './support/test-wallet';
 
 /*
@@ -45,18 +45,15 @@ async function finished(section: ReturnType<Page['locator']>): Promise<void> {
   await expect(section.getByTestId('lifecycle-status')).toHaveText('Done', { timeout: 45_000 });
 }
 
-test('A offers a tag to B, B accepts, changes the payout wallet and releases the tag', async ({ page, keypair: alice, browser, baseURL, cleanup }) => {
+test('A offers a tag to B, B accepts, changes the payout wallet and releases the tag', async ({ page, keypair: alice, browser, baseURL, tags }) => {
   const connection = rpc();
   const bob = newKeypair();
-  const tag = uniqueTag('life');
-  cleanup.tags.push(tag);
+  const tag = tags.fresh('life');
   await Promise.all([fund(connection, alice), fund(connection, bob)]);
   await registerOnChain(page, connection, alice, tag);
 
   // A offers the tag to B from its settings page.
-  await page.goto('/settings');
-  await connectWallet(page);
-  await signIn(page, alice.publicKey);
+  await signInOn(page, '/settings', alice.publicKey);
   const alicesTag = page.locator(`section[data-lifecycle="@${tag}"]`);
   await alicesTag.getByLabel('Offer to').fill(bob.publicKey);
   await alicesTag.getByRole('button', { name: 'Offer the tag' }).click();
@@ -75,9 +72,7 @@ test('A offers a tag to B, B accepts, changes the payout wallet and releases the
   bobPage.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   await installTestWallet(bobPage, { secretKey: bob.secretKey });
   try {
-    await bobPage.goto('/settings');
-    await connectWallet(bobPage);
-    await signIn(bobPage, bob.publicKey);
+    await signInOn(bobPage, '/settings', bob.publicKey);
     const offers = bobPage.getByTestId('incoming-offers');
     await expect(offers.locator(`li[data-offer="@${tag}"]`)).toContainText(alice.publicKey);
     await offers.getByRole('button', { name: `Accept @${tag}` }).click();

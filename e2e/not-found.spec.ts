@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { seedIdentity } from './support/db';
 import { expect, test, uniqueTag } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 import { TEST_AUTH_SECRET } from '@/devstack/app';
@@ -13,16 +12,14 @@ function admin(action: string, tag: string): void {
   if (run.status !== 0) throw new Error(`npm run admin -- ${action} ${tag} failed:\n${run.stderr}`);
 }
 
-test('/@unknown and a blocked tag show the same 404 page', async ({ page, cleanup }) => {
+test('/@unknown and a blocked tag show the same 404 page', async ({ page, tags }) => {
   const unknown = uniqueTag('nobody');
   const unknownResponse = await page.goto(`/@${unknown}`);
   expect(unknownResponse?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1, name: 'Nothing here' })).toBeVisible();
   const unknownMain = await page.locator('main').innerText();
 
-  const blocked = uniqueTag('blocked');
-  cleanup.tags.push(blocked);
-  await seedIdentity({ tag: blocked, owner: newKeypair().publicKey, displayName: 'Soon Blocked' });
+  const blocked = await tags.seeded('blocked', { owner: newKeypair().publicKey, displayName: 'Soon Blocked' });
   expect((await page.goto(`/@${blocked}`))?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Soon Blocked' })).toBeVisible();
 

@@ -8,13 +8,12 @@ import {
   recordRegisterStatus,
   signIn,
   test,
-  uniqueTag,
 } from './support/fixtures';
 import { setWalletRejects, walletState } from './support/test-wallet';
 
 const ARTIFACTS = path.join(process.cwd(), 'e2e', 'artifacts');
 
-test('a refused signature leaves the page usable, and retrying works', async ({ page, keypair, cleanup }, testInfo) => {
+test('a refused signature leaves the page usable, and retrying works', async ({ page, keypair, tags }, testInfo) => {
   await recordRegisterStatus(page);
   await page.goto('/register');
   await connectWallet(page);
@@ -28,8 +27,7 @@ test('a refused signature leaves the page usable, and retrying works', async ({ 
   await airdrop(page);
 
   // Refused transaction.
-  const tag = uniqueTag('refused');
-  cleanup.tags.push(tag);
+  const tag = tags.fresh('refused');
   await chooseTag(page, tag, /^Available$/);
   await setWalletRejects(page, true);
   await page.getByRole('button', { name: `Register @${tag}` }).click();

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
-import { seedIdentity } from './support/db';
-import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
+import { expect, signInOn, test } from './support/fixtures';
 
 const ARTIFACTS = path.join(process.cwd(), 'e2e', 'artifacts');
 const SIZES = [
@@ -20,14 +19,11 @@ for (const size of SIZES) {
   test(`screenshots of home, register, settings and profile (${size.name} ${size.width}×${size.height})`, async ({
     page,
     keypair,
-    cleanup,
+    tags,
   }, testInfo) => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.setViewportSize({ width: size.width, height: size.height });
-    const tag = uniqueTag('shot');
-    cleanup.tags.push(tag);
-    await seedIdentity({
-      tag,
+    const tag = await tags.seeded('shot', {
       owner: keypair.publicKey,
       displayName: 'Screenshot Sam',
       bio: 'Coffee, code and Solana.\nPays in USDC.',
@@ -40,9 +36,7 @@ for (const size of SIZES) {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await shoot(page, testInfo, `home-${size.width}x${size.height}`);
 
-    await page.goto('/register');
-    await connectWallet(page);
-    await signIn(page, keypair.publicKey);
+    await signInOn(page, '/register', keypair.publicKey);
     await page.getByLabel('Tag', { exact: true }).fill('sams_shop');
     await expect(page.getByTestId('availability')).toHaveText('Available');
     await shoot(page, testInfo, `register-${size.width}x${size.height}`);
@@ -57,10 +51,8 @@ for (const size of SIZES) {
   });
 }
 
-test('the home page looks a tag up with the keyboard alone', async ({ page, cleanup }) => {
-  const tag = uniqueTag('kbd');
-  cleanup.tags.push(tag);
-  await seedIdentity({ tag, owner: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', displayName: 'Keyboard Kim' });
+test('the home page looks a tag up with the keyboard alone', async ({ page, tags }) => {
+  const tag = await tags.seeded('kbd', { owner: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', displayName: 'Keyboard Kim' });
   await page.goto('/');
   await page.keyboard.press('Tab'); // skip link
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();

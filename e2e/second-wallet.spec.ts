@@ -1,20 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { signIn as apiSignIn } from '@/tests/support/sign-in';
-import { identityRow, seedIdentity } from './support/db';
-import { connectWallet, expect, signIn, test, uniqueTag } from './support/fixtures';
+import { identityRow } from './support/db';
+import { expect, signInOn, test } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 
-test("a second wallet cannot edit the first wallet's tag", async ({ page, keypair, baseURL, cleanup }) => {
+test("a second wallet cannot edit the first wallet's tag", async ({ page, keypair, baseURL, tags }) => {
   const first = newKeypair();
-  const tag = uniqueTag('owned');
-  cleanup.tags.push(tag);
-  await seedIdentity({ tag, owner: first.publicKey, displayName: 'First Owner' });
+  const tag = await tags.seeded('owned', { owner: first.publicKey, displayName: 'First Owner' });
 
   // The second wallet (the page's) signs in: its settings list nothing.
-  await page.goto('/settings');
-  await connectWallet(page);
-  await signIn(page, keypair.publicKey);
+  await signInOn(page, '/settings', keypair.publicKey);
   await expect(page.getByText('This wallet owns no tags yet.')).toBeVisible();
   await expect(page.locator(`section[data-tag="@${tag}"]`)).toHaveCount(0);
 

@@ -1,4 +1,4 @@
-import { connectWallet, expect, signIn, test } from './support/fixtures';
+import { connectWallet, expect, signIn, signInOn, test } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 import { installTestWallet, walletState } from './support/test-wallet';
 
@@ -16,9 +16,7 @@ for (const offerSignIn of [true, false]) {
       if (res.url().endsWith('/v1/auth/challenge') && res.ok()) challenges.push(((await res.json()) as { message: string }).message);
     });
 
-    await page.goto('/settings');
-    await connectWallet(page);
-    await signIn(page, keypair.publicKey);
+    await signInOn(page, '/settings', keypair.publicKey);
     await expect(page.getByText('This wallet owns no tags yet.')).toBeVisible();
 
     const wallet = await walletState(page);

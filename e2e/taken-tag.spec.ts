@@ -3,10 +3,8 @@ import { airdrop, chooseTag, connectWallet, expect, signIn, test, uniqueTag } fr
 import { newKeypair } from '@/tests/support/keypair';
 import { walletState } from './support/test-wallet';
 
-test('a taken or reserved tag is reported before anything is signed', async ({ page, keypair, cleanup }) => {
-  const taken = uniqueTag('taken');
-  cleanup.tags.push(taken);
-  await seedIdentity({ tag: taken, owner: newKeypair().publicKey });
+test('a taken or reserved tag is reported before anything is signed', async ({ page, keypair, tags }) => {
+  const taken = await tags.seeded('taken', { owner: newKeypair().publicKey });
 
   await page.goto('/register');
   await connectWallet(page);
@@ -19,8 +17,7 @@ test('a taken or reserved tag is reported before anything is signed', async ({ p
   // Free when checked, taken by the time the transaction is built: refused by the build, unsigned.
   await signIn(page, keypair.publicKey);
   await airdrop(page);
-  const raced = uniqueTag('raced');
-  cleanup.tags.push(raced);
+  const raced = tags.fresh('raced');
   await chooseTag(page, raced, /^Available$/);
   await seedIdentity({ tag: raced, owner: newKeypair().publicKey });
   await page.getByRole('button', { name: `Register @${raced}` }).click();

@@ -14,8 +14,7 @@ async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-/** An identity as if the indexer had mirrored it (its on-chain record is not created). */
-export async function seedIdentity(row: {
+export interface SeedRow {
   tag: string;
   owner: string;
   displayName?: string | null;
@@ -24,7 +23,10 @@ export async function seedIdentity(row: {
   preferredToken?: string | null;
   verified?: boolean;
   merchant?: boolean;
-}): Promise<void> {
+}
+
+/** An identity as if the indexer had mirrored it (its on-chain record is not created). */
+export async function seedIdentity(row: SeedRow): Promise<void> {
   await withClient((c) =>
     c.query(
       `INSERT INTO identities (tag, owner, wallet, display_name, avatar, bio, preferred_token, verified, merchant, status, created_at, signature, slot)

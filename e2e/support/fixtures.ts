@@ -1,14 +1,21 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { deleteIdentities } from './db';
+import { deleteIdentities, seedIdentity, type SeedRow } from './db';
 import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
 import { installTestWallet, TEST_WALLET_NAME } from './test-wallet';
+
+/** The tags a test makes, each deleted from the mirror after the test. */
+interface TestTags {
+  /** A tag no other test (or earlier run) uses. */
+  fresh(prefix: string): string;
+  /** A fresh tag, seeded as `row` says (see seedIdentity). */
+  seeded(prefix: string, row: Omit<SeedRow, 'tag'>): Promise<string>;
+}
 
 interface Fixtures {
   /** A fresh key, its wallet injected into `page`. */
   keypair: TestKeypair;
-  /** Tags the test created; deleted from the mirror afterwards. */
-  cleanup: { tags: string[] };
+  tags: TestTags;
 }
 
 export const test = base.extend<Fixtures>({
@@ -49,10 +56,22 @@ export const test = base.extend<Fixtures>({
     await installTestWallet(page, { secretKey: keypair.secretKey });
     await use(keypair);
   },
-  cleanup: async ({}, use) => {
-    const cleanup = { tags: [] as string[] };
-    await use(cleanup);
-    await deleteIdentities(cleanup.tags);
+  tags: async ({}, use) => {
+    const made: string[] = [];
+    const fresh = (prefix: string) => {
+      const tag = uniqueTag(prefix);
+      made.push(tag);
+      return tag;
+    };
+    await use({
+      fresh,
+      async seeded(prefix, row) {
+        const tag = fresh(prefix);
+        await seedIdentity({ tag, ...row });
+        return tag;
+      },
+    });
+    await deleteIdentities(made);
   },
 });
 
@@ -86,6 +105,13 @@ export async function connectWallet(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Select Wallet' }).click();
   await page.getByRole('button', { name: new RegExp(TEST_WALLET_NAME) }).click();
   await expect(page.getByRole('button', { name: 'Sign in with wallet' })).toBeVisible();
+}
+
+/** Opens `path`, connects the injected test wallet and signs in with it as `publicKey`. */
+export async function signInOn(page: Page, path: string, publicKey: string): Promise<void> {
+  await page.goto(path);
+  await connectWallet(page);
+  await signIn(page, publicKey);
 }
 
 /** Signs in with the connected wallet (challenge, signMessage, next-auth). */

@@ -2,18 +2,13 @@
 // HTTP tests cover the same through the built app).
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consumeNonce, storeNonce } from '@/lib/auth/nonce-store';
 import { countRequest, type RequestCounter } from '@/lib/auth/rate-limit';
 import { testCounter } from './counters';
-import { openDb, type DbHandle } from '@/lib/db/client';
+import { stackDatabase } from '../support/database';
 
-let handle: DbHandle;
-beforeAll(async () => {
-  handle = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') });
-});
-afterAll(() => handle?.close());
+const database = stackDatabase();
 
 // Windows long enough that the budget refills nothing during a test (GCRA refills continuously).
 const policy = { limit: 20, windowSeconds: 3600 };
@@ -35,18 +30,18 @@ describe('nonce store, concurrent calls in one process', () => {
     const key = `test:${newNonce()}`;
     const counts: number[] = [];
     const nonces = Array.from({ length: 30 }, newNonce);
-    await Promise.all(nonces.map((n) => storeNonce(handle.db, stored(n), counter(key, counts))));
+    await Promise.all(nonces.map((n) => storeNonce(database.db, stored(n), counter(key, counts))));
     // A refused request takes nothing from the budget (GCRA): each is one past it.
     expect([...counts].sort((a, b) => a - b)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), ...Array(10).fill(21)]);
     // a call's count is its place in call order, so the first 20 calls are the ones stored
-    const found = await Promise.all(nonces.map((n) => consumeNonce(handle.db, n, testCounter())));
+    const found = await Promise.all(nonces.map((n) => consumeNonce(database.db, n, testCounter())));
     expect(found.map((f) => f !== null)).toEqual(nonces.map((_, i) => i < 20));
   });
 
   it('20 concurrent consumes of one nonce: exactly one gets it', async () => {
     const nonce = newNonce();
-    await storeNonce(handle.db, stored(nonce), testCounter());
-    const results = await Promise.all(Array.from({ length: 20 }, () => consumeNonce(handle.db, nonce, testCounter())));
+    await storeNonce(database.db, stored(nonce), testCounter());
+    const results = await Promise.all(Array.from({ length: 20 }, () => consumeNonce(database.db, nonce, testCounter())));
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(results.find((r) => r !== null)).toMatchObject({ nonce, pubkey: 'pk' });
   });
@@ -54,23 +49,23 @@ describe('nonce store, concurrent calls in one process', () => {
   it('consumes over the limit consume nothing: the nonce is still there afterwards', async () => {
     const key = `test:${newNonce()}`;
     const counts: number[] = [];
-    for (let i = 0; i < policy.limit; i++) await countRequest(handle.db, counter(key, []));
+    for (let i = 0; i < policy.limit; i++) await countRequest(database.db, counter(key, []));
     const nonce = newNonce();
-    await storeNonce(handle.db, stored(nonce), testCounter());
-    expect(await consumeNonce(handle.db, nonce, counter(key, counts))).toBeNull();
+    await storeNonce(database.db, stored(nonce), testCounter());
+    expect(await consumeNonce(database.db, nonce, counter(key, counts))).toBeNull();
     expect(counts).toEqual([policy.limit + 1]);
-    expect(await consumeNonce(handle.db, nonce, testCounter())).toMatchObject({ nonce });
+    expect(await consumeNonce(database.db, nonce, testCounter())).toMatchObject({ nonce });
   });
 
   it('many keys, many nonces and replays at once: each nonce consumed once, each key counted exactly', async () => {
     const keys = Array.from({ length: 5 }, () => `test:${newNonce()}`);
     const nonces = Array.from({ length: 40 }, newNonce);
-    await Promise.all(nonces.map((n) => storeNonce(handle.db, stored(n), testCounter())));
+    await Promise.all(nonces.map((n) => storeNonce(database.db, stored(n), testCounter())));
     const counts = new Map(keys.map((k) => [k, [] as number[]]));
     // every nonce tried three times, spread over the keys, all at once
     const attempts = [...nonces, ...nonces, ...nonces].map((n, i) => {
       const key = keys[i % keys.length];
-      return consumeNonce(handle.db, n, testCounter({ key, policy: { limit: 1000, windowSeconds: 86_400 }, counts: counts.get(key)! }));
+      return consumeNonce(database.db, n, testCounter({ key, policy: { limit: 1000, windowSeconds: 86_400 }, counts: counts.get(key)! }));
     });
     const results = await Promise.all(attempts);
     for (const n of nonces) expect(results.filter((r) => r?.nonce === n)).toHaveLength(1);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countRequest, pruneRateLimits, type RateLimitPolicy } from '@/lib/auth/rate-limit';
-import { openDb, type DbHandle } from '@/lib/db/client';
 import { rateLimits } from '@/lib/db/schema';
-import { createDatabase } from '@/devstack/postgres';
+import { ownDatabase } from '../support/database';
 import { testCounter } from './counters';
 
 /*
@@ -12,11 +11,7 @@ import { testCounter } from './counters';
  * its rows' lifetime, on the statements the routes run, with the clock given.
  */
 
-let handle: DbHandle;
-beforeAll(async () => {
-  handle = await openDb({ driver: 'node-postgres', url: await createDatabase(inject('databaseUrl')) }, { poolSize: 2 });
-});
-afterAll(() => handle?.close());
+const database = ownDatabase({ poolSize: 2 });
 
 const POLICY: RateLimitPolicy = { limit: 30, windowSeconds: 60 };
 const newKey = () => `test:${randomBytes(8).toString('hex')}`;
@@ -26,7 +21,7 @@ async function burst(key: string, n: number, at: Date): Promise<number> {
   let allowed = 0;
   for (let i = 0; i < n; i++) {
     const counts: number[] = [];
-    await countRequest(handle.db, testCounter({ key, policy: POLICY, at, counts }));
+    await countRequest(database.db, testCounter({ key, policy: POLICY, at, counts }));
     if (counts[0]! <= POLICY.limit) allowed += 1;
   }
   return allowed;
@@ -71,18 +66,18 @@ describe('rows are pruned once they say nothing', () => {
     const live = newKey();
     await burst(done, 3, t0); // full again 6 s later
     await burst(live, 3, new Date(t0.getTime() + 60_000));
-    await pruneRateLimits(handle.db, new Date(t0.getTime() + 7_000));
-    expect(await handle.db.select().from(rateLimits).where(eq(rateLimits.key, done))).toEqual([]);
-    expect(await handle.db.select().from(rateLimits).where(eq(rateLimits.key, live))).toHaveLength(1);
+    await pruneRateLimits(database.db, new Date(t0.getTime() + 7_000));
+    expect(await database.db.select().from(rateLimits).where(eq(rateLimits.key, done))).toEqual([]);
+    expect(await database.db.select().from(rateLimits).where(eq(rateLimits.key, live))).toHaveLength(1);
   });
 
   it('at the longest, a row lives one window after its last request (a full burst): then it is pruned', async () => {
     const t0 = new Date();
     const key = newKey();
     await burst(key, 40, t0);
-    const [row] = await handle.db.select().from(rateLimits).where(eq(rateLimits.key, key));
+    const [row] = await database.db.select().from(rateLimits).where(eq(rateLimits.key, key));
     expect(row!.tat.getTime() - t0.getTime()).toBeLessThanOrEqual(POLICY.windowSeconds * 1000);
-    await pruneRateLimits(handle.db, new Date(t0.getTime() + POLICY.windowSeconds * 1000 + 1));
-    expect(await handle.db.select().from(rateLimits).where(eq(rateLimits.key, key))).toEqual([]);
+    await pruneRateLimits(database.db, new Date(t0.getTime() + POLICY.windowSeconds * 1000 + 1));
+    expect(await database.db.select().from(rateLimits).where(eq(rateLimits.key, key))).toEqual([]);
   });
 });

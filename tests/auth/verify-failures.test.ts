@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDb, type DbHandle } from '@/lib/db/client';
+import { describe, expect, inject, it } from 'vitest';
+import { stackDatabase } from '../support/database';
 import { postJson } from '../support/http';
 import { newKeypair, signText } from '../support/keypair';
 import { requestChallenge } from '../support/sign-in';
 import { storedMessage, verifyFailures, type SignInService } from './verify-failure-cases';
 
 const appUrl = inject('appUrl');
-let handle: DbHandle;
-
-beforeAll(async () => {
-  handle = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') });
-});
-afterAll(() => handle?.close());
+const database = stackDatabase();
 
 /** The app over HTTP; stored challenges go straight into its database. */
 const service: SignInService = {
   get db() {
-    return handle.db;
+    return database.db;
   },
   domain: new URL(appUrl).host,
   challenge: (kp) => requestChallenge(appUrl, kp),

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import { issueChallenge } from '@/lib/auth/issue-challenge';
 import { verifySignIn, type SignInAttempt } from '@/lib/auth/verify-sign-in';
-import { openDb, type DbHandle } from '@/lib/db/client';
+import { stackDatabase } from '../support/database';
 import { newKeypair, signText, type TestKeypair } from '../support/keypair';
 import { testCounter } from './counters';
 import { verifyFailures, type SignInService } from './verify-failure-cases';
@@ -13,24 +13,19 @@ import { verifyFailures, type SignInService } from './verify-failure-cases';
  */
 
 const DOMAIN = 'tags.test';
-let handle: DbHandle;
-
-beforeAll(async () => {
-  handle = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') }, { poolSize: 2 });
-});
-afterAll(() => handle?.close());
+const database = stackDatabase({ poolSize: 2 });
 
 async function challenge(kp: TestKeypair): Promise<string> {
-  return (await issueChallenge(handle.db, { pubkey: kp.publicKey, domain: DOMAIN }, testCounter())).message;
+  return (await issueChallenge(database.db, { pubkey: kp.publicKey, domain: DOMAIN }, testCounter())).message;
 }
 
 function verify(attempt: SignInAttempt) {
-  return verifySignIn(handle.db, attempt, [DOMAIN], testCounter());
+  return verifySignIn(database.db, attempt, [DOMAIN], testCounter());
 }
 
 const service: SignInService = {
   get db() {
-    return handle.db;
+    return database.db;
   },
   domain: DOMAIN,
   challenge,

@@ -1,10 +1,10 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { openDb, type DbHandle } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { sendCall, type LifecycleCall } from '../lifecycle/support';
+import { stackDatabase } from '../support/database';
 import { confirmed, connect, fund, getIdentity, postAuthed, registerDirect } from './support';
 
 /*
@@ -26,22 +26,20 @@ const sync = (signature: string) => postAuthed(`${appUrl}/v1/sync`, null, { sign
 const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
 
 describe('POST /v1/sync for lifecycle transactions', () => {
-  let db: DbHandle;
+  const database = stackDatabase({ poolSize: 2 });
   const alice = Keypair.generate();
   const bob = Keypair.generate();
 
   beforeAll(async () => {
-    db = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') }, { poolSize: 2 });
     await Promise.all([fund(connection, alice.publicKey), fund(connection, bob.publicKey)]);
   });
-  afterAll(async () => db?.close());
 
   it('wallet, offer, accept: each sync answers the identity as it is now; the accept clears the profile', async () => {
     const tag = randomTag('sl');
     const registered = await registerDirect(connection, alice, tag);
     await confirmed(connection, registered, 'finalized');
     expect((await sync(registered)).status).toBe(200);
-    await db.db.update(identities).set({ displayName: 'Alice', verified: true }).where(eq(identities.tag, tag));
+    await database.db.update(identities).set({ displayName: 'Alice', verified: true }).where(eq(identities.tag, tag));
 
     const wallet = Keypair.generate().publicKey;
     const walletChanged = await sync(await landed({ kind: 'set_wallet', tag, owner: alice, wallet }));
@@ -74,12 +72,12 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const registered = await registerDirect(connection, alice, tag);
     await confirmed(connection, registered, 'finalized');
     await sync(registered);
-    await db.db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, tag));
+    await database.db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, tag));
     await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey });
     const res = await sync(await landed({ kind: 'accept', tag, newOwner: bob }));
     expect(res.status).toBe(404);
     expect(res.json).toEqual(NOT_FOUND);
-    const [row] = await db.db.select().from(identities).where(eq(identities.tag, tag));
+    const [row] = await database.db.select().from(identities).where(eq(identities.tag, tag));
     expect(row).toMatchObject({ owner: bob.publicKey.toBase58(), status: 'blocked' });
   });
 
@@ -88,11 +86,11 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const registered = await registerDirect(connection, alice, tag);
     await confirmed(connection, registered, 'finalized');
     await sync(registered);
-    await db.db.update(identities).set({ bio: 'old life', merchant: true }).where(eq(identities.tag, tag));
+    await database.db.update(identities).set({ bio: 'old life', merchant: true }).where(eq(identities.tag, tag));
     const released = await sync(await landed({ kind: 'release', tag, owner: alice, receiver: alice.publicKey }));
     expect(released.status).toBe(404);
     expect(released.json).toEqual(NOT_FOUND);
-    expect(await db.db.select().from(identities).where(eq(identities.tag, tag))).toEqual([]);
+    expect(await database.db.select().from(identities).where(eq(identities.tag, tag))).toEqual([]);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
 
     const again = await sync(await landed({ kind: 'register', tag, owner: bob, wallet: bob.publicKey }));
@@ -117,10 +115,10 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const payout = new PublicKey(Keypair.generate().publicKey.toBytes());
     const walletChange = await landed({ kind: 'set_wallet', tag, owner: alice, wallet: payout });
     expect((await sync(walletChange)).json).toMatchObject({ wallet: payout.toBase58() });
-    const before = (await db.db.select().from(identities).where(eq(identities.tag, tag)))[0];
+    const before = (await database.db.select().from(identities).where(eq(identities.tag, tag)))[0];
     const late = await sync(registered); // the registration, synced after the wallet change
     expect(late.status).toBe(200);
     expect(late.json).toMatchObject({ wallet: payout.toBase58() });
-    expect((await db.db.select().from(identities).where(eq(identities.tag, tag)))[0]).toEqual(before);
+    expect((await database.db.select().from(identities).where(eq(identities.tag, tag)))[0]).toEqual(before);
   });
 });

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { desc, eq, gt, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import type { Db } from '@/lib/db';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { moderate } from '@/lib/identity/moderation';
 import { updateProfile } from '@/lib/identity/update-profile';
 import type { Identity } from '@/lib/identity/schemas';
-import { openDb, type DbHandle } from '@/lib/db/client';
+import { stackDatabase } from '../support/database';
 import { appUrl, get, requireApp } from './support';
 
 /*
@@ -18,15 +17,9 @@ import { appUrl, get, requireApp } from './support';
  * id order.
  */
 
+beforeAll(() => requireApp());
 // Its own pool, large enough for 20 writers, one transaction held open and the reader's checks.
-let handle: DbHandle;
-let db: Db;
-beforeAll(async () => {
-  requireApp();
-  handle = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') }, { poolSize: 30 });
-  db = handle.db;
-});
-afterAll(() => handle?.close());
+const database = stackDatabase({ poolSize: 30 });
 
 interface FeedEvent {
   id: number;
@@ -63,7 +56,7 @@ const newKey = () => bs58.encode(randomBytes(32));
 
 /** A registration as the indexer mirrors it: the row and its event, in one transaction. */
 async function register(tag: string, owner = newKey()): Promise<void> {
-  await db.transaction(async (tx) => {
+  await database.db.transaction(async (tx) => {
     await tx.insert(identities).values({ tag, owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n });
     await recordIdentityChanges(tx, [tag], new Date());
   });
@@ -71,7 +64,7 @@ async function register(tag: string, owner = newKey()): Promise<void> {
 
 /** A release as the indexer mirrors it: the row deleted, its event. */
 async function release(tag: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return database.db.transaction(async (tx) => {
     const gone = await tx.delete(identities).where(eq(identities.tag, tag)).returning();
     if (gone.length) await recordIdentityChanges(tx, [tag], new Date());
     return gone.length > 0;
@@ -111,18 +104,18 @@ describe('GET /v1/events', () => {
     const kinds = { profile: 0, block: 0, unblock: 0, release: 0, register: 0 };
     const changeOnce = async (w: number, i: number): Promise<boolean> => {
       const tag = tags[Math.floor(Math.random() * tags.length)]!;
-      const [row] = await db.select().from(identities).where(eq(identities.tag, tag));
+      const [row] = await database.db.select().from(identities).where(eq(identities.tag, tag));
       const roll = Math.random();
       try {
         if (!row) {
           await register(tag);
           kinds.register++;
         } else if (roll < 0.5) {
-          await updateProfile(db, { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date());
+          await updateProfile(database.db, { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date());
           kinds.profile++;
         } else if (roll < 0.75) {
           const action = row.status === 'active' ? 'block' : 'unblock';
-          await moderate(db, tag, action, new Date());
+          await moderate(database.db, tag, action, new Date());
           kinds[action]++;
         } else {
           if (!(await release(tag))) return false;
@@ -141,13 +134,13 @@ describe('GET /v1/events', () => {
     // larger ids have committed: its event commits out of id order.
     const late = (async () => {
       let lateId = 0;
-      await db.transaction(async (tx) => {
+      await database.db.transaction(async (tx) => {
         const tag = tags[0]!;
         await tx.update(identities).set({ bio: 'committed late' }).where(eq(identities.tag, tag));
         await recordIdentityChanges(tx, [tag], new Date());
         [{ id: lateId }] = await tx.select({ id: identityEvents.id }).from(identityEvents).orderBy(desc(identityEvents.id)).limit(1);
         for (;;) {
-          const after = await db.select({ id: identityEvents.id }).from(identityEvents).where(gt(identityEvents.id, lateId)).limit(5);
+          const after = await database.db.select({ id: identityEvents.id }).from(identityEvents).where(gt(identityEvents.id, lateId)).limit(5);
           if (after.length >= 5) break;
           await sleep(10);
         }
@@ -157,7 +150,7 @@ describe('GET /v1/events', () => {
 
     await Promise.all(Array.from({ length: 20 }, (_, w) => writer(w)));
     const lateId = await late;
-    expected = (await db.select({ id: identityEvents.id }).from(identityEvents).where(inArray(identityEvents.tag, tags))).length;
+    expected = (await database.db.select({ id: identityEvents.id }).from(identityEvents).where(inArray(identityEvents.tag, tags))).length;
     const end = await reader;
     const rest = await readToEnd(end, 1000);
     expect(rest.events.filter((e) => mine.has(e.tag))).toEqual([]); // nothing left behind

@@ -1,12 +1,11 @@
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase } from '@/devstack/postgres';
+import { describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
-import { openDb, type DbHandle } from '@/lib/db/client';
 import type { Db } from '@/lib/db';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
+import { ownDatabase } from '../support/database';
 
 /*
  * The commit-order trap (DESIGN.md "For integrators"), provoked on purpose with transactions
@@ -14,14 +13,7 @@ import { FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '
  * reader paging with `after`, and a tag's events come in the order they committed.
  */
 
-let handle: DbHandle;
-let db: Db;
-
-beforeAll(async () => {
-  handle = await openDb({ driver: 'node-postgres', url: await createDatabase(inject('databaseUrl')) }, { poolSize: 6 });
-  db = handle.db;
-});
-afterAll(() => handle?.close());
+const database = ownDatabase({ poolSize: 6 });
 
 /** A transaction kept open until `commit()`: writes go through `tx` meanwhile. */
 async function openTransaction(): Promise<{ tx: Db; commit(): Promise<void> }> {
@@ -29,7 +21,7 @@ async function openTransaction(): Promise<{ tx: Db; commit(): Promise<void> }> {
   const gate = new Promise<void>((r) => (release = r));
   let started!: (tx: Db) => void;
   const ready = new Promise<Db>((r) => (started = r));
-  const done = db.transaction(async (tx) => {
+  const done = database.db.transaction(async (tx) => {
     started(tx as unknown as Db);
     await gate;
   });
@@ -57,7 +49,7 @@ async function change(tx: Db, tag: string, displayName: string): Promise<number>
 async function drain(cursor: string): Promise<{ events: IdentityEvent[]; next: string }> {
   const events: IdentityEvent[] = [];
   for (;;) {
-    const page = await readIdentityEvents(db, { after: FeedCursor.parse(cursor), limit: 2 });
+    const page = await readIdentityEvents(database.db, { after: FeedCursor.parse(cursor), limit: 2 });
     events.push(...page.events);
     if (page.events.length === 0) return { events, next: page.next };
     cursor = page.next;
@@ -79,7 +71,7 @@ async function drainUntil(cursor: string, want: number): Promise<{ events: Ident
 
 describe('change feed ordering', () => {
   it('does not pass an event whose transaction is still open, and delivers it once committed', async () => {
-    const [t1, t2] = [await insertIdentity(db), await insertIdentity(db)];
+    const [t1, t2] = [await insertIdentity(database.db), await insertIdentity(database.db)];
     const { next: start } = await drain(FEED_START);
 
     const a = await openTransaction();
@@ -99,7 +91,7 @@ describe('change feed ordering', () => {
   });
 
   it('delivers an event inserted before another but committed after it (a reader paging by id would skip it)', async () => {
-    const [t1, t3] = [await insertIdentity(db), await insertIdentity(db)];
+    const [t1, t3] = [await insertIdentity(database.db), await insertIdentity(database.db)];
     const { next: start } = await drain(FEED_START);
 
     const b = await openTransaction();
@@ -118,7 +110,7 @@ describe('change feed ordering', () => {
   });
 
   it("orders a tag's events as they committed, even when the later writer's transaction began first", async () => {
-    const [t, u] = [await insertIdentity(db), await insertIdentity(db)];
+    const [t, u] = [await insertIdentity(database.db), await insertIdentity(database.db)];
     const { next: start } = await drain(FEED_START);
 
     const late = await openTransaction();
@@ -135,9 +127,9 @@ describe('change feed ordering', () => {
   });
 
   it('reads blocked and missing alike: `remove` with no identity', async () => {
-    const [blocked, released] = [await insertIdentity(db), await insertIdentity(db)];
+    const [blocked, released] = [await insertIdentity(database.db), await insertIdentity(database.db)];
     const { next: start } = await drain(FEED_START);
-    await db.transaction(async (tx) => {
+    await database.db.transaction(async (tx) => {
       await tx.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, blocked.tag));
       await tx.delete(identities).where(eq(identities.tag, released.tag));
       await recordIdentityChanges(tx as unknown as Db, [blocked.tag, released.tag], new Date('2026-01-02T03:04:05.006Z'));

@@ -1,12 +1,12 @@
 import bs58 from 'bs58';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { openDb, type DbHandle } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { decodeRegistryInstruction, encodeInstructionData } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
+import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
@@ -69,16 +69,14 @@ async function registered(owner: Party, prefix = 'lc'): Promise<string> {
 }
 
 describe('lifecycle builders', () => {
-  let db: DbHandle;
+  const database = stackDatabase({ poolSize: 2 });
   let alice: Party;
   let bob: Party;
   let carol: Party;
 
   beforeAll(async () => {
-    db = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') }, { poolSize: 2 });
     [alice, bob, carol] = await Promise.all([party(), party(), party()]);
   });
-  afterAll(async () => db?.close());
 
   it('the whole lifecycle through /v1: wallet, offer, GET transfer, accept, release; every transaction exactly the ABI', async () => {
     const tag = await registered(alice);
@@ -190,7 +188,7 @@ describe('lifecycle builders', () => {
   it('the caller is judged on the chain: a stale mirror row neither grants nor refuses', async () => {
     const tag = await registered(alice, 'st');
     const mirrorSays = (values: Partial<typeof identities.$inferInsert>) =>
-      db.db.update(identities).set(values).where(eq(identities.tag, tag));
+      database.db.update(identities).set(values).where(eq(identities.tag, tag));
     // The mirror claims carol owns it (stale, or tampered): the chain says alice.
     await mirrorSays({ owner: carol.key, wallet: carol.key });
     const byCarol = await postAuthed(url(tag, '/wallet'), carol.token, { wallet: carol.key });
@@ -208,7 +206,7 @@ describe('lifecycle builders', () => {
 
     // Released on chain while the mirror still shows an active row: 404.
     await send((await postAuthed(url(tag, '/release'), alice.token, {})).json.transaction, alice.signer);
-    await db.db
+    await database.db
       .insert(identities)
       .values({ tag, owner: alice.key, wallet: alice.key, createdAt: new Date(), signature: 'stale', slot: 0n })
       .onConflictDoUpdate({ target: identities.tag, set: { owner: alice.key, status: 'active' } });
@@ -273,7 +271,7 @@ describe('lifecycle builders', () => {
 
     it('a blocked tag is 404 to its owner too, and GET transfer answers 404 for it', async () => {
       const blocked = await registered(alice, 'bl');
-      await db.db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, blocked));
+      await database.db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, blocked));
       const res = await postAuthed(url(blocked, '/wallet'), alice.token, { wallet: carol.key });
       expect(res.status).toBe(404);
       expect(res.json).toEqual(NOT_FOUND);

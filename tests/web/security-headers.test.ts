@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildDir, startApp, TEST_AUTH_SECRET, type RunningApp } from '@/devstack/app';
 import { insertIdentity } from '@/devstack/identities';
 import { freePort } from '@/devstack/ports';
-import { openDb, type DbHandle } from '@/lib/db/client';
 import { inlineScriptHashes, rpcOrigins } from '@/lib/web/security-headers';
+import { stackDatabase } from '../support/database';
 
 /*
  * Security headers on every response (issue 14), and the pages' CSP: scripts by the hashes of
@@ -14,14 +14,12 @@ import { inlineScriptHashes, rpcOrigins } from '@/lib/web/security-headers';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
-let handle: DbHandle;
+const database = stackDatabase({ poolSize: 1 });
 let taken: string;
 
 beforeAll(async () => {
-  handle = await openDb({ driver: 'node-postgres', url: inject('databaseUrl') }, { poolSize: 1 });
-  taken = (await insertIdentity(handle.db)).tag;
+  taken = (await insertIdentity(database.db)).tag;
 });
-afterAll(() => handle?.close());
 
 const BASE = {
   'x-frame-options': 'DENY',

@@ -5,29 +5,22 @@
  * buffer (kept in a state file), then reads the program data back and prints its SHA-256
  * beside the local build's.
  */
-import type { Address, Instruction } from '@solana/kit';
+import type { Address } from '@solana/kit';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASHES, RpcError, TransactionFailed, type Cluster } from './cluster';
 import { generateSigner, signerFromSecretKey, type Signer } from './keys';
+import { closeBufferStep, createBufferStep, deployStep, extendStep, setAuthorityStep, upgradeStep, writeSteps, type DeployStep } from './deploy-steps';
 import {
   BUFFER_HEADER_SIZE,
-  chunkOffsets,
-  closeBufferInstruction,
-  createBufferInstructions,
-  deployInstructions,
   extendBytesFor,
-  extendProgramInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
   priorityInstructions,
   programDataAddress,
-  setAuthorityInstruction,
   signedTransaction,
-  upgradeInstruction,
   writeChunkSize,
-  writeInstruction,
   type Priority,
 } from './loader-v3';
 import { SBPF_V3 } from '../linker/link-sbpf';
@@ -170,21 +163,16 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
 
   let signature: string;
   if (bufferOnly) {
-    await sendWithRetry(o, 'hand the buffer to the upgrade authority', [setAuthorityInstruction({ account: buffer, current: authority.address, next: currentAuthority as Address })], [authority]);
+    await sendWithRetry(o, setAuthorityStep('hand the buffer to the upgrade authority', { account: buffer, authority, next: currentAuthority as Address }));
     rmSync(statePath, { force: true });
     log(`buffer ${buffer} holds the build; its authority is now ${currentAuthority}.`);
     log(`The upgrade authority signs loader-v3 Upgrade(program ${programId}, buffer ${buffer}, spill <any account>) to put it live (in a multisig: propose a program upgrade with this buffer).`);
     return { programId, programData, authority: currentAuthority, pendingBuffer: buffer, spentLamports: balance - (await cluster.balance(payer.address)) };
   }
   if (o.upgrade) {
-    signature = await sendWithRetry(o, 'upgrade', [upgradeInstruction({ programId: programId as Address, buffer, authority: authority.address, spill: payer.address })], [authority]);
+    signature = await sendWithRetry(o, upgradeStep({ programId: programId as Address, buffer, authority, spill: payer.address }));
   } else {
-    signature = await sendWithRetry(
-      o,
-      'deploy',
-      deployInstructions({ payer: payer.address, programId: programId as Address, buffer, authority: authority.address, maxDataLength, programAccountLamports: rentProgram }),
-      [o.program!, authority],
-    );
+    signature = await sendWithRetry(o, deployStep({ payer: payer.address, program: o.program!, buffer, authority, maxDataLength, programAccountLamports: rentProgram }));
   }
   rmSync(statePath, { force: true });
   log(`${o.upgrade ? 'upgraded' : 'deployed'}: ${signature}`);
@@ -241,12 +229,12 @@ async function finish(
     throw new DeployError(`the upgrade authority is ${authority}, not ${p.authority.address}: only it can change the authority (pass its keypair with --upgrade-authority)`);
   }
   if (o.newAuthority && o.newAuthority !== authority && !o.final) {
-    await sendWithRetry(o, 'set upgrade authority', [setAuthorityInstruction({ account: p.programData, current: p.authority.address, next: o.newAuthority as Address })], [p.authority]);
+    await sendWithRetry(o, setAuthorityStep('set upgrade authority', { account: p.programData, authority: p.authority, next: o.newAuthority as Address }));
     authority = o.newAuthority;
     log(`upgrade authority is now ${authority}`);
   }
   if (o.final && authority !== null) {
-    await sendWithRetry(o, 'finalize', [setAuthorityInstruction({ account: p.programData, current: p.authority.address, next: null })], [p.authority]);
+    await sendWithRetry(o, setAuthorityStep('finalize', { account: p.programData, authority: p.authority, next: null }));
     authority = null;
     log('upgrade authority is now none: the program is final');
   }
@@ -266,8 +254,7 @@ async function finish(
  * lands in a later slot). ExtendProgramChecked where the loader has it, else ExtendProgram.
  */
 async function extendProgramData(o: DeployOptions, programId: Address, authority: Signer, additionalBytes: number): Promise<void> {
-  const extend = (checked: boolean) =>
-    sendWithRetry(o, 'extend program data', [extendProgramInstruction({ programId, authority: authority.address, payer: o.payer.address, additionalBytes, checked })], [authority]);
+  const extend = (checked: boolean) => sendWithRetry(o, extendStep({ programId, authority, payer: o.payer.address, additionalBytes, checked }));
   try {
     await extend(true);
   } catch (e) {
@@ -288,7 +275,7 @@ async function openBuffer(
     const stale = signerFromSecretKey(Uint8Array.from(state.buffer)).address;
     const account = await cluster.account(stale);
     if (account && parseBuffer(account.data).authority === p.authority.address) {
-      await sendWithRetry(o, 'close the buffer of another build', [closeBufferInstruction({ buffer: stale, authority: p.authority.address, recipient: payer.address })], [p.authority]);
+      await sendWithRetry(o, closeBufferStep('close the buffer of another build', { buffer: stale, authority: p.authority, recipient: payer.address }));
       log(`closed buffer ${stale}, which held another build (its rent returned)`);
     }
     state = null;
@@ -318,12 +305,7 @@ async function openBuffer(
 }
 
 function createBuffer(o: DeployOptions, buffer: Signer, authority: Signer, lamports: bigint): Promise<string> {
-  return sendWithRetry(
-    o,
-    'create buffer',
-    createBufferInstructions({ payer: o.payer.address, buffer: buffer.address, authority: authority.address, programLength: o.so.length, lamports }),
-    [buffer],
-  );
+  return sendWithRetry(o, createBufferStep({ payer: o.payer.address, buffer, authority: authority.address, programLength: o.so.length, lamports }));
 }
 
 /** Writes every chunk the buffer does not hold yet, `concurrency` at a time. */
@@ -331,10 +313,10 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
   const { cluster, so, log } = o;
   const account = await cluster.account(p.buffer);
   const held = account ? parseBuffer(account.data).bytes : new Uint8Array(so.length);
-  const all = chunkOffsets(so.length, p.chunk);
-  const offsets = all.filter((offset) => !Buffer.from(held.subarray(offset, offset + p.chunk)).equals(Buffer.from(so.subarray(offset, offset + p.chunk))));
+  const all = writeSteps({ buffer: p.buffer, authority: p.authority, so, chunk: p.chunk });
+  const pending = all.filter(({ offset }) => !Buffer.from(held.subarray(offset, offset + p.chunk)).equals(Buffer.from(so.subarray(offset, offset + p.chunk))));
   const total = all.length;
-  let done = total - offsets.length;
+  let done = total - pending.length;
   if (done > 0) log(`writes: ${done}/${total} already in the buffer`);
   let reported = -1;
   const report = () => {
@@ -347,11 +329,10 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
   let next = 0;
   let stopped: Error | null = null;
   const worker = async () => {
-    while (!stopped && next < offsets.length) {
-      const offset = offsets[next++];
-      const bytes = so.subarray(offset, offset + p.chunk);
+    while (!stopped && next < pending.length) {
+      const write = pending[next++];
       try {
-        await sendWithRetry(o, `write at ${offset}`, [writeInstruction({ buffer: p.buffer, authority: p.authority.address, offset, bytes })], [p.authority]);
+        await sendWithRetry(o, write);
       } catch (e) {
         stopped ??= e as Error;
         return;
@@ -363,7 +344,7 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, offsets.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, pending.length)) }, worker));
   if (stopped) throw stopped;
   const written = await cluster.account(p.buffer);
   if (!written || !Buffer.from(parseBuffer(written.data).bytes).equals(Buffer.from(so))) {
@@ -376,7 +357,7 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
  * retrying what may pass next time: an expired or unknown blockhash, an unreachable or
  * failing node. A transaction the runtime refused is not retried: it would be refused again.
  */
-async function sendWithRetry(o: DeployOptions, what: string, instructions: Instruction[], signers: Signer[]): Promise<string> {
+async function sendWithRetry(o: DeployOptions, { what, instructions, signers }: DeployStep): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
       const recent = await o.cluster.latestBlockhash();

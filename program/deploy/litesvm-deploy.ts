@@ -5,25 +5,19 @@
  * program tests (program/litesvm-harness.ts) and by the localnet's genesis. Synchronous, as
  * LiteSVM is.
  */
-import { lamports as toLamports, type Address, type Instruction } from '@solana/kit';
+import { lamports as toLamports, type Address } from '@solana/kit';
 import { FailedTransactionMetadata, FeatureSet, LiteSVM, type TransactionMetadata } from 'litesvm';
 import { generateSigner, type Signer } from './keys';
+import { createBufferStep, deployStep, extendStep, setAuthorityStep, upgradeStep, writeSteps, type DeployStep } from './deploy-steps';
 import {
   BUFFER_HEADER_SIZE,
-  chunkOffsets,
-  createBufferInstructions,
-  deployInstructions,
   extendBytesFor,
-  extendProgramInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
   PROGRAM_ACCOUNT_SIZE,
   PROGRAM_DATA_HEADER_SIZE,
   programDataAddress,
-  setAuthorityInstruction,
   signedTransaction,
-  upgradeInstruction,
   writeChunkSize,
-  writeInstruction,
 } from './loader-v3';
 import { compareProgram, parseProgramData } from './program-data';
 
@@ -58,12 +52,12 @@ export class LoaderTransactionError extends Error {
   }
 }
 
-function sendOrThrow(svm: LiteSVM, step: string, instructions: Instruction[], payer: Signer, signers: Signer[]): TransactionMetadata {
+function sendOrThrow(svm: LiteSVM, step: DeployStep, payer: Signer): TransactionMetadata {
   svm.expireBlockhash();
   const recent = { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 0n };
-  const result = svm.sendTransaction(signedTransaction(instructions, payer.address, recent, [payer, ...signers]));
+  const result = svm.sendTransaction(signedTransaction(step.instructions, payer.address, recent, [payer, ...step.signers]));
   if (result instanceof FailedTransactionMetadata) {
-    throw new LoaderTransactionError(step, result.err().toString(), result.meta().logs());
+    throw new LoaderTransactionError(step.what, result.err().toString(), result.meta().logs());
   }
   return result;
 }
@@ -82,12 +76,8 @@ function fund(svm: LiteSVM, signer: Signer, lamports: bigint): void {
 function writeBuffer(svm: LiteSVM, so: Uint8Array, payer: Signer, authority: Signer): Address {
   const buffer = generateSigner();
   const lamports = svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length));
-  sendOrThrow(svm, 'create buffer', createBufferInstructions({ payer: payer.address, buffer: buffer.address, authority: authority.address, programLength: so.length, lamports }), payer, [buffer]);
-  const chunk = writeChunkSize({ payer, authority });
-  for (const offset of chunkOffsets(so.length, chunk)) {
-    const bytes = so.subarray(offset, offset + chunk);
-    sendOrThrow(svm, `write at ${offset}`, [writeInstruction({ buffer: buffer.address, authority: authority.address, offset, bytes })], payer, [authority]);
-  }
+  sendOrThrow(svm, createBufferStep({ payer: payer.address, buffer, authority: authority.address, programLength: so.length, lamports }), payer);
+  for (const write of writeSteps({ buffer: buffer.address, authority, so, chunk: writeChunkSize({ payer, authority }) })) sendOrThrow(svm, write, payer);
   return buffer.address;
 }
 
@@ -116,13 +106,7 @@ export function deployToLiteSvm(
   fund(svm, payer, rent(BUFFER_HEADER_SIZE + so.length) + rent(PROGRAM_DATA_HEADER_SIZE + maxDataLength) + rent(PROGRAM_ACCOUNT_SIZE) + 1_000_000_000n);
 
   const buffer = writeBuffer(svm, so, payer, authority);
-  sendOrThrow(
-    svm,
-    'deploy',
-    deployInstructions({ payer: payer.address, programId: options.program.address, buffer, authority: authority.address, maxDataLength, programAccountLamports: rent(PROGRAM_ACCOUNT_SIZE) }),
-    payer,
-    [options.program, authority],
-  );
+  sendOrThrow(svm, deployStep({ payer: payer.address, program: options.program, buffer, authority, maxDataLength, programAccountLamports: rent(PROGRAM_ACCOUNT_SIZE) }), payer);
   nextSlot(svm);
   const deployed: LiteSvmDeploy = { programId: options.program.address, programData: programDataAddress(options.program.address), authority, payer };
   return options.final ? finalizeInLiteSvm(svm, deployed) : deployed;
@@ -140,18 +124,18 @@ export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint
   const capacity = (account.exists ? account.data.length : PROGRAM_DATA_HEADER_SIZE) - PROGRAM_DATA_HEADER_SIZE;
   const additionalBytes = extendBytesFor(capacity, so.length);
   if (additionalBytes > 0) {
-    sendOrThrow(svm, 'extend', [extendProgramInstruction({ programId, authority: authority.address, payer: payer.address, additionalBytes, checked: false })], payer, []);
+    sendOrThrow(svm, extendStep({ programId, authority, payer: payer.address, additionalBytes, checked: false }), payer);
     nextSlot(svm);
   }
   const buffer = writeBuffer(svm, so, payer, authority);
-  sendOrThrow(svm, 'upgrade', [upgradeInstruction({ programId, buffer, authority: authority.address, spill: payer.address })], payer, [authority]);
+  sendOrThrow(svm, upgradeStep({ programId, buffer, authority, spill: payer.address }), payer);
   nextSlot(svm);
 }
 
 /** Sets the upgrade authority to none: the program can never change again. */
 export function finalizeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy): LiteSvmDeploy {
   if (!deployed.authority) return deployed;
-  sendOrThrow(svm, 'finalize', [setAuthorityInstruction({ account: deployed.programData, current: deployed.authority.address, next: null })], deployed.payer, [deployed.authority]);
+  sendOrThrow(svm, setAuthorityStep('finalize', { account: deployed.programData, authority: deployed.authority, next: null }), deployed.payer);
   return { ...deployed, authority: null };
 }
 

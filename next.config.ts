@@ -13,6 +13,9 @@ const nextConfig: NextConfig = {
   // Native or WASM packages that must load from node_modules at run time, not be bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'pg'],
   poweredByHeader: false,
+  // scripts/serve.ts compresses (pages once per distinct page, not once per view); on Vercel
+  // the CDN does.
+  compress: false,
   // `npm test` type-checks the whole project (app, lib, tests, program) with `tsc` first.
   typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,

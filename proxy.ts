@@ -63,7 +63,7 @@ async function withPageCsp(request: NextRequest): Promise<Response> {
   const out = new Headers(page.headers);
   out.delete('content-length');
   out.delete('content-encoding');
-  for (const [name, value] of Object.entries(headersOfBody(Buffer.from(html), '', pagePolicy()))) out.set(name, value);
+  for (const [name, value] of Object.entries(headersOfBody(Buffer.from(html), pagePolicy()))) out.set(name, value);
   return new Response(html, { status: page.status, headers: out });
 }
 

@@ -88,6 +88,29 @@ describe('every page carries the security headers, its CSP made for its own inli
   });
 });
 
+describe('npm start compresses: each page once per distinct page, everything else as it goes', () => {
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['identity', null],
+  ])('Accept-Encoding %j: /@tag, one of its scripts and the OpenAPI document go out as %s', async (accept, expected) => {
+    const page = await fetch(`${appUrl}/@${taken}`, { headers: { 'accept-encoding': accept } });
+    expect(page.headers.get('content-encoding')).toBe(expected);
+    expect(page.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    const html = await page.text(); // fetch decodes what it was sent
+    expect(html).toContain(`@${taken}`);
+    expect([...directives(page.headers.get('content-security-policy')).get('script-src')!].sort()).toEqual(["'self'", ...hashesOfInlineScripts(html)].sort());
+    const script = html.match(/<script src="(\/_next\/static\/[^"]+\.js)"/)?.[1];
+    expect(script, 'a script of the page').toBeDefined();
+    for (const path of [script!, '/v1/openapi.json']) {
+      const res = await fetch(`${appUrl}${path}`, { headers: { 'accept-encoding': accept } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-encoding'), path).toBe(expected);
+      await res.arrayBuffer();
+    }
+  });
+});
+
 describe('inlineScriptHashes', () => {
   it('hashes inline JavaScript only, as the browser reads it (CR LF as LF), once each', () => {
     const html =

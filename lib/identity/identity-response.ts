@@ -2,11 +2,15 @@ import type { IdentityRow } from '@/lib/db/schema';
 import { displayTag } from './tag';
 import type { Identity, ResolvedIdentity } from './schemas';
 
-/** What the public identity is made of: the row's public columns (batch reads select only these). */
+/**
+ * What the public identity is made of: the row's public columns (batch reads select only these).
+ * `createdAt` is the row's Date, or the ISO 8601 text a statement already wrote for it
+ * (milliseconds, `Z`): a hundred-row batch then makes no Date only to print it again.
+ */
 export type PublicIdentityColumns = Pick<
   IdentityRow,
-  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant' | 'createdAt'
->;
+  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant'
+> & { createdAt: Date | string };
 
 /** Row → the public identity (SPEC 2.1): `@tag`, every field present, `createdAt` with ms. */
 export function toIdentity(row: PublicIdentityColumns): Identity {
@@ -20,7 +24,7 @@ export function toIdentity(row: PublicIdentityColumns): Identity {
     preferredToken: row.preferredToken,
     verified: row.verified,
     merchant: row.merchant,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import { PROFILE_REWRITE } from './lib/web/profile-path';
 import { SERVER_ACTION_BODY_LIMIT_BYTES } from './lib/web/request-limits';
 import { baseSecurityHeaders, NON_DOCUMENT_CSP } from './lib/web/security-headers';
 
@@ -29,7 +30,7 @@ const nextConfig: NextConfig = {
   },
   // `/@alice` cannot be an App Router folder (a leading @ names a parallel-route slot).
   async rewrites() {
-    return [{ source: '/@:tag', destination: '/profile/:tag' }];
+    return [PROFILE_REWRITE];
   },
   // Every response: no framing, no sniffing, a strict referrer, HSTS over https. API answers
   // also get a CSP that allows nothing; pages get theirs, with their scripts' hashes, from

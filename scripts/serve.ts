@@ -8,7 +8,8 @@
 // client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
 // default here), the rate limit must key on the socket's peer: this server stamps it into a
 // header of its own on every request, after deleting any copy the client sent
-// (lib/api/client-address.ts). It also gives every HTML page its CSP, with the hashes of
+// (lib/api/client-address.ts). It rewrites a view of /@tag to its page itself
+// (lib/web/profile-path.ts), and it gives every HTML page its CSP, with the hashes of
 // that page's inline scripts (lib/web/security-headers.ts), and compresses answers itself
 // (next.config.ts turns Next.js's compression off): with the `compression` middleware, the
 // one Next.js bundles, for everything but pages, and each page once per distinct page
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
 import { ConfigError, parseConfig } from '@/lib/config';
 import { COMPRESSION_THRESHOLD_BYTES, withPageCsp } from '@/lib/web/html-response-csp';
+import { rewriteProfileView } from '@/lib/web/profile-path';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const port = Number(process.env.PORT ?? 3000);
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
   const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
     stampSocketAddress(req);
+    rewriteProfileView(req);
     compress(req, res, () => {
       // /v1 answers JSON only (its catch-all included), under next.config's CSP that allows
       // nothing: its hot path is not held and hashed.

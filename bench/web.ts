@@ -59,33 +59,40 @@ export async function pageJavaScript(appUrl: string, path: string): Promise<Page
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /**
- * Sequential requests on one kept-alive connection; the time until the response headers arrive
- * (the first byte), body drained. node:http rather than fetch: fetch sets up its decoder for a
- * compressed answer before it resolves, which is the client's time, not the server's.
+ * Time to first byte of each path: sequential requests, one kept-alive connection per path,
+ * the paths taken in turn (a, b, a, b, …) so that the machine's drift falls on all of them
+ * alike; the clock stops when the response headers arrive (the first byte), body drained.
+ * node:http rather than fetch: fetch sets up its decoder for a compressed answer before it
+ * resolves, which is the client's time, not the server's.
  */
-export async function timeToFirstByte(appUrl: string, path: string, requests = TTFB_REQUESTS): Promise<Ttfb> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(path, appUrl);
-  const once = () =>
+export async function timesToFirstByte(appUrl: string, paths: string[], requests = TTFB_REQUESTS): Promise<Ttfb[]> {
+  const agents = paths.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const once = (i: number) =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
-      const req = request(url, { agent, headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } }, (res) => {
+      const req = request(new URL(paths[i]!, appUrl), { agent: agents[i], headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } }, (res) => {
         const ms = performance.now() - start;
-        if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode}`));
+        if (res.statusCode !== 200) reject(new Error(`GET ${paths[i]}: ${res.statusCode}`));
         res.on('end', () => resolve(ms)).on('error', reject).resume();
       });
       req.on('error', reject).end();
     });
-  const samples: number[] = [];
+  const samples = paths.map((): number[] => []);
   try {
-    for (let i = 0; i < WARM_UP_REQUESTS; i++) await once();
-    for (let i = 0; i < requests; i++) samples.push(await once());
+    for (let round = 0; round < WARM_UP_REQUESTS + requests; round++) {
+      for (let i = 0; i < paths.length; i++) {
+        const ms = await once(i);
+        if (round >= WARM_UP_REQUESTS) samples[i]!.push(ms);
+      }
+    }
   } finally {
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)];
-  return { path, p50Ms: at(0.5), p99Ms: at(0.99), meanMs: samples.reduce((s, x) => s + x, 0) / samples.length };
+  return paths.map((path, i) => {
+    const sorted = samples[i]!.sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+    return { path, p50Ms: at(0.5), p99Ms: at(0.99), meanMs: sorted.reduce((sum, x) => sum + x, 0) / sorted.length };
+  });
 }
 
 
@@ -98,8 +105,7 @@ export async function benchWeb({ appUrl, databaseUrl, tag }: { appUrl: string; d
 
   const profile = await pageJavaScript(appUrl, profilePath);
   const register = await pageJavaScript(appUrl, '/register');
-  const health = await timeToFirstByte(appUrl, '/api/health');
-  const profileTtfb = await timeToFirstByte(appUrl, profilePath);
+  const [health, profileTtfb] = await timesToFirstByte(appUrl, ['/api/health', profilePath]);
 
   console.log('\n## Web pages (production build)');
   console.log('\nJavaScript a browser downloads (module scripts; gzip -6 for a client without brotli, brotli q11 as a CDN sends):\n');
@@ -117,7 +123,7 @@ export async function benchWeb({ appUrl, databaseUrl, tag }: { appUrl: string; d
   console.log(`/@tag has no wallet-adapter code: ${profile.walletCode.length === 0 ? 'yes' : `NO — ${JSON.stringify(profile.walletCode)}`}`);
   console.log(`/register has wallet-adapter code (the check's control): ${register.walletCode.length > 0 ? 'yes' : 'NO — the markers are stale'}`);
 
-  console.log(`\nTime to first byte, ${TTFB_REQUESTS} sequential requests each after ${WARM_UP_REQUESTS} warm-up:\n`);
+  console.log(`\nTime to first byte, ${TTFB_REQUESTS} sequential requests each, taken in turn, after ${WARM_UP_REQUESTS} warm-up:\n`);
   console.log('| route | p50 | p99 | mean |');
   console.log('|---|---:|---:|---:|');
   for (const t of [health, profileTtfb]) {

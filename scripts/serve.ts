@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
 import { ConfigError, parseConfig } from '@/lib/config';
-import { COMPRESSION_THRESHOLD_BYTES, withPageCsp } from '@/lib/web/html-response-csp';
+import { BROTLI_OPTIONS, COMPRESSION_THRESHOLD_BYTES, withPageCsp } from '@/lib/web/html-response-csp';
 import { rewriteProfileView } from '@/lib/web/profile-path';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const served = parseConfig(process.env);
   const policy = { appUrl: served.appUrl, publicRpcUrl: served.solana.publicRpcUrl, dev: mode === 'dev' };
   // Connect-style middleware: it needs no more than Node's own request and response (its types say Express's).
-  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES, brotli: BROTLI_OPTIONS }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
     stampSocketAddress(req);
     rewriteProfileView(req);

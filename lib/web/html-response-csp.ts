@@ -6,14 +6,15 @@ import { pageSecurityHeaders, type SecurityPolicyInput } from './security-header
 
 /**
  * The encodings a page is sent in, in the order scripts/serve.ts's `compression` middleware
- * prefers them for every other answer, with its size threshold and its brotli quality: a page
- * and an asset are compressed alike, the page only once.
+ * prefers them for every other answer. The size threshold and brotli options below are the
+ * ones serve.ts hands that middleware: a page and an asset are compressed alike, the page
+ * only once.
  */
 type PageEncoding = 'br' | 'gzip' | 'identity';
 const PAGE_ENCODINGS: PageEncoding[] = ['br', 'gzip', 'identity'];
 const PREFERRED_ENCODINGS: PageEncoding[] = ['br', 'gzip'];
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
-const BROTLI_OPTIONS = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } };
+export const BROTLI_OPTIONS = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } };
 
 /**
  * Gives every HTML answer of a Node.js response its page CSP (lib/web/security-headers.ts),

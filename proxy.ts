@@ -1,6 +1,6 @@
-import { NextResponse, type NextRequest } from 'next/server';
+import type { NextRequest } from 'next/server';
 import { runsBehindSocketAddressServer } from '@/lib/api/client-address';
-import { setCorsHeaders } from '@/lib/api/cors';
+import { invalidPercentEncoding } from '@/lib/api/invalid-percent-encoding';
 import { getConfig } from '@/lib/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/request-limits';
 import { headersOfBody } from '@/lib/web/html-response-csp';
@@ -12,7 +12,8 @@ const PAGE_FETCH_HEADER = 'x-tag-service-page-fetch';
 /**
  * In front of the app's routes (matcher below):
  * 1. Paths whose percent-escapes do not decode (e.g. `/v1/identity/ali%FFce`): 400 in the
- *    envelope (Next.js would answer a plain-text 500 before any route handler runs).
+ *    envelope (Next.js would answer a plain-text 500 before any route handler runs), with
+ *    the Action's headers on its paths.
  * 2. Server actions over their body limit, by Content-Length: a plain-text 413, which
  *    Next.js's client turns into the error the form shows (what Next.js itself answers is
  *    a bare 500).
@@ -26,12 +27,7 @@ export async function proxy(request: NextRequest): Promise<Response | undefined>
   try {
     decodeURIComponent(request.nextUrl.pathname);
   } catch {
-    return setCorsHeaders(
-      NextResponse.json(
-        { error: { code: 'invalid_request', message: 'The path has an invalid percent-encoding.' } },
-        { status: 400, headers: { 'Cache-Control': 'no-store' } },
-      ),
-    );
+    return invalidPercentEncoding(request.nextUrl.pathname);
   }
   if (request.method === 'POST' && request.headers.has('next-action')) {
     const declared = Number(request.headers.get('content-length') ?? '0');

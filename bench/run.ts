@@ -42,6 +42,11 @@ async function main(): Promise<void> {
         SYNC_RATE_LIMIT: '100000000',
         REGISTER_RATE_LIMIT: '100000000',
         AVAILABILITY_RATE_LIMIT: '100000000',
+        PROFILE_RATE_LIMIT: '100000000',
+        PROFILE_ADDRESS_RATE_LIMIT: '100000000',
+        FEED_RATE_LIMIT: '100000000',
+        BATCH_RATE_LIMIT: '100000000',
+        ACTION_RATE_LIMIT: '100000000',
       })
     : null;
   // The load generator (autocannon, in this process) yields to the server and PostgreSQL

@@ -56,6 +56,11 @@ const envSchema = z.object({
   AVAILABILITY_RATE_LIMIT: positiveInt(120),
   PRIMARY_RATE_LIMIT: positiveInt(30),
   AVATAR_RATE_LIMIT: positiveInt(600),
+  PROFILE_RATE_LIMIT: positiveInt(30),
+  PROFILE_ADDRESS_RATE_LIMIT: positiveInt(120),
+  FEED_RATE_LIMIT: positiveInt(120),
+  BATCH_RATE_LIMIT: positiveInt(120),
+  ACTION_RATE_LIMIT: positiveInt(30),
   /**
    * Who tells the client's address: `direct` (the socket's peer, through scripts/serve.ts;
    * forwarding headers ignored), `proxy` (the TRUSTED_PROXY_HOPS-th `x-forwarded-for` entry from
@@ -113,6 +118,16 @@ export interface Config {
   primaryRateLimit: { limit: number; windowSeconds: number };
   /** GET /api/avatar/{tag} per client address: each request fetches the image from its host. */
   avatarRateLimit: { limit: number; windowSeconds: number };
+  /** PATCH /v1/identity/{tag} and the settings form, per caller key: each edit writes a feed event kept forever. */
+  profileRateLimit: { limit: number; windowSeconds: number };
+  /** The same writes per client address (several keys behind one address share it). */
+  profileAddressRateLimit: { limit: number; windowSeconds: number };
+  /** GET /v1/events per client address: a page is up to FEED_PAGE_MAX_BYTES. */
+  feedRateLimit: { limit: number; windowSeconds: number };
+  /** POST /v1/resolve and POST /v1/reverse (up to 100 lookups each) per client address. */
+  batchRateLimit: { limit: number; windowSeconds: number };
+  /** POST /api/actions/pay/{tag} per client address: each costs RPC calls. */
+  actionRateLimit: { limit: number; windowSeconds: number };
   /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
   clientAddress: ClientAddressSource;
   indexerIntervalSeconds: number;
@@ -177,6 +192,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     availabilityRateLimit: { limit: e.AVAILABILITY_RATE_LIMIT, windowSeconds: 60 },
     primaryRateLimit: { limit: e.PRIMARY_RATE_LIMIT, windowSeconds: 60 },
     avatarRateLimit: { limit: e.AVATAR_RATE_LIMIT, windowSeconds: 60 },
+    profileRateLimit: { limit: e.PROFILE_RATE_LIMIT, windowSeconds: 60 },
+    profileAddressRateLimit: { limit: e.PROFILE_ADDRESS_RATE_LIMIT, windowSeconds: 60 },
+    feedRateLimit: { limit: e.FEED_RATE_LIMIT, windowSeconds: 60 },
+    batchRateLimit: { limit: e.BATCH_RATE_LIMIT, windowSeconds: 60 },
+    actionRateLimit: { limit: e.ACTION_RATE_LIMIT, windowSeconds: 60 },
     clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },

@@ -1,4 +1,4 @@
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, isClientHangUp, isDatabaseUnavailable } from '@/lib/db/unavailable';
 
 /**
  * The one error type (DESIGN.md "Errors"): domain code throws AppError with a code; the one
@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  /** The Solana RPC provider kept answering 429 until the request's deadline. */
+  rpc_rate_limited: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -56,11 +58,15 @@ export function databaseUnavailable(): AppError {
 }
 
 /**
- * Anything thrown → the AppError to answer: itself, a 503 for a database outage, else a
- * generic 500 (the detail goes to the log, never to the client).
+ * Anything thrown → the AppError to answer: itself, a 400 for a client that hung up, a 503
+ * for a database outage, else a generic 500 (the detail goes to the log, never to the client).
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isClientHangUp(err)) {
+    console.warn('client hung up:', (err as Error).message);
+    return new AppError('invalid_request', 'The request ended before it was complete.');
+  }
   if (isDatabaseUnavailable(err)) {
     console.warn('database unavailable:', err instanceof Error ? err.message : err);
     return databaseUnavailable();

@@ -1,4 +1,4 @@
-import type { RateLimitBucket } from './rate-limit';
+import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
 
 /*
  * What a /v1 handler can answer, from the one place its wrappers are: each wrapper stamps the
@@ -10,7 +10,7 @@ import type { RateLimitBucket } from './rate-limit';
  */
 
 /** A wrapper a /v1 handler went through (`rateLimit:<bucket>` names its bucket). */
-export type Wrapper = 'api' | 'cors' | 'bearer' | `rateLimit:${RateLimitBucket}`;
+export type Wrapper = 'api' | 'cors' | 'bearer' | `rateLimit:${RateLimitBucket}` | `callerRateLimit:${CallerRateLimitBucket}`;
 
 /** The statuses each wrapper can answer whatever the handler inside it does, and what they mean. */
 export const WRAPPER_STATUSES = {
@@ -56,7 +56,7 @@ export function wrapperStatuses(wrappers: readonly Wrapper[]): Record<number, st
   for (const wrapper of wrappers) {
     if (wrapper === 'api') Object.assign(out, WRAPPER_STATUSES.api);
     if (wrapper === 'bearer') Object.assign(out, WRAPPER_STATUSES.bearer);
-    if (wrapper.startsWith('rateLimit:')) Object.assign(out, WRAPPER_STATUSES.rateLimit);
+    if (wrapper.startsWith('rateLimit:') || wrapper.startsWith('callerRateLimit:')) Object.assign(out, WRAPPER_STATUSES.rateLimit);
   }
   return out;
 }

@@ -2,7 +2,7 @@ import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { verifySessionToken } from '@/lib/auth/session-token';
 import { AppError, toAppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
-import { rateLimitTicket, type RateLimitBucket } from './rate-limit';
+import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
 import { stamp } from './answers';
 
@@ -79,9 +79,36 @@ export function withRateLimit<C extends { services: Services }>(
       throw toAppError(err).withHeaders(ticket.headers());
     }
     await ticket.count(authDb);
-    for (const [name, value] of Object.entries(ticket.headers())) response.headers.set(name, value);
-    return response;
+    return withTighterLimitHeaders(response, ticket.headers());
   }, `rateLimit:${bucket}`, handler);
+}
+
+/**
+ * The bucket's per-caller rate limit (lib/api/rate-limit.ts), inside withBearer: counted
+ * before the handler runs, beside the per-address one of an outer withRateLimit. Over the
+ * limit: 429 with Retry-After.
+ */
+export function withCallerRateLimit<C extends { services: Services; caller: string }>(
+  bucket: CallerRateLimitBucket,
+  handler: Handler<C>,
+): Handler<C> {
+  return stamp(async (req: Request, ctx: C) => {
+    const ticket = callerRateLimitTicket(ctx.services, bucket, ctx.caller, new Date());
+    await ticket.count(ctx.services.authDb);
+    try {
+      return withTighterLimitHeaders(await handler(req, ctx), ticket.headers());
+    } catch (err) {
+      throw toAppError(err).withHeaders(ticket.headers());
+    }
+  }, `callerRateLimit:${bucket}`, handler);
+}
+
+/** A response's RateLimit-* headers: those of the limit with the fewer requests left win. */
+function withTighterLimitHeaders(response: Response, headers: Record<string, string>): Response {
+  const present = response.headers.get('RateLimit-Remaining');
+  if (present !== null && Number(present) <= Number(headers['RateLimit-Remaining'])) return response;
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

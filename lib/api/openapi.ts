@@ -32,7 +32,7 @@ import {
 } from '@/lib/lifecycle/schemas';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
 import { WRAPPER_STATUSES, wrapperStatuses, type Wrapper } from './answers';
-import type { RateLimitBucket } from './rate-limit';
+import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
 
 /*
@@ -139,6 +139,8 @@ export interface V1Operation extends Omit<ZodOpenApiOperationObject, 'responses'
   bearer?: true;
   /** Wrapped in withRateLimit with this bucket (its 429). */
   rateLimit?: RateLimitBucket;
+  /** Also wrapped in withCallerRateLimit with this bucket, inside withBearer (its 429). */
+  callerRateLimit?: CallerRateLimitBucket;
   /** The answers that are not errors (2xx, 304). */
   responses: ZodOpenApiResponsesObject;
   /** The errors the handler answers itself, beyond its wrappers' and its body's, and what each means here. */
@@ -147,7 +149,13 @@ export interface V1Operation extends Omit<ZodOpenApiOperationObject, 'responses'
 
 /** The wrappers an operation's handler goes through, as lib/api/answers.ts names them. */
 export function wrappersOfOperation(op: V1Operation): Wrapper[] {
-  return ['cors', 'api', ...(op.bearer ? (['bearer'] as const) : []), ...(op.rateLimit ? ([`rateLimit:${op.rateLimit}`] as const) : [])];
+  return [
+    'cors',
+    'api',
+    ...(op.bearer ? (['bearer'] as const) : []),
+    ...(op.rateLimit ? ([`rateLimit:${op.rateLimit}`] as const) : []),
+    ...(op.callerRateLimit ? ([`callerRateLimit:${op.callerRateLimit}`] as const) : []),
+  ];
 }
 
 /**
@@ -182,7 +190,7 @@ function tagRead(doc: OperationDoc, answer: string, schema: z.ZodType): V1Operat
 
 /** A public lookup of up to 100 keys in one JSON body; `malformed` is its 400. */
 function batchLookup(doc: OperationDoc, body: z.ZodType, answer: string, schema: z.ZodType, malformed: string): V1Operation {
-  return { ...doc, requestBody: jsonBody(body), responses: { 200: ok(answer, schema) }, errors: { 400: malformed } };
+  return { ...doc, rateLimit: 'batch', requestBody: jsonBody(body), responses: { 200: ok(answer, schema) }, errors: { 400: malformed } };
 }
 
 /** The 200 of the transaction builders (register, lifecycle): rate-limited, never signed by the service. */
@@ -191,7 +199,7 @@ function unsignedTransaction(schema: z.ZodType): ZodOpenApiResponsesObject {
 }
 
 function toOpenApi(op: V1Operation): ZodOpenApiOperationObject {
-  const { bearer, rateLimit: _bucket, responses, errors: _own, ...doc } = op;
+  const { bearer, rateLimit: _bucket, callerRateLimit: _callerBucket, responses, errors: _own, ...doc } = op;
   return {
     ...doc,
     ...(bearer ? { security: BEARER } : {}),
@@ -267,6 +275,8 @@ const updateProfile: V1Operation = {
     'Checks, in order: token (401), tag format and body (400), existence (404, also for blocked tags), ownership (403). ' +
     'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
   bearer: true,
+  rateLimit: 'profile',
+  callerRateLimit: 'profile',
   requestParams: tagPath,
   requestBody: jsonBody(ProfilePatch),
   responses: { 200: ok('The updated identity', Identity) },
@@ -525,7 +535,9 @@ const listIdentityEvents: V1Operation = {
   description:
     'Apply the events in order: `upsert` sets the tag’s identity, `remove` deletes it (missing, released and blocked alike). ' +
     'Pass `next` back as `after`; `next` is the given cursor when nothing is newer. No event is ever skipped: an event ' +
-    'whose transaction commits late is served after the cursors given out before it. A full page never changes.',
+    'whose transaction commits late is served after the cursors given out before it. A page holds at most `limit` events ' +
+    'and at most 1 MiB of JSON (it ends early at that bound, never inside an event). A full page never changes.',
+  rateLimit: 'feed',
   requestParams: { query: FeedQuery },
   responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
   errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },

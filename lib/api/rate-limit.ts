@@ -5,9 +5,10 @@ import { clientAddress } from './client-address';
 import { AppError } from '@/lib/errors';
 
 /**
- * The rate-limit buckets and their configured policies. `auth` is SPEC 8's one policy for
- * challenge and verify, which next-auth's sign-in shares; `register` is shared by
- * POST /v1/register and the register page's server action.
+ * The rate-limit buckets and their configured policies, per client address. `auth` is SPEC
+ * 8's one policy for challenge and verify, which next-auth's sign-in shares; `register` is
+ * shared by POST /v1/register and the register page's server action; `profile` by PATCH
+ * /v1/identity/{tag} and the settings form; `batch` by POST /v1/resolve and POST /v1/reverse.
  */
 const BUCKETS = {
   auth: (c: Config) => c.authRateLimit,
@@ -16,9 +17,23 @@ const BUCKETS = {
   availability: (c: Config) => c.availabilityRateLimit,
   primary: (c: Config) => c.primaryRateLimit,
   avatar: (c: Config) => c.avatarRateLimit,
+  profile: (c: Config) => c.profileAddressRateLimit,
+  feed: (c: Config) => c.feedRateLimit,
+  batch: (c: Config) => c.batchRateLimit,
+  action: (c: Config) => c.actionRateLimit,
 } satisfies Record<string, (config: Config) => RateLimitPolicy>;
 
 export type RateLimitBucket = keyof typeof BUCKETS;
+
+/**
+ * Buckets also counted per caller key, once the caller is known: one key behind many
+ * addresses must not get many budgets.
+ */
+const CALLER_BUCKETS = {
+  profile: (c: Config) => c.profileRateLimit,
+} satisfies Record<string, (config: Config) => RateLimitPolicy>;
+
+export type CallerRateLimitBucket = keyof typeof CALLER_BUCKETS;
 
 function policyOf(config: Config, bucket: RateLimitBucket): RateLimitPolicy {
   return BUCKETS[bucket](config);
@@ -73,6 +88,20 @@ export function rateLimitTicket(
   const key = `${bucket}:${clientAddress(headers, services.config.clientAddress)}`;
   pruneNowAndThen(services.authDb, now);
   return new RateLimitTicket(key, now, policyOf(services.config, bucket));
+}
+
+/**
+ * The same entry point keyed by the authenticated caller's public key instead of the client
+ * address (`caller` comes from a verified session, never from the request).
+ */
+export function callerRateLimitTicket(
+  services: { config: Config; authDb: Db },
+  bucket: CallerRateLimitBucket,
+  caller: string,
+  now: Date,
+): RateLimitTicket {
+  pruneNowAndThen(services.authDb, now);
+  return new RateLimitTicket(`${bucket}:key:${caller}`, now, CALLER_BUCKETS[bucket](services.config));
 }
 
 function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {

@@ -18,9 +18,22 @@ const UNAVAILABLE_MESSAGE =
  */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return false;
+  if (isClientHangUp(err)) return false;
   const { code, message, cause, errors } = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_MESSAGE.test(code))) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);
+}
+
+/**
+ * Node's error for a request whose client closed the connection before its body ended
+ * (`aborted`, with code ECONNRESET like a dropped database socket, but no system call: the
+ * driver's resets come from a socket read or write). It is the client's doing, never the
+ * database's: counting it as an outage would let anyone raise the operator's alarm at will.
+ */
+export function isClientHangUp(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { code, message, syscall } = err as { code?: unknown; message?: unknown; syscall?: unknown };
+  return message === 'aborted' && code === 'ECONNRESET' && syscall === undefined;
 }

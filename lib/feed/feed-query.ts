@@ -14,10 +14,11 @@ export const FeedQuery = z.object({
 });
 
 /**
- * A full page can never change: any event committed later sorts after it (read-events.ts),
- * so shared caches may keep it for a day. A partial page is the live end of the feed: a CDN
- * may answer it for one second, so many consumers polling the end cost one read a second.
+ * A full page (`limit` events, or cut by the byte bound while a next event exists) can never
+ * change: any event committed later sorts after it (read-events.ts), so shared caches may keep
+ * it for a day. Any other page is the live end of the feed: a CDN may answer it for one second,
+ * so many consumers polling the end cost one read a second.
  */
-export function feedCacheControl(served: number, limit: number): string {
-  return served === limit ? 'public, max-age=86400, immutable' : 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
+export function feedCacheControl(full: boolean): string {
+  return full ? 'public, max-age=86400, immutable' : 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
 }

@@ -64,13 +64,38 @@ export const IdentityEventPage = z
   .meta({ id: 'IdentityEventPage' });
 export type IdentityEventPage = z.infer<typeof IdentityEventPage>;
 
-/** Up to `limit` events after `after` (the start when null), and the cursor after them. */
+/**
+ * The most bytes of JSON one page of the feed answers (1 MiB): a page ends early, between two
+ * events, rather than pass it. An event is at most a few KB (the profile fields' limits), so a
+ * page of 1,000 short events is not cut, and a page cut by bytes still holds hundreds.
+ */
+export const FEED_PAGE_MAX_BYTES = 1024 * 1024;
+
+/** `{"events":[` + `],"next":"` + the longest cursor + `"}`, rounded up. */
+const PAGE_ENVELOPE_BYTES = 64;
+
+/**
+ * A page, and whether it is full: it ends at `limit` events or at the byte bound while a
+ * next event already exists. A full page can never change (anything committed later sorts
+ * after it); a page that is not full is the live end.
+ */
+export interface FeedPage {
+  page: IdentityEventPage;
+  full: boolean;
+}
+
+/**
+ * Up to `limit` events after `after` (the start when null), at most `maxBytes` of JSON in all
+ * (at least one event, so the feed always moves on), and the cursor after the last one.
+ * PostgreSQL already stops sending rows once the profiles before them fill the bound (a
+ * running sum of their JSON text); each event's exact size is then counted here.
+ */
 export async function readIdentityEvents(
   db: Db,
-  { after, limit }: { after: FeedPosition | null; limit: number },
-): Promise<IdentityEventPage> {
+  { after, limit, maxBytes }: { after: FeedPosition | null; limit: number; maxBytes: number },
+): Promise<FeedPage> {
   const from = after ?? { xid: '0', id: 0 };
-  const rows = await db
+  const candidates = db
     .select({
       id: identityEvents.id,
       tag: identityEvents.tag,
@@ -78,6 +103,7 @@ export async function readIdentityEvents(
       identity: identityEvents.identity,
       at: identityEvents.at,
       xid: identityEvents.xid,
+      bytesBefore: sql<number>`coalesce(sum(octet_length(${identityEvents.identity}::text)) OVER (ORDER BY ${identityEvents.xid}, ${identityEvents.id} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`.as('bytes_before'),
     })
     .from(identityEvents)
     .where(
@@ -87,16 +113,32 @@ export async function readIdentityEvents(
       ),
     )
     .orderBy(asc(identityEvents.xid), asc(identityEvents.id))
-    .limit(limit);
-  const last = rows.at(-1);
-  return {
-    events: rows.map((row) => ({
+    .limit(limit)
+    .as('candidates');
+  const rows = await db
+    .select()
+    .from(candidates)
+    .where(sql`${candidates.bytesBefore} < ${maxBytes}`)
+    .orderBy(asc(candidates.xid), asc(candidates.id));
+  const events: IdentityEvent[] = [];
+  let bytes = PAGE_ENVELOPE_BYTES;
+  let last: FeedPosition | null = null;
+  for (const row of rows) {
+    const event: IdentityEvent = {
       id: row.id,
       tag: displayTag(row.tag),
       type: row.type,
       identity: row.identity as Identity | null,
       at: row.at.toISOString(),
-    })),
-    next: formatCursor(last ? { xid: last.xid, id: last.id } : from),
+    };
+    bytes += Buffer.byteLength(JSON.stringify(event)) + 1; // the comma after it
+    if (bytes > maxBytes && events.length > 0) break;
+    events.push(event);
+    last = { xid: row.xid, id: row.id };
+  }
+  const cutByBytes = events.length < rows.length;
+  return {
+    page: { events, next: formatCursor(last ?? from) },
+    full: events.length === limit || cutByBytes,
   };
 }

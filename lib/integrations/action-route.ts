@@ -1,7 +1,5 @@
 import type { Handler } from '@/lib/api/handler';
-import { getServices } from '@/lib/api/services';
-import { getChain } from '@/lib/chain/rpc';
-import { actionHeaders, blockchainIdOf } from './pay-action';
+import { currentActionHeaders } from './action-answer';
 
 /**
  * The outer wrapper of the Action routes and actions.json: every answer (errors, preflights)
@@ -21,15 +19,6 @@ export function withActionHeaders<C>(handler: Handler<C>): Handler<C> {
 /** OPTIONS of an Action route: the same headers, no body. */
 export async function actionPreflight(): Promise<Response> {
   return new Response(null, { status: 204, headers: { ...(await currentActionHeaders()), 'Cache-Control': 'public, max-age=86400' } });
-}
-
-async function currentActionHeaders(): Promise<Record<string, string>> {
-  try {
-    const { config } = await getServices();
-    return actionHeaders(await blockchainIdOf(config.solana.cluster, getChain(config).connection));
-  } catch {
-    return actionHeaders(null); // a localnet that cannot be reached: still a valid CORS answer
-  }
 }
 
 async function withSpecMessage(response: Response): Promise<Response> {

@@ -108,7 +108,11 @@ export const PayActionRequest = z.object({ account: PublicKeyString.meta({ descr
 
 /** POST query: the amount in the asset's units, and an optional reference key chosen by the payer's app. */
 export const PayActionQuery = z.object({
-  amount: z.string({ message: 'is required' }).max(40),
+  // refused, never trimmed: an amount with a BOM or a zero-width space is not the amount shown
+  amount: z
+    .string({ message: 'is required' })
+    .max(40)
+    .regex(/^[0-9.]+$/, { message: 'must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)' }),
   reference: PublicKeyString.optional(),
 });
 

@@ -11,9 +11,17 @@ import { payToken, type Cluster } from '@/lib/web/solana-pay';
 export const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 export const TOKEN_2022_PROGRAM_ID = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 
-/** An SPL mint account is 82 bytes; `decimals` is its byte 44 (after authority, supply). */
+/**
+ * An SPL mint account is 82 bytes: mint authority (36), supply (8), `decimals` at byte 44,
+ * `is_initialized` at byte 45, freeze authority (36). Token-2022 mints with extensions are
+ * longer: padded to the 165 bytes of a token account, then the account type at byte 165
+ * (1 = mint, 2 = token account), so a token account is never taken for a mint.
+ */
 const MINT_SIZE = 82;
 const MINT_DECIMALS_OFFSET = 44;
+const MINT_INITIALIZED_OFFSET = 45;
+const TOKEN_ACCOUNT_SIZE = 165;
+const ACCOUNT_TYPE_MINT = 1;
 
 export interface SolAsset {
   kind: 'sol';
@@ -44,8 +52,8 @@ export async function payAssetOf(preferredToken: string | null, cluster: Cluster
   const account = await rpcCall(() => connection.getAccountInfo(mint));
   const isMint =
     account !== null &&
-    account.data.length >= MINT_SIZE &&
-    (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID));
+    (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) &&
+    isInitializedMint(account.data, account.owner.equals(TOKEN_2022_PROGRAM_ID));
   if (!isMint) return sol(true);
   return {
     kind: 'spl',
@@ -56,7 +64,17 @@ export async function payAssetOf(preferredToken: string | null, cluster: Cluster
   };
 }
 
+/** Whether a token program's account data is a mint, and an initialized one. */
+export function isInitializedMint(data: Uint8Array, token2022: boolean): boolean {
+  const shaped =
+    data.length === MINT_SIZE || (token2022 && data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_MINT);
+  return shaped && data[MINT_INITIALIZED_OFFSET] === 1;
+}
+
 const MAX_U64 = 2n ** 64n - 1n;
+
+/** ASCII digits and one point, nothing else: no space, sign, exponent or invisible character. */
+const AMOUNT = /^(\d{1,15})(?:\.(\d+))?$/;
 
 /**
  * A decimal amount in the asset's units ("1.5") → base units (lamports, token atoms), or null
@@ -64,7 +82,7 @@ const MAX_U64 = 2n ** 64n - 1n;
  * float ever touches money.
  */
 export function toBaseUnits(text: string, decimals: number): bigint | null {
-  const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(text.trim());
+  const match = AMOUNT.exec(text);
   if (!match) return null;
   const [, whole, fraction = ''] = match;
   if (fraction.length > decimals) return null;

@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { get } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress } from './public-address';
 
 /*
  * Profile avatars are URLs their owners chose, on any https host. Pages never load them from
@@ -19,28 +20,6 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 export const AVATAR_TIMEOUT_MS = 5000;
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] as const;
-
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
-}
-// IPv4-mapped addresses (::ffff:a.b.c.d) are judged as the IPv4 address they carry (below);
-// a ::ffff:0:0/96 rule here would make BlockList refuse every IPv4 address.
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Whether an IP address is on the public internet (not private, loopback, link-local, reserved). */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) return isPublicAddress(address.slice(7));
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 /** Resolves like dns.lookup, refusing any answer that is not a public address. */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {

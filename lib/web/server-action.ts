@@ -1,7 +1,7 @@
 import { headers } from 'next/headers';
 import type { z } from 'zod';
 import { AppError, toAppError, type ErrorCode } from '@/lib/errors';
-import { rateLimitTicket, type RateLimitBucket } from '@/lib/api/rate-limit';
+import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from '@/lib/api/rate-limit';
 import { getServices, type Services } from '@/lib/api/services';
 import type { ActionOutcome } from './action-outcome';
 import { requireSessionKey } from './session';
@@ -23,12 +23,13 @@ export interface ActionContext {
 /**
  * The one wrapper of every server action (next-saas-starter's validatedActionWithUser, with
  * our envelope): the session first (401 without one), then the rate limit of `rateLimit`
- * through the same entry point and bucket as the /v1 route it mirrors, then the arguments
+ * through the same entry point and bucket as the /v1 route it mirrors (per client address, and
+ * per caller key with `callerRateLimit`), then the arguments
  * checked against `args` (400 naming the field), then `body`. Whatever happens, the answer is
  * an ActionResult; unknown errors are logged and become the generic 500, a database outage 503.
  */
 export function withAction<S extends z.ZodTuple, T>(
-  options: { args: S; rateLimit?: RateLimitBucket },
+  options: { args: S; rateLimit?: RateLimitBucket; callerRateLimit?: CallerRateLimitBucket },
   body: (args: z.output<S>, ctx: ActionContext) => Promise<T>,
 ): (...args: z.input<S>) => Promise<ActionResult<T>> {
   return async (...args) => {
@@ -37,6 +38,7 @@ export function withAction<S extends z.ZodTuple, T>(
       const services = await getServices();
       const now = new Date();
       if (options.rateLimit) await rateLimitTicket(services, options.rateLimit, await headers(), now).count(services.authDb);
+      if (options.callerRateLimit) await callerRateLimitTicket(services, options.callerRateLimit, caller, now).count(services.authDb);
       const parsed = parseArgs(options.args, args);
       return { ok: true, data: await body(parsed, { caller, services, now }) };
     } catch (err) {

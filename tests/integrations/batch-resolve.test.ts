@@ -11,7 +11,7 @@ import { appUrl, closeTestDb, get, requireApp, seedIdentity } from './support';
 beforeAll(requireApp);
 afterAll(closeTestDb);
 
-const resolveBatch = (body: unknown) => postJson(`${appUrl}/v1/resolve`, body, { 'content-type': 'application/json' });
+const resolveBatch = (body: unknown) => postJson(`${appUrl}/v1/resolve`, body);
 
 const TAG_RULE = 'must be a tag: 3–32 of a-z, 0-9 and _, not starting or ending with _, optionally with a leading @';
 

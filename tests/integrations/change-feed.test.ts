@@ -9,6 +9,7 @@ import { moderate } from '@/lib/identity/moderation';
 import { updateProfile } from '@/lib/identity/update-profile';
 import type { Identity } from '@/lib/identity/schemas';
 import { stackDatabase } from '../support/database';
+import { clientHeaders } from '../support/http';
 import { appUrl, get, requireApp } from './support';
 
 /*
@@ -35,7 +36,7 @@ interface FeedPage {
 
 async function page(after: string | null, limit: number): Promise<FeedPage> {
   const query = new URLSearchParams({ limit: String(limit), ...(after ? { after } : {}) });
-  const res = await get(`/v1/events?${query}`);
+  const res = await get(`/v1/events?${query}`, clientHeaders());
   expect(res.status, res.text).toBe(200);
   return res.json as FeedPage;
 }
@@ -206,17 +207,17 @@ describe('GET /v1/events', () => {
   };
   for (const [name, c] of Object.entries(BAD)) {
     it(`400 for ${name}`, async () => {
-      const res = await get(`/v1/events?${c.query}`);
+      const res = await get(`/v1/events?${c.query}`, clientHeaders());
       expect([res.status, res.json]).toEqual([400, { error: { code: 'invalid_request', message: c.message } }]);
     });
   }
 
   it('is public and CORS-open; a full page may be cached for long, the live end for a second', async () => {
-    const full = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { origin: 'https://wallet.example' } });
+    const full = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), origin: 'https://wallet.example' } });
     expect(full.headers.get('access-control-allow-origin')).toBe('*');
     expect(full.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
     const end = await readToEnd(null, 1000);
-    const live = await fetch(`${appUrl}/v1/events?after=${end.next}`);
+    const live = await fetch(`${appUrl}/v1/events?after=${end.next}`, { headers: clientHeaders() });
     expect(live.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
   });
 });

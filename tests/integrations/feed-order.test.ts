@@ -4,7 +4,7 @@ import { insertIdentity } from '@/devstack/identities';
 import type { Db } from '@/lib/db';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
-import { FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
+import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
 import { ownDatabase } from '../support/database';
 
 /*
@@ -49,7 +49,7 @@ async function change(tx: Db, tag: string, displayName: string): Promise<number>
 async function drain(cursor: string): Promise<{ events: IdentityEvent[]; next: string }> {
   const events: IdentityEvent[] = [];
   for (;;) {
-    const page = await readIdentityEvents(database.db, { after: FeedCursor.parse(cursor), limit: 2 });
+    const { page } = await readIdentityEvents(database.db, { after: FeedCursor.parse(cursor), limit: 2, maxBytes: FEED_PAGE_MAX_BYTES });
     events.push(...page.events);
     if (page.events.length === 0) return { events, next: page.next };
     cursor = page.next;

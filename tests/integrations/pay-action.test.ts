@@ -14,7 +14,7 @@ import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/integrations/pay-asset';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/solana/spl-token';
-import { postJson } from '../support/http';
+import { clientHeaders, postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
 
 /*
@@ -48,7 +48,7 @@ async function funded(sol = 5): Promise<Keypair> {
 }
 
 async function payAction(tag: string, query: string, account: string) {
-  return postJson(`${appUrl}/api/actions/pay/${tag}?${query}`, { account }, { 'content-type': 'application/json' });
+  return postJson(`${appUrl}/api/actions/pay/${tag}?${query}`, { account });
 }
 
 /** Signs the Action's transaction with the payer's key alone and sends it through the localnet. */
@@ -172,7 +172,7 @@ describe('pay @tag, a Solana Action', () => {
     it(`${c.status} for ${name}, in the envelope and the spec's { message }`, async () => {
       const row = await seedIdentity();
       const url = `${appUrl}/api/actions/pay/${c.path(row.tag)}`;
-      const res = c.body === undefined ? await fetch(url) : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
+      const res = c.body === undefined ? await fetch(url) : await fetch(url, { method: 'POST', headers: clientHeaders(), body: JSON.stringify(c.body) });
       expect(res.status).toBe(c.status);
       expect(await res.json()).toEqual({ message: c.message, error: { code: c.code, message: c.message } });
       await expectSpecHeaders(res.headers);

@@ -24,6 +24,11 @@ export default async function setup(project: TestProject) {
     AUTH_RATE_LIMIT: '1000000',
     SYNC_RATE_LIMIT: '1000000',
     AVAILABILITY_RATE_LIMIT: '1000000',
+    PROFILE_RATE_LIMIT: '1000000',
+    PROFILE_ADDRESS_RATE_LIMIT: '1000000',
+    FEED_RATE_LIMIT: '1000000',
+    BATCH_RATE_LIMIT: '1000000',
+    ACTION_RATE_LIMIT: '1000000',
   });
   project.provide('databaseUrl', stack.databaseUrl);
   project.provide('rpcUrl', stack.rpcUrl);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fetchAvatarImage, isPublicAddress } from '@/lib/web/avatar-image';
+import { fetchAvatarImage } from '@/lib/web/avatar-image';
+import { isPublicAddress } from '@/lib/web/public-address';
 import { avatarPath } from '@/lib/web/avatar-path';
 
 /*
@@ -24,6 +25,32 @@ describe('isPublicAddress', () => {
     ['::ffff:127.0.0.1', false],
     ['::ffff:8.8.8.8', true],
     ['not an address', false],
+    // the IPv6 forms that reach an IPv4 address, a local network or nothing
+    ['::', false],
+    ['::127.0.0.1', false], // IPv4-compatible
+    ['::7f00:1', false],
+    ['::8.8.8.8', false], // IPv4-compatible is deprecated: nothing public lives there
+    ['::ffff:0:127.0.0.1', false], // SIIT IPv4-translated
+    ['64:ff9b:1::7f00:1', false], // local-use NAT64
+    ['64:ff9b:1::808:808', false],
+    ['64:ff9b::127.0.0.1', false], // well-known NAT64: judged by the IPv4 address it carries
+    ['64:ff9b::7f00:1', false],
+    ['64:ff9b::a00:1', false],
+    ['64:ff9b::8.8.8.8', true],
+    ['2002:7f00:1::1', false], // 6to4
+    ['2002:808:808::1', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false], // Teredo
+    ['2001:2::1', false], // benchmarking
+    ['2001:10::1', false], // ORCHID
+    ['2001:db8::1', false], // documentation
+    ['3fff::1', false],
+    ['5f00::1', false], // SRv6
+    ['100::1', false], // discard
+    ['fec0::1', false], // site-local
+    ['ff02::1', false], // multicast
+    ['fe80::1%eth0', false],
+    ['2a00:1450:4001:80b::200e', true],
+    ['2001:4860:4860::8888', true],
   ])('%s → %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });

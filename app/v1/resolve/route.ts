@@ -1,17 +1,19 @@
 // POST /v1/resolve — up to 100 tags, any spelling → `{ results: { <tag>: <resolve object> | null } }`
 import { corsPreflight, withCors } from '@/lib/api/cors';
 import { routeMethods } from '@/lib/api/methods';
-import { json, withApi } from '@/lib/api/handler';
+import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { readJson } from '@/lib/api/read-json';
 import { resolveMany } from '@/lib/integrations/batch-resolve';
 import { parseBatch } from '@/lib/integrations/parse-batch';
 import { ResolveBatchRequest } from '@/lib/integrations/schemas';
 
 export const POST = withCors(
-  withApi(async (req, { services: { db } }) => {
-    const { tags } = parseBatch(ResolveBatchRequest, await readJson(req), 'invalid_tag');
-    return json({ results: await resolveMany(db, tags) });
-  }),
+  withApi(
+    withRateLimit('batch', async (req, { services: { db } }) => {
+      const { tags } = parseBatch(ResolveBatchRequest, await readJson(req), 'invalid_tag');
+      return json({ results: await resolveMany(db, tags) });
+    }),
+  ),
 );
 
 export const OPTIONS = corsPreflight(['POST']);

@@ -2,7 +2,7 @@
 import { conditionalJson } from '@/lib/api/conditional';
 import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { json, withApi, withBearer } from '@/lib/api/handler';
+import { json, withApi, withBearer, withCallerRateLimit, withRateLimit } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
@@ -21,14 +21,19 @@ export const GET = withCors(
 
 export const PATCH = withCors(
   withApi<TagRoute>(
-    withBearer(async (req, { params, caller, services: { db } }) => {
-      const { tag } = params;
-      const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
-      const patch = parseWith(ProfilePatch, await readJson(req));
-      const identity = await updateProfile(db, { tag: canonical, caller, patch }, new Date());
-      await afterIdentityChanges([canonical]); // the next /@tag view shows the change
-      return json(identity);
-    }),
+    withRateLimit(
+      'profile',
+      withBearer(
+        withCallerRateLimit('profile', async (req, { params, caller, services: { db } }) => {
+          const { tag } = params;
+          const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
+          const patch = parseWith(ProfilePatch, await readJson(req));
+          const identity = await updateProfile(db, { tag: canonical, caller, patch }, new Date());
+          await afterIdentityChanges([canonical]); // the next /@tag view shows the change
+          return json(identity);
+        }),
+      ),
+    ),
   ),
 );
 

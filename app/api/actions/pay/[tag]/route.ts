@@ -1,7 +1,7 @@
 // GET /api/actions/pay/{tag} — the "pay @tag" Solana Action's metadata; POST `{ account }` — its unsigned transfer
 import { Keypair } from '@solana/web3.js';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { json, withApi } from '@/lib/api/handler';
+import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
@@ -28,16 +28,18 @@ export const GET = withActionHeaders(
 );
 
 export const POST = withActionHeaders(
-  withApi<TagRoute>(async (req, { params, services: { db, config } }) => {
-    const tag = parseTagParam(params.tag);
-    const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
-    const { account } = parseWith(PayActionRequest, await readJson(req, 4096));
-    const identity = await getIdentity(db, tag);
-    const { connection } = getChain(config);
-    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
-    const newReference = () => Keypair.generate().publicKey;
-    return json(await buildPayAction({ identity, asset, account, amount, reference, connection, newReference }));
-  }),
+  withApi<TagRoute>(
+    withRateLimit('action', async (req, { params, services: { db, config } }) => {
+      const tag = parseTagParam(params.tag);
+      const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
+      const { account } = parseWith(PayActionRequest, await readJson(req, 4096));
+      const identity = await getIdentity(db, tag);
+      const { connection } = getChain(config);
+      const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
+      const newReference = () => Keypair.generate().publicKey;
+      return json(await buildPayAction({ identity, asset, account, amount, reference, connection, newReference }));
+    }),
+  ),
 );
 
 export const OPTIONS = actionPreflight;

@@ -7,6 +7,8 @@ export interface RunningApp {
   url: string;
   /** The server process (Next.js runs inside it): for measuring its memory. */
   pid: number;
+  /** What the server printed so far (stdout and stderr): for tests of its log lines. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -62,7 +64,7 @@ export async function startApp(env: Record<string, string>): Promise<RunningApp>
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   await waitUntilUp(url, child, () => output);
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, output: () => output, stop: () => stopChild(child) };
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {

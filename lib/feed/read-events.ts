@@ -88,7 +88,8 @@ export interface FeedPage {
  * Up to `limit` events after `after` (the start when null), at most `maxBytes` of JSON in all
  * (at least one event, so the feed always moves on), and the cursor after the last one.
  * PostgreSQL already stops sending rows once the profiles before them fill the bound (a
- * running sum of their JSON text); each event's exact size is then counted here.
+ * running sum of their JSON text), one row past it so that a page cut by the bound knows
+ * that a next event exists; each event's exact size is then counted here.
  */
 export async function readIdentityEvents(
   db: Db,
@@ -103,7 +104,7 @@ export async function readIdentityEvents(
       identity: identityEvents.identity,
       at: identityEvents.at,
       xid: identityEvents.xid,
-      bytesBefore: sql<number>`coalesce(sum(octet_length(${identityEvents.identity}::text)) OVER (ORDER BY ${identityEvents.xid}, ${identityEvents.id} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`.as('bytes_before'),
+      bytesBeforePrevious: sql<number>`coalesce(sum(octet_length(${identityEvents.identity}::text)) OVER (ORDER BY ${identityEvents.xid}, ${identityEvents.id} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING), 0)`.as('bytes_before_previous'),
     })
     .from(identityEvents)
     .where(
@@ -118,7 +119,7 @@ export async function readIdentityEvents(
   const rows = await db
     .select()
     .from(candidates)
-    .where(sql`${candidates.bytesBefore} < ${maxBytes}`)
+    .where(sql`${candidates.bytesBeforePrevious} < ${maxBytes}`)
     .orderBy(asc(candidates.xid), asc(candidates.id));
   const events: IdentityEvent[] = [];
   let bytes = PAGE_ENVELOPE_BYTES;

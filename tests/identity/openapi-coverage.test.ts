@@ -108,7 +108,7 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
     expect(statuses('POST /v1/identity/{tag}/transfer/accept')).toEqual(
       ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503'],
     );
-    expect(statuses('PATCH /v1/identity/{tag}')).toEqual(['200', '400', '401', '403', '404', '413', '415', '500', '503']);
+    expect(statuses('PATCH /v1/identity/{tag}')).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
   });
 
   it('the generated document validates as OpenAPI 3.1', async () => {

@@ -27,6 +27,8 @@ afterAll(closeTestDb);
 
 const connection = new Connection(inject('rpcUrl'), 'confirmed');
 
+const INVISIBLE_AMOUNT = '`amount`: must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)';
+
 const SPEC_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET,POST,PUT,OPTIONS',
@@ -167,6 +169,15 @@ describe('pay @tag, a Solana Action', () => {
     'ten decimals of SOL': { path: (t) => `${t}?amount=0.0000000001`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: must be a positive number of SOL with at most 9 decimal places' },
     'no account': { path: (t) => `${t}?amount=1`, body: {}, status: 400, code: 'invalid_request', message: '`account`: Invalid input: expected string, received undefined' },
     'an account that is no key': { path: (t) => `${t}?amount=1`, body: { account: 'not-a-key' }, status: 400, code: 'invalid_request', message: '`account`: must be a base58 Solana public key' },
+    // refused, never trimmed and echoed: what the wallet shows must be what is paid
+    ...Object.fromEntries(
+      Object.entries({ 'a BOM': '%EF%BB%BF1', 'a zero-width space': '1%E2%80%8B', 'a zero-width joiner': '0.%E2%80%8D5', 'a soft hyphen': '1%C2%AD', 'a leading space': '%201', 'a no-break space': '1%C2%A0' }).map(
+        ([name, amount]) => [
+          `an amount with ${name}`,
+          { path: (t: string) => `${t}?amount=${amount}`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: INVISIBLE_AMOUNT },
+        ],
+      ),
+    ),
   };
   for (const [name, c] of Object.entries(FAILURES)) {
     it(`${c.status} for ${name}, in the envelope and the spec's { message }`, async () => {
@@ -178,6 +189,45 @@ describe('pay @tag, a Solana Action', () => {
       await expectSpecHeaders(res.headers);
     });
   }
+
+  it('a path with a bad percent-escape: 400 with the Action’s headers and `message`, GET and POST', async () => {
+    const message = 'The path has an invalid percent-encoding.';
+    for (const method of ['GET', 'POST']) {
+      const res = await fetch(`${appUrl}/api/actions/pay/ali%FFce?amount=1`, {
+        method,
+        ...(method === 'POST' ? { headers: clientHeaders(), body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }) } : {}),
+      });
+      expect(res.status, method).toBe(400);
+      expect(await res.json()).toEqual({ message, error: { code: 'invalid_request', message } });
+      await expectSpecHeaders(res.headers);
+    }
+  });
+
+  it('an uninitialized SPL Token account named as the preferred mint is no mint: SOL, and says so', async () => {
+    const payer = await funded();
+    const account = Keypair.generate();
+    const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
+    await signAndSendAll(
+      new Transaction().add(
+        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: account.publicKey, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+      ),
+      [payer, account],
+    );
+    const row = await seedIdentity({ preferredToken: account.publicKey.toBase58() });
+    const body = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
+    expect(body.description).toContain('which has no mint on this cluster.');
+    expect(body.links.actions[0].label).toBe('Send 0.1 SOL');
+  });
+
+  it('a token account (165 bytes, owned by the token program) named as the preferred mint is no mint either', async () => {
+    const payer = await funded();
+    const mint = Keypair.generate();
+    await signAndSendAll(await createMintAndFund(payer, mint.publicKey, 6, 1n), [payer, mint]);
+    const tokenAccount = associatedTokenAddress(payer.publicKey, mint.publicKey, TOKEN_PROGRAM_ID);
+    const row = await seedIdentity({ preferredToken: tokenAccount.toBase58() });
+    const body = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
+    expect(body.description).toContain('which has no mint on this cluster.');
+  });
 
   it('a blocked tag answers the same 404 as a missing one', async () => {
     const row = await seedIdentity();

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 /** One JSON-RPC call as a client sends it. */
 export type RpcCall = { jsonrpc?: string; id?: unknown; method?: string; params?: unknown[] };
 
-/** What an intercept answers instead of the upstream: a JSON body (status 200), or a raw status and text. */
-export type RpcAnswer = { json: unknown } | { status: number; text: string };
+/** What an intercept answers instead of the upstream: a JSON body (status 200), or a raw status and text (and headers, e.g. Retry-After). */
+export type RpcAnswer = { json: unknown } | { status: number; text: string; headers?: Record<string, string> };
 
 /**
  * Decides one request: `request` is the parsed body (a call, a batch of calls, or undefined
@@ -45,7 +45,7 @@ export async function startRpcProxy(upstream: string, intercept: RpcIntercept): 
         return;
       }
       if (answer) {
-        res.writeHead(answer.status);
+        res.writeHead(answer.status, answer.headers);
         res.end(answer.text);
         return;
       }

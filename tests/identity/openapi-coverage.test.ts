@@ -80,8 +80,8 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
     delete edited.paths['/v1/availability/{tag}'].get.responses['429'];
     delete edited.paths['/v1/register'].post.responses['415'];
     expect(coverageGaps(edited, served)).toEqual([
-      'POST /v1/register: can answer 415, the document does not list it',
       'GET /v1/availability/{tag}: can answer 429, the document does not list it',
+      'POST /v1/register: can answer 415, the document does not list it',
     ]);
   });
 

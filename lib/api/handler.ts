@@ -1,10 +1,9 @@
 import type { RequestCounter } from '@/lib/auth/rate-limit';
-import { verifySessionToken } from '@/lib/auth/session-token';
+import { verifySessionToken, type SessionTokenKeys } from '@/lib/auth/session-token';
 import { AppError, toAppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
 import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
-import { stamp } from './answers';
 
 /** What Next.js passes a route handler: the dynamic segments, as a Promise (Next 15+). */
 export interface RouteContext<P = Record<string, string>> {
@@ -25,31 +24,22 @@ export type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
  * plain values: `withApi<{ tag: string }>(async (req, { params: { tag } }) => …)`.
  */
 export function withApi<P = Record<string, string>>(handler: Handler<ApiContext<P>>): Handler<RouteContext<P>> {
-  return stamp(async (req: Request, ctx: RouteContext<P>) => {
+  return async (req: Request, ctx: RouteContext<P>) => {
     try {
       const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
       return await handler(req, { params, services });
     } catch (err) {
       return errorResponse(err);
     }
-  }, 'api', handler);
+  };
 }
 
 /** `Authorization: Bearer <session JWT>` → the caller's public key; 401 otherwise. */
-export function withBearer<C extends { services: Services }>(
-  handler: Handler<C & { caller: string }>,
-): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => {
-    const header = req.headers.get('authorization') ?? '';
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(header);
-    const caller = match ? await verifySessionToken(ctx.services.tokenKeys, match[1], new Date()) : null;
-    if (!caller) {
-      throw new AppError('unauthorized', 'A valid session token is required.', {
-        'WWW-Authenticate': 'Bearer realm="v1"',
-      });
-    }
-    return handler(req, { ...ctx, caller });
-  }, 'bearer', handler);
+export async function bearerCaller(req: Request, tokenKeys: SessionTokenKeys): Promise<string> {
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(req.headers.get('authorization') ?? '');
+  const caller = match ? await verifySessionToken(tokenKeys, match[1], new Date()) : null;
+  if (!caller) throw new AppError('unauthorized', 'A valid session token is required.', { 'WWW-Authenticate': 'Bearer realm="v1"' });
+  return caller;
 }
 
 /**
@@ -66,7 +56,7 @@ export function withRateLimit<C extends { services: Services }>(
   handler: Handler<C & { countRequest: RequestCounter }>,
   options: { fused?: boolean } = {},
 ): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => {
+  return async (req: Request, ctx: C) => {
     const { authDb } = ctx.services;
     const ticket = rateLimitTicket(ctx.services, bucket, req.headers, new Date());
     if (!options.fused) await ticket.count(authDb);
@@ -80,27 +70,27 @@ export function withRateLimit<C extends { services: Services }>(
     }
     await ticket.count(authDb);
     return withTighterLimitHeaders(response, ticket.headers());
-  }, `rateLimit:${bucket}`, handler);
+  };
 }
 
 /**
- * The bucket's per-caller rate limit (lib/api/rate-limit.ts), inside withBearer: counted
- * before the handler runs, beside the per-address one of an outer withRateLimit. Over the
- * limit: 429 with Retry-After.
+ * The bucket's per-caller rate limit (lib/api/rate-limit.ts), once the caller is known:
+ * counted before `next` runs, beside the per-address one of withRateLimit. Over the limit:
+ * 429 with Retry-After; `next`'s answer, or its error, carries the RateLimit-* headers.
  */
-export function withCallerRateLimit<C extends { services: Services; caller: string }>(
+export async function withCallerRateLimit(
+  services: Services,
   bucket: CallerRateLimitBucket,
-  handler: Handler<C>,
-): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => {
-    const ticket = callerRateLimitTicket(ctx.services, bucket, ctx.caller, new Date());
-    await ticket.count(ctx.services.authDb);
-    try {
-      return withTighterLimitHeaders(await handler(req, ctx), ticket.headers());
-    } catch (err) {
-      throw toAppError(err).withHeaders(ticket.headers());
-    }
-  }, `callerRateLimit:${bucket}`, handler);
+  caller: string,
+  next: () => Promise<Response>,
+): Promise<Response> {
+  const ticket = callerRateLimitTicket(services, bucket, caller, new Date());
+  await ticket.count(services.authDb);
+  try {
+    return withTighterLimitHeaders(await next(), ticket.headers());
+  } catch (err) {
+    throw toAppError(err).withHeaders(ticket.headers());
+  }
 }
 
 /** A response's RateLimit-* headers: those of the limit with the fewer requests left win. */

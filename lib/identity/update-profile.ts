@@ -5,6 +5,7 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { changeIdentity } from './change-identity';
 import { tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
+import type { OwnerCheck } from './owner-on-chain';
 import { findIdentityRow } from './queries';
 import { EDITABLE_PROFILE_KEYS, type Identity, type ProfilePatch } from './schemas';
 
@@ -24,14 +25,16 @@ export interface UpdateProfileInput {
  *
  * Only the keys present are written, in one UPDATE guarded by tag, owner and status, so two
  * concurrent patches of different fields both survive and a tag blocked or handed over in
- * between is never written.
+ * between is never written. `checkOwner` then asks the chain where the mirror may lag
+ * (owner-on-chain.ts).
  */
-export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date): Promise<Identity> {
+export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date, checkOwner: OwnerCheck): Promise<Identity> {
   const { tag, patch } = input;
 
   const current = await findIdentityRow(db, tag);
   if (!current || current.status !== 'active') throw tagNotFound();
   if (current.owner !== input.caller) throw new AppError('forbidden', 'This tag belongs to another public key.');
+  await checkOwner(current, input.caller);
 
   const changes: Partial<Pick<IdentityRow, (typeof EDITABLE_PROFILE_KEYS)[number]>> = {};
   for (const key of EDITABLE_PROFILE_KEYS) {

@@ -3,6 +3,7 @@ import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { identities, primaryTags } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';
+import type { OwnerCheck } from '@/lib/identity/owner-on-chain';
 import { findIdentityRow } from '@/lib/identity/queries';
 import { displayTag } from '@/lib/identity/tag';
 import { ownerPrimaryTag } from './reverse-lookup';
@@ -13,14 +14,17 @@ import type { PrimaryTag } from './schemas';
  * (`tag: null`) goes back to the default, its oldest. 404 when the tag is missing or blocked,
  * 403 when someone else owns it. The choice is written only if the caller owns the tag at that
  * moment (one statement), and counts only while it still does (see reverse-lookup.ts).
+ * `checkOwner` asks the chain first where the mirror may lag (owner-on-chain.ts).
  */
-export async function setPrimaryTag(db: Db, input: { owner: string; tag: string | null }, now: Date): Promise<PrimaryTag> {
+export async function setPrimaryTag(db: Db, input: { owner: string; tag: string | null }, now: Date, checkOwner: OwnerCheck): Promise<PrimaryTag> {
   const { owner, tag } = input;
   if (tag === null) {
     await db.delete(primaryTags).where(eq(primaryTags.owner, owner));
     const current = await ownerPrimaryTag(db, owner);
     return { owner, tag: current ? displayTag(current) : null };
   }
+  const mirrored = await findIdentityRow(db, tag);
+  if (mirrored?.status === 'active' && mirrored.owner === owner) await checkOwner(mirrored, owner);
   const chosen = await db
     .insert(primaryTags)
     .select(

@@ -4,6 +4,7 @@ import { identityEvents } from '@/lib/db/schema';
 import { updateProfile } from '@/lib/identity/update-profile';
 import { admin } from '../support/admin-cli';
 import { closeTestDb, expectedIdentity, get, readRow, seedIdentity, testDb } from '../identity/helpers';
+import { localOwnerCheck } from '../support/owner-check';
 
 /*
  * Moderation's redaction of a blocked tag's change-feed history (`npm run admin -- redact
@@ -23,7 +24,7 @@ describe('npm run admin -- redact <tag>', () => {
     const { db } = await testDb();
     const row = await seedIdentity();
     for (const bio of ['first words', 'second words']) {
-      await updateProfile(db, { tag: row.tag, caller: row.owner, patch: { displayName: 'Abusive Name', bio, avatar: 'https://example.com/a.png' } }, new Date());
+      await updateProfile(db, { tag: row.tag, caller: row.owner, patch: { displayName: 'Abusive Name', bio, avatar: 'https://example.com/a.png' } }, new Date(), localOwnerCheck());
     }
     expect((await admin('block', row.tag)).code).toBe(0);
     const before = await eventsOf(row.tag);
@@ -52,7 +53,7 @@ describe('npm run admin -- redact <tag>', () => {
   it('refuses a tag that is not blocked, and changes nothing', async () => {
     const { db } = await testDb();
     const row = await seedIdentity();
-    await updateProfile(db, { tag: row.tag, caller: row.owner, patch: { bio: 'still live' } }, new Date());
+    await updateProfile(db, { tag: row.tag, caller: row.owner, patch: { bio: 'still live' } }, new Date(), localOwnerCheck());
     const res = await admin('redact', row.tag);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');

@@ -7,6 +7,7 @@ import { ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
 import { newKeypair } from '../support/keypair';
 import { closeTestDb, expectedIdentity, FORBIDDEN, NOT_FOUND, readRow, seedIdentity, testDb } from './helpers';
+import { localOwnerCheck } from '../support/owner-check';
 
 /*
  * updateProfile called directly against the test PostgreSQL, beside the HTTP table of
@@ -20,7 +21,7 @@ const other = newKeypair().publicKey;
 
 async function update(tag: string, caller: string, patch: unknown, now = new Date()) {
   // parsed as the route parses them, so updateProfile gets its typed input
-  return updateProfile((await testDb()).db, { tag: parseTagParam(tag), caller, patch: parseWith(ProfilePatch, patch) }, now);
+  return updateProfile((await testDb()).db, { tag: parseTagParam(tag), caller, patch: parseWith(ProfilePatch, patch) }, now, localOwnerCheck());
 }
 
 /** The envelope an AppError becomes, to compare with the HTTP tests' constants. */

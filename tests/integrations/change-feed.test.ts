@@ -11,6 +11,7 @@ import type { Identity } from '@/lib/identity/schemas';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { appUrl, get, requireApp } from './support';
+import { localOwnerCheck } from '../support/owner-check';
 
 /*
  * GET /v1/events (DESIGN.md "For integrators"): a consumer that applies the feed holds
@@ -112,7 +113,7 @@ describe('GET /v1/events', () => {
           await register(tag);
           kinds.register++;
         } else if (roll < 0.5) {
-          await updateProfile(database.db, { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date());
+          await updateProfile(database.db, { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date(), localOwnerCheck());
           kinds.profile++;
         } else if (roll < 0.75) {
           const action = row.status === 'active' ? 'block' : 'unblock';

@@ -5,6 +5,8 @@ import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { parseWith } from '@/lib/api/parse';
 import { parseTagParam } from '@/lib/identity/get-identity';
 import { ProfilePatch } from '@/lib/identity/schemas';
+import { getChain } from '@/lib/chain/rpc';
+import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { updateProfile } from '@/lib/identity/update-profile';
 import { withAction } from '@/lib/web/server-action';
 
@@ -15,9 +17,9 @@ import { withAction } from '@/lib/web/server-action';
  */
 export const saveProfile = withAction(
   { args: z.tuple([z.string().max(64), z.record(z.string(), z.unknown())]), rateLimit: 'profile', callerRateLimit: 'profile' },
-  async ([tag, patch], { caller, services: { db }, now }) => {
+  async ([tag, patch], { caller, services: { db, config }, now }) => {
     const canonical = parseTagParam(tag); // the tag is judged before the patch, as PATCH /v1/identity/{tag} does
-    const identity = await updateProfile(db, { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) }, now);
+    const identity = await updateProfile(db, { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) }, now, ownerOnChain(getChain(config)));
     await afterIdentityChanges([canonical]); // the next /@tag view shows the change
     return identity;
   },

@@ -2,6 +2,8 @@
 import { json } from '@/lib/api/handler';
 import { MISSING_OR_BLOCKED, ok, RateLimitHeaders } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { getChain } from '@/lib/chain/rpc';
+import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { setPrimaryTag } from '@/lib/integrations/primary-tag';
 import { PrimaryTag, PrimaryTagRequest } from '@/lib/integrations/schemas';
 
@@ -23,6 +25,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pri
       403: 'The tag belongs to another public key',
       404: MISSING_OR_BLOCKED,
     },
-    handler: async (_req, { body: { tag }, caller, services: { db } }) => json(await setPrimaryTag(db, { owner: caller, tag }, new Date())),
+    handler: async (_req, { body: { tag }, caller, services: { db, config } }) =>
+      json(await setPrimaryTag(db, { owner: caller, tag }, new Date(), ownerOnChain(getChain(config)))),
   }),
 });

@@ -1,5 +1,6 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
 import { conditionalJson } from '@/lib/api/conditional';
+import { getChain } from '@/lib/chain/rpc';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
 import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/openapi';
@@ -7,6 +8,7 @@ import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
+import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { updateProfile } from '@/lib/identity/update-profile';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}', {
@@ -38,8 +40,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
       403: 'The tag belongs to another public key',
       404: MISSING_OR_BLOCKED,
     },
-    handler: async (_req, { params: { tag }, body: patch, caller, services: { db } }) => {
-      const identity = await updateProfile(db, { tag, caller, patch }, new Date());
+    handler: async (_req, { params: { tag }, body: patch, caller, services: { db, config } }) => {
+      const identity = await updateProfile(db, { tag, caller, patch }, new Date(), ownerOnChain(getChain(config)));
       await afterIdentityChanges([tag]); // the next /@tag view shows the change
       return json(identity);
     },

@@ -1,0 +1,89 @@
+import { Keypair } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApp, type RunningApp } from '@/devstack/app';
+import { insertIdentity, randomTag } from '@/devstack/identities';
+import { ownDatabase } from '../support/database';
+import { newKeypair } from '../support/keypair';
+import { signIn } from '../support/sign-in';
+import { confirmed, connect, fund, web3Keypair } from '../indexer/support';
+import { sendCall, type LifecycleCall } from '../lifecycle/support';
+
+/*
+ * PATCH /v1/identity/{tag} and PUT /v1/primary are judged on the chain while the mirror shows
+ * a transfer offer standing: the acceptance may have landed before the mirror follows
+ * (finality plus the indexer's interval), and then the old owner must not edit the tag. The
+ * mirror here is written by hand as the indexer would have left it after register + offer.
+ */
+
+const database = ownDatabase();
+let app: RunningApp;
+const connection = connect(inject('rpcUrl'));
+
+beforeAll(async () => {
+  app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl') });
+});
+afterAll(() => app?.stop());
+
+async function send(call: LifecycleCall): Promise<void> {
+  const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
+  await confirmed(connection, signature);
+}
+
+const FORBIDDEN = { error: { code: 'forbidden', message: 'This tag belongs to another public key.' } };
+
+async function patch(tag: string, token: string) {
+  const res = await fetch(`${app.url}/v1/identity/${tag}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ bio: 'still mine?' }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function choosePrimary(tag: string, token: string) {
+  const res = await fetch(`${app.url}/v1/primary`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ tag }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('writes judged on the chain while the mirror shows a transfer offer', () => {
+  it('the old owner may edit until the acceptance lands, and is refused (403) after it, before the mirror follows', async () => {
+    const oldOwner = newKeypair();
+    const newOwner = Keypair.generate();
+    const seller = web3Keypair(oldOwner);
+    await Promise.all([fund(connection, seller.publicKey), fund(connection, newOwner.publicKey)]);
+    const tag = randomTag('xfer_');
+    await send({ kind: 'register', tag, owner: seller, wallet: seller.publicKey });
+    await send({ kind: 'offer', tag, owner: seller, newOwner: newOwner.publicKey });
+    // what the indexer would hold after the register and the offer
+    await insertIdentity(database.db, { tag, owner: oldOwner.publicKey, wallet: oldOwner.publicKey, pendingOwner: newOwner.publicKey.toBase58() });
+    const { token } = await signIn(app.url, oldOwner);
+
+    expect((await patch(tag, token)).status).toBe(200); // the offer stands: still the owner on chain
+    expect((await choosePrimary(tag, token)).status).toBe(200);
+
+    await send({ kind: 'accept', tag, newOwner });
+    // the mirror still says oldOwner owns it (nothing indexed the acceptance)
+    expect(await patch(tag, token)).toEqual({ status: 403, body: FORBIDDEN });
+    expect(await choosePrimary(tag, token)).toEqual({ status: 403, body: FORBIDDEN });
+  });
+
+  it('a tag the mirror shows with an offer but the chain no longer has (released): 404', async () => {
+    const owner = newKeypair();
+    const { tag } = await insertIdentity(database.db, { owner: owner.publicKey, pendingOwner: Keypair.generate().publicKey.toBase58() });
+    const { token } = await signIn(app.url, owner);
+    const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
+    expect(await patch(tag, token)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await choosePrimary(tag, token)).toEqual({ status: 404, body: NOT_FOUND });
+  });
+
+  it('without an offer the mirror decides alone (no record on chain needed)', async () => {
+    const owner = newKeypair();
+    const { tag } = await insertIdentity(database.db, { owner: owner.publicKey });
+    const { token } = await signIn(app.url, owner);
+    expect((await patch(tag, token)).status).toBe(200);
+  });
+});

@@ -1,0 +1,9 @@
+import { inject } from 'vitest';
+import { getChain } from '@/lib/chain/rpc';
+import { parseConfig } from '@/lib/config';
+import { ownerOnChain, type OwnerCheck } from '@/lib/identity/owner-on-chain';
+
+/** The owner check the app's writers use, on the test localnet and the default program id. */
+export function localOwnerCheck(): OwnerCheck {
+  return ownerOnChain(getChain(parseConfig({ SOLANA_RPC_URL: inject('rpcUrl') })));
+}

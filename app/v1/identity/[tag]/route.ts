@@ -5,7 +5,6 @@ import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/co
 import { json, withApi, withBearer } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
-import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
 import { ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
@@ -26,7 +25,6 @@ export const PATCH = withCors(
       const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
       const patch = parseWith(ProfilePatch, await readJson(req));
       const identity = await updateProfile(db, { tag: canonical, caller, patch }, new Date());
-      await afterIdentityChanges([canonical]); // the next /@tag view shows the change
       return json(identity);
     }),
   ),

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { setCorsHeaders } from '@/lib/api/cors';
 import { getConfig } from '@/lib/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/request-limits';
-import { pageContentSecurityPolicy, pagePolicyOf, type SecurityPolicyInput } from '@/lib/web/security-headers';
+import { pagePolicyOf, pageSecurityHeaders, type SecurityPolicyInput } from '@/lib/web/security-headers';
 
 /**
  * In front of the app's routes (matcher below):
@@ -45,11 +45,11 @@ function rendersAppPage(pathname: string): boolean {
 
 function withNonceCsp(request: NextRequest): Response {
   const nonce = randomBytes(16).toString('base64');
-  const csp = pageContentSecurityPolicy(pagePolicy(), nonce);
+  const pageHeaders = pageSecurityHeaders(pagePolicy(), nonce);
   const headers = new Headers(request.headers);
-  headers.set('content-security-policy', csp);
+  headers.set('content-security-policy', pageHeaders['Content-Security-Policy']!);
   const response = NextResponse.next({ request: { headers } });
-  response.headers.set('Content-Security-Policy', csp);
+  for (const [name, value] of Object.entries(pageHeaders)) response.headers.set(name, value);
   return response;
 }
 

@@ -7,7 +7,7 @@ import { html } from './html';
 import { loadPublicIdentity } from './load-identity';
 import { NOT_FOUND_HEAD, pageDocument, profileHeadHtml } from './profile-document';
 import { profileViewHtml } from './profile-view';
-import { pageContentSecurityPolicy, pagePolicyOf } from './security-headers';
+import { pagePolicyOf, pageSecurityHeaders } from './security-headers';
 import { notFoundContentHtml } from './tag-lookup-html';
 
 /*
@@ -31,23 +31,23 @@ function namesTag(segment: string): boolean {
 
 /** The answer to GET /{segment}: the profile of the tag it names, or the not-found page. */
 export async function profilePageResponse(req: Request, segment: string, { db, config }: { db: Db; config: Config }): Promise<Response> {
-  const csp = pageContentSecurityPolicy(pagePolicyOf(config));
+  const security = pageSecurityHeaders(pagePolicyOf(config));
   try {
     const identity = namesTag(segment) ? await loadPublicIdentity(db, segment) : null;
     if (!identity) {
       const page = pageDocument({ title: 'Not found', head: NOT_FOUND_HEAD, main: notFoundContentHtml() });
-      return new Response(page, { status: 404, headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, 'Content-Security-Policy': csp } });
+      return new Response(page, { status: 404, headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, ...security } });
     }
     const { title, head } = profileHeadHtml(identity, config.appUrl);
     const page = pageDocument({ title, head, main: await profileViewHtml(identity, config.solana.cluster), script: true });
-    return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { 'Content-Security-Policy': csp } });
+    return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err;
     console.error('/@tag: database unavailable:', err instanceof Error ? err.message : err);
-    const main = html`<h1>Try again in a moment</h1><p class="lead">This page cannot be shown right now.</p>`;
+    const main = html`<h1>Something went wrong</h1><p class="lead">This page cannot be shown right now. Nothing you did caused it; please try again in a moment.</p>`;
     return new Response(pageDocument({ title: 'Unavailable', head: NOT_FOUND_HEAD, main }), {
       status: 503,
-      headers: { 'Content-Type': HTML, 'Cache-Control': 'no-store', 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS), 'Content-Security-Policy': csp },
+      headers: { 'Content-Type': HTML, 'Cache-Control': 'no-store', 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS), ...security },
     });
   }
 }

@@ -82,6 +82,14 @@ export function pageContentSecurityPolicy(input: SecurityPolicyInput, nonce?: st
   return directives.join('; ');
 }
 
+/**
+ * The headers of a page: the base headers, from the running app's configuration (next.config
+ * sets them too, but from the APP_URL of the build), and its CSP.
+ */
+export function pageSecurityHeaders(input: SecurityPolicyInput, nonce?: string): Record<string, string> {
+  return { ...baseSecurityHeaders(input), 'Content-Security-Policy': pageContentSecurityPolicy(input, nonce) };
+}
+
 /** The page policy input of the running app, from its configuration. */
 export function pagePolicyOf(config: { appUrl: URL; env: string; solana: { publicRpcUrl: string | undefined } }): SecurityPolicyInput {
   return { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' };

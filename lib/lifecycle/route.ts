@@ -27,7 +27,7 @@ export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
   type Checked = ApiContext<TagRoute> & { tag: string; operation: LifecycleOperation; feePayer: string | undefined };
   const authenticated = withBearer<Checked>(async (_req, { caller, tag, operation, feePayer, services: { db, config } }) => {
     const { connection, programId } = getChain(config);
-    return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer }));
+    return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer, priorityFee: config.priorityFee }));
   });
   return withCors(
     withApi<TagRoute>(

@@ -15,7 +15,7 @@ export const POST = withCors(
       withBearer(async (req, { caller, services: { db, config } }) => {
         const request = parseWith(RegisterRequest, await readJson(req, 4096));
         const { connection, programId } = getChain(config);
-        return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request }));
+        return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request, priorityFee: config.priorityFee }));
       }),
     ),
   ),

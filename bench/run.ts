@@ -15,6 +15,7 @@ import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
+import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchScale } from './scale';
 import { benchWeb } from './web';
@@ -35,6 +36,7 @@ const SECTIONS: Record<string, Section> = {
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
+  cu: { stack: false, run: () => benchProgramCuSample() },
   localnet: { stack: false, run: () => benchLocalnet() },
   scale: { stack: false, run: () => benchScale(), optIn: true },
   memory: { stack: false, run: () => benchMemory(), optIn: true },

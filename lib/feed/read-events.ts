@@ -85,17 +85,13 @@ export interface FeedPage {
 }
 
 /**
- * Up to `limit` events after `after` (the start when null), at most `maxBytes` of JSON in all
- * (at least one event, so the feed always moves on), and the cursor after the last one.
- * PostgreSQL already stops sending rows once the profiles before them fill the bound (a
- * running sum of their JSON text), one row past it so that a page cut by the bound knows
- * that a next event exists; each event's exact size is then counted here.
+ * The statement of one page: up to `limit` events after `from` in (xid, id) order, only those
+ * older than every transaction in flight, and PostgreSQL stops sending rows once the profiles
+ * before them fill `maxBytes` (a running sum of their JSON text), one row past it so that a
+ * page cut by the bound knows that a next event exists. Apart so the scale benchmark can
+ * EXPLAIN it as sent.
  */
-export async function readIdentityEvents(
-  db: Db,
-  { after, limit, maxBytes }: { after: FeedPosition | null; limit: number; maxBytes: number },
-): Promise<FeedPage> {
-  const from = after ?? { xid: '0', id: 0 };
+export function feedPageQuery(db: Db, from: FeedPosition, limit: number, maxBytes: number) {
   const candidates = db
     .select({
       id: identityEvents.id,
@@ -116,11 +112,24 @@ export async function readIdentityEvents(
     .orderBy(asc(identityEvents.xid), asc(identityEvents.id))
     .limit(limit)
     .as('candidates');
-  const rows = await db
+  return db
     .select()
     .from(candidates)
     .where(sql`${candidates.bytesBeforePrevious} < ${maxBytes}`)
     .orderBy(asc(candidates.xid), asc(candidates.id));
+}
+
+/**
+ * Up to `limit` events after `after` (the start when null), at most `maxBytes` of JSON in all
+ * (at least one event, so the feed always moves on), and the cursor after the last one; each
+ * event's exact size is counted here, after feedPageQuery's estimate.
+ */
+export async function readIdentityEvents(
+  db: Db,
+  { after, limit, maxBytes }: { after: FeedPosition | null; limit: number; maxBytes: number },
+): Promise<FeedPage> {
+  const from = after ?? { xid: '0', id: 0 };
+  const rows = await feedPageQuery(db, from, limit, maxBytes);
   const events: IdentityEvent[] = [];
   let bytes = PAGE_ENVELOPE_BYTES;
   let last: FeedPosition | null = null;

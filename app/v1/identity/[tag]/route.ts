@@ -5,7 +5,6 @@ import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
 import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { ownerOnChain } from '@/lib/identity/owner-on-chain';
@@ -42,7 +41,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     },
     handler: async (_req, { params: { tag }, body: patch, caller, services: { db, config } }) => {
       const identity = await updateProfile(db, { tag, caller, patch }, new Date(), ownerOnChain(getChain(config)));
-      await afterIdentityChanges([tag]); // the next /@tag view shows the change
       return json(identity);
     },
   }),

@@ -108,7 +108,8 @@ describe('PATCH /v1/identity/{tag}', () => {
     expect(result.answers.slice(PROFILE_PER_KEY + 5, PROFILE_PER_ADDRESS - 5).map((a) => a.headers.get('ratelimit-limit'))).toEqual(
       Array(PROFILE_PER_ADDRESS - PROFILE_PER_KEY - 10).fill(String(PROFILE_PER_KEY)),
     );
-    expect(result.answers.at(-1)!.headers.get('ratelimit-limit')).toBe(String(PROFILE_PER_ADDRESS));
+    // (the address's own budget refills at 2 a second meanwhile, so not every one past it)
+    expect(result.answers.slice(PROFILE_PER_ADDRESS).some((a) => a.headers.get('ratelimit-limit') === String(PROFILE_PER_ADDRESS))).toBe(true);
   });
 
   it('one key from many addresses has one budget', async () => {
@@ -135,21 +136,26 @@ describe('PATCH /v1/identity/{tag}', () => {
   });
 
   it('the settings form spends the same per-key budget', async () => {
-    const kp = newKeypair();
-    const { token } = await signIn(app.url, kp);
-    const tag = await ownedTag(kp);
-    const jar = (await nextAuthSignIn(app.url, kp, await requestChallenge(app.url, kp), new Map(), { 'x-forwarded-for': newAddress() })).jar;
-    // spend the key's budget through the API (what the sustained rate earns meanwhile included)
-    const statuses: number[] = [];
-    while (statuses.at(-1) !== 429 && statuses.length < 2 * PROFILE_PER_KEY) {
-      const res = await send(`/v1/identity/${tag}`, { method: 'PATCH', address: newAddress(), headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ bio: `edit ${statuses.length}` }) });
-      statuses.push(res.status);
+    // an app whose key budget refills slowly (2 a minute: one every 30 s), so no refill lands in between
+    const slow = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', PROFILE_RATE_LIMIT: '2' });
+    try {
+      const kp = newKeypair();
+      const { token } = await signIn(slow.url, kp);
+      const tag = await ownedTag(kp);
+      const jar = (await nextAuthSignIn(slow.url, kp, await requestChallenge(slow.url, kp), new Map(), { 'x-forwarded-for': newAddress() })).jar;
+      const patchOnce = async () =>
+        (await fetch(`${slow.url}/v1/identity/${tag}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': newAddress(), authorization: `Bearer ${token}` },
+          body: JSON.stringify({ bio: 'from the API' }),
+        })).status;
+      expect([await patchOnce(), await patchOnce(), await patchOnce()]).toEqual([200, 200, 429]);
+      const action = await callServerAction(slow.url, '/settings', 'saveProfile', [tag, { bio: 'from the form' }], jar, { headers: { 'x-forwarded-for': newAddress() } });
+      expect(action.status).toBe(200);
+      expect(action.text).toContain('{"ok":false,"error":{"code":"rate_limited","message":"Too many requests; try again later."}}');
+    } finally {
+      await slow.stop();
     }
-    expect(statuses.slice(0, PROFILE_PER_KEY)).toEqual(Array(PROFILE_PER_KEY).fill(200));
-    expect(statuses.at(-1)).toBe(429);
-    const action = await callServerAction(app.url, '/settings', 'saveProfile', [tag, { bio: 'from the form' }], jar, { headers: { 'x-forwarded-for': newAddress() } });
-    expect(action.status).toBe(200);
-    expect(action.text).toContain('{"ok":false,"error":{"code":"rate_limited","message":"Too many requests; try again later."}}');
   });
 });
 

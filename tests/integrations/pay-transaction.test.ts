@@ -14,7 +14,10 @@ describe('toBaseUnits', () => {
     ['1', 9, 1_000_000_000n],
     ['0.000000001', 9, 1n],
     ['1.5', 6, 1_500_000n],
-    [' 2.50 ', 6, 2_500_000n],
+    ['2.50', 6, 2_500_000n],
+    [' 2.50 ', 6, null], // refused, never trimmed: the amount shown must be the amount paid
+    ['\uFEFF1', 9, null],
+    ['1\u200B', 9, null],
     ['18446744073.709551615', 9, 2n ** 64n - 1n],
     ['18446744073.709551616', 9, null],
     ['0', 9, null],

@@ -45,7 +45,7 @@ export async function syncTransaction({ db, connection, programId, signature, no
     return { status: 'pending' };
   }
   const touched = touchedBy(finalized, programId);
-  const provenance: Provenance = { signature, slot: finalized.slot };
+  const provenance: Provenance = { signature, slot: finalized.slot, blockTime: finalized.blockTime };
   await fillRecordAddresses(db, programId);
   const changes = await db.transaction((tx) =>
     mirrorTouchedRecords(tx as unknown as Db, {

@@ -29,7 +29,7 @@ export async function setPrimaryTag(db: Db, input: { owner: string; tag: string 
         .from(identities)
         .where(and(eq(identities.tag, tag), eq(identities.owner, owner), eq(identities.status, 'active'))),
     )
-    .onConflictDoUpdate({ target: primaryTags.owner, set: { tag, chosenAt: now } })
+    .onConflictDoUpdate({ target: primaryTags.owner, set: { tag, chosenAt: now, endedAt: null } })
     .returning({ tag: primaryTags.tag });
   if (chosen[0]) return { owner, tag: displayTag(tag) };
 

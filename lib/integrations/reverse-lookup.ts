@@ -22,7 +22,7 @@ import { AppError } from '@/lib/errors';
 export const REVERSE_LOOKUP_SQL = `
 SELECT a.address, (
   SELECT i.tag FROM identities i
-  LEFT JOIN primary_tags p ON p.owner = a.address AND p.tag = i.tag
+  LEFT JOIN primary_tags p ON p.owner = a.address AND p.tag = i.tag AND p.ended_at IS NULL
   WHERE (i.owner = a.address OR i.wallet = a.address) AND i.status = 'active'
   ORDER BY i.owner = a.address DESC, (p.tag IS NOT NULL AND i.owner = a.address) DESC, i.created_at, i.tag
   LIMIT 1
@@ -35,7 +35,7 @@ export const OWNER_PRIMARY_SQL = `
 SELECT COALESCE(
   (SELECT i.tag FROM primary_tags p
      JOIN identities i ON i.tag = p.tag AND i.owner = p.owner AND i.status = 'active'
-    WHERE p.owner = $1),
+    WHERE p.owner = $1 AND p.ended_at IS NULL),
   (SELECT i.tag FROM identities i
     WHERE i.owner = $1 AND i.status = 'active'
     ORDER BY i.created_at, i.tag LIMIT 1)

@@ -5,6 +5,7 @@ import { openDb } from '@/lib/db/client';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { RevalidationError } from '@/lib/feed/profile-pages';
 import { parseTagParam } from '@/lib/identity/get-identity';
+import { findSkeletonMates } from '@/lib/identity/lookalikes';
 import { isModerationAction, moderate, MODERATION_ACTIONS } from '@/lib/identity/moderation';
 import { runCommand } from './run-command';
 
@@ -21,7 +22,9 @@ async function main(args: string[]): Promise<number> {
     const canonical = parseTagParam(tag);
     const identity = await moderate(db, canonical, action, new Date());
     console.log(JSON.stringify(identity, null, 2));
-    return await refreshCachedPage(canonical);
+    // Flags decide the look-alike warning on the pages of the tags that look like this one.
+    const { lookalikes } = await findSkeletonMates(db, canonical);
+    return await refreshCachedPages([canonical, ...lookalikes.map((l) => l.tag)]);
   } finally {
     await close();
   }
@@ -32,13 +35,13 @@ async function main(args: string[]): Promise<number> {
  * Exit code 3 when it could not (the change itself is saved; running the command again, with
  * APP_URL and AUTH_SECRET as the app has them, refreshes the page).
  */
-async function refreshCachedPage(tag: string): Promise<number> {
+async function refreshCachedPages(tags: string[]): Promise<number> {
   try {
-    await afterIdentityChanges([tag]);
+    await afterIdentityChanges(tags);
     return 0;
   } catch (err) {
     if (!(err instanceof RevalidationError)) throw err;
-    console.error(`warning: the change is saved, but the cached page of @${tag} was not refreshed: ${err.message}`);
+    console.error(`warning: the change is saved, but the cached page of @${tags[0]} was not refreshed: ${err.message}`);
     return 3;
   }
 }

@@ -1,11 +1,13 @@
+import type { PayerWarning } from '@/lib/identity/payer-warnings';
 import type { Identity } from '@/lib/identity/schemas';
 import { avatarPath } from '@/lib/web/avatar-path';
 import { payToken, solanaPayLink, type Cluster } from '@/lib/web/solana-pay';
 import { CopyButton } from './CopyButton';
+import { PayerWarnings } from './PayerWarnings';
 import { PayQrCode } from './PayQrCode';
 
 /** The public profile (/@tag): rendered on the server; only the copy button runs in the browser. */
-export function ProfileView({ identity, cluster }: { identity: Identity; cluster: Cluster }) {
+export function ProfileView({ identity, cluster, warnings }: { identity: Identity; cluster: Cluster; warnings: readonly PayerWarning[] }) {
   const name = identity.displayName ?? identity.tag;
   const token = payToken(identity.preferredToken, cluster);
   const link = solanaPayLink({ wallet: identity.wallet, mint: token.mint, label: name });
@@ -34,6 +36,8 @@ export function ProfileView({ identity, cluster }: { identity: Identity; cluster
       </header>
 
       {identity.bio ? <p className="bio">{identity.bio}</p> : null}
+
+      <PayerWarnings warnings={warnings} />
 
       <section className="card pay" aria-labelledby="pay-heading">
         <div>

@@ -10,6 +10,8 @@ import { ChallengeRequest, ChallengeResponse, VerifyRequest, VerifyResponse } fr
 import { PublicKeyString } from '@/lib/solana/keys';
 import { Identity, ProfilePatch, ResolvedIdentity, TagPathParam } from '@/lib/identity/schemas';
 import { IdentityEventPage } from '@/lib/feed/read-events';
+import { Signals } from '@/lib/identity/signals';
+import { REVERSE_NOT_FOUND_REASONS } from '@/lib/integrations/reverse-reasons';
 import { FeedQuery } from '@/lib/feed/feed-query';
 import {
   AddressPathParam,
@@ -59,6 +61,11 @@ export const ErrorEnvelope = z
     error: z.object({
       code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
       message: z.string().meta({ description: 'Human-readable explanation; may change' }),
+      reason: z
+        .enum(REVERSE_NOT_FOUND_REASONS)
+        .optional()
+        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")' }),
+      tag: z.string().optional().meta({ description: '`lookalike` only: the verified or merchant tag the refused tag looks like', example: '@alice' }),
     }),
   })
   .meta({
@@ -77,6 +84,10 @@ const RateLimitHeaders = z.object({
 const PublicReadHeaders = z.object({
   'Cache-Control': z.string().meta({ description: 'Cacheable by shared caches for a short time', example: PUBLIC_READ_CACHE_CONTROL }),
   'Access-Control-Allow-Origin': z.string().meta({ example: '*' }),
+  'X-Indexed-Slot': z.string().meta({
+    description: 'The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot")',
+    example: '312345678',
+  }),
 });
 
 /** A public read with an ETag (lib/api/conditional.ts). */
@@ -289,6 +300,21 @@ const resolveIdentity = tagRead(
   ResolvedIdentity,
 );
 
+/** GET /v1/identity/{tag}/signals */
+const getSignals = tagRead(
+  {
+    operationId: 'getSignals',
+    tags: ['identity'],
+    summary: 'What a payer should weigh before paying a tag',
+    description:
+      'Registration time, when the owner and the payout wallet became the current ones (block times kept by the indexer), the ' +
+      'moderation flags, verified or merchant tags that look like this one, and the warnings /@tag and the pay Action show now. ' +
+      'Public and cacheable. A missing and a blocked tag give the same 404.',
+  },
+  'The signals',
+  Signals,
+);
+
 // ---------------------------------------------------------------------------------------
 // Register, availability and sync (SPEC 4.5; DESIGN.md "Register", "Indexer")
 // ---------------------------------------------------------------------------------------
@@ -319,7 +345,7 @@ const register: V1Operation = {
   responses: unsignedTransaction(RegisterResponse),
   errors: {
     400: 'Malformed body, tag or key',
-    409: 'Tag taken, reserved or blocked',
+    409: 'Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`)',
     503: BRIEFLY_UNREACHABLE,
   },
 };
@@ -484,7 +510,7 @@ const reverseLookup = conditionalRead(
   z.object({ address: AddressPathParam }),
   'The address’s tag',
   ReverseLookup,
-  { 400: 'Malformed address', 404: 'No tag for this address' },
+  { 400: 'Malformed address', 404: 'No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed`' },
 );
 
 /** POST /v1/reverse */
@@ -554,6 +580,7 @@ export const V1_OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'put'
   '/v1/auth/verify': { post: authVerify },
   '/v1/auth/session': { get: authSession },
   '/v1/identity/{tag}': { get: getIdentity, patch: updateProfile },
+  '/v1/identity/{tag}/signals': { get: getSignals },
   '/v1/identity/{tag}/wallet': { post: setWallet },
   '/v1/identity/{tag}/transfer': { get: getTransferState, post: offerTransfer },
   '/v1/identity/{tag}/transfer/cancel': { post: cancelTransfer },

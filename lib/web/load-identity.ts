@@ -5,6 +5,7 @@ import { profileCacheTag } from '@/lib/feed/profile-pages';
 import { toIdentity } from '@/lib/identity/identity-response';
 import { findActiveIdentity } from '@/lib/identity/queries';
 import { type Identity } from '@/lib/identity/schemas';
+import { readSignalFacts, type SignalFacts } from '@/lib/identity/signals';
 import { normalizePathTag } from '@/lib/identity/tag';
 
 /**
@@ -34,3 +35,16 @@ async function readPublicIdentity(tag: string): Promise<Identity | null> {
   const row = await findActiveIdentity(db, tag);
   return row ? toIdentity(row) : null;
 }
+
+/**
+ * The payer signals of the /@tag page (lib/identity/signals.ts), cached and expired with the
+ * identity (the same cache tag); the warnings are decided from them at render time.
+ */
+export const loadSignalFacts = cache(async (tagInput: string): Promise<SignalFacts | null> => {
+  const tag = normalizePathTag(tagInput);
+  if (!tag) return null;
+  return unstable_cache(async () => (await readSignalFacts((await getServices()).db, tag)).value, ['signal-facts', tag], {
+    tags: [profileCacheTag(tag)],
+    revalidate: PROFILE_REVALIDATE_SECONDS,
+  })();
+});

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ProfileView } from '@/components/profile/ProfileView';
 import { getConfig } from '@/lib/config';
-import { loadPublicIdentity } from '@/lib/web/load-identity';
+import { payerWarnings } from '@/lib/identity/payer-warnings';
+import { loadPublicIdentity, loadSignalFacts } from '@/lib/web/load-identity';
 
 // /@tag (rewritten here by next.config.ts): the public profile, rendered on its first view and
 // then served from Next's cache until a change to the tag expires it (lib/feed/profile-pages.ts):
@@ -35,11 +36,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProfilePage({ params }: Props) {
-  const identity = await loadPublicIdentity((await params).tag);
+  const { tag } = await params;
+  const [identity, signals] = await Promise.all([loadPublicIdentity(tag), loadSignalFacts(tag)]);
   if (!identity) notFound();
+  const config = getConfig();
+  // Decided when the page renders; the page is kept at most PROFILE_REVALIDATE_SECONDS, so a warning outlives its window by that much at most.
+  const warnings = signals ? payerWarnings(signals, new Date(), config.walletChangeWarningMs) : [];
   return (
     <main id="main">
-      <ProfileView identity={identity} cluster={getConfig().solana.cluster} />
+      <ProfileView identity={identity} cluster={config.solana.cluster} warnings={warnings} />
     </main>
   );
 }

@@ -5,12 +5,15 @@ import { json, withApi } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
 import { readIdentityEvents } from '@/lib/feed/read-events';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 
 export const GET = withCors(
   withApi(async (req, { services: { db } }) => {
     const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
-    const page = await readIdentityEvents(db, { after: after ?? null, limit });
-    return json(page, { headers: { 'Cache-Control': feedCacheControl(page.events.length, limit) } });
+    return atIndexedSlot(db, async () => {
+      const page = await readIdentityEvents(db, { after: after ?? null, limit });
+      return json(page, { headers: { 'Cache-Control': feedCacheControl(page.events.length, limit) } });
+    });
   }),
 );
 

@@ -4,13 +4,15 @@ import { routeMethods } from '@/lib/api/methods';
 import { json, withApi } from '@/lib/api/handler';
 import { readJson } from '@/lib/api/read-json';
 import { parseBatch } from '@/lib/integrations/parse-batch';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { reverseLookupMany } from '@/lib/integrations/reverse-lookup';
 import { ReverseBatchRequest } from '@/lib/integrations/schemas';
 
 export const POST = withCors(
   withApi(async (req, { services: { db } }) => {
     const { addresses } = parseBatch(ReverseBatchRequest, await readJson(req));
-    return json({ results: await reverseLookupMany(db, addresses) });
+    const { value, indexedSlot } = await reverseLookupMany(db, addresses);
+    return json({ results: value }, { headers: indexedSlotHeaders(indexedSlot) });
   }),
 );
 

@@ -3,6 +3,7 @@ import { corsPreflight, withCors } from '@/lib/api/cors';
 import { routeMethods } from '@/lib/api/methods';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { getTagAvailability } from '@/lib/registry/availability';
 
 type TagRoute = { tag: string };
@@ -12,7 +13,7 @@ export const GET = withCors(
     withRateLimit('availability', async (_req, { params, services: { db, config } }) => {
       const { tag } = params;
       const { connection, programId } = getChain(config);
-      return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
+      return atIndexedSlot(db, async () => json(await getTagAvailability({ db, connection, programId, tagInput: tag })));
     }),
   ),
 );

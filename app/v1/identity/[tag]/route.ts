@@ -6,7 +6,8 @@ import { json, withApi, withBearer } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
-import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
+import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
 
@@ -15,7 +16,8 @@ type TagRoute = { tag: string };
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
     const { tag } = params;
-    return conditionalJson(req, await getIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+    const { value, indexedSlot } = await getIdentityAtSlot(db, tag);
+    return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
   }),
 );
 

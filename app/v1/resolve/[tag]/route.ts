@@ -3,14 +3,16 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
-import { resolveIdentity } from '@/lib/identity/get-identity';
+import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 
 type TagRoute = { tag: string };
 
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
     const { tag } = params;
-    return conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+    const { value, indexedSlot } = await resolveIdentityAtSlot(db, tag);
+    return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
   }),
 );
 

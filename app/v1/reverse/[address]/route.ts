@@ -5,6 +5,8 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
 import { parseWith } from '@/lib/api/parse';
+import { getChain } from '@/lib/chain/rpc';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { reverseLookup } from '@/lib/integrations/reverse-lookup';
 import { AddressPathParam } from '@/lib/integrations/schemas';
 
@@ -13,9 +15,10 @@ type AddressRoute = { address: string };
 const ReversePath = z.object({ address: AddressPathParam });
 
 export const GET = withCors(
-  withApi<AddressRoute>(async (req, { params, services: { db } }) => {
+  withApi<AddressRoute>(async (req, { params, services: { db, config } }) => {
     const { address } = parseWith(ReversePath, params);
-    return conditionalJson(req, await reverseLookup(db, address), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+    const { value, indexedSlot } = await reverseLookup({ db, ...getChain(config) }, address);
+    return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
   }),
 );
 

@@ -4,6 +4,7 @@ import { routeMethods } from '@/lib/api/methods';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
 import { withApi } from '@/lib/api/handler';
 import { parseTagParam } from '@/lib/identity/get-identity';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { lifecycleRoute } from '@/lib/lifecycle/route';
 import { OfferTransferRequest } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
@@ -13,7 +14,7 @@ type TagRoute = { tag: string };
 export const GET = withCors(
   withApi<TagRoute>(async (req, { params, services: { db } }) => {
     const tag = parseTagParam(params.tag);
-    return conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+    return atIndexedSlot(db, async () => conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }));
   }),
 );
 

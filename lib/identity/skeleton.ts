@@ -34,7 +34,7 @@ export const SKELETON_RULES: readonly SkeletonRule[] = [
   { from: '8', to: 'b', why: 'Digit eight and letter b: the same bowl-and-stem shape at small sizes (`8ob` for `bob`).' },
   { from: 'rn', to: 'm', why: 'r followed by n reads as m (confusables.txt: rn → m), the best-known kerning spoof (`rnarket` for `market`).' },
   { from: 'vv', to: 'w', why: 'Two v read as w (confusables.txt: vv → w).' },
-  { from: 'cl', to: 'd', why: 'c followed by l reads as d (confusables.txt: cl → d), added from Unicode’s data: in a tight sans-serif the two fuse (`cliego` for `diego`).' },
+  { from: 'cl', to: 'd', why: 'c followed by l reads as d (confusables.txt: cl → d), added from Unicode’s data: in a tight sans-serif the two fuse (`cllego` for `diego`).' },
 ];
 
 const SINGLES = SKELETON_RULES.filter((r) => r.from.length === 1);

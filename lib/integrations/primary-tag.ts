@@ -25,7 +25,12 @@ export async function setPrimaryTag(db: Db, input: { owner: string; tag: string 
     .insert(primaryTags)
     .select(
       db
-        .select({ owner: identities.owner, tag: identities.tag, chosenAt: sql<Date>`${now.toISOString()}::timestamptz`.as('chosen_at') })
+        .select({
+          owner: identities.owner,
+          tag: identities.tag,
+          chosenAt: sql<Date>`${now.toISOString()}::timestamptz`.as('chosen_at'),
+          endedAt: sql<Date | null>`NULL::timestamptz`.as('ended_at'),
+        })
         .from(identities)
         .where(and(eq(identities.tag, tag), eq(identities.owner, owner), eq(identities.status, 'active'))),
     )

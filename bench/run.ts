@@ -11,6 +11,7 @@ import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
+import { benchPayers } from './payers';
 import { benchProgram } from './program-cu';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchWeb } from './web';
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, Section> = {
   identity: { stack: true, run: (s) => benchIdentity(s) },
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
+  payers: { stack: true, run: (s) => benchPayers(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },

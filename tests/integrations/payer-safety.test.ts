@@ -5,10 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { PayerWarnings } from '@/components/profile/PayerWarnings';
+import { profileViewHtml } from '@/lib/web/profile-view';
 import { identities } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
@@ -210,7 +208,7 @@ describe('signals and warnings after set_wallet', () => {
     const at = async (now: Date) => {
       const { value } = await getSignalsAtSlot(database.db, tag, { now, walletChangeWarningMs: WINDOW });
       const description = payActionMetadata({ identity, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, actionPath: '/x', icon: '/i', warnings: value.warnings }).description;
-      const page = renderToStaticMarkup(createElement(PayerWarnings, { warnings: value.warnings }));
+      const page = (await profileViewHtml(identity, 'localnet', value.warnings)).text;
       return { codes: value.warnings.map((w) => w.code), description, page };
     };
     const inside = await at(new Date(changedAt.getTime() + WINDOW - 1));

@@ -8,7 +8,9 @@ import { isPublicKey } from '@/lib/solana/keys';
 import { CodeField } from '@/components/form/CodeField';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
+import { RegistrationCost } from './RegistrationCost';
 import { useRegistration, type BuildRegistration } from './useRegistration';
+import type { CostSettings } from './useRegistrationCost';
 import { useTagAvailability, type Availability } from './useTagAvailability';
 
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
@@ -18,6 +20,7 @@ const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
   available: 'Available',
   reserved: 'Reserved: this tag cannot be registered.',
   taken: 'Taken: someone already has this tag.',
+  lookalike: '',
   error: '',
 };
 
@@ -25,7 +28,15 @@ const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
  * The /register form: live availability, an optional payout wallet, then the steps. The page
  * hands it the build action (components import nothing from app/).
  */
-export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: string | null; buildRegistration: BuildRegistration }) {
+export function RegisterFlow({
+  sessionKey,
+  buildRegistration,
+  costSettings,
+}: {
+  sessionKey: string | null;
+  buildRegistration: BuildRegistration;
+  costSettings: CostSettings;
+}) {
   const { publicKey } = useWallet();
   const [tagInput, setTagInput] = useState('');
   const [payout, setPayout] = useState('');
@@ -89,9 +100,16 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
     );
   }
 
-  const availabilityText = availability.state === 'error' ? availability.message : AVAILABILITY_TEXT[availability.state];
+  const availabilityText =
+    availability.state === 'error'
+      ? availability.message
+      : availability.state === 'lookalike'
+        ? availability.warning
+        : AVAILABILITY_TEXT[availability.state];
   const availabilityClass =
-    availability.state === 'available' ? 'ok' : ['invalid', 'reserved', 'taken', 'error'].includes(availability.state) ? 'error' : 'muted';
+    availability.state === 'available' ? 'ok' : ['invalid', 'reserved', 'taken', 'lookalike', 'error'].includes(availability.state) ? 'error' : 'muted';
+  // Shown before anything is signed: the tag is free, but payers could mistake it for another.
+  const lookalikeNotice = availability.state === 'available' ? availability.warning : null;
 
   return (
     <section className="card" aria-labelledby="register-heading">
@@ -105,10 +123,15 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
           onChange={setTagInput}
           disabled={running}
           maxLength={TAG_MAX_BYTES + 1}
-          aria-invalid={['invalid', 'reserved', 'taken'].includes(availability.state) || undefined}
+          aria-invalid={['invalid', 'reserved', 'taken', 'lookalike'].includes(availability.state) || undefined}
           hint={availabilityText}
           status={{ tone: availabilityClass, testId: 'availability' }}
         />
+        {lookalikeNotice ? (
+          <p className="warn" role="note" data-testid="lookalike-warning">
+            {lookalikeNotice}
+          </p>
+        ) : null}
         <CodeField
           label="Payout wallet (optional)"
           name="wallet"
@@ -120,6 +143,7 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
           problem={payoutInvalid ? 'Not a Solana address.' : null}
           hint="Where payments to your tag go. Leave empty to use the wallet you sign in with."
         />
+        <RegistrationCost tag={availability.state === 'available' ? availability.tag : null} settings={costSettings} />
         <div className="actions">
           <button type="submit" className="button" disabled={!canSubmit}>
             {'tag' in availability ? `Register @${availability.tag}` : 'Register'}

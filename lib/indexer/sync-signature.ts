@@ -9,17 +9,16 @@ import { tagNotFound } from '@/lib/identity/get-identity';
 import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
 import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './extract-registrations';
+import { recordSyncedSlot } from './cursor';
 import { fillRecordAddresses } from './fill-record-addresses';
 import type { Provenance } from './mirror-records';
-import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
+import { mirrorTouchedRecords } from './mirror-touched';
 
 export type SyncResult = { status: 'indexed'; identity: Identity } | { status: 'pending' };
 
 export interface SyncTransactionInput extends ChainAndMirror {
   signature: string;
   now: Date;
-  /** After the mirror's changes commit (default: their cached /@tag pages expire). */
-  afterCommit?: AfterCommit;
 }
 
 export const FAILED_TRANSACTION_MESSAGE = 'The transaction failed on chain: it changed nothing.';
@@ -36,7 +35,7 @@ export const NOT_OURS_MESSAGE = 'The transaction has no instruction of the tag r
  * instruction of ours → 422. Does not move the indexer's cursor: the cron run re-reads the
  * same records later, which changes nothing.
  */
-export async function syncTransaction({ db, connection, programId, signature, now, afterCommit }: SyncTransactionInput): Promise<SyncResult> {
+export async function syncTransaction({ db, connection, programId, signature, now }: SyncTransactionInput): Promise<SyncResult> {
   const finalized = await getTransaction(connection, signature, 'finalized');
   if (!finalized) {
     const confirmed = await getTransaction(connection, signature, 'confirmed');
@@ -45,17 +44,17 @@ export async function syncTransaction({ db, connection, programId, signature, no
     return { status: 'pending' };
   }
   const touched = touchedBy(finalized, programId);
-  const provenance: Provenance = { signature, slot: finalized.slot };
+  const provenance: Provenance = { signature, slot: finalized.slot, blockTime: finalized.blockTime };
   await fillRecordAddresses(db, programId);
-  const changes = await db.transaction((tx) =>
-    mirrorTouchedRecords(tx as unknown as Db, {
+  await db.transaction(async (tx) => {
+    await mirrorTouchedRecords(tx as unknown as Db, {
       connection,
       programId,
       touched: new Map(touched.map((address) => [address, provenance])),
       now,
-    }),
-  );
-  await afterMirrorCommit(changes, afterCommit);
+    });
+    await recordSyncedSlot(tx as unknown as Db, programId.toBase58(), finalized.slot, now);
+  });
   const [row] = await db
     .select()
     .from(identities)

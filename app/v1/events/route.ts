@@ -5,6 +5,7 @@ import { parseWith } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
 import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/events', {
   GET: v1Operation({
@@ -22,8 +23,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
     errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
     handler: async (req, { services: { db } }) => {
       const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
-      const { page, full } = await readIdentityEvents(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES });
-      return json(page, { headers: { 'Cache-Control': feedCacheControl(full) } });
+      return atIndexedSlot(db, async () => {
+        const { page, full } = await readIdentityEvents(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES });
+        return json(page, { headers: { 'Cache-Control': feedCacheControl(full) } });
+      });
     },
   }),
 });

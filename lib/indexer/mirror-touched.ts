@@ -1,6 +1,7 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
 import type { Db } from '@/lib/db';
 import { afterIdentityChanges, recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { logger } from '@/lib/observability/logger';
 import { lockMirror } from './mirror-lock';
 import { changedTags, mirrorRecordStates, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { readRecordStates } from './record-states';
@@ -43,6 +44,6 @@ export async function afterMirrorCommit(changes: MirrorChanges, afterCommit: Aft
   try {
     await afterCommit(visible);
   } catch (err) {
-    console.warn(`indexer: could not expire the cached pages of ${visible.length} tag(s):`, err instanceof Error ? err.message : err);
+    logger.warn({ err, tags: visible.length }, 'indexer: could not expire the cached pages of changed tags');
   }
 }

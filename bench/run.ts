@@ -12,6 +12,7 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchProgram } from './program-cu';
+import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchWeb } from './web';
 
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, Section> = {
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
+  cu: { stack: false, run: () => benchProgramCuSample() },
   localnet: { stack: false, run: () => benchLocalnet() },
 };
 

@@ -6,11 +6,13 @@
 //   npm run bench -- auth web   only these
 import { cpus, setPriority } from 'node:os';
 import { startStack, type Stack } from '@/devstack/stack';
+import { BENCH_APP_ENV } from './app-env';
 import { benchAuth } from './auth';
 import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
+import { benchObservability } from './observability';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
@@ -29,6 +31,7 @@ const SECTIONS: Record<string, Section> = {
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
+  observability: { stack: true, run: (s) => benchObservability(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
   cu: { stack: false, run: () => benchProgramCuSample() },
@@ -39,12 +42,7 @@ async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => a in SECTIONS);
   const names = wanted.length ? wanted : Object.keys(SECTIONS);
   const stack = names.some((name) => SECTIONS[name]!.stack)
-    ? await startStack({
-        AUTH_RATE_LIMIT: '100000000',
-        SYNC_RATE_LIMIT: '100000000',
-        REGISTER_RATE_LIMIT: '100000000',
-        AVAILABILITY_RATE_LIMIT: '100000000',
-      })
+    ? await startStack(BENCH_APP_ENV)
     : null;
   // The load generator (autocannon, in this process) yields to the server and PostgreSQL
   // when they want the same cores: on a real deployment it would be another machine.

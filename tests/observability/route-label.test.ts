@@ -1,0 +1,45 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OTHER_ROUTE, pathnameOf, ROUTE_PATTERNS, routeLabel } from '@/lib/observability/route-label';
+
+/** Every route handler file under app/, as a pattern (`[x]` → `{x}`); catch-alls left out. */
+function routeFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (/^\(.*\)$/.test(entry.name)) found.push(...routeFiles(path.join(dir, entry.name), prefix));
+      else found.push(...routeFiles(path.join(dir, entry.name), `${prefix}/${entry.name.replace(/^\[(\w+)\]$/, '{$1}')}`));
+    } else if (/^route\.(ts|tsx|js)$/.test(entry.name) && !prefix.includes('[')) {
+      found.push(prefix);
+    }
+  }
+  return found;
+}
+
+describe('route labels', () => {
+  it('list every route handler under app/ and nothing else', () => {
+    expect([...ROUTE_PATTERNS].sort()).toEqual(routeFiles().sort());
+  });
+
+  it.each([
+    ['/v1/identity/alice', '/v1/identity/{tag}'],
+    ['/v1/identity/alice/transfer/accept', '/v1/identity/{tag}/transfer/accept'],
+    ['/v1/resolve', '/v1/resolve'],
+    ['/v1/resolve/alice', '/v1/resolve/{tag}'],
+    ['/v1/reverse/9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', '/v1/reverse/{address}'],
+    ['/v1/openapi.json', '/v1/openapi.json'],
+    ['/api/health', '/api/health'],
+    ['/api/health/', '/api/health'],
+    ['/v1/nothing/here', OTHER_ROUTE],
+    ['/v1/identity/', OTHER_ROUTE],
+    ['/', OTHER_ROUTE],
+  ])('%s → %s', (pathname, label) => {
+    expect(routeLabel(pathname)).toBe(label);
+  });
+
+  it('take the path of a URL without its query or fragment', () => {
+    expect(pathnameOf('http://127.0.0.1:3000/v1/identity/alice?token=x#y')).toBe('/v1/identity/alice');
+    expect(pathnameOf('https://tags.example')).toBe('/');
+  });
+});

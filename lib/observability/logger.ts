@@ -12,14 +12,16 @@ import { REDACTED, REDACTED_FIELDS, scrub } from './scrub';
 
 export type { Logger } from 'pino';
 
-function serializeError(err: unknown): Record<string, unknown> {
+/** An error as a log field: type, message, code, stack, and what caused it (drizzle wraps the driver's error), scrubbed. */
+function serializeError(err: unknown, depth = 0): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: scrub(String(err)) };
-  const { code } = err as { code?: unknown };
+  const { code, cause } = err as { code?: unknown; cause?: unknown };
   return {
     type: err.name,
     message: scrub(err.message),
     ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
     ...(err.stack ? { stack: scrub(err.stack) } : {}),
+    ...(cause !== undefined && depth < 3 ? { cause: serializeError(cause, depth + 1) } : {}),
   };
 }
 
@@ -35,7 +37,7 @@ export function createLogger(destination?: DestinationStream): Logger {
         return requestId ? { requestId } : {};
       },
       redact: { paths: REDACTED_FIELDS.flatMap((field) => [field, `*.${field}`]), censor: REDACTED },
-      serializers: { err: serializeError },
+      serializers: { err: (err: unknown) => serializeError(err) },
       hooks: {
         logMethod(args, method) {
           method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrub(arg) : arg)) as Parameters<typeof method>);

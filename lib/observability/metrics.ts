@@ -10,6 +10,8 @@ import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from
  * own), and pushed over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (Vercel, where no
  * scraper reaches a function). One MeterProvider per process, on globalThis: Next.js gives
  * each route's chunk its own module state, and /api/metrics must read what every route counted.
+ * Durations are named with their unit (`…_seconds`), as Prometheus names them; this exporter
+ * does not add it.
  */
 
 /** Request latency buckets, seconds: a cached read is a millisecond, a sign-in a few. */
@@ -84,7 +86,7 @@ function createTelemetry(): Telemetry {
 
   const lagGauges = {
     slots: meter.createObservableGauge('indexer.lag.slots', { description: "Finalized slots the mirror has not indexed yet" }),
-    seconds: meter.createObservableGauge('indexer.lag', { unit: 's', description: 'Block time between the newest finalized slot and the last indexed one' }),
+    seconds: meter.createObservableGauge('indexer.lag.seconds', { unit: 's', description: 'Block time between the newest finalized slot and the last indexed one' }),
     deferred: meter.createObservableGauge('indexer.deferred', { description: 'Transactions the indexer could not read yet (the cursor waits before the oldest)' }),
   };
   meter.addBatchObservableCallback(
@@ -102,13 +104,13 @@ function createTelemetry(): Telemetry {
     provider,
     prometheus,
     requests: meter.createCounter('http.server.requests', { description: 'Requests answered, by route, method and status' }),
-    duration: meter.createHistogram('http.server.request.duration', {
+    duration: meter.createHistogram('http.server.request.duration.seconds', {
       unit: 's',
       description: 'Time to answer a request (to the response headers), by route, method and status',
       advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
     }),
     refusals: meter.createCounter('rate_limit.refusals', { description: 'Requests refused with 429 by a rate limit, by route' }),
-    poolWait: meter.createHistogram('db.pool.acquire.duration', {
+    poolWait: meter.createHistogram('db.pool.acquire.duration.seconds', {
       unit: 's',
       description: 'Time a query waited for a pooled connection, by pool',
       advice: { explicitBucketBoundaries: POOL_WAIT_BUCKETS },
@@ -119,7 +121,7 @@ function createTelemetry(): Telemetry {
     indexerTransactions: meter.createCounter('indexer.transactions', {
       description: 'Transactions the indexer handled, by result (processed: the cursor moved past it; deferred; recorded_skip)',
     }),
-    indexerRunDuration: meter.createHistogram('indexer.run.duration', {
+    indexerRunDuration: meter.createHistogram('indexer.run.duration.seconds', {
       unit: 's',
       description: 'Duration of an indexer run',
       advice: { explicitBucketBoundaries: RUN_BUCKETS },

@@ -29,6 +29,8 @@ const PATTERNS: [RegExp, string][] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"']+@/gi, `$1${REDACTED}@`],
   // a key or token in a query string: ?api-key=…, &token=…
   [/([?&](?:api[-_]?key|key|token|access[-_]?token|secret|auth|password)=)[^&\s"']+/gi, `$1${REDACTED}`],
+  // the values drizzle quotes after a failed statement (a nonce, a message being signed in)
+  [/(\nparams: )[^]*$/, `$1${REDACTED}`],
 ];
 
 /** `text` with every secret it quotes replaced by [redacted]. */

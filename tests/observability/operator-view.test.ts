@@ -20,7 +20,7 @@ describe('GET /api/metrics', () => {
   it('shows a request just made under its route and status, its latency too', async () => {
     const labels = { route: '/v1/identity/{tag}', method: 'GET', status: '404' };
     const before = await metrics();
-    const res = await fetch(`${app().url}/v1/identity/nobody-here-${Date.now() % 100000}`);
+    const res = await fetch(`${app().url}/v1/identity/nobody${Date.now() % 100000}`);
     expect(res.status).toBe(404);
     const after = await metrics();
     expect(sample(after, 'http_server_requests_total', labels)).toBe(sample(before, 'http_server_requests_total', labels) + 1);
@@ -68,7 +68,7 @@ describe('request ids and the log', () => {
       const request = await loggedLine(down, (l) => l.requestId === requestId && l.msg === 'request');
       expect(request).toMatchObject({ level: 'error', status: 503, route: '/v1/identity/{tag}' });
       const cause = await loggedLine(down, (l) => l.requestId === requestId && l.msg === 'database unavailable');
-      expect(cause).toMatchObject({ level: 'warn', err: { message: expect.stringContaining('ECONNREFUSED') } });
+      expect(cause).toMatchObject({ level: 'warn', err: { message: expect.stringContaining('params: [redacted]'), cause: { code: 'ECONNREFUSED' } } });
     } finally {
       await down.stop();
     }

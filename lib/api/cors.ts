@@ -8,9 +8,9 @@ import { stamp } from './answers';
  * conditional reads), and ETag is readable.
  */
 
-/** Response headers browsers may read from another origin (rate limits, auth challenge). */
+/** Response headers browsers may read from another origin (rate limits, auth challenge, the id to quote in a report). */
 const EXPOSED_HEADERS = [
-  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag',
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag', 'X-Request-Id',
 ].join(', ');
 
 /**

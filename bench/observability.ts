@@ -8,17 +8,12 @@ import bs58 from 'bs58';
 import { startApp, type RunningApp } from '@/devstack/app';
 import type { Stack } from '@/devstack/stack';
 import { BENCH_APP_ENV } from './app-env';
-import { measure, type LoadResult, type LoadSpec } from './measure';
+import { measure, median, type LoadResult, type LoadSpec } from './measure';
 import { seedBenchProfile } from './seed';
 
 const TARGET_OVERHEAD = 0.05;
 const ROUNDS = 10;
 const ROUND_SECONDS = 1.5;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function pubkey(): string {
   const x = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;

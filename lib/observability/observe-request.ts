@@ -29,8 +29,12 @@ export function isObserving(): boolean {
   return observing;
 }
 
-/** Serves `req` with `answer`, observed (see above). `answer` must not throw: withApi answers every error. */
-export async function observeRequest(req: Request, answer: () => Promise<Response>): Promise<Response> {
+/**
+ * Serves `req` with `answer`, observed (see above), under `route` (a /v1 route's declared
+ * path), else the route its URL matches (./route-label.ts). `answer` must not throw: withApi
+ * answers every error.
+ */
+export async function observeRequest(req: Request, route: string | undefined, answer: () => Promise<Response>): Promise<Response> {
   if (!observing) return answer();
   const started = performance.now();
   const given = req.headers.get(REQUEST_ID_HEADER);
@@ -39,18 +43,18 @@ export async function observeRequest(req: Request, answer: () => Promise<Respons
   try {
     response = await requestContext.run({ requestId }, answer);
   } catch (err) {
-    finish(req, requestId, 500, started, err);
+    finish(req, route, requestId, 500, started, err);
     throw err;
   }
   response = withHeader(response, REQUEST_ID_HEADER, requestId);
-  finish(req, requestId, response.status, started);
+  finish(req, route, requestId, response.status, started);
   return response;
 }
 
-function finish(req: Request, requestId: string, status: number, started: number, err?: unknown): void {
+function finish(req: Request, declared: string | undefined, requestId: string, status: number, started: number, err?: unknown): void {
   const durationMs = performance.now() - started;
   const path = pathnameOf(req.url);
-  const route = routeLabel(path);
+  const route = declared ?? routeLabel(path);
   recordRequest(route, req.method, status, durationMs / 1000);
   const line = { requestId, method: req.method, route, path, status, durationMs: Math.round(durationMs * 10) / 10, ...(err ? { err } : {}) };
   if (status >= 500) logger.error(line, 'request');

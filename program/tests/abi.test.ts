@@ -126,10 +126,11 @@ describe('IDL', () => {
   });
 
   it('TagRecord fields add up to TAG_RECORD_SIZE (tag padded to one seed), at the offsets of abi.h', () => {
-    const width: Record<string, number> = { pubkey: 32, u8: 1, i64: 8, string: 4 + 32 };
+    const width = (type: unknown) => (typeof type === 'string' ? { pubkey: 32, u8: 1, u32: 4, i64: 8 }[type]! : 32);
     const fields = idl.types[0].type.fields;
-    expect(fields.map((f) => f.name)).toEqual(['owner', 'wallet', 'pending_owner', 'bump', 'registered_at', 'tag']);
-    expect(8 + fields.reduce((sum, f) => sum + width[f.type], 0)).toBe(TAG_RECORD_SIZE);
+    expect(fields.map((f) => f.name)).toEqual(['owner', 'wallet', 'pending_owner', 'bump', 'registered_at', 'tag_len', 'tag']);
+    expect(fields.at(-1)?.type).toEqual({ array: ['u8', 32] });
+    expect(8 + fields.reduce((sum, f) => sum + width(f.type), 0)).toBe(TAG_RECORD_SIZE);
     expect(TAG_RECORD_SIZE).toBe(149);
     const offsets = { REC_OWNER: 'owner', REC_WALLET: 'wallet', REC_PENDING_OWNER: 'pendingOwner', REC_BUMP: 'bump', REC_REGISTERED_AT: 'registeredAt', REC_TAG_LEN: 'tagLength', REC_TAG: 'tag' } as const;
     for (const [define, field] of Object.entries(offsets)) {

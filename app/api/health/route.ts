@@ -4,5 +4,5 @@
 import { observeRequest } from '@/lib/observability/observe-request';
 
 export function GET(req: Request): Promise<Response> {
-  return observeRequest(req, async () => Response.json({ ok: true }));
+  return observeRequest(req, '/api/health', async () => Response.json({ ok: true }));
 }

@@ -15,9 +15,9 @@ export const ROUTE_PATTERNS = [
   '/api/cron/indexer',
   '/api/health',
   '/api/indexer/status',
-  '/api/internal/revalidate',
   '/api/metrics',
   '/api/ready',
+  '/{handle}',
 ] as const;
 
 /** What a path no listed route matches is counted under (an unknown /v1 path, a catch-all). */

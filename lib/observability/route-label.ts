@@ -3,13 +3,12 @@
  * segments as `{name}` (as the OpenAPI document writes them), so a metric has one series per
  * route, not one per tag. A /v1 route passes the path it declares (lib/api/v1-route.ts); the
  * others are listed here, since Next.js does not tell a handler which route matched.
- * tests/observability/route-label.test.ts fails when a route file outside app/v1 is missing
- * from this list or listed without one.
+ * tests/observability/route-label.test.ts fails when an observed route file (withApi,
+ * observeRequest) outside app/v1 is missing from this list or listed without one.
  */
 
-/** Every route handler under app/ outside app/v1, `[x]` written `{x}`; catch-alls are left to `OTHER_ROUTE`. */
+/** Every observed route handler outside app/v1, `[x]` written `{x}`; catch-alls are left to `OTHER_ROUTE`. */
 export const ROUTE_PATTERNS = [
-  '/actions.json',
   '/api/actions/pay/{tag}',
   '/api/avatar/{tag}',
   '/api/cron/indexer',
@@ -17,7 +16,6 @@ export const ROUTE_PATTERNS = [
   '/api/indexer/status',
   '/api/metrics',
   '/api/ready',
-  '/{handle}',
 ] as const;
 
 /** What a path no listed route matches is counted under (an unknown /v1 path, a catch-all). */

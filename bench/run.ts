@@ -15,6 +15,7 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchObservability } from './observability';
+import { benchPayers } from './payers';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
@@ -35,6 +36,7 @@ const SECTIONS: Record<string, Section> = {
   identity: { stack: true, run: (s) => benchIdentity(s) },
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
+  payers: { stack: true, run: (s) => benchPayers(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   program: { stack: false, run: () => benchProgram() },

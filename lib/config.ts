@@ -79,6 +79,8 @@ const envSchema = z.object({
   /** getSignaturesForAddress page size; a node answers at most 1,000. */
   INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
   INDEXER_MAX_TRANSACTIONS: positiveInt(5000),
+  /** Payers are warned (/@tag, the pay Action, signals) when the payout wallet changed within this many hours. */
+  PAYER_WALLET_CHANGE_WARNING_HOURS: positiveInt(72),
   DATA_DIR: z.string().default('.data'),
 });
 
@@ -124,6 +126,8 @@ export interface Config {
   priorityFee: PriorityFeePolicy;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
+  /** How recent a payout-wallet change must be for payers to be warned (lib/identity/payer-warnings.ts). */
+  walletChangeWarningMs: number;
   dataDir: string;
 }
 
@@ -194,6 +198,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     priorityFee: { percentile: e.PRIORITY_FEE_PERCENTILE, maxMicroLamports: e.PRIORITY_FEE_MAX_MICRO_LAMPORTS },
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
+    walletChangeWarningMs: e.PAYER_WALLET_CHANGE_WARNING_HOURS * 3_600_000,
     dataDir: e.DATA_DIR,
   };
 }

@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/errors';
+import { logger } from '@/lib/observability/logger';
 
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
@@ -66,7 +67,7 @@ async function readFromClient(reader: ReadableStreamDefaultReader<Uint8Array>): 
   try {
     return await reader.read();
   } catch (err) {
-    console.warn('client hung up mid-body:', err instanceof Error ? err.message : err);
+    logger.warn({ err }, 'client hung up mid-body');
     throw new AppError('invalid_request', 'The request body ended before it was complete.');
   }
 }

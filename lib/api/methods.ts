@@ -1,8 +1,8 @@
-import { setCorsHeaders } from './cors';
+import { allowOf, HTTP_METHODS, setCorsHeaders } from './cors';
 import { AppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export { HTTP_METHODS };
 type HttpMethod = (typeof HTTP_METHODS)[number];
 
 // Next.js passes each handler the request and the route's context; handlers type their own.
@@ -17,7 +17,7 @@ type AnyHandler = (req: Request, ctx: any) => Response | Promise<Response>;
  */
 export function routeMethods(handlers: Partial<Record<HttpMethod, AnyHandler>>): Record<HttpMethod, AnyHandler> {
   const own = { ...handlers, ...(handlers.GET && !handlers.HEAD ? { HEAD: handlers.GET } : {}) };
-  const allow = HTTP_METHODS.filter((m) => own[m]).join(', ');
+  const allow = allowOf(HTTP_METHODS.filter((m) => own[m]));
   const notAllowed: AnyHandler = (req) =>
     setCorsHeaders(
       errorResponse(new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow })),

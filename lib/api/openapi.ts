@@ -95,7 +95,7 @@ const ifNoneMatch = z.object({
   'if-none-match': z.string().optional().meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
 });
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /** The error answers of one operation, each with what it means there. */
 function errors(cases: Partial<Record<number, string>>): ZodOpenApiResponsesObject {
@@ -194,7 +194,8 @@ function toOpenApi(op: V1Operation): ZodOpenApiOperationObject {
   const { bearer, rateLimit: _bucket, responses, errors: _own, ...doc } = op;
   return {
     ...doc,
-    ...(bearer ? { security: BEARER } : {}),
+    // Public operations say so (`[]`): a generator or linter must not guess from absence.
+    security: bearer ? BEARER : [],
     responses: { ...responses, ...errors(answerableErrors(op, wrappersOfOperation(op))) },
   };
 }
@@ -546,6 +547,7 @@ const openApiDocument: V1Operation = {
       z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) }),
     ),
   },
+  errors: { 406: 'The request’s `Accept` excludes `application/json`, the only form of the document' },
 };
 
 /** Every /v1 endpoint: path → method → operation. A new route adds its line here. */
@@ -581,6 +583,17 @@ function v1Paths(): ZodOpenApiPathsObject {
   );
 }
 
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * The server a client should call: the public origin (APP_URL), or, for an app on a loopback
+ * address (local development, tests), `/`: relative to wherever the document was fetched, so
+ * a copy of it never points its readers at their own machine.
+ */
+function documentedServerUrl(origin: string): string {
+  return LOOPBACK_HOST.test(new URL(origin).hostname) ? '/' : origin;
+}
+
 /** The OpenAPI 3.1 document of /v1; `serverUrl` is the public origin (APP_URL). */
 export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
   return createDocument({
@@ -592,8 +605,9 @@ export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
         'Wallet-signature sign-in, tag registration transactions and identity profiles on Solana. ' +
         'Every error is `{ "error": { "code", "message" } }`. Each operation lists every status it can answer; besides ' +
         'those, a method a path does not serve answers 405 with `Allow`, and a /v1 path that names no endpoint answers 404.',
+      license: { name: 'Proprietary: all rights reserved by the operator of this deployment', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: options.serverUrl ? [{ url: options.serverUrl }] : undefined,
+    servers: options.serverUrl ? [{ url: documentedServerUrl(options.serverUrl), description: 'This deployment' }] : undefined,
     tags: [
       { name: 'auth', description: 'Sign in with a wallet signature' },
       { name: 'identity', description: 'Read identities and edit your profile' },

@@ -78,7 +78,7 @@ describe('GET /v1/openapi.json', () => {
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const name = `${method.toUpperCase()} ${p}`;
-        expect(op.security, name).toEqual(secured.includes(name) ? [{ bearerAuth: [] }] : undefined);
+        expect(op.security, name).toEqual(secured.includes(name) ? [{ bearerAuth: [] }] : []);
         if (secured.includes(name)) expect(op.responses, name).toHaveProperty('401');
         for (const [status, response] of Object.entries(op.responses)) {
           if (Number(status) >= 400) expect(response.content?.['application/json'].schema.$ref, `${name} ${status}`).toBe('#/components/schemas/Error');

@@ -76,6 +76,16 @@ const envSchema = z.object({
   INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
   INDEXER_MAX_TRANSACTIONS: positiveInt(5000),
   DATA_DIR: z.string().default('.data'),
+  /**
+   * `1` lifts the webhook target checks (https, public addresses) so that tests and local
+   * development can deliver to http://127.0.0.1. Never in production.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', '']).default('0'),
+  /** One delivery attempt, connecting included. */
+  WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  WEBHOOK_MAX_PER_OWNER: positiveInt(10),
+  /** /v1/webhooks requests per client address and minute. */
+  WEBHOOK_RATE_LIMIT: positiveInt(60),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -118,7 +128,18 @@ export interface Config {
   indexerIntervalSeconds: number;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
+  /** Webhook delivery (lib/webhooks): what the routes and every delivery pass need. */
+  webhooks: WebhookConfig;
+  /** /v1/webhooks per client address. */
+  webhookRateLimit: { limit: number; windowSeconds: number };
   dataDir: string;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: http and non-public addresses allowed (tests, local development). */
+  allowPrivateTargets: boolean;
+  timeoutMs: number;
+  maxPerOwner: number;
 }
 
 export type ClientAddressSource = { source: 'direct' } | { source: 'vercel' } | { source: 'proxy'; hops: number };
@@ -180,6 +201,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxPerOwner: e.WEBHOOK_MAX_PER_OWNER,
+    },
+    webhookRateLimit: { limit: e.WEBHOOK_RATE_LIMIT, windowSeconds: 60 },
     dataDir: e.DATA_DIR,
   };
 }

@@ -36,7 +36,7 @@ export function requireProductionBuild(dir = buildDir()): void {
  * Starts the production build the way `npm start` serves it (scripts/serve.ts: our HTTP
  * server in front of Next.js, which stamps the socket address and gives pages their CSP) on
  * a free port with the given environment, and waits until it answers. No background indexer
- * unless `env` asks for one.
+ * and no webhook deliveries unless `env` asks for them.
  */
 export async function startApp(env: Record<string, string>): Promise<RunningApp> {
   requireProductionBuild();
@@ -54,6 +54,7 @@ export async function startApp(env: Record<string, string>): Promise<RunningApp>
       AUTH_SECRET: TEST_AUTH_SECRET,
       CRON_SECRET: TEST_CRON_SECRET,
       INDEXER_INTERVAL_SECONDS: '0',
+      WEBHOOK_INTERVAL_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

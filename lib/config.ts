@@ -84,6 +84,8 @@ const envSchema = z.object({
   /** One delivery attempt, connecting included. */
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_MAX_PER_OWNER: positiveInt(10),
+  /** `npm start` runs a delivery pass this often (0: only with the indexer's cron). */
+  WEBHOOK_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(1),
   /** /v1/webhooks requests per client address and minute. */
   WEBHOOK_RATE_LIMIT: positiveInt(60),
 });
@@ -126,6 +128,7 @@ export interface Config {
   /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
   clientAddress: ClientAddressSource;
   indexerIntervalSeconds: number;
+  webhookIntervalSeconds: number;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
   /** Webhook delivery (lib/webhooks): what the routes and every delivery pass need. */
@@ -200,6 +203,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     avatarRateLimit: { limit: e.AVATAR_RATE_LIMIT, windowSeconds: 60 },
     clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
+    webhookIntervalSeconds: e.WEBHOOK_INTERVAL_SECONDS,
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
     webhooks: {
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',

@@ -34,6 +34,16 @@ import { PUBLIC_READ_CACHE_CONTROL } from './cors';
 import { WRAPPER_STATUSES, wrapperStatuses, type Wrapper } from './answers';
 import type { RateLimitBucket } from './rate-limit';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
+import { IdentityEvent } from '@/lib/feed/read-events';
+import {
+  CreateWebhookRequest,
+  DeliveryAttemptList,
+  ReplayWebhookRequest,
+  WebhookIdParam,
+  Webhook,
+  WebhookList,
+  WebhookWithSecret,
+} from '@/lib/webhooks/schemas';
 
 /*
  * The OpenAPI 3.1 document of /v1, generated from the same zod schemas that validate the
@@ -533,6 +543,120 @@ const listIdentityEvents: V1Operation = {
 };
 
 // ---------------------------------------------------------------------------------------
+// Webhooks: the change feed pushed, signed as Standard Webhooks (DESIGN.md "Webhooks")
+// ---------------------------------------------------------------------------------------
+
+const webhookPath = { path: z.object({ id: WebhookIdParam }) };
+const NO_SUCH_WEBHOOK = 'No subscription of the caller with this id (another owner’s answers the same)';
+
+/** One of the caller's subscriptions: bearer, rate-limited, 404 for anyone else's. */
+function webhookOperation(doc: OperationDoc & Pick<V1Operation, 'requestBody' | 'responses' | 'requestParams'>, errors: V1Operation['errors'] = {}): V1Operation {
+  return { tags: ['webhooks'], bearer: true, rateLimit: 'webhooks', ...doc, errors };
+}
+
+/** POST /v1/webhooks */
+const createWebhookOperation = webhookOperation(
+  {
+    operationId: 'createWebhook',
+    summary: 'Subscribe a URL to the change feed',
+    description:
+      'Every change after now (or only those of `tags`) is POSTed to `url`: the event exactly as GET /v1/events shows it, ' +
+      'signed as Standard Webhooks (`webhook-id` is the event id, `webhook-timestamp`, `webhook-signature`; see the ' +
+      '`identityChange` webhook). At least once, in feed order: deduplicate by `webhook-id`. A failed delivery is retried ' +
+      'with exponential backoff (5 s, 10 s, 20 s… up to an hour); after 24 hours of failures the subscription is disabled, ' +
+      'with the reason in `disabledReason`. The target must be https on port 443, on a public address, and answer without ' +
+      'a redirect; it is checked again on every delivery. The answer carries the signing secret, shown only this once.',
+    requestBody: jsonBody(CreateWebhookRequest),
+    responses: { 201: ok('The subscription, with its signing secret', WebhookWithSecret, RateLimitHeaders.extend({ Location: z.string() })) },
+  },
+  {
+    400: 'Malformed body, or a target refused (not https, not port 443, not a public address, answers with a redirect)',
+    409: 'The caller holds the most subscriptions an owner may',
+  },
+);
+
+/** GET /v1/webhooks */
+const listWebhooksOperation = webhookOperation({
+  operationId: 'listWebhooks',
+  summary: 'The caller’s subscriptions, their state and cursor',
+  responses: { 200: ok('The subscriptions, oldest first', WebhookList, RateLimitHeaders) },
+});
+
+/** DELETE /v1/webhooks/{id} */
+const deleteWebhookOperation = webhookOperation(
+  {
+    operationId: 'deleteWebhook',
+    summary: 'End a subscription',
+    requestParams: webhookPath,
+    responses: { 204: { description: 'Deleted; nothing more is delivered', headers: RateLimitHeaders } },
+  },
+  { 404: NO_SUCH_WEBHOOK },
+);
+
+/** POST /v1/webhooks/{id}/rotate */
+const rotateWebhookOperation = webhookOperation(
+  {
+    operationId: 'rotateWebhookSecret',
+    summary: 'A new signing secret',
+    description: 'For 24 hours the previous secret still signs too: `webhook-signature` carries one signature under each.',
+    requestParams: webhookPath,
+    responses: { 200: ok('The subscription, with its new signing secret', WebhookWithSecret, RateLimitHeaders) },
+  },
+  { 404: NO_SUCH_WEBHOOK },
+);
+
+/** POST /v1/webhooks/{id}/replay */
+const replayWebhookOperation = webhookOperation(
+  {
+    operationId: 'replayWebhook',
+    summary: 'Deliver again from a feed cursor',
+    description: 'Moves the cursor to `after` (`0-0`: the start of the feed); failures are forgotten and a disabled subscription starts again.',
+    requestParams: webhookPath,
+    requestBody: jsonBody(ReplayWebhookRequest),
+    responses: { 200: ok('The subscription, its cursor moved', Webhook, RateLimitHeaders) },
+  },
+  { 400: 'Malformed body or cursor', 404: NO_SUCH_WEBHOOK },
+);
+
+/** GET /v1/webhooks/{id}/deliveries */
+const listDeliveriesOperation = webhookOperation(
+  {
+    operationId: 'listWebhookDeliveries',
+    summary: 'The last delivery attempts: status, latency, error',
+    requestParams: webhookPath,
+    responses: { 200: ok('Up to 50 attempts, newest first', DeliveryAttemptList, RateLimitHeaders) },
+  },
+  { 404: NO_SUCH_WEBHOOK },
+);
+
+/** The webhook itself: what a subscription's target receives (OpenAPI 3.1 `webhooks`). */
+const identityChangeWebhook: ZodOpenApiOperationObject = {
+  operationId: 'identityChange',
+  tags: ['webhooks'],
+  summary: 'One change of the feed, POSTed to a subscription’s URL',
+  description:
+    'The body is the event exactly as GET /v1/events shows it. Verify the signature with a Standard Webhooks library and ' +
+    'the subscription’s secret, refuse a timestamp more than 5 minutes off, and deduplicate by `webhook-id`: delivery is at ' +
+    'least once, in feed order. Answer 2xx within the timeout (10 s); anything else, a redirect included, is retried.',
+  security: [],
+  requestParams: {
+    header: z.object({
+      'webhook-id': z.string().meta({ description: 'The event id: the same for every attempt of one event', example: '318' }),
+      'webhook-timestamp': z.string().meta({ description: 'Unix seconds when this attempt was signed', example: '1764100000' }),
+      'webhook-signature': z.string().meta({
+        description: 'Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per secret in use (two for a day after a rotation)',
+        example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+      }),
+    }),
+  },
+  requestBody: jsonBody(IdentityEvent),
+  responses: {
+    '2XX': { description: 'Any 2xx acknowledges the event' },
+    '4XX': { description: 'Any other answer, a redirect included (or none within the timeout), is a failed attempt, retried with backoff' },
+  },
+};
+
+// ---------------------------------------------------------------------------------------
 // The document itself
 // ---------------------------------------------------------------------------------------
 
@@ -570,6 +694,11 @@ export const V1_OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'put'
   '/v1/availability/{tag}': { get: availability },
   '/v1/register': { post: register },
   '/v1/sync': { post: sync },
+  '/v1/webhooks': { get: listWebhooksOperation, post: createWebhookOperation },
+  '/v1/webhooks/{id}': { delete: deleteWebhookOperation },
+  '/v1/webhooks/{id}/rotate': { post: rotateWebhookOperation },
+  '/v1/webhooks/{id}/replay': { post: replayWebhookOperation },
+  '/v1/webhooks/{id}/deliveries': { get: listDeliveriesOperation },
   '/v1/openapi.json': { get: openApiDocument },
 };
 
@@ -614,9 +743,11 @@ export function createOpenApiDocument(options: { serverUrl?: string } = {}) {
       { name: 'register', description: 'Register a tag on chain' },
       { name: 'lifecycle', description: 'Change the payout wallet, transfer or release a tag (unsigned transactions)' },
       { name: 'integrators', description: 'For wallets and payment apps: primary tag, reverse lookup, batch resolve, change feed' },
+      { name: 'webhooks', description: 'The change feed pushed to your URL, signed (Standard Webhooks)' },
       { name: 'meta', description: 'About the API' },
     ],
     paths: v1Paths(),
+    webhooks: { identityChange: { post: identityChangeWebhook } },
     components: {
       securitySchemes: {
         bearerAuth: {

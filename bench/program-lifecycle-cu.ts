@@ -4,9 +4,10 @@
  * register_tag beside them. `npx tsx bench/program-lifecycle-cu.ts`.
  *
  * What dominates: each lifecycle call recomputes the record's address from its stored bump
- * (sol_create_program_address, 1,500 CU flat) and logs one line (~100 CU + length); the rest
- * is the program's own checks. register_tag's figure depends on the tag: its
- * sol_try_find_program_address costs 1,500 CU per bump tried, so it is printed per tag.
+ * (sol_sha256, about 150 CU) and logs one line (~100 CU + length); the rest is the
+ * program's own checks. register_tag's figure depends on the tag: finding its canonical
+ * bump costs about 340 CU per bump tried beyond the first, so it is printed per tag (and
+ * over 1,000 random tags by bench/program-cu-sample.ts).
  */
 import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import path from 'node:path';

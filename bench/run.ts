@@ -12,8 +12,10 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchProgram } from './program-cu';
+import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchWeb } from './web';
+import { benchWebhooks } from './webhooks';
 
 const LOAD_GENERATOR_NICENESS = 10;
 
@@ -28,8 +30,10 @@ const SECTIONS: Record<string, Section> = {
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
+  webhooks: { stack: true, run: (s) => benchWebhooks(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
+  cu: { stack: false, run: () => benchProgramCuSample() },
   localnet: { stack: false, run: () => benchLocalnet() },
 };
 

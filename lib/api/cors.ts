@@ -1,5 +1,4 @@
 import type { Handler } from './handler';
-import { stamp } from './answers';
 
 /*
  * CORS for /v1 (DESIGN.md "Identity"). The API authenticates with a bearer token, never a
@@ -26,7 +25,7 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 };
 
-/** Sets the CORS headers on a /v1 answer (withCors, routeMethods's 405, the 404, proxy.ts's 400). */
+/** Sets the CORS headers on a /v1 answer (withCors, v1Route's 405, the 404, proxy.ts's 400). */
 export function setCorsHeaders(response: Response): Response {
   for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
   return response;
@@ -34,7 +33,7 @@ export function setCorsHeaders(response: Response): Response {
 
 /** Adds the CORS headers to every answer of the handler, errors included. */
 export function withCors<C>(handler: Handler<C>): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => setCorsHeaders(await handler(req, ctx)), 'cors', handler);
+  return async (req: Request, ctx: C) => setCorsHeaders(await handler(req, ctx));
 }
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -1,10 +1,9 @@
 import type { RequestCounter } from '@/lib/auth/rate-limit';
-import { verifySessionToken } from '@/lib/auth/session-token';
+import { verifySessionToken, type SessionTokenKeys } from '@/lib/auth/session-token';
 import { AppError, toAppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
 import { rateLimitTicket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
-import { stamp } from './answers';
 
 /** What Next.js passes a route handler: the dynamic segments, as a Promise (Next 15+). */
 export interface RouteContext<P = Record<string, string>> {
@@ -25,31 +24,22 @@ export type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
  * plain values: `withApi<{ tag: string }>(async (req, { params: { tag } }) => …)`.
  */
 export function withApi<P = Record<string, string>>(handler: Handler<ApiContext<P>>): Handler<RouteContext<P>> {
-  return stamp(async (req: Request, ctx: RouteContext<P>) => {
+  return async (req: Request, ctx: RouteContext<P>) => {
     try {
       const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
       return await handler(req, { params, services });
     } catch (err) {
       return errorResponse(err);
     }
-  }, 'api', handler);
+  };
 }
 
 /** `Authorization: Bearer <session JWT>` → the caller's public key; 401 otherwise. */
-export function withBearer<C extends { services: Services }>(
-  handler: Handler<C & { caller: string }>,
-): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => {
-    const header = req.headers.get('authorization') ?? '';
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(header);
-    const caller = match ? await verifySessionToken(ctx.services.tokenKeys, match[1], new Date()) : null;
-    if (!caller) {
-      throw new AppError('unauthorized', 'A valid session token is required.', {
-        'WWW-Authenticate': 'Bearer realm="v1"',
-      });
-    }
-    return handler(req, { ...ctx, caller });
-  }, 'bearer', handler);
+export async function bearerCaller(req: Request, tokenKeys: SessionTokenKeys): Promise<string> {
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(req.headers.get('authorization') ?? '');
+  const caller = match ? await verifySessionToken(tokenKeys, match[1], new Date()) : null;
+  if (!caller) throw new AppError('unauthorized', 'A valid session token is required.', { 'WWW-Authenticate': 'Bearer realm="v1"' });
+  return caller;
 }
 
 /**
@@ -66,7 +56,7 @@ export function withRateLimit<C extends { services: Services }>(
   handler: Handler<C & { countRequest: RequestCounter }>,
   options: { fused?: boolean } = {},
 ): Handler<C> {
-  return stamp(async (req: Request, ctx: C) => {
+  return async (req: Request, ctx: C) => {
     const { authDb } = ctx.services;
     const ticket = rateLimitTicket(ctx.services, bucket, req.headers, new Date());
     if (!options.fused) await ticket.count(authDb);
@@ -81,7 +71,7 @@ export function withRateLimit<C extends { services: Services }>(
     await ticket.count(authDb);
     for (const [name, value] of Object.entries(ticket.headers())) response.headers.set(name, value);
     return response;
-  }, `rateLimit:${bucket}`, handler);
+  };
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

@@ -1,44 +1,63 @@
 import type { z } from 'zod';
-import { withCors } from '@/lib/api/cors';
-import { delegatesTo } from '@/lib/api/answers';
-import { json, withApi, withBearer, withRateLimit, type ApiContext, type Handler, type RouteContext } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readOptionalJson } from '@/lib/api/read-json';
+import { json } from '@/lib/api/handler';
+import { BRIEFLY_UNREACHABLE, tagPath, unsignedTransaction } from '@/lib/api/openapi';
+import { v1Operation } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { parseTagParam } from '@/lib/identity/get-identity';
 import { buildLifecycleTransaction, type LifecycleOperation } from './build-lifecycle-transaction';
-
-type TagRoute = { tag: string };
+import { LifecycleTransaction } from './schemas';
 
 /** Bodies are a few keys; anything larger is not one of ours. */
 const MAX_BODY_BYTES = 4096;
 
-/**
- * The POST handler of one lifecycle builder (issue 12): rate-limited like POST /v1/register
- * (its policy, a bucket of its own), then in the issue's order: 400 for a malformed tag or
- * body, 401 without a valid bearer token, then the builder's 404, 409, 403 and 503. The body
- * is parsed with the operation's schema; a missing body reads as `{}` (cancel and accept
- * take none, the other schemas then name their required key).
- */
-export function lifecycleRoute<S extends z.ZodType<{ feePayer?: string }>>(
-  schema: S,
-  operationOf: (body: z.infer<S>) => LifecycleOperation,
-): Handler<RouteContext<TagRoute>> {
-  type Checked = ApiContext<TagRoute> & { tag: string; operation: LifecycleOperation; feePayer: string | undefined };
-  const authenticated = withBearer<Checked>(async (_req, { caller, tag, operation, feePayer, services: { db, config } }) => {
-    const { connection, programId } = getChain(config);
-    return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer }));
-  });
-  return withCors(
-    withApi<TagRoute>(
-      withRateLimit(
-        'register',
-        delegatesTo(authenticated, async (req: Request, ctx: ApiContext<TagRoute>) => {
-          const tag = parseTagParam(ctx.params.tag); // 400 `invalid_tag`, as GET and PATCH /v1/identity/{tag} answer
-          const body = parseWith(schema, (await readOptionalJson(req, MAX_BODY_BYTES)) ?? {});
-          return authenticated(req, { ...ctx, tag, operation: operationOf(body), feePayer: body.feePayer });
-        }),
-      ),
-    ),
-  );
+/** What a lifecycle route says of itself; the rest is common to the five. */
+interface LifecycleDocs {
+  operationId: string;
+  summary: string;
+  /** The checks after the record is found, in order. */
+  checks: string;
+  errors: { 409?: string; 403: string };
 }
+
+/**
+ * The POST operation of one lifecycle builder: rate-limited like POST /v1/register (its
+ * policy, a bucket of its own), then in DESIGN.md's order: 400 for a malformed tag or body,
+ * 401 without a valid bearer token, then the builder's 404, 409, 403 and 503. The body is
+ * parsed with the operation's schema; a missing body reads as `{}` (cancel and accept take
+ * none, the other schemas then name their required key).
+ */
+export function lifecycleOperation<B extends { feePayer?: string }>(
+  docs: LifecycleDocs,
+  schema: z.ZodType<B>,
+  operationOf: (body: B) => LifecycleOperation,
+) {
+  return v1Operation({
+    operationId: docs.operationId,
+    tags: ['lifecycle'],
+    summary: docs.summary,
+    description:
+      'Checks, in order: body and tag (400), token (401), a tag with no record on chain or blocked (404), then the record ' +
+      `on chain (not the mirror): ${docs.checks} The service never signs, submits or writes the mirror: sign (the caller ` +
+      'first, a sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.',
+    rateLimit: 'register',
+    params: ({ tag }) => ({ tag: parseTagParam(tag) }), // 400 `invalid_tag`, as GET and PATCH /v1/identity/{tag} answer
+    body: { schema, maxBytes: MAX_BODY_BYTES, optional: true },
+    bearer: true,
+    bearerLast: true,
+    requestParams: tagPath,
+    responses: unsignedTransaction(LifecycleTransaction),
+    errors: {
+      400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
+      404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
+      ...docs.errors,
+      503: BRIEFLY_UNREACHABLE,
+    },
+    handler: async (_req, { params: { tag }, body, caller, services: { db, config } }) => {
+      const { connection, programId } = getChain(config);
+      const operation = operationOf(body);
+      return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer }));
+    },
+  });
+}
+
+export const NOT_THE_OWNER = 'The caller is not the owner on chain';

@@ -82,3 +82,9 @@ export const DeliveryAttempt = z
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 
 export const DeliveryAttemptList = z.object({ deliveries: z.array(DeliveryAttempt) }).meta({ id: 'DeliveryAttemptList' });
+
+/** The `{id}` path parameter of /v1/webhooks/{id}…, as documented. */
+export const webhookPath = { path: z.object({ id: WebhookIdParam }) };
+
+/** What the 404 of /v1/webhooks/{id}… means. */
+export const NO_SUCH_WEBHOOK = 'No subscription of the caller with this id (another owner’s answers the same)';

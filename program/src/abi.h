@@ -38,21 +38,48 @@ enum {
   ERR_END
 };
 
-#define ERROR_NAME_WIDTH 24
-/* Fixed-width rows rather than pointers to strings: a name is found by index alone. */
-static const char ERROR_NAMES[ERR_END - ERR_TAG_TOO_SHORT][ERROR_NAME_WIDTH] = {
-    "TagTooShort",          "TagTooLong",          "TagInvalidChar",
-    "TagInvalidEdge",       "InvalidInstructionData", "NotEnoughAccounts",
-    "OwnerNotSigner",       "FeePayerNotSigner",   "FeePayerNotWritable",
-    "TagRecordNotWritable", "InvalidTagRecordAddress", "InvalidSystemProgram",
-    "AlreadyRegistered",    "TagRecordNotProgramOwned", "NotATagRecord",
-    "NotTagOwner",          "NewOwnerNotSigner",   "NotPendingOwner",
-    "NoOfferToAccept",      "NoOfferToCancel",     "NewOwnerIsZero",
-    "NewOwnerIsOwner",      "WalletIsZero",        "ReceiverNotWritable",
-    "ReceiverIsTagRecord",
+/*
+ * Each error's name and message, as the IDL and lib/registry/errors.ts list them: the
+ * failure's log line carries both (Anchor's format, see fail() in input.h).
+ */
+typedef struct {
+  const char *name;
+  u64 name_len;
+  const char *msg;
+  u64 msg_len;
+} ErrorText;
+#define ERROR_TEXT(name, msg) {name, sizeof(name) - 1, msg, sizeof(msg) - 1}
+static const ErrorText ERROR_TEXTS[ERR_END - ERR_TAG_TOO_SHORT] = {
+    ERROR_TEXT("TagTooShort", "Tag is shorter than 3 bytes"),
+    ERROR_TEXT("TagTooLong", "Tag is longer than 32 bytes"),
+    ERROR_TEXT("TagInvalidChar", "Tag may only contain a-z, 0-9 and _"),
+    ERROR_TEXT("TagInvalidEdge", "Tag may not start or end with _"),
+    ERROR_TEXT("InvalidInstructionData", "Instruction data is not a call of this program (discriminator or length)"),
+    ERROR_TEXT("NotEnoughAccounts", "The instruction has fewer accounts than its ABI lists"),
+    ERROR_TEXT("OwnerNotSigner", "Owner must sign"),
+    ERROR_TEXT("FeePayerNotSigner", "Fee payer must sign"),
+    ERROR_TEXT("FeePayerNotWritable", "Fee payer must be writable"),
+    ERROR_TEXT("TagRecordNotWritable", "Tag record must be writable"),
+    ERROR_TEXT("InvalidTagRecordAddress", "Tag record is not the PDA [\"tag\", tag]"),
+    ERROR_TEXT("InvalidSystemProgram", "Account 3 must be the System Program"),
+    ERROR_TEXT("AlreadyRegistered", "Tag is already registered"),
+    ERROR_TEXT("TagRecordNotProgramOwned", "Tag record is not owned by the tag registry program"),
+    ERROR_TEXT("NotATagRecord", "Tag record data is not a TagRecord (size, discriminator or tag length)"),
+    ERROR_TEXT("NotTagOwner", "Signer is not the tag's owner"),
+    ERROR_TEXT("NewOwnerNotSigner", "The new owner must sign to accept"),
+    ERROR_TEXT("NotPendingOwner", "Signer is not the pending owner of the tag"),
+    ERROR_TEXT("NoOfferToAccept", "No transfer offer stands to accept"),
+    ERROR_TEXT("NoOfferToCancel", "No transfer offer stands to cancel"),
+    ERROR_TEXT("NewOwnerIsZero", "A transfer may not be offered to the zero address"),
+    ERROR_TEXT("NewOwnerIsOwner", "The owner may not offer the tag to itself"),
+    ERROR_TEXT("WalletIsZero", "The payout wallet may not be the zero address"),
+    ERROR_TEXT("ReceiverNotWritable", "Receiver must be writable"),
+    ERROR_TEXT("ReceiverIsTagRecord", "Receiver may not be the tag record itself"),
 };
+#define ERROR_NAME_MAX 24
+#define ERROR_MESSAGE_MAX 72
 
-/* Instructions, in the IDL's order; IX_UNKNOWN names the program in logs of unknown calls. */
+/* Instructions, in the IDL's order: the success log line names them. */
 enum {
   IX_REGISTER_TAG,
   IX_SET_WALLET,
@@ -60,16 +87,15 @@ enum {
   IX_CANCEL_TRANSFER,
   IX_ACCEPT_TRANSFER,
   IX_RELEASE_TAG,
-  IX_UNKNOWN,
   IX_END
 };
 
 #define IX_NAME_WIDTH 16
 static const char IX_NAMES[IX_END][IX_NAME_WIDTH] = {
     "register_tag",    "set_wallet",  "offer_transfer", "cancel_transfer",
-    "accept_transfer", "release_tag", "tag_registry",
+    "accept_transfer", "release_tag",
 };
-static const u8 IX_NAME_LENGTHS[IX_END] = {12, 10, 14, 15, 15, 11, 12};
+static const u8 IX_NAME_LENGTHS[IX_END] = {12, 10, 14, 15, 15, 11};
 
 /* sha256("global:<name>")[0..8] and sha256("account:TagRecord")[0..8], as LE u64. */
 #define REGISTER_TAG_DISCRIMINATOR 0x2aa0a6f4630f1d4aull

@@ -44,17 +44,38 @@ static void parse_input(const u8 *input, Input *in) {
   in->program_id = in->data + in->data_len;
 }
 
-static const char LOG_FAILED[] = " failed: ";
+static const char ANCHOR_CODE[] = "AnchorError occurred. Error Code: ";
+static const char ANCHOR_NUMBER[] = ". Error Number: 60";
+static const char ANCHOR_MESSAGE[] = ". Error Message: ";
 
-/* Logs "<instruction> failed: <ErrorName>" and returns the code. */
-__attribute__((noinline)) static u64 fail(u64 ix, u64 code) {
-  char line[IX_NAME_WIDTH + sizeof(LOG_FAILED) - 1 + ERROR_NAME_WIDTH];
-  u64 n = IX_NAME_LENGTHS[ix];
-  copy_bytes((u8 *)line, (const u8 *)IX_NAMES[ix], n);
-  copy_bytes((u8 *)line + n, (const u8 *)LOG_FAILED, sizeof(LOG_FAILED) - 1);
-  n += sizeof(LOG_FAILED) - 1;
-  const char *name = ERROR_NAMES[code - ERR_TAG_TOO_SHORT];
-  for (u64 i = 0; i < ERROR_NAME_WIDTH && name[i]; i++) line[n++] = name[i];
+/*
+ * Logs Anchor's error line, "AnchorError occurred. Error Code: <Name>. Error Number: <n>.
+ * Error Message: <msg>.", which AnchorError.parse and every Anchor client read, and returns
+ * the code. One line, put together with sol_memcpy_ (a flat 10 CU per piece) rather than a
+ * byte loop: a refusal costs little more than its log line. Codes are 6000..6099, so the
+ * number is "60" and two digits.
+ */
+__attribute__((noinline)) static u64 fail(u64 code) {
+  char line[sizeof(ANCHOR_CODE) + ERROR_NAME_MAX + sizeof(ANCHOR_NUMBER) + 2 + sizeof(ANCHOR_MESSAGE) + ERROR_MESSAGE_MAX + 1];
+  const ErrorText *text = &ERROR_TEXTS[code - ERR_TAG_TOO_SHORT];
+  u64 n = sizeof(ANCHOR_CODE) - 1;
+  sol_memcpy_(line, ANCHOR_CODE, n);
+  sol_memcpy_(line + n, text->name, text->name_len);
+  n += text->name_len;
+  sol_memcpy_(line + n, ANCHOR_NUMBER, sizeof(ANCHOR_NUMBER) - 1);
+  n += sizeof(ANCHOR_NUMBER) - 1;
+  u64 ones = code - 6000, tens = 0;
+  while (ones >= 10) {
+    ones -= 10;
+    tens++;
+  }
+  line[n++] = (char)('0' + tens);
+  line[n++] = (char)('0' + ones);
+  sol_memcpy_(line + n, ANCHOR_MESSAGE, sizeof(ANCHOR_MESSAGE) - 1);
+  n += sizeof(ANCHOR_MESSAGE) - 1;
+  sol_memcpy_(line + n, text->msg, text->msg_len);
+  n += text->msg_len;
+  line[n++] = '.';
   sol_log_(line, n);
   return code;
 }

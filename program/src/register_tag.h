@@ -6,6 +6,7 @@
 #define TAG_REGISTRY_REGISTER_TAG_H
 
 #include "input.h"
+#include "pda.h"
 #include "rent.h"
 
 /* System Program instruction indices (u32 LE enum tags). */
@@ -98,26 +99,26 @@ static u64 create_record(Cpi *cpi, const u8 *program_id, u64 lamports) {
 
 static u64 register_tag(const Input *in) {
   const u8 *data = in->data;
-  if (in->data_len < REGISTER_FIXED_BYTES) return fail(IX_REGISTER_TAG, ERR_INVALID_INSTRUCTION_DATA);
+  if (in->data_len < REGISTER_FIXED_BYTES) return fail(ERR_INVALID_INSTRUCTION_DATA);
   u64 tag_len = load_u32(data + 8);
   /* truncated, or trailing bytes */
-  if (in->data_len != REGISTER_FIXED_BYTES + tag_len) return fail(IX_REGISTER_TAG, ERR_INVALID_INSTRUCTION_DATA);
+  if (in->data_len != REGISTER_FIXED_BYTES + tag_len) return fail(ERR_INVALID_INSTRUCTION_DATA);
   const u8 *tag = data + 12;
   const u8 *wallet = tag + tag_len;
 
-  if (in->num_accounts < A_MAX) return fail(IX_REGISTER_TAG, ERR_NOT_ENOUGH_ACCOUNTS);
+  if (in->num_accounts < A_MAX) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
   u64 err = check_tag(tag, tag_len);
-  if (err) return fail(IX_REGISTER_TAG, err);
+  if (err) return fail(err);
 
   const u8 *record = in->accounts[A_TAG_RECORD];
   const u8 *owner = in->accounts[A_OWNER];
   const u8 *payer = in->accounts[A_FEE_PAYER];
   const u8 *system = in->accounts[A_SYSTEM_PROGRAM];
-  if (!owner[ACC_IS_SIGNER]) return fail(IX_REGISTER_TAG, ERR_OWNER_NOT_SIGNER);
-  if (!payer[ACC_IS_SIGNER]) return fail(IX_REGISTER_TAG, ERR_FEE_PAYER_NOT_SIGNER);
-  if (!payer[ACC_IS_WRITABLE]) return fail(IX_REGISTER_TAG, ERR_FEE_PAYER_NOT_WRITABLE);
-  if (!record[ACC_IS_WRITABLE]) return fail(IX_REGISTER_TAG, ERR_TAG_RECORD_NOT_WRITABLE);
-  if (!key_is_zero_aligned(system + ACC_KEY)) return fail(IX_REGISTER_TAG, ERR_INVALID_SYSTEM_PROGRAM);
+  if (!owner[ACC_IS_SIGNER]) return fail(ERR_OWNER_NOT_SIGNER);
+  if (!payer[ACC_IS_SIGNER]) return fail(ERR_FEE_PAYER_NOT_SIGNER);
+  if (!payer[ACC_IS_WRITABLE]) return fail(ERR_FEE_PAYER_NOT_WRITABLE);
+  if (!record[ACC_IS_WRITABLE]) return fail(ERR_TAG_RECORD_NOT_WRITABLE);
+  if (!key_is_zero_aligned(system + ACC_KEY)) return fail(ERR_INVALID_SYSTEM_PROGRAM);
 
   Cpi cpi;
   u8 bump_seed[1];
@@ -126,9 +127,9 @@ static u64 register_tag(const Input *in) {
   cpi.seeds[1].addr = tag;
   cpi.seeds[1].len = tag_len;
   u64 expected[PUBKEY_BYTES / 8];
-  if (sol_try_find_program_address(cpi.seeds, 2, in->program_id, (u8 *)expected, bump_seed) ||
+  if (find_tag_address(tag, tag_len, in->program_id, expected, bump_seed) ||
       !key_equal_aligned((const u8 *)expected, record + ACC_KEY))
-    return fail(IX_REGISTER_TAG, ERR_INVALID_TAG_RECORD_ADDRESS);
+    return fail(ERR_INVALID_TAG_RECORD_ADDRESS);
   cpi.seeds[2].addr = bump_seed;
   cpi.seeds[2].len = 1;
   cpi.signer.addr = cpi.seeds;
@@ -137,7 +138,7 @@ static u64 register_tag(const Input *in) {
 
   /* Registered, or otherwise in use: only an empty, system-owned address can become a record. */
   if (!key_is_zero_aligned(record + ACC_OWNER) || *(const u64 *)(record + ACC_DATA_LEN) != 0)
-    return fail(IX_REGISTER_TAG, ERR_ALREADY_REGISTERED);
+    return fail(ERR_ALREADY_REGISTERED);
 
   SolRent rent;
   SolClock clock;

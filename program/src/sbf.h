@@ -87,14 +87,14 @@ typedef struct {
 
 /* Syscalls: undefined symbols the loader binds by the hash of their name. */
 extern void sol_log_(const char *message, u64 len);
-extern u64 sol_create_program_address(const SolSignerSeed *seeds, u64 seeds_len,
-                                      const u8 *program_id, u8 *address);
-extern u64 sol_try_find_program_address(const SolSignerSeed *seeds, u64 seeds_len,
-                                        const u8 *program_id, u8 *address, u8 *bump);
 extern u64 sol_invoke_signed_c(const SolInstruction *instruction,
                                const SolAccountInfo *account_infos, u64 account_infos_len,
                                const SolSignerSeeds *signers_seeds, u64 signers_seeds_len);
 extern u64 sol_get_rent_sysvar(SolRent *rent);
+/* SHA-256 over the concatenation of the slices (same layout as a signer seed). */
+extern u64 sol_sha256(const SolSignerSeed *slices, u64 slices_len, u8 *result);
+/* 0 when the 32 bytes are a point of the curve (`curve_id` 0: edwards25519), 1 when not. */
+extern u64 sol_curve_validate_point(u64 curve_id, const u8 *point, u8 *result);
 extern u64 sol_get_clock_sysvar(SolClock *clock);
 /* Flat cost for short copies (cheaper than a byte loop past a few bytes); ranges must not overlap. */
 extern void sol_memcpy_(void *dst, const void *src, u64 len);
@@ -110,10 +110,6 @@ static inline u32 load_u32(const u8 *p) {
 
 static inline void store_u64(u8 *p, u64 v) {
   for (int i = 0; i < 8; i++) p[i] = (u8)(v >> (8 * i));
-}
-
-static inline void copy_bytes(u8 *dst, const u8 *src, u64 len) {
-  for (u64 i = 0; i < len; i++) dst[i] = src[i];
 }
 
 /* Pubkey helpers for 8-aligned keys (every key inside a serialized account is). */

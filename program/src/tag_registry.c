@@ -12,7 +12,7 @@
 u64 entrypoint(const u8 *input) {
   Input in;
   parse_input(input, &in);
-  if (in.data_len < IX_DISCRIMINATOR_BYTES) return fail(IX_UNKNOWN, ERR_INVALID_INSTRUCTION_DATA);
+  if (in.data_len < IX_DISCRIMINATOR_BYTES) return fail(ERR_INVALID_INSTRUCTION_DATA);
   u64 discriminator = *(const u64 *)in.data;
   if (discriminator == REGISTER_TAG_DISCRIMINATOR) return register_tag(&in);
   return run_lifecycle(&in, discriminator);

@@ -41,7 +41,7 @@ describe('discriminators', () => {
     expect(entry).toContain('if (discriminator == REGISTER_TAG_DISCRIMINATOR) return register_tag(&in);');
     const lifecycle = readFileSync(path.join(SRC_DIR, 'lifecycle.h'), 'utf8');
     for (const name of NAMES.filter((n) => n !== 'register_tag')) {
-      expect(lifecycle).toContain(`{${name.toUpperCase()}_DISCRIMINATOR, ${name}, IX_${name.toUpperCase()}, `);
+      expect(lifecycle).toContain(`{${name.toUpperCase()}_DISCRIMINATOR, ${name}, `);
     }
   });
 });
@@ -51,12 +51,19 @@ describe('errors', () => {
     expect(idl.errors).toEqual(REGISTRY_ERRORS.map(({ code, name, msg }) => ({ code, name, msg })));
   });
 
-  it('the C source numbers its errors from 6000 in the same order', () => {
+  it('the C source numbers its errors from 6000 in the same order, with the same names and messages', () => {
     expect(C_SOURCE).toContain('ERR_TAG_TOO_SHORT = 6000,');
-    const table = C_SOURCE.slice(C_SOURCE.indexOf('ERROR_NAMES['), C_SOURCE.indexOf('};', C_SOURCE.indexOf('ERROR_NAMES[')));
-    const names = [...table.matchAll(/"(\w+)"/g)].map((m) => m[1]);
-    expect(names).toEqual(REGISTRY_ERRORS.map((e) => e.name));
+    const start = C_SOURCE.indexOf('ERROR_TEXTS[');
+    const table = C_SOURCE.slice(start, C_SOURCE.indexOf('};', start));
+    const rows = [...table.matchAll(/ERROR_TEXT\("(\w+)", "((?:[^"\\]|\\.)*)"\)/g)].map((m) => ({ name: m[1], msg: m[2].replace(/\\"/g, '"') }));
+    expect(rows).toEqual(REGISTRY_ERRORS.map(({ name, msg }) => ({ name, msg })));
     REGISTRY_ERRORS.forEach((e, i) => expect(e.code).toBe(6000 + i));
+  });
+
+  it("the C source's name and message widths hold every row", () => {
+    const width = (name: string) => Number(new RegExp(`#define ${name} (\\d+)`).exec(C_SOURCE)?.[1]);
+    expect(Math.max(...REGISTRY_ERRORS.map((e) => e.name.length))).toBeLessThanOrEqual(width('ERROR_NAME_MAX'));
+    expect(Math.max(...REGISTRY_ERRORS.map((e) => e.msg.length))).toBeLessThanOrEqual(width('ERROR_MESSAGE_MAX'));
   });
 
   it('maps codes to names and back', () => {
@@ -119,10 +126,11 @@ describe('IDL', () => {
   });
 
   it('TagRecord fields add up to TAG_RECORD_SIZE (tag padded to one seed), at the offsets of abi.h', () => {
-    const width: Record<string, number> = { pubkey: 32, u8: 1, i64: 8, string: 4 + 32 };
+    const width = (type: unknown) => (typeof type === 'string' ? { pubkey: 32, u8: 1, u32: 4, i64: 8 }[type]! : 32);
     const fields = idl.types[0].type.fields;
-    expect(fields.map((f) => f.name)).toEqual(['owner', 'wallet', 'pending_owner', 'bump', 'registered_at', 'tag']);
-    expect(8 + fields.reduce((sum, f) => sum + width[f.type], 0)).toBe(TAG_RECORD_SIZE);
+    expect(fields.map((f) => f.name)).toEqual(['owner', 'wallet', 'pending_owner', 'bump', 'registered_at', 'tag_len', 'tag']);
+    expect(fields.at(-1)?.type).toEqual({ array: ['u8', 32] });
+    expect(8 + fields.reduce((sum, f) => sum + width(f.type), 0)).toBe(TAG_RECORD_SIZE);
     expect(TAG_RECORD_SIZE).toBe(149);
     const offsets = { REC_OWNER: 'owner', REC_WALLET: 'wallet', REC_PENDING_OWNER: 'pendingOwner', REC_BUMP: 'bump', REC_REGISTERED_AT: 'registeredAt', REC_TAG_LEN: 'tagLength', REC_TAG: 'tag' } as const;
     for (const [define, field] of Object.entries(offsets)) {

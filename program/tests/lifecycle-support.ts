@@ -1,14 +1,15 @@
 /**
  * Helpers for the program tests over the shared LiteSVM harness: register a tag,
  * read its record, plant accounts the program did not write, and assert a refusal the way
- * the program reports it (its code and its log line).
+ * the program reports it (its code and Anchor's error line).
  */
+import { AnchorError } from '@coral-xyz/anchor';
 import { lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { expect } from 'vitest';
 import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/registry/account';
-import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
+import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/registry/errors';
 import { registerTagInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
@@ -74,8 +75,15 @@ export function withAccount(ix: TransactionInstruction, position: number, change
   return new TransactionInstruction({ programId: ix.programId, keys, data: ix.data });
 }
 
-/** The refusal as the program reports it: `Custom(code)` and "<instruction> failed: <Name>" in the logs. */
-export function expectRefusal(result: SendResult, instruction: RegistryInstructionName | 'tag_registry', name: RegistryErrorName) {
-  expect(customErrorCode(result)).toBe(registryErrorCode(name));
-  expect(logs(result)).toContain(`Program log: ${instruction} failed: ${name}`);
+/**
+ * The refusal as the program reports it: `Custom(code)`, and Anchor's error line in the logs,
+ * which AnchorError.parse (@coral-xyz/anchor) reads back as the error's name, number and message.
+ */
+export function expectRefusal(result: SendResult, name: RegistryErrorName) {
+  const { code, msg } = REGISTRY_ERRORS.find((e) => e.name === name)!;
+  expect(customErrorCode(result)).toBe(code);
+  expect(logs(result)).toContain(`Program log: AnchorError occurred. Error Code: ${name}. Error Number: ${code}. Error Message: ${msg}.`);
+  const parsed = AnchorError.parse(logs(result));
+  expect(parsed?.error).toEqual({ errorCode: { code: name, number: code }, errorMessage: msg, comparedValues: undefined, origin: undefined });
+  expect(parsed?.program.toBase58()).toBe(PROGRAM_ID.toBase58());
 }

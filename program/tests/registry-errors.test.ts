@@ -14,7 +14,7 @@ const code = registryErrorCode('AlreadyRegistered');
 const hex = `0x${code.toString(16)}`;
 
 function failedLogs(program: string) {
-  return [`Program ${program} invoke [1]`, `Program log: register_tag failed: AlreadyRegistered`, `Program ${program} failed: custom program error: ${hex}`];
+  return [`Program ${program} invoke [1]`, `Program log: AnchorError occurred. Error Code: AlreadyRegistered. Error Number: 6012. Error Message: Tag is already registered.`, `Program ${program} failed: custom program error: ${hex}`];
 }
 
 function sendTransactionError(logs: string[] | undefined) {

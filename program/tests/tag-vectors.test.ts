@@ -9,6 +9,7 @@ import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors
 import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { expectRefusal } from './lifecycle-support';
 
 let svm: LiteSVM;
 let owner: Keypair;
@@ -49,8 +50,7 @@ describe('tag vectors: program side', () => {
 
   it.each(vectors.invalid)('refuses invalid $reason with $error', ({ tag, error }) => {
     const result = registerRaw(tag);
-    expect(customErrorCode(result)).toBe(registryErrorCode(error as RegistryErrorName));
-    expect(logs(result)).toContain(`Program log: register_tag failed: ${error}`);
+    expectRefusal(result, error as RegistryErrorName);
   });
 
   it.each(vectors.nonCanonical)('refuses non-canonical raw input $input with $error', ({ input, tag, error }) => {

@@ -1,64 +1,39 @@
-import path from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { wrappersOf } from '@/lib/api/answers';
-import { answerableErrors, createOpenApiDocument, V1_OPERATIONS, wrappersOfOperation } from '@/lib/api/openapi';
-import { HTTP_METHODS } from './routes';
+import { createOpenApiDocument } from '@/lib/api/openapi';
+import { answerableErrors, HTTP_METHODS, type V1Method } from '@/lib/api/v1-route';
+import { v1Routes } from '@/app/v1/v1-routes';
+import { v1RouteModules } from './routes';
 
 /*
  * The statuses the OpenAPI document lists for each operation against the statuses its route
- * can answer: what the handler's wrappers can answer (read from the wrappers each exported
- * handler really went through, lib/api/answers.ts), a JSON body's, and the operation's own.
+ * can answer: what its declared checks can answer (lib/api/v1-route.ts `ENFORCED_STATUSES`:
+ * withApi's, the token's, the rate limit's, a JSON body's) and the operation's own. The route
+ * files, their declarations and the document's list of routes (app/v1/v1-routes.ts) must agree.
  */
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-type RouteModule = Record<string, ((req: Request, ctx: unknown) => Response | Promise<Response>) | undefined>;
 
-/** One operation a route file serves: its handler's wrappers and every status it can answer. */
+/** One operation a route file serves and every status it can answer. */
 interface ServedOperation {
   name: string;
   path: string;
-  method: Lowercase<(typeof HTTP_METHODS)[number]>;
-  wrappers: string[];
+  method: string;
   answers: string[];
 }
 
-const V1_PATH_FILES = Object.keys(V1_OPERATIONS).map((p) => ({
-  path: p,
-  file: path.join(process.cwd(), 'app', p.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts'),
-}));
+const routes = await v1RouteModules();
 
-/** Imports every documented path's route file and reads each method it serves (an unserved one answers 405). */
-async function servedOperations(): Promise<{ served: ServedOperation[]; problems: string[] }> {
-  const served: ServedOperation[] = [];
-  const problems: string[] = [];
-  for (const { path: p, file } of V1_PATH_FILES) {
-    const mod = (await import(file)) as RouteModule;
-    for (const METHOD of HTTP_METHODS) {
-      const method = METHOD.toLowerCase() as ServedOperation['method'];
-      const handler = mod[METHOD];
-      const name = `${METHOD} ${p}`;
-      const op = V1_OPERATIONS[p][method];
-      const wrappers = handler ? wrappersOf(handler).sort() : [];
-      if (!op) {
-        // not documented: must be routeMethods' 405 (no wrappers: it never reaches a handler)
-        const status = handler ? (await handler(new Request(`http://test${p}`, { method: METHOD }), {})).status : 405;
-        if (wrappers.length || status !== 405) problems.push(`${name}: served but not documented`);
-        continue;
-      }
-      if (!handler) {
-        problems.push(`${name}: documented but ${path.relative(process.cwd(), file)} exports no ${METHOD}`);
-        continue;
-      }
-      const declared = wrappersOfOperation(op).sort();
-      if (JSON.stringify(wrappers) !== JSON.stringify(declared)) {
-        problems.push(`${name}: its handler goes through [${wrappers}], its operation declares [${declared}]`);
-      }
-      const answers = [...Object.keys(op.responses), ...Object.keys(answerableErrors(op, wrappersOf(handler)))];
-      served.push({ name, path: p, method, wrappers, answers: [...new Set(answers)].sort() });
-    }
-  }
-  return { served, problems };
+/** Every operation the route files declare, with what each can answer. */
+function servedOperations(): ServedOperation[] {
+  return routes.flatMap(({ path, declaration }) =>
+    Object.entries(declaration?.operations ?? {}).map(([method, op]) => ({
+      name: `${method} ${path}`,
+      path,
+      method: method.toLowerCase(),
+      answers: [...new Set([...Object.keys(op.responses), ...Object.keys(answerableErrors(op))])].sort(),
+    })),
+  );
 }
 
 /** Every difference between what each route can answer and what the document lists for it. */
@@ -72,12 +47,27 @@ function coverageGaps(doc: Doc, served: ServedOperation[]): string[] {
   return gaps;
 }
 
-describe('OpenAPI coverage: each route answers exactly the statuses the document lists', async () => {
-  const doc = createOpenApiDocument() as unknown as Doc;
-  const { served, problems } = await servedOperations();
+describe('OpenAPI coverage: each route answers exactly the statuses the document lists', () => {
+  const doc = createOpenApiDocument(v1Routes()) as unknown as Doc;
+  const served = servedOperations();
 
-  it('each route file serves exactly its documented methods, through the wrappers its operation declares', () => {
-    expect(served.length).toBe(Object.values(V1_OPERATIONS).flatMap((item) => Object.keys(item)).length);
+  it('every app/v1 route file is made by v1Route with the path of its folder, and the document lists each once', () => {
+    expect(routes.filter((r) => r.declaration?.path !== r.path).map((r) => r.file)).toEqual([]);
+    expect(v1Routes().map((r) => r.path).sort()).toEqual(routes.map((r) => r.path).sort());
+    expect(served.length).toBe(Object.values(doc.paths).flatMap((item) => Object.keys(item)).length);
+  });
+
+  it('a method a route does not declare answers 405 with Allow, in the envelope, before any check', async () => {
+    const problems: string[] = [];
+    for (const { path, module, declaration } of routes) {
+      const declared = Object.keys(declaration?.operations ?? {}) as V1Method[];
+      for (const method of HTTP_METHODS.filter((m) => !['HEAD', 'OPTIONS', ...declared].includes(m))) {
+        const handler = module[method] as (req: Request, ctx: unknown) => Response | Promise<Response>;
+        const res = await handler(new Request(`http://test${path}`, { method }), {});
+        const allow = res.headers.get('allow') ?? '';
+        if (res.status !== 405 || declared.some((m) => !allow.includes(m))) problems.push(`${method} ${path}: ${res.status} Allow: ${allow}`);
+      }
+    }
     expect(problems).toEqual([]);
   });
 
@@ -101,7 +91,7 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
     expect(coverageGaps(edited, served)).toEqual(['GET /v1/events: the document lists 409, the route cannot answer it']);
   });
 
-  it('the wrappers’ statuses: withApi’s 500 and 503 everywhere, 429 where rate-limited, 415 where a JSON body is read', () => {
+  it('the declared checks’ statuses: withApi’s 500 and 503 everywhere, 429 where rate-limited, 415 where a JSON body is read', () => {
     const statuses = (name: string) => served.find((op) => op.name === name)?.answers;
     expect(statuses('GET /v1/availability/{tag}')).toEqual(['200', '429', '500', '503']);
     expect(statuses('GET /v1/openapi.json')).toEqual(['200', '406', '500', '503']);

@@ -1,32 +1,32 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { declarationOf, type V1RouteDeclaration } from '@/lib/api/v1-route';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Every `app/v1/**\/route.ts` but the catch-all, with the path its place in the tree gives it (`[tag]` → `{tag}`). */
+export function v1RouteFiles(root = path.join(process.cwd(), 'app', 'v1')): { file: string; path: string }[] {
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => /(^|\/)route\.ts$/.test(f) && !f.includes('[[...rest]]'))
+    .map((f) => ({
+      file: path.join(root, f),
+      path: '/' + path.join('v1', path.dirname(f)).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/'),
+    }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+}
 
-/**
- * Every operation the app serves under /v1, read from the files: each `app/v1/**\/route.ts`
- * and the HTTP methods it exports. `[tag]` segments become `{tag}`. OPTIONS (CORS preflight)
- * and HEAD are not operations.
- */
-export function servedV1Operations(root = path.join(process.cwd(), 'app', 'v1')): { path: string; method: string }[] {
-  const found: { path: string; method: string }[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) {
-        const rel = path.relative(path.join(root, '..'), path.dirname(full)).split(path.sep);
-        const urlPath = '/' + rel.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/');
-        const source = readFileSync(full, 'utf8');
-        for (const method of HTTP_METHODS) {
-          const exported =
-            new RegExp(`export\\s+(const|let|var|async\\s+function|function)\\s+${method}\\b`).test(source) ||
-            new RegExp(`export\\s*\\{[^}]*\\b${method}\\b[^}]*\\}`).test(source);
-          if (exported) found.push({ path: urlPath, method });
-        }
-      }
-    }
-  };
-  walk(root);
-  return found.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
+/** Each route file's module and the declaration v1Route made of it (null when the file does not use v1Route). */
+export async function v1RouteModules(): Promise<{ file: string; path: string; module: Record<string, unknown>; declaration: V1RouteDeclaration | null }[]> {
+  return Promise.all(
+    v1RouteFiles().map(async (route) => {
+      const module = (await import(route.file)) as Record<string, unknown>;
+      return { ...route, module, declaration: declarationOf(module) };
+    }),
+  );
+}
+
+/** Every operation the app serves under /v1, read from the route files: `GET /v1/identity/{tag}`, … */
+export async function servedV1Operations(): Promise<{ path: string; method: string }[]> {
+  const routes = await v1RouteModules();
+  return routes
+    .flatMap(({ path: p, declaration }) => Object.keys(declaration?.operations ?? {}).map((method) => ({ path: p, method })))
+    .sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
 }

@@ -1,9 +1,4 @@
 // /v1 and any /v1 path no route names, any method — the envelope's 404 instead of Next.js's HTML page
-import { HTTP_METHODS, unknownPath } from '@/lib/api/methods';
+import { unknownPath } from '@/lib/api/v1-route';
 
-const handler = () => unknownPath();
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = Object.fromEntries(HTTP_METHODS.map((m) => [m, handler])) as Record<
-  (typeof HTTP_METHODS)[number],
-  typeof handler
->;
+export { unknownPath as GET, unknownPath as HEAD, unknownPath as POST, unknownPath as PUT, unknownPath as PATCH, unknownPath as DELETE, unknownPath as OPTIONS };

@@ -1,19 +1,27 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
-import { withCors, corsPreflight } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi } from '@/lib/api/handler';
+import { json } from '@/lib/api/handler';
+import { ok, PublicReadHeaders } from '@/lib/api/openapi';
 import { parseWith } from '@/lib/api/parse';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
-import { readIdentityEvents } from '@/lib/feed/read-events';
+import { IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
 
-export const GET = withCors(
-  withApi(async (req, { services: { db } }) => {
-    const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
-    const page = await readIdentityEvents(db, { after: after ?? null, limit });
-    return json(page, { headers: { 'Cache-Control': feedCacheControl(page.events.length, limit) } });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/events', {
+  GET: v1Operation({
+    operationId: 'listIdentityEvents',
+    tags: ['integrators'],
+    summary: 'The change feed: every change of what GET /v1/identity answers, in order',
+    description:
+      'Apply the events in order: `upsert` sets the tag’s identity, `remove` deletes it (missing, released and blocked alike). ' +
+      'Pass `next` back as `after`; `next` is the given cursor when nothing is newer. No event is ever skipped: an event ' +
+      'whose transaction commits late is served after the cursors given out before it. A full page never changes.',
+    requestParams: { query: FeedQuery },
+    responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
+    errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
+    handler: async (req, { services: { db } }) => {
+      const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
+      const page = await readIdentityEvents(db, { after: after ?? null, limit });
+      return json(page, { headers: { 'Cache-Control': feedCacheControl(page.events.length, limit) } });
+    },
   }),
-);
-
-export const OPTIONS = corsPreflight(['GET']);
-
-export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });
+});

@@ -1,25 +1,30 @@
-// GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, generated from the request schemas
+// GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, built from the routes' declarations
 import Negotiator from 'negotiator';
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { withApi } from '@/lib/api/handler';
-import { createOpenApiDocument } from '@/lib/api/openapi';
+import { z } from 'zod';
+import { createOpenApiDocument, ok } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { AppError } from '@/lib/errors';
+import { v1Routes } from '../v1-routes';
 
 let body: string | undefined;
 
-export const GET = withCors(
-  withApi(async (req, { services: { config } }) => {
-    if (!new Negotiator({ headers: { accept: req.headers.get('accept') ?? '*/*' } }).mediaType(['application/json'])) {
-      throw new AppError('not_acceptable', 'This document is served as application/json only.');
-    }
-    body ??= JSON.stringify(createOpenApiDocument({ serverUrl: config.appUrl.origin }));
-    return new Response(body, {
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', Vary: 'Accept' },
-    });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/openapi.json', {
+  GET: v1Operation({
+    operationId: 'getOpenApiDocument',
+    tags: ['meta'],
+    summary: 'This OpenAPI 3.1 document',
+    responses: {
+      200: ok('The document', z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) })),
+    },
+    errors: { 406: 'The request’s `Accept` excludes `application/json`, the only form of the document' },
+    handler: async (req, { services: { config } }) => {
+      if (!new Negotiator({ headers: { accept: req.headers.get('accept') ?? '*/*' } }).mediaType(['application/json'])) {
+        throw new AppError('not_acceptable', 'This document is served as application/json only.');
+      }
+      body ??= JSON.stringify(createOpenApiDocument(v1Routes(), { serverUrl: config.appUrl.origin }));
+      return new Response(body, {
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', Vary: 'Accept' },
+      });
+    },
   }),
-);
-
-export const OPTIONS = corsPreflight(['GET']);
-
-export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });
+});

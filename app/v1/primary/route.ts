@@ -1,24 +1,28 @@
 // PUT /v1/primary — the caller chooses its primary tag (what reverse lookups answer), or null for the default
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
+import { json } from '@/lib/api/handler';
+import { MISSING_OR_BLOCKED, ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { setPrimaryTag } from '@/lib/integrations/primary-tag';
-import { PrimaryTagRequest } from '@/lib/integrations/schemas';
+import { PrimaryTag, PrimaryTagRequest } from '@/lib/integrations/schemas';
 
-export const PUT = withCors(
-  withApi(
-    withRateLimit(
-      'primary',
-      withBearer(async (req, { caller, services: { db } }) => {
-        const { tag } = parseWith(PrimaryTagRequest, await readJson(req, 1024));
-        return json(await setPrimaryTag(db, { owner: caller, tag }, new Date()));
-      }),
-    ),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['PUT']);
-
-export const { GET, HEAD, POST, PATCH, DELETE } = routeMethods({ PUT, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/primary', {
+  PUT: v1Operation({
+    operationId: 'setPrimaryTag',
+    tags: ['integrators'],
+    summary: 'Choose the caller’s primary tag (what reverse lookups of its address answer)',
+    description:
+      'The tag must be one of the caller’s active tags; `null` goes back to the default, its oldest active tag. The choice ' +
+      'counts only while the caller still owns the tag and it is live: after a transfer, release or block, the default answers again. ' +
+      'Checks, in order: token (401), body and tag (400), a missing or blocked tag (404), another key’s tag (403).',
+    rateLimit: 'primary',
+    bearer: true,
+    body: { schema: PrimaryTagRequest, maxBytes: 1024 },
+    responses: { 200: ok('The caller’s primary tag now', PrimaryTag, RateLimitHeaders) },
+    errors: {
+      400: 'Malformed body or tag',
+      403: 'The tag belongs to another public key',
+      404: MISSING_OR_BLOCKED,
+    },
+    handler: async (_req, { body: { tag }, caller, services: { db } }) => json(await setPrimaryTag(db, { owner: caller, tag }, new Date())),
+  }),
+});

@@ -1,26 +1,31 @@
 // POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
+import { json } from '@/lib/api/handler';
+import { BRIEFLY_UNREACHABLE, unsignedTransaction } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
-import { RegisterRequest } from '@/lib/registry/schemas';
+import { RegisterRequest, RegisterResponse } from '@/lib/registry/schemas';
 
-export const POST = withCors(
-  withApi(
-    withRateLimit(
-      'register',
-      withBearer(async (req, { caller, services: { db, config } }) => {
-        const request = parseWith(RegisterRequest, await readJson(req, 4096));
-        const { connection, programId } = getChain(config);
-        return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request }));
-      }),
-    ),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/register', {
+  POST: v1Operation({
+    operationId: 'registerTag',
+    tags: ['register'],
+    summary: 'Build an unsigned register_tag transaction',
+    description:
+      'The owner is the token\'s public key, never the body. The service never signs, submits or writes the mirror; ' +
+      'the identity appears once the indexer sees the transaction on chain.',
+    rateLimit: 'register',
+    bearer: true,
+    body: { schema: RegisterRequest, maxBytes: 4096 },
+    responses: unsignedTransaction(RegisterResponse),
+    errors: {
+      400: 'Malformed body, tag or key',
+      409: 'Tag taken, reserved or blocked',
+      503: BRIEFLY_UNREACHABLE,
+    },
+    handler: async (_req, { body: request, caller, services: { db, config } }) => {
+      const { connection, programId } = getChain(config);
+      return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request }));
+    },
+  }),
+});

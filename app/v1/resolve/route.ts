@@ -1,19 +1,22 @@
 // POST /v1/resolve — up to 100 tags, any spelling → `{ results: { <tag>: <resolve object> | null } }`
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi } from '@/lib/api/handler';
-import { readJson } from '@/lib/api/read-json';
+import { json } from '@/lib/api/handler';
+import { ok } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { resolveMany } from '@/lib/integrations/batch-resolve';
 import { parseBatch } from '@/lib/integrations/parse-batch';
-import { ResolveBatchRequest } from '@/lib/integrations/schemas';
+import { ResolveBatchRequest, ResolveBatchResponse } from '@/lib/integrations/schemas';
 
-export const POST = withCors(
-  withApi(async (req, { services: { db } }) => {
-    const { tags } = parseBatch(ResolveBatchRequest, await readJson(req), 'invalid_tag');
-    return json({ results: await resolveMany(db, tags) });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve', {
+  POST: v1Operation({
+    operationId: 'resolveBatch',
+    tags: ['integrators'],
+    summary: 'Up to 100 tags → their resolve objects',
+    description:
+      'Any accepted spelling (`alice`, `@Alice`, `%40alice`); answers are keyed by the canonical tag (bare, without `@`), each ' +
+      'exactly what GET /v1/resolve/{tag} answers, or null where that is a 404 (missing and blocked alike).',
+    body: { schema: ResolveBatchRequest, parse: (schema, value) => parseBatch(schema, value, 'invalid_tag') },
+    responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },
+    errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)' },
+    handler: async (_req, { body: { tags }, services: { db } }) => json({ results: await resolveMany(db, tags) }),
   }),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+});

@@ -1,19 +1,20 @@
 // POST /v1/reverse — up to 100 addresses → `{ results: { <address>: "@tag" | null } }`
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi } from '@/lib/api/handler';
-import { readJson } from '@/lib/api/read-json';
+import { json } from '@/lib/api/handler';
+import { ok } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { parseBatch } from '@/lib/integrations/parse-batch';
 import { reverseLookupMany } from '@/lib/integrations/reverse-lookup';
-import { ReverseBatchRequest } from '@/lib/integrations/schemas';
+import { ReverseBatchRequest, ReverseBatchResponse } from '@/lib/integrations/schemas';
 
-export const POST = withCors(
-  withApi(async (req, { services: { db } }) => {
-    const { addresses } = parseBatch(ReverseBatchRequest, await readJson(req));
-    return json({ results: await reverseLookupMany(db, addresses) });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reverse', {
+  POST: v1Operation({
+    operationId: 'reverseLookupBatch',
+    tags: ['integrators'],
+    summary: 'Up to 100 addresses → their tags',
+    description: 'Each address answered as GET /v1/reverse/{address} answers it, or null; a duplicate answers once.',
+    body: { schema: ReverseBatchRequest, parse: parseBatch },
+    responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },
+    errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)' },
+    handler: async (_req, { body: { addresses }, services: { db } }) => json({ results: await reverseLookupMany(db, addresses) }),
   }),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+});

@@ -1,25 +1,41 @@
 // POST /v1/sync — index one landed transaction of the program now, read from the chain (DESIGN "Indexer")
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi, withRateLimit } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
+import { z } from 'zod';
+import { json } from '@/lib/api/handler';
+import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
+import { Identity } from '@/lib/identity/schemas';
 import { syncTransaction } from '@/lib/indexer/sync-signature';
-import { SyncRequest } from '@/lib/registry/schemas';
+import { SyncPending, SyncRequest } from '@/lib/registry/schemas';
 
-export const POST = withCors(
-  withApi(
-    withRateLimit('sync', async (req, { services: { db, config } }) => {
-      const { signature } = parseWith(SyncRequest, await readJson(req, 1024));
+const RETRY_AFTER = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) });
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/sync', {
+  POST: v1Operation({
+    operationId: 'syncRegistration',
+    tags: ['register'],
+    summary: 'Index one transaction of the program now',
+    description:
+      'Reads the transaction from the chain (the caller is not trusted) and, once it is finalized, makes the mirror match the ' +
+      'tag records it touched: a registration, a wallet change, an offer, its cancel or accept, a release. Answers as ' +
+      'GET /v1/identity would now for the first record it touched.',
+    rateLimit: 'sync',
+    body: { schema: SyncRequest, maxBytes: 1024 },
+    responses: {
+      200: ok('The identity, now mirrored', Identity, RateLimitHeaders),
+      202: ok('Seen but not finalized yet; call again', SyncPending, RETRY_AFTER),
+    },
+    errors: {
+      400: 'Malformed body or signature',
+      404: 'The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released',
+      422: 'Not a successful transaction of this program (failed, or no instruction of it)',
+      503: BRIEFLY_UNREACHABLE,
+    },
+    handler: async (_req, { body: { signature }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
       const result = await syncTransaction({ db, connection, programId, signature, now: new Date() });
       if (result.status === 'pending') return json({ status: 'pending' }, { status: 202, headers: { 'Retry-After': '1' } });
       return json(result.identity);
-    }),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+    },
+  }),
+});

@@ -1,26 +1,23 @@
 // POST /v1/auth/challenge — public key → single-use sign-in message (SPEC 4.1)
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { withApi, withRateLimit, json } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
+import { json } from '@/lib/api/handler';
+import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
-import { ChallengeRequest } from '@/lib/auth/schemas';
+import { ChallengeRequest, ChallengeResponse } from '@/lib/auth/schemas';
 
-export const POST = withCors(
-  withApi(
-    withRateLimit(
-      'auth',
-      async (req, { services: { authDb, config }, countRequest }) => {
-        const body = parseWith(ChallengeRequest, await readJson(req, 4096));
-        const domain = signInDomain(req.headers.get('origin'), config.authDomain, config.extraAuthDomains);
-        return json(await issueChallenge(authDb, { pubkey: body.pubkey, domain }, countRequest));
-      },
-      { fused: true },
-    ),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/challenge', {
+  POST: v1Operation({
+    operationId: 'requestChallenge',
+    tags: ['auth'],
+    summary: 'Request a single-use sign-in message for a public key',
+    rateLimit: 'auth',
+    countsRequest: true, // in the statement that stores the nonce
+    body: { schema: ChallengeRequest, maxBytes: 4096 },
+    responses: { 200: ok('The message to sign', ChallengeResponse, RateLimitHeaders) },
+    errors: { 400: 'Malformed body or public key' },
+    handler: async (req, { body: { pubkey }, countRequest, services: { authDb, config } }) => {
+      const domain = signInDomain(req.headers.get('origin'), config.authDomain, config.extraAuthDomains);
+      return json(await issueChallenge(authDb, { pubkey, domain }, countRequest));
+    },
+  }),
+});

@@ -1,19 +1,28 @@
 // GET /v1/auth/session — the bearer token's public key and expiry (is my token still good?)
 import { decodeJwt } from 'jose';
-import { routeMethods } from '@/lib/api/methods';
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { withApi, withBearer, json } from '@/lib/api/handler';
+import { z } from 'zod';
+import { json } from '@/lib/api/handler';
+import { ok } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { PublicKeyString } from '@/lib/solana/keys';
 
-export const GET = withCors(
-  withApi(
-    withBearer(async (req, { caller }) => {
-      const token = req.headers.get('authorization')!.slice('Bearer '.length);
-      const { exp } = decodeJwt(token);
+const Session = z
+  .object({
+    pubkey: PublicKeyString,
+    expiresAt: z.iso.datetime().meta({ description: 'When the token expires' }),
+  })
+  .meta({ id: 'Session' });
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/session', {
+  GET: v1Operation({
+    operationId: 'getSession',
+    tags: ['auth'],
+    summary: "The bearer token's public key and expiry",
+    bearer: true,
+    responses: { 200: ok('The token is valid', Session) },
+    handler: async (req, { caller }) => {
+      const { exp } = decodeJwt(req.headers.get('authorization')!.slice('Bearer '.length));
       return json({ pubkey: caller, expiresAt: new Date((exp ?? 0) * 1000).toISOString() });
-    }),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['GET']);
-
-export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });
+    },
+  }),
+});

@@ -1,28 +1,26 @@
 // POST /v1/auth/verify — signed challenge → session JWT (SPEC 4.2)
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { withApi, withRateLimit, json } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
-import { VerifyRequest } from '@/lib/auth/schemas';
+import { json } from '@/lib/api/handler';
+import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
 
-export const POST = withCors(
-  withApi(
-    withRateLimit(
-      'auth',
-      async (req, { services: { authDb, config, tokenKeys }, countRequest }) => {
-        const attempt = parseWith(VerifyRequest, await readJson(req, 8192));
-        const allowed = [config.authDomain, ...config.extraAuthDomains];
-        const signedIn = await verifySignIn(authDb, attempt, allowed, countRequest);
-        return json({ token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) });
-      },
-      { fused: true },
-    ),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/verify', {
+  POST: v1Operation({
+    operationId: 'verifySignature',
+    tags: ['auth'],
+    summary: 'Exchange the signed message for a session token',
+    description: 'Consumes the challenge whatever the outcome. Every verification failure is the same 401.',
+    rateLimit: 'auth',
+    countsRequest: true, // in the statement that consumes the nonce
+    body: { schema: VerifyRequest, maxBytes: 8192 },
+    responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse, RateLimitHeaders) },
+    errors: { 401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)' },
+    handler: async (_req, { body: attempt, countRequest, services: { authDb, config, tokenKeys } }) => {
+      const allowed = [config.authDomain, ...config.extraAuthDomains];
+      const signedIn = await verifySignIn(authDb, attempt, allowed, countRequest);
+      return json({ token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) });
+    },
+  }),
+});

@@ -1,22 +1,24 @@
 // GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi, withRateLimit } from '@/lib/api/handler';
+import { json } from '@/lib/api/handler';
+import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders, tagPath } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { getTagAvailability } from '@/lib/registry/availability';
+import { TagAvailability } from '@/lib/registry/schemas';
 
-type TagRoute = { tag: string };
-
-export const GET = withCors(
-  withApi<TagRoute>(
-    withRateLimit('availability', async (_req, { params, services: { db, config } }) => {
-      const { tag } = params;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/availability/{tag}', {
+  GET: v1Operation({
+    operationId: 'getTagAvailability',
+    tags: ['register'],
+    summary: 'Whether a tag can be registered right now',
+    description: 'Advisory: the chain decides, and two people can race for the same tag. A malformed tag is a 200 with `reason: invalid`.',
+    rateLimit: 'availability',
+    requestParams: tagPath,
+    responses: { 200: ok('Availability of the tag', TagAvailability, RateLimitHeaders) },
+    errors: { 503: BRIEFLY_UNREACHABLE },
+    handler: async (_req, { params: { tag }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
       return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
-    }),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['GET']);
-
-export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });
+    },
+  }),
+});

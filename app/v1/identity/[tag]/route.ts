@@ -1,37 +1,45 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
 import { conditionalJson } from '@/lib/api/conditional';
-import { routeMethods } from '@/lib/api/methods';
-import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { json, withApi, withBearer } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { json } from '@/lib/api/handler';
+import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
-import { ProfilePatch } from '@/lib/identity/schemas';
+import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
 
-type TagRoute = { tag: string };
-
-export const GET = withCors(
-  withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const { tag } = params;
-    return conditionalJson(req, await getIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}', {
+  GET: v1Operation({
+    operationId: 'getIdentity',
+    tags: ['identity'],
+    summary: 'Read an identity',
+    description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
+    ...tagReadDocs('The identity', Identity),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      conditionalJson(req, await getIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
   }),
-);
-
-export const PATCH = withCors(
-  withApi<TagRoute>(
-    withBearer(async (req, { params, caller, services: { db } }) => {
-      const { tag } = params;
-      const canonical = parseTagParam(tag); // SPEC 4.4 rule 4: the tag's format is judged before the body is read
-      const patch = parseWith(ProfilePatch, await readJson(req));
-      const identity = await updateProfile(db, { tag: canonical, caller, patch }, new Date());
-      await afterIdentityChanges([canonical]); // the next /@tag view shows the change
+  PATCH: v1Operation({
+    operationId: 'updateProfile',
+    tags: ['identity'],
+    summary: "Edit the caller's own profile",
+    description:
+      'Checks, in order: token (401), tag format and body (400), existence (404, also for blocked tags), ownership (403). ' +
+      'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
+    bearer: true,
+    params: ({ tag }) => ({ tag: parseTagParam(tag) }), // SPEC 4.4 rule 4: the tag's format is judged before the body is read
+    body: { schema: ProfilePatch },
+    requestParams: tagPath,
+    responses: { 200: ok('The updated identity', Identity) },
+    errors: {
+      400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
+      403: 'The tag belongs to another public key',
+      404: MISSING_OR_BLOCKED,
+    },
+    handler: async (_req, { params: { tag }, body: patch, caller, services: { db } }) => {
+      const identity = await updateProfile(db, { tag, caller, patch }, new Date());
+      await afterIdentityChanges([tag]); // the next /@tag view shows the change
       return json(identity);
-    }),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['GET', 'PATCH']);
-
-export const { POST, PUT, DELETE } = routeMethods({ GET, PATCH, OPTIONS });
+    },
+  }),
+});

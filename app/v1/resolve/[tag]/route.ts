@@ -1,19 +1,19 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
 import { conditionalJson } from '@/lib/api/conditional';
-import { routeMethods } from '@/lib/api/methods';
-import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { withApi } from '@/lib/api/handler';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { tagReadDocs } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { resolveIdentity } from '@/lib/identity/get-identity';
+import { ResolvedIdentity } from '@/lib/identity/schemas';
 
-type TagRoute = { tag: string };
-
-export const GET = withCors(
-  withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const { tag } = params;
-    return conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve/{tag}', {
+  GET: v1Operation({
+    operationId: 'resolveIdentity',
+    tags: ['identity'],
+    summary: 'Resolve a tag to its owner and payout wallet',
+    description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
+    ...tagReadDocs('The resolved identity', ResolvedIdentity),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
   }),
-);
-
-export const OPTIONS = corsPreflight(['GET']);
-
-export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });
+});

@@ -1,24 +1,26 @@
 // GET /v1/reverse/{address} — address → its primary tag (or the oldest it is the payout wallet of)
 import { z } from 'zod';
-import { routeMethods } from '@/lib/api/methods';
 import { conditionalJson } from '@/lib/api/conditional';
-import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { withApi } from '@/lib/api/handler';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { conditionalReadDocs } from '@/lib/api/openapi';
 import { parseWith } from '@/lib/api/parse';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { reverseLookup } from '@/lib/integrations/reverse-lookup';
-import { AddressPathParam } from '@/lib/integrations/schemas';
-
-type AddressRoute = { address: string };
+import { AddressPathParam, ReverseLookup } from '@/lib/integrations/schemas';
 
 const ReversePath = z.object({ address: AddressPathParam });
 
-export const GET = withCors(
-  withApi<AddressRoute>(async (req, { params, services: { db } }) => {
-    const { address } = parseWith(ReversePath, params);
-    return conditionalJson(req, await reverseLookup(db, address), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reverse/{address}', {
+  GET: v1Operation({
+    operationId: 'reverseLookup',
+    tags: ['integrators'],
+    summary: 'An address → its tag',
+    description:
+      'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
+      'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
+    ...conditionalReadDocs(ReversePath, 'The address’s tag', ReverseLookup, { 400: 'Malformed address', 404: 'No tag for this address' }),
+    params: (raw) => parseWith(ReversePath, raw),
+    handler: async (req, { params: { address }, services: { db } }) =>
+      conditionalJson(req, await reverseLookup(db, address), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
   }),
-);
-
-export const OPTIONS = corsPreflight(['GET']);
-
-export const { POST, PUT, PATCH, DELETE } = routeMethods({ GET, OPTIONS });
+});

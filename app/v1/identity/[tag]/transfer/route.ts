@@ -1,24 +1,32 @@
-// GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction (issue 12)
+// GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction
 import { conditionalJson } from '@/lib/api/conditional';
-import { routeMethods } from '@/lib/api/methods';
-import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from '@/lib/api/cors';
-import { withApi } from '@/lib/api/handler';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { tagReadDocs } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { parseTagParam } from '@/lib/identity/get-identity';
-import { lifecycleRoute } from '@/lib/lifecycle/route';
-import { OfferTransferRequest } from '@/lib/lifecycle/schemas';
+import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
+import { OfferTransferRequest, TransferState } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
 
-type TagRoute = { tag: string };
-
-export const GET = withCors(
-  withApi<TagRoute>(async (req, { params, services: { db } }) => {
-    const tag = parseTagParam(params.tag);
-    return conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/transfer', {
+  GET: v1Operation({
+    operationId: 'getTransferState',
+    tags: ['lifecycle'],
+    summary: 'The owner of a tag and the key it is offered to',
+    description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
+    ...tagReadDocs('The transfer state', TransferState),
+    params: ({ tag }) => ({ tag: parseTagParam(tag) }),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
   }),
-);
-
-export const POST = lifecycleRoute(OfferTransferRequest, ({ newOwner }) => ({ kind: 'offer_transfer', newOwner }));
-
-export const OPTIONS = corsPreflight(['GET', 'POST']);
-
-export const { PUT, PATCH, DELETE } = routeMethods({ GET, POST, OPTIONS });
+  POST: lifecycleOperation(
+    {
+      operationId: 'offerTransfer',
+      summary: 'Build an unsigned offer_transfer transaction (offer the tag to a key)',
+      checks: 'an offer to the owner itself is refused (409), the caller must be the owner (403). A new offer replaces a standing one.',
+      errors: { 409: 'The tag is offered to its own owner', 403: NOT_THE_OWNER },
+    },
+    OfferTransferRequest,
+    ({ newOwner }) => ({ kind: 'offer_transfer', newOwner }),
+  ),
+});

@@ -1,11 +1,17 @@
-// POST /v1/identity/{tag}/wallet — { wallet } → the UNSIGNED set_wallet transaction for the owner to sign (issue 12)
-import { corsPreflight } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { lifecycleRoute } from '@/lib/lifecycle/route';
+// POST /v1/identity/{tag}/wallet — { wallet } → the UNSIGNED set_wallet transaction for the owner to sign
+import { v1Route } from '@/lib/api/v1-route';
+import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { SetWalletRequest } from '@/lib/lifecycle/schemas';
 
-export const POST = lifecycleRoute(SetWalletRequest, ({ wallet }) => ({ kind: 'set_wallet', wallet }));
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/wallet', {
+  POST: lifecycleOperation(
+    {
+      operationId: 'setWallet',
+      summary: 'Build an unsigned set_wallet transaction (change the payout wallet)',
+      checks: 'the caller must be the owner (403).',
+      errors: { 403: NOT_THE_OWNER },
+    },
+    SetWalletRequest,
+    ({ wallet }) => ({ kind: 'set_wallet', wallet }),
+  ),
+});

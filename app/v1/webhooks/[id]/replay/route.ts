@@ -1,24 +1,24 @@
 // POST /v1/webhooks/{id}/replay { after } — deliver again every event after a feed cursor
-import { corsPreflight, withCors } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { json, withApi, withBearer, withRateLimit } from '@/lib/api/handler';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
-import { ReplayWebhookRequest } from '@/lib/webhooks/schemas';
+import { json } from '@/lib/api/handler';
+import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { NO_SUCH_WEBHOOK, ReplayWebhookRequest, Webhook, webhookPath } from '@/lib/webhooks/schemas';
 import { replayWebhook, webhookIdOf } from '@/lib/webhooks/subscriptions';
 
-export const POST = withCors(
-  withApi<{ id: string }>(
-    withRateLimit(
-      'webhooks',
-      withBearer(async (req, { params: { id }, caller, services: { db } }) => {
-        const { after } = parseWith(ReplayWebhookRequest, await readJson(req, 1024));
-        return json(await replayWebhook(db, caller, webhookIdOf(id), after, new Date()));
-      }),
-    ),
-  ),
-);
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks/{id}/replay', {
+  POST: v1Operation({
+    operationId: 'replayWebhook',
+    tags: ['webhooks'],
+    summary: 'Deliver again from a feed cursor',
+    description: 'Moves the cursor to `after` (`0-0`: the start of the feed); failures are forgotten and a disabled subscription starts again.',
+    rateLimit: 'webhooks',
+    bearer: true,
+    params: ({ id }) => ({ id: webhookIdOf(id) }),
+    body: { schema: ReplayWebhookRequest, maxBytes: 1024 },
+    requestParams: webhookPath,
+    responses: { 200: ok('The subscription, its cursor moved', Webhook, RateLimitHeaders) },
+    errors: { 400: 'Malformed body or cursor', 404: NO_SUCH_WEBHOOK },
+    handler: async (_req, { params: { id }, body: { after }, caller, services: { db } }) =>
+      json(await replayWebhook(db, caller, id, after, new Date())),
+  }),
+});

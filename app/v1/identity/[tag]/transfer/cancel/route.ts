@@ -1,11 +1,17 @@
-// POST /v1/identity/{tag}/transfer/cancel — the UNSIGNED cancel_transfer transaction for the owner to sign (issue 12)
-import { corsPreflight } from '@/lib/api/cors';
-import { routeMethods } from '@/lib/api/methods';
-import { lifecycleRoute } from '@/lib/lifecycle/route';
+// POST /v1/identity/{tag}/transfer/cancel — the UNSIGNED cancel_transfer transaction for the owner to sign
+import { v1Route } from '@/lib/api/v1-route';
+import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { FeePayerOnlyRequest } from '@/lib/lifecycle/schemas';
 
-export const POST = lifecycleRoute(FeePayerOnlyRequest, () => ({ kind: 'cancel_transfer' }));
-
-export const OPTIONS = corsPreflight(['POST']);
-
-export const { GET, HEAD, PUT, PATCH, DELETE } = routeMethods({ POST, OPTIONS });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/transfer/cancel', {
+  POST: lifecycleOperation(
+    {
+      operationId: 'cancelTransfer',
+      summary: 'Build an unsigned cancel_transfer transaction (take back the standing offer)',
+      checks: 'an offer must stand (409), the caller must be the owner (403). No body, `{}` or `{ feePayer }`.',
+      errors: { 409: 'No transfer offer stands', 403: NOT_THE_OWNER },
+    },
+    FeePayerOnlyRequest,
+    () => ({ kind: 'cancel_transfer' }),
+  ),
+});

@@ -1,0 +1,84 @@
+import { Connection } from '@solana/web3.js';
+import { FeedFollower, type Replica } from './feed';
+import { bearer, createTagApi, unwrap, type TagApi } from './http';
+import type { components } from './schema';
+import { signIn, type Session } from './sign-in';
+import type { TagSigner } from './signer';
+import { signSendAndSync, type Landed, type SendOptions } from './transactions';
+
+type Schemas = components['schemas'];
+export type ProfilePatch = Schemas['ProfilePatch'];
+
+export interface TagClientOptions {
+  /** The service's origin, e.g. `https://tags.example` or `http://localhost:3000`. */
+  baseUrl: string;
+  /** Where transactions are sent and confirmed (your own RPC endpoint). */
+  rpcUrl: string;
+  /** Signs in, and signs every transaction this client builds. */
+  signer?: TagSigner;
+  fetch?: typeof fetch;
+}
+
+export interface RegisterOptions extends SendOptions {
+  /** Payout wallet; default the owner. */
+  wallet?: string;
+  /** A sponsor that pays the fee and the rent; it must be among `cosigners`. */
+  feePayer?: string;
+}
+
+/**
+ * The whole /v1 surface for an app: public reads, and with a signer, sign-in and every
+ * on-chain action (build → sign → send → confirm → sync) as one call.
+ */
+export function createTagClient(options: TagClientOptions) {
+  const api: TagApi = createTagApi(options.baseUrl, options.fetch);
+  const connection = new Connection(options.rpcUrl, 'confirmed');
+  let session: Session | undefined;
+
+  const signer = (): TagSigner => {
+    if (!options.signer) throw new Error('This client has no signer: pass `signer` to createTagClient.');
+    return options.signer;
+  };
+  /** A token that is still good for a minute, signing in again when needed. */
+  const auth = async () => {
+    if (!session || session.expiresAt.getTime() - Date.now() < 60_000) session = await signIn(api, signer());
+    return bearer(session.token);
+  };
+  const land = async (built: { transaction: string; lastValidBlockHeight: string }, send?: SendOptions): Promise<Landed> =>
+    signSendAndSync(api, connection, signer(), built, send);
+  const tagPath = (tag: string) => ({ params: { path: { tag } } });
+
+  return {
+    api,
+    connection,
+    signIn: async () => (session = await signIn(api, signer())),
+
+    identity: async (tag: string) => unwrap(await api.GET('/v1/identity/{tag}', tagPath(tag))),
+    resolve: async (tag: string) => unwrap(await api.GET('/v1/resolve/{tag}', tagPath(tag))),
+    resolveMany: async (tags: string[]) => unwrap(await api.POST('/v1/resolve', { body: { tags } })).results,
+    reverse: async (address: string) => unwrap(await api.GET('/v1/reverse/{address}', { params: { path: { address } } })),
+    availability: async (tag: string) => unwrap(await api.GET('/v1/availability/{tag}', tagPath(tag))),
+
+    updateProfile: async (tag: string, patch: ProfilePatch) =>
+      unwrap(await api.PATCH('/v1/identity/{tag}', { ...tagPath(tag), body: patch, ...(await auth()) })),
+    setPrimary: async (tag: string | null) => unwrap(await api.PUT('/v1/primary', { body: { tag }, ...(await auth()) })),
+
+    register: async (tag: string, { wallet, feePayer, ...send }: RegisterOptions = {}) =>
+      land(unwrap(await api.POST('/v1/register', { body: { tag, wallet, feePayer }, ...(await auth()) })), send),
+    setWallet: async (tag: string, wallet: string, send?: SendOptions & { feePayer?: string }) =>
+      land(unwrap(await api.POST('/v1/identity/{tag}/wallet', { ...tagPath(tag), body: { wallet, feePayer: send?.feePayer }, ...(await auth()) })), send),
+    offerTransfer: async (tag: string, newOwner: string, send?: SendOptions & { feePayer?: string }) =>
+      land(unwrap(await api.POST('/v1/identity/{tag}/transfer', { ...tagPath(tag), body: { newOwner, feePayer: send?.feePayer }, ...(await auth()) })), send),
+    cancelTransfer: async (tag: string, send?: SendOptions & { feePayer?: string }) =>
+      land(unwrap(await api.POST('/v1/identity/{tag}/transfer/cancel', { ...tagPath(tag), body: { feePayer: send?.feePayer }, ...(await auth()) })), send),
+    acceptTransfer: async (tag: string, send?: SendOptions & { feePayer?: string }) =>
+      land(unwrap(await api.POST('/v1/identity/{tag}/transfer/accept', { ...tagPath(tag), body: { feePayer: send?.feePayer }, ...(await auth()) })), send),
+    release: async (tag: string, send?: SendOptions & { receiver?: string; feePayer?: string }) =>
+      land(unwrap(await api.POST('/v1/identity/{tag}/release', { ...tagPath(tag), body: { receiver: send?.receiver, feePayer: send?.feePayer }, ...(await auth()) })), send),
+
+    /** A follower of the change feed, resuming from `saved` (a replica and its cursor) when given. */
+    follower: (saved?: Replica) => new FeedFollower(api, saved),
+  };
+}
+
+export type TagClient = ReturnType<typeof createTagClient>;

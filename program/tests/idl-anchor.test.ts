@@ -1,0 +1,73 @@
+// The IDL read by Anchor's own coder (@coral-xyz/anchor), as a client that knows only the
+// IDL would: the account size it computes is the record's, so a getProgramAccounts
+// dataSize filter built from it finds every record, and it decodes a landed record.
+import { BN, BorshAccountsCoder, type Idl } from '@coral-xyz/anchor';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import idlJson from '@/program/idl/tag_registry.json';
+import { decodeTagRecord, encodeTagRecord, TAG_RECORD_SIZE } from '@/lib/registry/account';
+import { findTagRecordAddress } from '@/lib/registry/pda';
+import { airdrop, PROGRAM_ID, registerTransaction, startTestNet, type TestNet } from '@/tests/chain/helpers';
+
+const idl = idlJson as unknown as Idl;
+const coder = new BorshAccountsCoder(idl);
+
+interface AnchorTagRecord {
+  owner: PublicKey;
+  wallet: PublicKey;
+  pending_owner: PublicKey;
+  bump: number;
+  registered_at: { toString(): string };
+  tag_len: number;
+  tag: number[];
+}
+
+const tagOf = (record: AnchorTagRecord) => Buffer.from(record.tag.slice(0, record.tag_len)).toString('utf8');
+
+describe('TagRecord through Anchor', () => {
+  it("Anchor's account size is the record's: 149 bytes", () => {
+    expect(coder.size('TagRecord')).toBe(TAG_RECORD_SIZE);
+    expect(TAG_RECORD_SIZE).toBe(149);
+  });
+
+  it.each(['abc', 'bob_smith', 'abcdefghijklmnopqrstuvwxyz012345'])('encodes %j byte for byte as lib/registry does, and decodes it back', async (tag) => {
+    const owner = Keypair.generate().publicKey;
+    const wallet = Keypair.generate().publicKey;
+    const ours = encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 253, registeredAt: 1_700_000_000n, tag });
+    const padded = [...Buffer.from(tag)].concat(Array(32 - tag.length).fill(0));
+    const theirs = await coder.encode('TagRecord', {
+      owner, wallet, pending_owner: PublicKey.default, bump: 253, registered_at: new BN(1_700_000_000), tag_len: tag.length, tag: padded,
+    });
+    expect(Buffer.from(theirs).equals(Buffer.from(ours))).toBe(true);
+    expect(tagOf(coder.decode<AnchorTagRecord>('TagRecord', Buffer.from(ours)))).toBe(tag);
+  });
+
+  describe('on a localnet', () => {
+    let net: TestNet;
+    beforeAll(async () => {
+      net = await startTestNet();
+    });
+    afterAll(() => net?.close());
+
+    it("finds a landed record with the dataSize and discriminator filters Anchor's coder gives, and decodes it", async () => {
+      const owner = Keypair.generate();
+      await airdrop(net.connection, owner.publicKey);
+      const tag = `idl_${Date.now().toString(36)}`;
+      const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(net.connection, { tag, owner, sponsor: owner });
+      const signature = await net.connection.sendRawTransaction(tx.serialize());
+      await net.connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed');
+
+      const found = await net.connection.getProgramAccounts(PROGRAM_ID, {
+        filters: [{ dataSize: coder.size('TagRecord') }, { memcmp: coder.memcmp('TagRecord') }],
+      });
+      const [address] = findTagRecordAddress(tag, PROGRAM_ID);
+      const mine = found.find((a) => a.pubkey.equals(address));
+      expect(mine).toBeDefined();
+      const decoded = coder.decode<AnchorTagRecord>('TagRecord', mine!.account.data);
+      expect(tagOf(decoded)).toBe(tag);
+      expect(decoded.owner.equals(owner.publicKey)).toBe(true);
+      expect(decoded.bump).toBe(findTagRecordAddress(tag, PROGRAM_ID)[1]);
+      expect(decodeTagRecord(mine!.account.data)?.tag).toBe(tag);
+    });
+  });
+});

@@ -52,7 +52,7 @@ export async function indexerCatchUp(databaseUrl: string, rpcUrl: string, progra
   try {
     const connection = new Connection(rpcUrl, 'confirmed');
     const t0 = performance.now();
-    const summary = await runIndexer({ db: handle.db, connection, programId, maxTransactions: 1_000_000, pageSize: 1000, now: new Date(), afterCommit: async () => {} });
+    const summary = await runIndexer({ db: handle.db, connection, programId, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
     const seconds = (performance.now() - t0) / 1000;
     if (summary.processed !== expected || summary.indexed !== expected) throw new Error(`indexer catch-up: processed ${summary.processed}, indexed ${summary.indexed} of ${expected}`);
     return { transactions: summary.processed, seconds, perSecond: summary.processed / seconds };

@@ -1,3 +1,10 @@
+import { PublicKey } from '@solana/web3.js';
+import { parseConfig } from '@/lib/config';
+import { networkFee } from '@/lib/registry/compute-budget';
+import { registerTagLimit } from '@/lib/registry/compute-units';
+import { findTagRecordAddress } from '@/lib/registry/pda';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { formatSol } from '@/lib/web/format';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
 import { FLOW_STEPS } from '@/lib/web/transaction-flow';
 import {
@@ -19,6 +26,11 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await airdrop(page);
 
   await chooseTag(page, tag.toUpperCase(), /^Available$/); // typed in capitals: the canonical form is checked
+  // Before anything is signed: the most it costs, the network fee at the priority-fee ceiling for this tag's limit.
+  const [, bump] = findTagRecordAddress(tag, new PublicKey(LOCALNET_PROGRAM_ID));
+  const maxFee = networkFee(1, { units: registerTagLimit(tag, bump), microLamports: parseConfig({}).priorityFee.maxMicroLamports });
+  await expect(page.getByTestId('registration-cost')).toContainText(`and a network fee of at most ${formatSol(maxFee)}.`);
+  await expect(page.getByTestId('registration-cost')).toContainText(/^Registering costs at most \d+\.\d+ SOL: \d+\.\d+ SOL of rent/);
   await page.getByRole('button', { name: `Register @${tag}` }).click();
   await expect(page.getByRole('heading', { name: `@${tag} is yours` })).toBeVisible({ timeout: 45_000 });
 
@@ -50,6 +62,12 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   // Served from the app's own origin, never fetched by the page from the host the owner chose.
   await expect(page.locator('img.avatar')).toHaveAttribute('src', new RegExp(`^/api/avatar/${tag}\\?v=\\w+$`));
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `Journey Tester (@${tag})`);
+  // The copy button runs from the page's one script (public/profile.js), under its CSP.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const copy = page.getByRole('button', { name: 'Copy the payout wallet address' });
+  await copy.click();
+  await expect(copy).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.locator('#payout-wallet').innerText());
 
   // Clear the bio: an emptied field is cleared (null), the others stay.
   await page.goto('/settings');

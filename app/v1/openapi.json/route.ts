@@ -1,6 +1,6 @@
 // GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, built from the routes' declarations
-import Negotiator from 'negotiator';
 import { z } from 'zod';
+import { acceptsJson } from '@/lib/api/accepts-json';
 import { createOpenApiDocument, ok } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { AppError } from '@/lib/errors';
@@ -18,7 +18,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ope
     },
     errors: { 406: 'The request’s `Accept` excludes `application/json`, the only form of the document' },
     handler: async (req, { services: { config } }) => {
-      if (!new Negotiator({ headers: { accept: req.headers.get('accept') ?? '*/*' } }).mediaType(['application/json'])) {
+      if (!acceptsJson(req.headers.get('accept'))) {
         throw new AppError('not_acceptable', 'This document is served as application/json only.');
       }
       body ??= JSON.stringify(createOpenApiDocument(v1Routes(), { serverUrl: config.appUrl.origin }));

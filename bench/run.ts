@@ -13,6 +13,7 @@ import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
+import { benchPayers } from './payers';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, Section> = {
   identity: { stack: true, run: (s) => benchIdentity(s) },
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
+  payers: { stack: true, run: (s) => benchPayers(s) },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   webhooks: { stack: true, run: (s) => benchWebhooks(s) },
   program: { stack: false, run: () => benchProgram() },

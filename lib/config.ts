@@ -79,6 +79,8 @@ const envSchema = z.object({
   /** getSignaturesForAddress page size; a node answers at most 1,000. */
   INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
   INDEXER_MAX_TRANSACTIONS: positiveInt(5000),
+  /** Payers are warned (/@tag, the pay Action, signals) when the payout wallet changed within this many hours. */
+  PAYER_WALLET_CHANGE_WARNING_HOURS: positiveInt(72),
   DATA_DIR: z.string().default('.data'),
   /**
    * `1` lifts the webhook target checks (https, public addresses) so that tests and local
@@ -141,6 +143,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** /v1/webhooks per client address. */
   webhookRateLimit: { limit: number; windowSeconds: number };
+  /** How recent a payout-wallet change must be for payers to be warned (lib/identity/payer-warnings.ts). */
+  walletChangeWarningMs: number;
   dataDir: string;
 }
 
@@ -225,6 +229,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       maxPerOwner: e.WEBHOOK_MAX_PER_OWNER,
     },
     webhookRateLimit: { limit: e.WEBHOOK_RATE_LIMIT, windowSeconds: 60 },
+    walletChangeWarningMs: e.PAYER_WALLET_CHANGE_WARNING_HOURS * 3_600_000,
     dataDir: e.DATA_DIR,
   };
 }

@@ -9,7 +9,7 @@ import type { Handler } from './handler';
 
 /** Response headers browsers may read from another origin (rate limits, auth challenge). */
 const EXPOSED_HEADERS = [
-  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag',
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag', 'X-Indexed-Slot',
 ].join(', ');
 
 /**

@@ -248,7 +248,7 @@ async function applyBatch(
 ): Promise<BatchCounts> {
   const touched = new Map<string, Provenance>();
   batch.forEach((info, i) => {
-    for (const address of outcomes[i]!.touched) touched.set(address, { signature: info.signature, slot: info.slot });
+    for (const address of outcomes[i]!.touched) touched.set(address, { signature: info.signature, slot: info.slot, blockTime: info.blockTime });
   });
   const changes = await mirrorTouchedRecords(db, { connection, programId, touched, now });
   const counts: BatchCounts = {

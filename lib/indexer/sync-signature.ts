@@ -9,6 +9,7 @@ import { tagNotFound } from '@/lib/identity/get-identity';
 import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
 import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './extract-registrations';
+import { recordSyncedSlot } from './cursor';
 import { fillRecordAddresses } from './fill-record-addresses';
 import type { Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
@@ -43,16 +44,17 @@ export async function syncTransaction({ db, connection, programId, signature, no
     return { status: 'pending' };
   }
   const touched = touchedBy(finalized, programId);
-  const provenance: Provenance = { signature, slot: finalized.slot };
+  const provenance: Provenance = { signature, slot: finalized.slot, blockTime: finalized.blockTime };
   await fillRecordAddresses(db, programId);
-  await db.transaction((tx) =>
-    mirrorTouchedRecords(tx as unknown as Db, {
+  await db.transaction(async (tx) => {
+    await mirrorTouchedRecords(tx as unknown as Db, {
       connection,
       programId,
       touched: new Map(touched.map((address) => [address, provenance])),
       now,
-    }),
-  );
+    });
+    await recordSyncedSlot(tx as unknown as Db, programId.toBase58(), finalized.slot, now);
+  });
   const [row] = await db
     .select()
     .from(identities)

@@ -4,7 +4,8 @@ import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
 import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
+import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
 
@@ -15,8 +16,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     summary: 'Read an identity',
     description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
     ...tagReadDocs('The identity', Identity),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      conditionalJson(req, await getIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
+    handler: async (req, { params: { tag }, services: { db } }) => {
+      const { value, indexedSlot } = await getIdentityAtSlot(db, tag);
+      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+    },
   }),
   PATCH: v1Operation({
     operationId: 'updateProfile',

@@ -3,7 +3,8 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { tagReadDocs } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { resolveIdentity } from '@/lib/identity/get-identity';
+import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { ResolvedIdentity } from '@/lib/identity/schemas';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve/{tag}', {
@@ -13,7 +14,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     summary: 'Resolve a tag to its owner and payout wallet',
     description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
     ...tagReadDocs('The resolved identity', ResolvedIdentity),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
+    handler: async (req, { params: { tag }, services: { db } }) => {
+      const { value, indexedSlot } = await resolveIdentityAtSlot(db, tag);
+      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+    },
   }),
 });

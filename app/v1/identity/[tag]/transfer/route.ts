@@ -4,6 +4,7 @@ import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { tagReadDocs } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { parseTagParam } from '@/lib/identity/get-identity';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { OfferTransferRequest, TransferState } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
@@ -17,7 +18,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     ...tagReadDocs('The transfer state', TransferState),
     params: ({ tag }) => ({ tag: parseTagParam(tag) }),
     handler: async (req, { params: { tag }, services: { db } }) =>
-      conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
+      atIndexedSlot(db, async () => conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL })),
   }),
   POST: lifecycleOperation(
     {

@@ -4,6 +4,7 @@
 // (seeded with generate_series in a database of its own; target p95 < 5 ms).
 //   npm run bench -- payers
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { createDatabase } from '@/devstack/postgres';
 import { openDb } from '@/lib/db/client';
@@ -50,12 +51,19 @@ async function benchAvailabilityAtScale(serverUrl: string, rpcUrl: string) {
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 2 });
   try {
     const seeded = performance.now();
-    await db.execute(`
-      INSERT INTO identities (tag, owner, wallet, created_at, signature, slot, verified)
-      SELECT CASE WHEN i % 1000 = 0 THEN 'shop' || i WHEN i % 1000 = 1 THEN 'bob' || i ELSE 'u' || substr(md5(i::text), 1, 14) END,
-             md5(i::text), md5(i::text), now(), md5(i::text), 1, i % 1000 = 0
-      FROM generate_series(1, ${TAGS}) AS i`);
-    await db.execute('ANALYZE identities');
+    // On a connection of its own: the app's handles stop a statement after DATABASE_STATEMENT_TIMEOUT_MS.
+    const seeder = new pg.Client({ connectionString: url });
+    await seeder.connect();
+    try {
+      await seeder.query(`
+        INSERT INTO identities (tag, owner, wallet, created_at, signature, slot, verified)
+        SELECT CASE WHEN i % 1000 = 0 THEN 'shop' || i WHEN i % 1000 = 1 THEN 'bob' || i ELSE 'u' || substr(md5(i::text), 1, 14) END,
+               md5(i::text), md5(i::text), now(), md5(i::text), 1, i % 1000 = 0
+        FROM generate_series(1, ${TAGS}) AS i`);
+      await seeder.query('ANALYZE identities');
+    } finally {
+      await seeder.end();
+    }
     const seedSeconds = (performance.now() - seeded) / 1000;
     await moderate(db, 'bob1001', 'verify'); // through the moderation path too: one more protected tag
 

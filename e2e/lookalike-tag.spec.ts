@@ -2,7 +2,8 @@ import { chooseTag, connectWallet, expect, test } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 import { walletState } from './support/test-wallet';
 
-test('a look-alike tag is flagged on /register before anything is signed', async ({ page, tags }) => {
+// `keypair` injects the test wallet into the page.
+test('a look-alike tag is flagged on /register before anything is signed', async ({ page, keypair: _wallet, tags }) => {
   const verified = await tags.seeded('shop', { owner: newKeypair().publicKey, verified: true });
   const plain = await tags.seeded('cafe', { owner: newKeypair().publicKey });
 

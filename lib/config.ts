@@ -49,6 +49,7 @@ const envSchema = z.object({
     }),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CRON_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   AUTH_RATE_LIMIT: positiveInt(30),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   SYNC_RATE_LIMIT: positiveInt(60),
@@ -110,6 +111,11 @@ export interface Config {
   extraAuthDomains: string[];
   authSecret: string | undefined;
   cronSecret: string | undefined;
+  /**
+   * The operator's bearer secret: when set, GET /api/metrics answers only with it; the
+   * indexer status adds its private details (reasons, the last error) only with it.
+   */
+  metricsToken: string | undefined;
   authRateLimit: { limit: number; windowSeconds: number };
   syncRateLimit: { limit: number; windowSeconds: number };
   registerRateLimit: { limit: number; windowSeconds: number };
@@ -188,6 +194,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     extraAuthDomains: e.AUTH_DOMAINS,
     authSecret: e.AUTH_SECRET,
     cronSecret: e.CRON_SECRET,
+    metricsToken: e.METRICS_TOKEN,
     authRateLimit: { limit: e.AUTH_RATE_LIMIT, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     syncRateLimit: { limit: e.SYNC_RATE_LIMIT, windowSeconds: 60 },
     registerRateLimit: { limit: e.REGISTER_RATE_LIMIT, windowSeconds: 60 },

@@ -1,4 +1,5 @@
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { logger } from '@/lib/observability/logger';
 
 /**
  * The one error type (DESIGN.md "Errors"): domain code throws AppError with a code; the one
@@ -66,9 +67,9 @@ export function databaseUnavailable(): AppError {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) {
-    console.warn('database unavailable:', err instanceof Error ? err.message : err);
+    logger.warn({ err }, 'database unavailable');
     return databaseUnavailable();
   }
-  console.error('unhandled error', err);
+  logger.error({ err }, 'unhandled error');
   return new AppError('internal_error', 'Something went wrong on our side.');
 }

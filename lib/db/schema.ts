@@ -136,6 +136,29 @@ export const indexerDeferrals = pgTable('indexer_deferrals', {
   lastDeferredAt: ts('last_deferred_at').notNull(),
 });
 
+/**
+ * The indexer's last run per program, whichever instance ran it, so every instance's
+ * GET /api/indexer/status reports the same (lib/indexer/last-run.ts). `caughtUpSlot` is the
+ * newest finalized slot a run listed every signature up to (the cursor's slot only moves
+ * with the program's own transactions, so it alone cannot tell a quiet program from a
+ * stopped indexer); a run that failed or stopped early leaves it as it was.
+ */
+export const indexerRuns = pgTable('indexer_runs', {
+  programId: text('program_id').primaryKey(),
+  startedAt: ts('started_at').notNull(),
+  finishedAt: ts('finished_at').notNull(),
+  /** `completed` or `failed` (a run skipped because another held the lock writes nothing). */
+  outcome: text('outcome', { enum: ['completed', 'failed'] }).notNull(),
+  processed: integer('processed').notNull(),
+  deferred: integer('deferred').notNull(),
+  recordedSkips: integer('recorded_skips').notNull(),
+  durationMs: integer('duration_ms').notNull(),
+  /** Why a failed run failed (scrubbed of secrets; shown to the operator only). */
+  error: text('error'),
+  caughtUpSlot: bigint('caught_up_slot', { mode: 'bigint' }),
+  caughtUpAt: ts('caught_up_at'),
+});
+
 /** PostgreSQL's 64-bit transaction id (`xid8`), carried as decimal text. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 

@@ -1,6 +1,7 @@
 import bs58 from 'bs58';
 import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import { isCanonicalTag } from '@/lib/identity/tag';
+import { logger } from '@/lib/observability/logger';
 import { decodeRegisterTagData, hasDiscriminator, INSTRUCTION_ACCOUNTS, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
 
 /**
@@ -118,7 +119,7 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
  */
 export function extractRegistrations(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
   const decoded = decodeTransaction(tx, programId);
-  for (const why of decoded.malformed) console.warn(`indexer: ${why} in ${tx.transaction.signatures[0] ?? ''}; skipped`);
+  for (const why of decoded.malformed) logger.warn({ transaction: tx.transaction.signatures[0] ?? '', why }, 'indexer: malformed instruction skipped');
   return decoded.registrations;
 }
 

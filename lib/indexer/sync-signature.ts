@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
+import { logger } from '@/lib/observability/logger';
 import type { Db } from '@/lib/db';
 import { identities } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';
@@ -77,7 +78,7 @@ function touchedBy(tx: TransactionForIndexing, programId: PublicKey): string[] {
   try {
     touched = decodeTransaction(tx, programId).touched;
   } catch (err) {
-    console.error('sync: cannot decode transaction', err);
+    logger.error({ err }, 'sync: cannot decode transaction');
   }
   if (touched.length === 0) throw new AppError('unprocessable', NOT_OURS_MESSAGE);
   return touched;

@@ -1,4 +1,4 @@
-import type { Connection, PublicKey } from '@solana/web3.js';
+import { SystemProgram, type AccountInfo, type Connection, type PublicKey } from '@solana/web3.js';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
@@ -30,7 +30,16 @@ export async function checkTag(db: Db, connection: Connection, programId: Public
   if (own) return { reason: 'taken', pda, lookalikes };
   if (protectedLookalike(lookalikes)) return { reason: 'lookalike', pda, lookalikes };
   const account = await rpcCall(() => connection.getAccountInfo(pda, 'confirmed'));
-  return { reason: account ? 'taken' : null, pda, lookalikes };
+  return { reason: account && inUse(account) ? 'taken' : null, pda, lookalikes };
+}
+
+/**
+ * The program's own test (AlreadyRegistered): an address owned by another program or holding
+ * data. Lamports alone do not count: anyone can send some to any PDA, and register_tag takes
+ * such an address over (top up, allocate, assign), so they must not make a tag unavailable.
+ */
+function inUse(account: AccountInfo<Buffer>): boolean {
+  return !account.owner.equals(SystemProgram.programId) || account.data.length > 0;
 }
 
 /**

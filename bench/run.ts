@@ -15,7 +15,7 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchObservability } from './observability';
-import { benchPayers } from './payers';
+import { benchAvailabilityAtScale, benchPayers } from './payers';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
@@ -37,6 +37,8 @@ const SECTIONS: Record<string, Section> = {
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
   payers: { stack: true, run: (s) => benchPayers(s) },
+  /** The second half of `payers` alone: availability with look-alikes over one million tags. */
+  'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   program: { stack: false, run: () => benchProgram() },

@@ -15,13 +15,14 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchObservability } from './observability';
-import { benchPayers } from './payers';
+import { benchAvailabilityAtScale, benchPayers } from './payers';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchScale } from './scale';
 import { benchWeb } from './web';
+import { benchWebhooks } from './webhooks';
 
 const LOAD_GENERATOR_NICENESS = 10;
 
@@ -37,7 +38,10 @@ const SECTIONS: Record<string, Section> = {
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
   payers: { stack: true, run: (s) => benchPayers(s) },
+  /** The second half of `payers` alone: availability with look-alikes over one million tags. */
+  'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
+  webhooks: { stack: true, run: (s) => benchWebhooks(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },

@@ -22,6 +22,7 @@ const BUCKETS = {
   feed: (c: Config) => c.feedRateLimit,
   batch: (c: Config) => c.batchRateLimit,
   action: (c: Config) => c.actionRateLimit,
+  webhooks: (c: Config) => c.webhookRateLimit,
 } satisfies Record<string, (config: Config) => RateLimitPolicy>;
 
 export type RateLimitBucket = keyof typeof BUCKETS;

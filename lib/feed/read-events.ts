@@ -1,4 +1,4 @@
-import { and, asc, sql } from 'drizzle-orm';
+import { and, asc, desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
 import { identityEvents } from '@/lib/db/schema';
@@ -151,4 +151,43 @@ export async function readIdentityEvents(
     page: { events, next: formatCursor(last ?? from) },
     full: events.length === limit || cutByBytes,
   };
+}
+
+/** An event and its position in the feed (what a cursor just after it says). */
+export interface PlacedEvent {
+  event: IdentityEvent;
+  position: FeedPosition;
+}
+
+/**
+ * Up to `limit` events after `after`, each with its position: for a reader that may stop
+ * part-way through a page (a webhook delivery) and must resume just after the last it used.
+ * Bounded in bytes as a page is (feedPageQuery's estimate; at least one event).
+ */
+export async function readPlacedEvents(db: Db, { after, limit, maxBytes }: { after: FeedPosition; limit: number; maxBytes: number }): Promise<PlacedEvent[]> {
+  const rows = await feedPageQuery(db, after, limit, maxBytes);
+  return rows.map((row) => ({
+    event: {
+      id: row.id,
+      tag: displayTag(row.tag),
+      type: row.type,
+      identity: row.identity as Identity | null,
+      at: row.at.toISOString(),
+    },
+    position: { xid: row.xid, id: row.id },
+  }));
+}
+
+/**
+ * The position of the newest event a reader can see now: a reader starting there gets every
+ * event committed later, a late commit included (its xid sorts after, as above).
+ */
+export async function feedHead(db: Db): Promise<FeedPosition> {
+  const [row] = await db
+    .select({ xid: identityEvents.xid, id: identityEvents.id })
+    .from(identityEvents)
+    .where(sql`${identityEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`)
+    .orderBy(desc(identityEvents.xid), desc(identityEvents.id))
+    .limit(1);
+  return row ? { xid: row.xid, id: row.id } : { xid: '0', id: 0 };
 }

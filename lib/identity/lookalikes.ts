@@ -24,7 +24,7 @@ export const MAX_LOOKALIKES = 20;
  * Every tag with the skeleton of $2, the tag itself first, then the active protected ones,
  * then the rest by tag: one scan of the skeleton index, prepared once per connection.
  */
-const SKELETON_MATES_SQL = `
+export const SKELETON_MATES_SQL = `
 SELECT tag, verified, merchant, status FROM identities
 WHERE skeleton = $1
 ORDER BY tag = $2 DESC, (status = 'active' AND (verified OR merchant)) DESC, tag

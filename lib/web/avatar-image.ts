@@ -1,8 +1,6 @@
-import { lookup } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { get } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from './public-address';
+import { isPublicAddress, literalAddressOf, publicOnlyLookup } from '@/lib/net/public-address';
 
 /*
  * Profile avatars are URLs their owners chose, on any https host. Pages never load them from
@@ -21,17 +19,6 @@ export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 export const AVATAR_TIMEOUT_MS = 5000;
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] as const;
 
-/** Resolves like dns.lookup, refusing any answer that is not a public address. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, options, (err, address, family) => {
-    if (err) return callback(err, address as never, family);
-    const all = Array.isArray(address) ? address : [{ address, family }];
-    const refused = all.find((a) => !isPublicAddress(a.address));
-    if (refused) return callback(new Error(`avatar host resolves to a non-public address (${refused.address})`), address as never, family);
-    callback(null, address as never, family);
-  });
-};
-
 export type AvatarImage = { type: (typeof AVATAR_TYPES)[number]; body: Buffer };
 
 /** The image at `url` under the rules above, or null when any rule refuses it or the host fails. */
@@ -43,7 +30,8 @@ export async function fetchAvatarImage(url: string): Promise<AvatarImage | null>
     return null;
   }
   if (target.protocol !== 'https:' || (target.port !== '' && target.port !== '443') || target.username || target.password) return null;
-  if (isIP(target.hostname.replace(/^\[|\]$/g, '')) && !isPublicAddress(target.hostname.replace(/^\[|\]$/g, ''))) return null;
+  const literal = literalAddressOf(target);
+  if (literal && !isPublicAddress(literal)) return null;
   try {
     return await new Promise<AvatarImage | null>((resolve, reject) => {
       const req = get(target, { lookup: publicOnlyLookup, timeout: AVATAR_TIMEOUT_MS, headers: { accept: AVATAR_TYPES.join(', ') } }, (res) =>

@@ -3,6 +3,7 @@ import { conditionalText } from '@/lib/api/conditional';
 import type { Config } from '@/lib/config';
 import type { Db } from '@/lib/db';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { logger } from '@/lib/observability/logger';
 import { html } from './html';
 import { payerWarnings } from '@/lib/identity/payer-warnings';
 import { loadPublicIdentity, loadSignalFacts } from './load-identity';
@@ -46,7 +47,7 @@ export async function profilePageResponse(req: Request, segment: string, { db, c
     return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err;
-    console.error('/@tag: database unavailable:', err instanceof Error ? err.message : err);
+    logger.warn({ err }, 'database unavailable');
     const main = html`<h1>Something went wrong</h1><p class="lead">This page cannot be shown right now. Nothing you did caused it; please try again in a moment.</p>`;
     return new Response(pageDocument({ title: 'Unavailable', head: NOT_FOUND_HEAD, main }), {
       status: 503,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isPublicAddress } from '@/lib/net/public-address';
 import { fetchAvatarImage } from '@/lib/web/avatar-image';
-import { isPublicAddress } from '@/lib/web/public-address';
 import { avatarPath } from '@/lib/web/avatar-path';
 
 /*

@@ -1,4 +1,12 @@
-import { BlockList, isIP } from 'node:net';
+import { lookup } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/*
+ * Server-side fetches of URLs that users chose (avatars, webhook targets) go only to the public
+ * internet: never to private, loopback, link-local, shared or metadata addresses. A host name is
+ * judged on every address it resolves to, in the lookup of the connection itself, so a name
+ * that resolves differently on a second query (DNS rebinding) cannot slip through.
+ */
 
 /*
  * Which IP addresses an avatar fetch may connect to: the public internet only.
@@ -51,6 +59,28 @@ function embeddedIpv4(words: number[]): string | null {
   const [hi, lo] = [words[6]!, words[7]!];
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
+
+/** The IP address a URL's host names literally (`[::1]` → `::1`), or null for a host name. */
+export function literalAddressOf(url: URL): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) ? host : null;
+}
+
+/** What publicOnlyLookup fails with: the host resolves to an address that is not public. */
+export class NonPublicAddressError extends Error {
+  override name = 'NonPublicAddressError';
+}
+
+/** Resolves like dns.lookup, refusing any answer that is not a public address. */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  lookup(hostname, options, (err, address, family) => {
+    if (err) return callback(err, address as never, family);
+    const all = Array.isArray(address) ? address : [{ address, family }];
+    const refused = all.find((a) => !isPublicAddress(a.address));
+    if (refused) return callback(new NonPublicAddressError(`${hostname} resolves to a non-public address (${refused.address})`), address as never, family);
+    callback(null, address as never, family);
+  });
+};
 
 /** The eight 16-bit words of an IPv6 address (a zone id dropped, a dotted IPv4 tail read), or null. */
 function ipv6Words(address: string): number[] | null {

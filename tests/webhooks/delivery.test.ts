@@ -33,6 +33,8 @@ describe('webhooks, delivered', () => {
       WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
       AUTH_RATE_LIMIT: '1000000',
       WEBHOOK_RATE_LIMIT: '1000000',
+      PROFILE_RATE_LIMIT: '1000000',
+      PROFILE_ADDRESS_RATE_LIMIT: '1000000',
     });
   });
   afterAll(async () => {

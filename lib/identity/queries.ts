@@ -11,8 +11,8 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
  * tag under load costs one row in one query at a time, not a query per request.
  *
  * A read never joins a query that started before it was asked, so it sees every write that
- * committed before it was asked, with nothing for a writer to invalidate (a shared in-flight
- * read used to answer a tag just inserted by /v1/sync with 404).
+ * committed before it was asked, with nothing for a writer to invalidate (joining one already
+ * running could answer 404 for a tag /v1/sync has just inserted).
  */
 
 const findActiveTags = perHandle((db: Db) => {

@@ -8,8 +8,7 @@ import { identities } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';
 import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
-import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './extract-registrations';
-import { fillRecordAddresses } from './fill-record-addresses';
+import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './decode-transaction';
 import type { Provenance } from './mirror-records';
 import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
 
@@ -46,7 +45,6 @@ export async function syncTransaction({ db, connection, programId, signature, no
   }
   const touched = touchedBy(finalized, programId);
   const provenance: Provenance = { signature, slot: finalized.slot };
-  await fillRecordAddresses(db, programId);
   const changes = await db.transaction((tx) =>
     mirrorTouchedRecords(tx as unknown as Db, {
       connection,

@@ -1,5 +1,5 @@
 /**
- * Sign-In With Solana on the page's side (issue 12 item 6). The server's challenge
+ * Sign-In With Solana on the page's side. The server's challenge
  * (lib/auth/sign-in-message.ts) is already a SIWS message; a wallet that offers
  * `solana:signIn` builds the text itself from input fields. So the page parses the
  * challenge back into exactly the fields the server issued, and only hands them to the wallet

@@ -1,5 +1,5 @@
 /**
- * Signing the server's sign-in challenge with a wallet (DESIGN.md "Sign-in", issue 12 item 6),
+ * Signing the server's sign-in challenge with a wallet (DESIGN.md "Sign-in"),
  * apart from React so it is tested without a browser. A wallet that offers Sign-In With
  * Solana (`solana:signIn`) gets the challenge's own fields and renders the sign-in as such;
  * any other wallet signs the text with `signMessage`. Either way the server receives the

@@ -8,7 +8,7 @@ import { inlineScriptHashes, rpcOrigins } from '@/lib/web/security-headers';
 import { stackDatabase } from '../support/database';
 
 /*
- * Security headers on every response (issue 14), and the pages' CSP: scripts by the hashes of
+ * Security headers on every response, and the pages' CSP: scripts by the hashes of
  * the page's own inline scripts, no 'unsafe-inline', no nonce; the RPC in connect-src.
  */
 

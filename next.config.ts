@@ -17,8 +17,6 @@ const nextConfig: NextConfig = {
   // scripts/serve.ts compresses (pages once per distinct page, not once per view); on Vercel
   // the CDN does.
   compress: false,
-  // `npm test` type-checks the whole project (app, lib, tests, program) with `tsc` first.
-  typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
   experimental: {
     // Fitting the largest form; proxy.ts answers a plain-text 413 above it, which the form

@@ -1,6 +1,7 @@
 // GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, built from the routes' declarations
 import { z } from 'zod';
-import { createOpenApiDocument, ok } from '@/lib/api/openapi';
+import { ok } from '@/lib/api/docs';
+import { createOpenApiDocument } from '@/lib/api/openapi';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { v1Routes } from '../v1-routes';
 

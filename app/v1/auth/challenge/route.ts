@@ -1,6 +1,6 @@
 // POST /v1/auth/challenge — public key → single-use sign-in message (SPEC 4.1)
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
 import { ChallengeRequest, ChallengeResponse } from '@/lib/auth/schemas';

@@ -1,6 +1,6 @@
 // POST /v1/auth/verify — signed challenge → session JWT (SPEC 4.2)
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { issueSessionToken } from '@/lib/auth/session-token';

@@ -2,7 +2,7 @@
 import { conditionalJson } from '@/lib/api/conditional';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
-import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/openapi';
+import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';

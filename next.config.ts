@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { NextConfig } from 'next';
-import { PROFILE_REWRITE } from './lib/web/profile-path';
 import { SERVER_ACTION_BODY_LIMIT_BYTES } from './lib/web/request-limits';
 import { baseSecurityHeaders, NON_DOCUMENT_CSP } from './lib/web/security-headers';
 
@@ -8,15 +9,24 @@ import { baseSecurityHeaders, NON_DOCUMENT_CSP } from './lib/web/security-header
 const appUrl = new URL(process.env.APP_URL || 'http://localhost:3000');
 const toList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
+// The stylesheet and the /@tag script (public/) are linked with `?v=` this hash of their
+// content, taken at build time (lib/web/profile-document.ts): a new version is a new URL, so
+// a versioned URL is cached for good.
+const PUBLIC_ASSETS = ['public/site.css', 'public/profile.js'];
+const assetsVersion = createHash('sha256')
+  .update(PUBLIC_ASSETS.map((file) => readFileSync(file)).join('\0'))
+  .digest('base64url')
+  .slice(0, 12);
+
 const nextConfig: NextConfig = {
   // Lets parallel builds (a benchmark beside a test run) use separate output folders.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Native or WASM packages that must load from node_modules at run time, not be bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'pg'],
   poweredByHeader: false,
-  // scripts/serve.ts compresses (pages once per distinct page, not once per view); on Vercel
-  // the CDN does.
-  compress: false,
+  // Next.js compresses (gzip) under `npm start` and a bare `next start` alike; on Vercel the CDN does.
+  compress: true,
+  env: { PUBLIC_ASSETS_VERSION: assetsVersion },
   reactStrictMode: true,
   experimental: {
     // Fitting the largest form; proxy.ts answers a plain-text 413 above it, which the form
@@ -26,18 +36,19 @@ const nextConfig: NextConfig = {
     // a percent sign): every route behind it reads at most 16 KB anyway.
     proxyClientMaxBodySize: '64kb',
   },
-  // `/@alice` cannot be an App Router folder (a leading @ names a parallel-route slot).
-  async rewrites() {
-    return [PROFILE_REWRITE];
-  },
   // Every response: no framing, no sniffing, a strict referrer, HSTS over https. API answers
-  // also get a CSP that allows nothing; pages get theirs, with their scripts' hashes, from
-  // scripts/serve.ts or proxy.ts (lib/web/security-headers.ts).
+  // also get a CSP that allows nothing; pages get theirs from proxy.ts (a nonce) or from the
+  // /@tag handler (lib/web/security-headers.ts).
   async headers() {
     return [
       { source: '/:path*', headers: toList(baseSecurityHeaders({ appUrl })) },
       { source: '/v1/:path*', headers: toList({ 'Content-Security-Policy': NON_DOCUMENT_CSP }) },
       { source: '/api/:path*', headers: toList({ 'Content-Security-Policy': NON_DOCUMENT_CSP }) },
+      ...PUBLIC_ASSETS.map((file) => ({
+        source: file.slice('public'.length),
+        has: [{ type: 'query' as const, key: 'v', value: assetsVersion }],
+        headers: toList({ 'Cache-Control': 'public, max-age=31536000, immutable' }),
+      })),
     ];
   },
 };

@@ -1,13 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { runsBehindSocketAddressServer } from '@/lib/api/client-address';
+import { randomBytes } from 'node:crypto';
 import { setCorsHeaders } from '@/lib/api/cors';
 import { getConfig } from '@/lib/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/request-limits';
-import { headersOfBody } from '@/lib/web/html-response-csp';
-import type { SecurityPolicyInput } from '@/lib/web/security-headers';
-
-/** Marks proxy.ts's own fetch of a page, so that it is answered as it is. */
-const PAGE_FETCH_HEADER = 'x-tag-service-page-fetch';
+import { pagePolicyOf, pageSecurityHeaders, type SecurityPolicyInput } from '@/lib/web/security-headers';
 
 /**
  * In front of the app's routes (matcher below):
@@ -16,11 +12,10 @@ const PAGE_FETCH_HEADER = 'x-tag-service-page-fetch';
  * 2. Server actions over their body limit, by Content-Length: a plain-text 413, which
  *    Next.js's client turns into the error the form shows (what Next.js itself answers is
  *    a bare 500).
- * 3. Pages, where no server of ours sits in front of Next.js (Vercel): the page's CSP needs
- *    the hashes of its inline scripts (lib/web/security-headers.ts), so the page is fetched
- *    (from the cache when it is cached), hashed, and sent on with its headers. Under
- *    `npm start`, scripts/serve.ts does the same without the extra fetch, and this step
- *    steps aside.
+ * 3. The App Router's pages: a fresh nonce per request in the page's CSP, on the request
+ *    (Next.js reads it there and puts it on every script it writes) and on the answer
+ *    (Next.js's documented nonce CSP). The same in every deployment shape; /@tag is not
+ *    matched (its handler has no inline script and sends its own fixed CSP).
  */
 export async function proxy(request: NextRequest): Promise<Response | undefined> {
   try {
@@ -40,48 +35,37 @@ export async function proxy(request: NextRequest): Promise<Response | undefined>
     }
     return undefined;
   }
-  if (isDocumentRequest(request) && !runsBehindSocketAddressServer()) return withPageCsp(request);
-  return undefined;
+  return rendersAppPage(request.nextUrl.pathname) ? withNonceCsp(request) : undefined;
 }
 
-function isDocumentRequest(request: NextRequest): boolean {
-  if (request.method !== 'GET' || request.headers.has(PAGE_FETCH_HEADER)) return false;
-  if (request.headers.has('rsc') || request.headers.has('next-router-prefetch')) return false; // RSC payloads, not documents
-  if (request.nextUrl.pathname.startsWith('/v1/') || request.nextUrl.pathname.startsWith('/api/')) return false;
-  return (request.headers.get('accept') ?? '').includes('text/html');
+/** Paths that reach an App Router page (the percent matcher lets others through too). */
+function rendersAppPage(pathname: string): boolean {
+  return !/^\/(?:_next\/|v1\/|api\/|@|%40|profile\/[^/]+\/opengraph-image$)/i.test(pathname);
 }
 
-async function withPageCsp(request: NextRequest): Promise<Response> {
+function withNonceCsp(request: NextRequest): Response {
+  const nonce = randomBytes(16).toString('base64');
+  const pageHeaders = pageSecurityHeaders(pagePolicy(), nonce);
   const headers = new Headers(request.headers);
-  headers.set(PAGE_FETCH_HEADER, '1');
-  headers.set('accept-encoding', 'identity');
-  const page = await fetch(request.nextUrl.href, { headers, redirect: 'manual', cache: 'no-store' });
-  const type = page.headers.get('content-type') ?? '';
-  // Not a page, or a 304 (whose headers the browser merges into its copy's: no hashes here).
-  if (!type.startsWith('text/html') || page.status === 304) return new Response(page.body, { status: page.status, headers: page.headers });
-  const html = await page.text();
-  const out = new Headers(page.headers);
-  out.delete('content-length');
-  out.delete('content-encoding');
-  for (const [name, value] of Object.entries(headersOfBody(Buffer.from(html), pagePolicy()))) out.set(name, value);
-  return new Response(html, { status: page.status, headers: out });
+  headers.set('content-security-policy', pageHeaders['Content-Security-Policy']!);
+  const response = NextResponse.next({ request: { headers } });
+  for (const [name, value] of Object.entries(pageHeaders)) response.headers.set(name, value);
+  return response;
 }
 
 /** The process's page policy, built once (the configuration does not change while it runs). */
 let policy: SecurityPolicyInput | undefined;
 
 function pagePolicy(): SecurityPolicyInput {
-  if (!policy) {
-    const config = getConfig();
-    policy = { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' };
-  }
+  policy ??= pagePolicyOf(getConfig());
   return policy;
 }
 
 export const config = {
   matcher: [
-    // Any path with a percent sign (/v1 included), and every page path (not assets, not APIs).
+    // Any path with a percent sign (/v1 included), and every page of the App Router: not
+    // assets, APIs, /@tag and its image (route handlers with a CSP of their own).
     '/(.*%.*)',
-    '/((?!_next/|v1/|api/|favicon\\.ico).*)',
+    '/((?!_next/|v1/|api/|@|profile/[^/]+/opengraph-image|site\\.css|profile\\.js|favicon\\.ico).*)',
   ],
 };

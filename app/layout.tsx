@@ -1,7 +1,8 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SiteFooter, SiteHeader } from '@/components/site/SiteChrome';
-import './globals.css';
+import { stylesheetUrl } from '@/lib/web/profile-document';
 
 // No wallet code here: the public pages (/, /@tag) must not download it. The wallet
 // providers live in app/(app)/layout.tsx, around /register and /settings only.
@@ -19,9 +20,16 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+// Every page renders per request: proxy.ts gives each one a nonce for its inline scripts,
+// which Next.js writes only into a page it renders (a prerendered page has none).
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
+      <head>
+        {/* public/site.css, shared with the /@tag handler's pages (lib/web/profile-document.ts). */}
+        <link rel="stylesheet" href={stylesheetUrl()} />
+      </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content

@@ -158,7 +158,7 @@ export async function benchIndexer(
     const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
     stops.unshift(() => handle.close());
     const t0 = performance.now();
-    const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date(), afterCommit: async () => {} });
+    const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
     const runSeconds = (performance.now() - t0) / 1000;
     if (summary.indexed !== backlog) throw new Error(`indexed ${summary.indexed} of ${backlog}`);
     const indexedPerSecond = Math.round(summary.indexed / runSeconds);
@@ -254,9 +254,8 @@ export async function benchLifecycleBacklog(serverUrl: string, backlog: number, 
   const buildSeconds = (performance.now() - built) / 1000;
   const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
   stops.unshift(() => handle.close());
-  const quietly = async () => {}; // no app here whose cached pages would need expiring
   const t0 = performance.now();
-  const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date(), afterCommit: quietly });
+  const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
   const runSeconds = (performance.now() - t0) / 1000;
   if (summary.processed < backlog) throw new Error(`processed ${summary.processed} of ${backlog}`);
   const report = await reconcileMirror({ db: handle.db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });

@@ -74,7 +74,9 @@ export interface RouteSummary {
   ratioRange: [number, number];
 }
 
-const median = (xs: number[]) => {
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
@@ -120,7 +122,6 @@ export async function compareRoutes(o: {
       ratioRange: [Math.min(...ratios), Math.max(...ratios)],
     };
   });
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   console.log(`\n## ${o.title} — ${rounds} interleaved rounds of ${duration} s, medians; each ratio against the baseline just before and after`);
   console.log('| route | req/s | p50 ms | p99 ms | failed | vs baseline | range | target |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -129,6 +130,79 @@ export async function compareRoutes(o: {
     const verdict = target === undefined ? '' : `≥ ${pct(target)} ${s.ratio >= target ? 'met' : 'NOT MET'}`;
     console.log(
       `| ${s.name} | ${s.requestsPerSecond.toFixed(0)} | ${s.p50} | ${s.p99} | ${s.failures} | ${pct(s.ratio)} | ${pct(s.ratioRange[0])}–${pct(s.ratioRange[1])} | ${verdict} |`,
+    );
+  }
+  return summaries;
+}
+
+
+/** One route measured in two settings (the same route on two databases, say): A is the reference. */
+export interface PairUnderTest {
+  name: string;
+  a: RouteUnderTest['load'];
+  b: RouteUnderTest['load'];
+  /** B / A at least this much. */
+  target?: number;
+}
+
+export interface PairSummary {
+  name: string;
+  a: { requestsPerSecond: number; p50: number; p99: number };
+  b: { requestsPerSecond: number; p50: number; p99: number };
+  failures: number;
+  /** Median of each round's B against the mean of the A measured just before and just after it. */
+  ratio: number;
+  ratioRange: [number, number];
+  target?: number;
+}
+
+/**
+ * Each pair in turn, A and B alternating (A, B, A, B, …, A: `rounds` Bs between `rounds` + 1
+ * As), each B's ratio against the mean of the A just before and just after it, as
+ * compareRoutes does against its baseline: the machine's drift cancels. Prints one table.
+ */
+export async function comparePairs(o: {
+  title: string;
+  labels: [string, string];
+  pairs: PairUnderTest[];
+  rounds?: number;
+  durationSeconds?: number;
+}): Promise<PairSummary[]> {
+  const rounds = o.rounds ?? 5;
+  const duration = o.durationSeconds ?? 1.5;
+  const summaries: PairSummary[] = [];
+  for (const pair of o.pairs) {
+    for (const load of [pair.a, pair.b]) await measure({ ...(await load(1)), durationSeconds: 1, amount: undefined }); // warm-up
+    const as: LoadResult[] = [];
+    const bs: LoadResult[] = [];
+    for (let round = 0; round <= rounds; round++) {
+      as.push(await measure({ durationSeconds: duration, ...(await pair.a(duration)) }));
+      if (round < rounds) bs.push(await measure({ durationSeconds: duration, ...(await pair.b(duration)) }));
+    }
+    const ratios = bs.map((b, round) => b.requestsPerSecond / ((as[round]!.requestsPerSecond + as[round + 1]!.requestsPerSecond) / 2));
+    const figures = (rs: LoadResult[]) => ({
+      requestsPerSecond: median(rs.map((r) => r.requestsPerSecond)),
+      p50: median(rs.map((r) => r.p50)),
+      p99: median(rs.map((r) => r.p99)),
+    });
+    summaries.push({
+      name: pair.name,
+      a: figures(as),
+      b: figures(bs),
+      failures: [...as, ...bs].reduce((n, r) => n + r.non2xx + r.errors, 0),
+      ratio: median(ratios),
+      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      target: pair.target,
+    });
+  }
+  const [a, b] = o.labels;
+  console.log(`\n## ${o.title} — per route, ${rounds} rounds of ${duration} s alternating ${a} and ${b}; each ratio against the ${a} figure just before and after`);
+  console.log(`| route | req/s ${a} | req/s ${b} | p50 ms ${a} | p50 ms ${b} | p99 ms ${a} | p99 ms ${b} | failed | ${b} / ${a} | range | target |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const s of summaries) {
+    const verdict = s.target === undefined ? '' : `≥ ${pct(s.target)} ${s.ratio >= s.target ? 'met' : 'NOT MET'}`;
+    console.log(
+      `| ${s.name} | ${s.a.requestsPerSecond.toFixed(0)} | ${s.b.requestsPerSecond.toFixed(0)} | ${s.a.p50} | ${s.b.p50} | ${s.a.p99} | ${s.b.p99} | ${s.failures} | ${pct(s.ratio)} | ${pct(s.ratioRange[0])}–${pct(s.ratioRange[1])} | ${verdict} |`,
     );
   }
   return summaries;

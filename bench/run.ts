@@ -4,6 +4,8 @@
 // trivial route of the same build.
 //   npm run bench               all sections
 //   npm run bench -- auth web   only these
+//   npm run bench -- scale      a million identities (opt-in: minutes; not run without names)
+//   npm run bench -- memory     one instance after 100,000 distinct /@tag views (opt-in too)
 import { cpus, setPriority } from 'node:os';
 import { startStack, type Stack } from '@/devstack/stack';
 import { benchAuth } from './auth';
@@ -11,17 +13,20 @@ import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
+import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
+import { benchScale } from './scale';
 import { benchWeb } from './web';
 
 const LOAD_GENERATOR_NICENESS = 10;
 
-type Section =
+type Section = (
   | { stack: true; run: (stack: Stack) => Promise<unknown> }
-  /** Starts what it measures itself (LiteSVM in-process, a localnet process). */
-  | { stack: false; run: () => unknown };
+  /** Starts what it measures itself (LiteSVM in-process, a localnet process, PostgreSQL). */
+  | { stack: false; run: () => unknown }
+) & { /** Run only when named. */ optIn?: boolean };
 
 const SECTIONS: Record<string, Section> = {
   auth: { stack: true, run: (s) => benchAuth(s) },
@@ -33,11 +38,13 @@ const SECTIONS: Record<string, Section> = {
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
   cu: { stack: false, run: () => benchProgramCuSample() },
   localnet: { stack: false, run: () => benchLocalnet() },
+  scale: { stack: false, run: () => benchScale(), optIn: true },
+  memory: { stack: false, run: () => benchMemory(), optIn: true },
 };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => a in SECTIONS);
-  const names = wanted.length ? wanted : Object.keys(SECTIONS);
+  const names = wanted.length ? wanted : Object.keys(SECTIONS).filter((name) => !SECTIONS[name]!.optIn);
   const stack = names.some((name) => SECTIONS[name]!.stack)
     ? await startStack({
         AUTH_RATE_LIMIT: '100000000',

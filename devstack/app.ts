@@ -34,20 +34,34 @@ export function requireProductionBuild(dir = buildDir()): void {
 
 /**
  * Starts the production build the way `npm start` serves it (scripts/serve.ts: our HTTP
- * server in front of Next.js, which stamps the socket address and gives pages their CSP) on
- * a free port with the given environment, and waits until it answers. No background indexer
- * unless `env` asks for one.
+ * server around Next.js, which stamps the socket address) on a free port with the given
+ * environment, and waits until it answers. No background indexer unless `env` asks for one.
  */
 export async function startApp(env: Record<string, string>): Promise<RunningApp> {
+  return startServer(['--import', 'tsx', 'scripts/serve.ts', 'start'], env);
+}
+
+/**
+ * Starts the production build under a bare `next start`, as Vercel runs it (VERCEL=1: the
+ * client address comes from `x-vercel-forwarded-for`, which whatever is in front must set).
+ * `env` adds to or overrides that.
+ */
+export async function startBareNext(env: Record<string, string>): Promise<RunningApp> {
+  return startServer(['node_modules/next/dist/bin/next', 'start', '-p', '{port}', '-H', '127.0.0.1'], { VERCEL: '1', ...env });
+}
+
+async function startServer(args: string[], env: Record<string, string>): Promise<RunningApp> {
   requireProductionBuild();
   // Without it the app would open the embedded PGlite in the repository's .data/.
   if (!env.DATABASE_URL) throw new Error('startApp needs DATABASE_URL (a test PostgreSQL).');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', 'start'], {
+  const child = spawn(process.execPath, args.map((arg) => arg.replace('{port}', String(port))), {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      NEXT_DIST_DIR: buildDir(),
+      NEXT_TELEMETRY_DISABLED: '1',
       PORT: String(port),
       HOST: '127.0.0.1',
       APP_URL: url,
@@ -61,16 +75,17 @@ export async function startApp(env: Record<string, string>): Promise<RunningApp>
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  await waitUntilUp(url, child, () => output);
+  await waitUntilUp(url, child, () => output, env);
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string, env: Record<string, string>): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${output()}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      // Vercel's edge sets this header on every request; a bare `next start` as Vercel runs it needs it.
+      const res = await fetch(`${url}/api/health`, { headers: env.VERCEL ? { 'x-vercel-forwarded-for': '127.0.0.1' } : {} });
       if (res.ok) return;
     } catch {
       // not listening yet

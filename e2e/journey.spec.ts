@@ -50,6 +50,12 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   // Served from the app's own origin, never fetched by the page from the host the owner chose.
   await expect(page.locator('img.avatar')).toHaveAttribute('src', new RegExp(`^/api/avatar/${tag}\\?v=\\w+$`));
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `Journey Tester (@${tag})`);
+  // The copy button runs from the page's one script (public/profile.js), under its CSP.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const copy = page.getByRole('button', { name: 'Copy the payout wallet address' });
+  await copy.click();
+  await expect(copy).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.locator('#payout-wallet').innerText());
 
   // Clear the bio: an emptied field is cleared (null), the others stay.
   await page.goto('/settings');

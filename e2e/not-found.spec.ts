@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test, uniqueTag } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
-import { TEST_AUTH_SECRET } from '@/devstack/app';
 
 function admin(action: string, tag: string): void {
   const run = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/admin.ts', action, tag], {
-    // The app's own address and secret: the command expires the cached /@tag page through it.
-    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL, APP_URL: process.env.E2E_APP_URL, AUTH_SECRET: TEST_AUTH_SECRET },
+    // The database alone: the command tells no instance anything (each view reads the change).
+    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`npm run admin -- ${action} ${tag} failed:\n${run.stderr}`);

@@ -72,6 +72,10 @@ const envSchema = z.object({
   DATABASE_POOL_ACQUIRE_TIMEOUT_MS: positiveInt(3000),
   DATABASE_POOL_SIZE: positiveInt(10),
   INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(15),
+  /** Which percentile of the cluster's recent prioritization fees a built transaction bids. */
+  PRIORITY_FEE_PERCENTILE: z.coerce.number().int().min(0).max(100).default(75),
+  /** The most a built transaction bids per compute unit, in micro-lamports, whatever the cluster asks. */
+  PRIORITY_FEE_MAX_MICRO_LAMPORTS: z.coerce.number().int().min(0).max(1_000_000_000).default(5_000_000),
   /** getSignaturesForAddress page size; a node answers at most 1,000. */
   INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
   INDEXER_MAX_TRANSACTIONS: positiveInt(5000),
@@ -116,9 +120,18 @@ export interface Config {
   /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
   clientAddress: ClientAddressSource;
   indexerIntervalSeconds: number;
+  /** How every built transaction prices its compute units (lib/chain/priority-fee.ts). */
+  priorityFee: PriorityFeePolicy;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
   dataDir: string;
+}
+
+export interface PriorityFeePolicy {
+  /** Percentile (0–100) of the recent per-slot fees of the transaction's writable accounts. */
+  percentile: number;
+  /** Ceiling in micro-lamports per compute unit. */
+  maxMicroLamports: number;
 }
 
 export type ClientAddressSource = { source: 'direct' } | { source: 'vercel' } | { source: 'proxy'; hops: number };
@@ -179,6 +192,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     avatarRateLimit: { limit: e.AVATAR_RATE_LIMIT, windowSeconds: 60 },
     clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
+    priorityFee: { percentile: e.PRIORITY_FEE_PERCENTILE, maxMicroLamports: e.PRIORITY_FEE_MAX_MICRO_LAMPORTS },
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
     dataDir: e.DATA_DIR,
   };

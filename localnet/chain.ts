@@ -16,11 +16,14 @@ import {
   txErrorToJson,
   type TxError,
 } from './errors';
+import { PrioritizationFees } from './prioritization-fees';
 import {
+  computeBudgetOf,
   decodeWireTransaction,
   extractMemo,
   verifySignatures,
   withBlockhash,
+  writableAccounts,
   type WireTransaction,
 } from './wire';
 
@@ -119,6 +122,7 @@ export class LocalChain {
   private readonly listeners = new Set<StatusListener>();
   private readonly finalityTimers = new Set<NodeJS.Timeout>();
   private readonly faucet = Keypair.fromSeed(FAUCET_SEED);
+  private readonly priorityFees = new PrioritizationFees();
   private readonly now: () => number;
 
   constructor(
@@ -389,6 +393,7 @@ export class LocalChain {
       returnData: returnDataJson(meta),
     };
     this.produceBlock(slot, blockTime);
+    this.priorityFees.record(slot, computeBudgetOf(tx).microLamportsPerUnit, writableAccounts(tx));
     this.meta.transactions.push(record);
     this.index(record);
     this.announce(record);
@@ -425,6 +430,22 @@ export class LocalChain {
     }, this.options.finalityDelayMs + 1);
     timer.unref();
     this.finalityTimers.add(timer);
+  }
+
+  /** getRecentPrioritizationFees: per recent slot, the fee of a transaction writing `accounts` (prioritization-fees.ts). */
+  recentPrioritizationFees(accounts: readonly string[]): { slot: number; prioritizationFee: number }[] {
+    return this.priorityFees.recent(accounts);
+  }
+
+  /**
+   * For tests: as if a transaction paying `microLamports` per unit and writing `accounts` had
+   * landed in each of the `slots` most recent slots (every slot held when not given; the
+   * current one when none is), so getRecentPrioritizationFees reports a cluster that busy.
+   */
+  seedPrioritizationFees({ microLamports, accounts, slots }: { microLamports: bigint; accounts: readonly string[]; slots?: number }): void {
+    const held = this.priorityFees.recentSlots();
+    const chosen = held.length === 0 ? [this.meta.slot] : held.slice(slots === undefined ? 0 : Math.max(0, held.length - slots));
+    for (const slot of chosen) this.priorityFees.record(slot, microLamports, accounts);
   }
 
   /** requestAirdrop: a real System transfer from the faucet, so it has a status and history. */

@@ -479,12 +479,31 @@ const getEpochSchedule: RpcHandler = () => ({
   warmup: false,
 });
 
-const getRecentPrioritizationFees: RpcHandler = (params) => {
-  const keys = params[0];
-  if (keys !== undefined && (!Array.isArray(keys) || keys.length > 128 || keys.some((k) => typeof k !== 'string' || !isPublicKey(k)))) {
-    throw invalidParams('first argument must be an array of at most 128 pubkeys');
+const MAX_PRIORITIZATION_FEE_ACCOUNTS = 128;
+
+/** Up to 128 base58 keys, as a validator takes them. */
+function feeAccounts(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((k) => typeof k !== 'string')) throw invalidParams('first argument must be an array of pubkeys');
+  if (value.length > MAX_PRIORITIZATION_FEE_ACCOUNTS) {
+    throw invalidParams(`Too many inputs provided; max ${MAX_PRIORITIZATION_FEE_ACCOUNTS}`);
   }
-  return [];
+  for (const key of value as string[]) if (!isPublicKey(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  return value as string[];
+}
+
+const getRecentPrioritizationFees: RpcHandler = (params, chain) => chain.recentPrioritizationFees(feeAccounts(params[0]));
+
+/**
+ * Not a validator method: lets tests make the cluster look busy.
+ * `localnetSeedPrioritizationFees [{ prioritizationFee, accounts, slots? }]` (see LocalChain.seedPrioritizationFees).
+ */
+const localnetSeedPrioritizationFees: RpcHandler = (params, chain) => {
+  const cfg = config(params, 0);
+  const fee = cfg.prioritizationFee;
+  if (typeof fee !== 'number' || !Number.isSafeInteger(fee) || fee < 0) throw invalidParams('prioritizationFee must be a non-negative integer');
+  chain.seedPrioritizationFees({ microLamports: BigInt(fee), accounts: feeAccounts(cfg.accounts), slots: optionalNumber(cfg, 'slots') });
+  return null;
 };
 
 const getTransactionCount: RpcHandler = (_params, chain) => chain.transactionCount();
@@ -518,6 +537,7 @@ export const RPC_METHODS: Record<string, RpcHandler> = {
   getTransactionCount,
   getVersion,
   isBlockhashValid,
+  localnetSeedPrioritizationFees,
   minimumLedgerSlot: getFirstAvailableBlock,
   requestAirdrop,
   sendTransaction,

@@ -179,8 +179,8 @@ export function isWritable(tx: WireTransaction, index: number): boolean {
   return index < tx.accountKeys.length - numReadonlyUnsignedAccounts;
 }
 
-/** The base fee plus the prioritization fee the compute-budget instructions ask for. */
-export function computeFee(tx: WireTransaction): number {
+/** What the compute-budget instructions ask for: the unit limit (null: the default) and the price per unit. */
+export function computeBudgetOf(tx: WireTransaction): { unitLimit: number; microLamportsPerUnit: bigint } {
   let unitLimit: number | null = null;
   let microLamportsPerUnit = 0n;
   let otherInstructions = 0;
@@ -193,9 +193,19 @@ export function computeFee(tx: WireTransaction): number {
     if (ix.data[0] === 2 && ix.data.length >= 5) unitLimit = view.getUint32(1, true);
     if (ix.data[0] === 3 && ix.data.length >= 9) microLamportsPerUnit = view.getBigUint64(1, true);
   }
-  const limit = BigInt(Math.min(unitLimit ?? 200_000 * otherInstructions, 1_400_000));
-  const priority = (microLamportsPerUnit * limit + 999_999n) / 1_000_000n;
+  return { unitLimit: Math.min(unitLimit ?? 200_000 * otherInstructions, 1_400_000), microLamportsPerUnit };
+}
+
+/** The base fee plus the prioritization fee the compute-budget instructions ask for. */
+export function computeFee(tx: WireTransaction): number {
+  const { unitLimit, microLamportsPerUnit } = computeBudgetOf(tx);
+  const priority = (microLamportsPerUnit * BigInt(unitLimit) + 999_999n) / 1_000_000n;
   return tx.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE + Number(priority);
+}
+
+/** The accounts the transaction write-locks. */
+export function writableAccounts(tx: WireTransaction): string[] {
+  return tx.accountKeys.filter((_key, i) => isWritable(tx, i));
 }
 
 /** `memo` as getSignaturesForAddress reports it: "[len] text" per memo, joined by "; ". */

@@ -2,8 +2,6 @@
 // (DESIGN.md "Identity"). The only way to change a tag's status or flags; nothing in /v1 can.
 import { getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
-import { afterIdentityChanges } from '@/lib/feed/identity-changes';
-import { RevalidationError } from '@/lib/feed/profile-pages';
 import { parseTagParam } from '@/lib/identity/get-identity';
 import { isModerationAction, moderate, MODERATION_ACTIONS } from '@/lib/identity/moderation';
 import { runCommand } from './run-command';
@@ -20,26 +18,11 @@ async function main(args: string[]): Promise<number> {
   try {
     const canonical = parseTagParam(tag);
     const identity = await moderate(db, canonical, action, new Date());
+    // Every instance's next /@tag view reads the change: nothing to tell any of them.
     console.log(JSON.stringify(identity, null, 2));
-    return await refreshCachedPage(canonical);
+    return 0;
   } finally {
     await close();
-  }
-}
-
-/**
- * The app caches /@tag pages: ask it to drop this one, so the next view shows the change.
- * Exit code 3 when it could not (the change itself is saved; running the command again, with
- * APP_URL and AUTH_SECRET as the app has them, refreshes the page).
- */
-async function refreshCachedPage(tag: string): Promise<number> {
-  try {
-    await afterIdentityChanges([tag]);
-    return 0;
-  } catch (err) {
-    if (!(err instanceof RevalidationError)) throw err;
-    console.error(`warning: the change is saved, but the cached page of @${tag} was not refreshed: ${err.message}`);
-    return 3;
   }
 }
 

@@ -8,20 +8,13 @@
 // client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
 // default here), the rate limit must key on the socket's peer: this server stamps it into a
 // header of its own on every request, after deleting any copy the client sent
-// (lib/api/client-address.ts). It rewrites a view of /@tag to its page itself
-// (lib/web/profile-path.ts), and it gives every HTML page its CSP, with the hashes of
-// that page's inline scripts (lib/web/security-headers.ts), and compresses answers itself
-// (next.config.ts turns Next.js's compression off): with the `compression` middleware, the
-// one Next.js bundles, for everything but pages, and each page once per distinct page
-// (lib/web/html-response-csp.ts), so a page out of Next's cache is not compressed per view.
+// (lib/api/client-address.ts). That is all it does to a request: pages, their CSP and
+// compression are Next.js's, the same as under a bare `next start` or on Vercel.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import compression from 'compression';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
 import { ConfigError, parseConfig } from '@/lib/config';
-import { BROTLI_OPTIONS, COMPRESSION_THRESHOLD_BYTES, withPageCsp } from '@/lib/web/html-response-csp';
-import { rewriteProfileView } from '@/lib/web/profile-path';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const port = Number(process.env.PORT ?? 3000);
@@ -57,23 +50,12 @@ async function main(): Promise<void> {
   // Before Next.js loads any app code: everything it runs in this process is behind this server.
   markSocketAddressServer();
   await app.prepare();
-  // The configuration the app itself will read (SOLANA_RPC_URL may have been set above).
-  const served = parseConfig(process.env);
-  const policy = { appUrl: served.appUrl, publicRpcUrl: served.solana.publicRpcUrl, dev: mode === 'dev' };
-  // Connect-style middleware: it needs no more than Node's own request and response (its types say Express's).
-  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES, brotli: BROTLI_OPTIONS }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
     stampSocketAddress(req);
-    rewriteProfileView(req);
-    compress(req, res, () => {
-      // /v1 answers JSON only (its catch-all included), under next.config's CSP that allows
-      // nothing: its hot path is not held and hashed.
-      if (!req.url?.startsWith('/v1/')) withPageCsp(req, res, policy);
-      handle(req, res).catch((err) => {
-        console.error('request failed:', err);
-        if (!res.headersSent) res.statusCode = 500;
-        res.end();
-      });
+    handle(req, res).catch((err) => {
+      console.error('request failed:', err);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
     });
   });
   if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());

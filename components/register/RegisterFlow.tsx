@@ -8,7 +8,9 @@ import { isPublicKey } from '@/lib/solana/keys';
 import { CodeField } from '@/components/form/CodeField';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
+import { RegistrationCost } from './RegistrationCost';
 import { useRegistration, type BuildRegistration } from './useRegistration';
+import type { CostSettings } from './useRegistrationCost';
 import { useTagAvailability, type Availability } from './useTagAvailability';
 
 const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
@@ -25,7 +27,15 @@ const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
  * The /register form: live availability, an optional payout wallet, then the steps. The page
  * hands it the build action (components import nothing from app/).
  */
-export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: string | null; buildRegistration: BuildRegistration }) {
+export function RegisterFlow({
+  sessionKey,
+  buildRegistration,
+  costSettings,
+}: {
+  sessionKey: string | null;
+  buildRegistration: BuildRegistration;
+  costSettings: CostSettings;
+}) {
   const { publicKey } = useWallet();
   const [tagInput, setTagInput] = useState('');
   const [payout, setPayout] = useState('');
@@ -120,6 +130,7 @@ export function RegisterFlow({ sessionKey, buildRegistration }: { sessionKey: st
           problem={payoutInvalid ? 'Not a Solana address.' : null}
           hint="Where payments to your tag go. Leave empty to use the wallet you sign in with."
         />
+        <RegistrationCost tag={availability.state === 'available' ? availability.tag : null} settings={costSettings} />
         <div className="actions">
           <button type="submit" className="button" disabled={!canSubmit}>
             {'tag' in availability ? `Register @${availability.tag}` : 'Register'}

@@ -1,14 +1,15 @@
 import Link from 'next/link';
+import { SITE_FOOTER_CODE, SITE_FOOTER_TAIL, SITE_FOOTER_TEXT, SITE_LINKS } from '@/lib/web/site-chrome';
 
 export function SiteHeader() {
   return (
     <header className="site-header">
       <nav aria-label="Main">
-        <Link className="brand" href="/">
-          Identity Tags
-        </Link>
-        <Link href="/register">Register</Link>
-        <Link href="/settings">Your profiles</Link>
+        {SITE_LINKS.map((link) => (
+          <Link key={link.href} className={link.brand ? 'brand' : undefined} href={link.href}>
+            {link.label}
+          </Link>
+        ))}
       </nav>
     </header>
   );
@@ -17,7 +18,9 @@ export function SiteHeader() {
 export function SiteFooter() {
   return (
     <footer className="site-footer">
-      Tags live on Solana; profiles are kept by this service. Developers: <code>/v1</code> JSON API.
+      {SITE_FOOTER_TEXT}
+      <code>{SITE_FOOTER_CODE}</code>
+      {SITE_FOOTER_TAIL}
     </footer>
   );
 }

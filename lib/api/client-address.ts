@@ -28,7 +28,7 @@ export function markSocketAddressServer(): void {
   (globalThis as Record<symbol, unknown>)[SOCKET_ADDRESS_SERVER] = true;
 }
 
-/** Whether this process serves through scripts/serve.ts (which also gives pages their CSP). */
+/** Whether this process serves through scripts/serve.ts (which stamps the socket address). */
 export function runsBehindSocketAddressServer(): boolean {
   return (globalThis as Record<symbol, unknown>)[SOCKET_ADDRESS_SERVER] === true;
 }

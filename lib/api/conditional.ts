@@ -33,10 +33,14 @@ interface ConditionalOptions {
  * The answer to a GET: 200 with the JSON body and its ETag, or 304 with no body when the
  * request's If-None-Match already names that ETag. Both carry the ETag and Cache-Control.
  */
-export function conditionalJson(req: Request, body: unknown, { cacheControl, headers = {} }: ConditionalOptions): Response {
-  const text = JSON.stringify(body);
+export function conditionalJson(req: Request, body: unknown, options: ConditionalOptions): Response {
+  return conditionalText(req, JSON.stringify(body), 'application/json', options);
+}
+
+/** conditionalJson for a body already written (`text`, sent as `contentType`). */
+export function conditionalText(req: Request, text: string, contentType: string, { cacheControl, headers = {} }: ConditionalOptions): Response {
   const etag = etagOf(text);
   const common = { ...headers, 'Cache-Control': cacheControl, ETag: etag };
   if (ifNoneMatchHits(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: common });
-  return new Response(text, { status: 200, headers: { ...common, 'Content-Type': 'application/json' } });
+  return new Response(text, { status: 200, headers: { ...common, 'Content-Type': contentType } });
 }

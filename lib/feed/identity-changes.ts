@@ -2,12 +2,12 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { identities, identityEvents, primaryTags } from '@/lib/db/schema';
 import { toIdentity } from '@/lib/identity/identity-response';
-import { expireProfilePages } from './profile-pages';
 
 /*
  * The write side of the change feed (DESIGN.md "For integrators"). Every writer of the
  * mirror (PATCH, moderation, the indexer, the lifecycle) calls `recordIdentityChanges` in its
- * own transaction, after its writes, and `afterIdentityChanges` once that has committed.
+ * own transaction, after its writes. Nothing is called after the commit: no page is kept
+ * (/@tag is read from the mirror on every view), so there is nothing to expire.
  */
 
 /** First key of the feed's per-tag advisory lock (`'fe'`); the second is hashtext(tag). */
@@ -55,14 +55,4 @@ export async function recordIdentityChanges(tx: Db, tags: readonly string[], now
       };
     }),
   );
-}
-
-/**
- * After the transaction that recorded changes of `tags` has committed: expires their cached
- * /@tag pages, so the next view renders the new state. Works in the Next.js server (route
- * handlers, server actions, the cron route) and from any other process (the admin CLI), which
- * asks the app at APP_URL; there it throws RevalidationError when the app did not confirm.
- */
-export async function afterIdentityChanges(tags: readonly string[]): Promise<void> {
-  await expireProfilePages([...new Set(tags)]);
 }

@@ -64,13 +64,12 @@ export const IdentityEventPage = z
   .meta({ id: 'IdentityEventPage' });
 export type IdentityEventPage = z.infer<typeof IdentityEventPage>;
 
-/** Up to `limit` events after `after` (the start when null), and the cursor after them. */
-export async function readIdentityEvents(
-  db: Db,
-  { after, limit }: { after: FeedPosition | null; limit: number },
-): Promise<IdentityEventPage> {
-  const from = after ?? { xid: '0', id: 0 };
-  const rows = await db
+/**
+ * The statement of one page: up to `limit` events after `from` in (xid, id) order, only those
+ * older than every transaction in flight. Apart so the scale benchmark can EXPLAIN it as sent.
+ */
+export function feedPageQuery(db: Db, from: FeedPosition, limit: number) {
+  return db
     .select({
       id: identityEvents.id,
       tag: identityEvents.tag,
@@ -88,6 +87,15 @@ export async function readIdentityEvents(
     )
     .orderBy(asc(identityEvents.xid), asc(identityEvents.id))
     .limit(limit);
+}
+
+/** Up to `limit` events after `after` (the start when null), and the cursor after them. */
+export async function readIdentityEvents(
+  db: Db,
+  { after, limit }: { after: FeedPosition | null; limit: number },
+): Promise<IdentityEventPage> {
+  const from = after ?? { xid: '0', id: 0 };
+  const rows = await feedPageQuery(db, from, limit);
   const last = rows.at(-1);
   return {
     events: rows.map((row) => ({

@@ -6,7 +6,7 @@ import { tagNotFound } from './get-identity';
 
 /**
  * One UPDATE of a tag's row (guarded by `guards` too), and its change-feed event, committed
- * together; 404 when no row matched. The caller expires the cached page after. Used by the
+ * together; 404 when no row matched. Used by the
  * profile patch and by moderation, the two writers of a row besides the indexer.
  */
 export async function changeIdentity(db: Db, tag: string, set: Partial<NewIdentityRow>, now: Date, ...guards: SQL[]): Promise<IdentityRow> {

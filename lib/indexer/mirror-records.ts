@@ -29,7 +29,7 @@ export function noChanges(): MirrorChanges {
   return { created: [], updated: [], quietlyUpdated: [], removed: [], changedAddresses: new Set() };
 }
 
-/** Every tag whose public answer changed: what the change feed and the page cache must hear of. */
+/** Every tag whose public answer changed: what the change feed must hear of. */
 export function changedTags(changes: MirrorChanges): string[] {
   return [...new Set([...changes.created, ...changes.updated, ...changes.removed])];
 }

@@ -1,6 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
 import type { Db } from '@/lib/db';
-import { afterIdentityChanges, recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { lockMirror } from './mirror-lock';
 import { changedTags, mirrorRecordStates, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { readRecordStates } from './record-states';
@@ -18,7 +18,7 @@ export interface MirrorTouchedInput {
  * and reconcile alike. Inside the caller's database transaction: takes the mirror lock, THEN
  * reads the touched records at `finalized` (so reads happen in the order of the writes),
  * makes their rows match, and appends the change-feed events of the tags whose identity
- * changed. Call `afterMirrorCommit` once the transaction has committed.
+ * changed. Nothing to do after the commit: every page is read from the mirror per view.
  */
 export async function mirrorTouchedRecords(tx: Db, { connection, programId, touched, now }: MirrorTouchedInput): Promise<MirrorChanges> {
   if (touched.size === 0) return noChanges();
@@ -27,22 +27,4 @@ export async function mirrorTouchedRecords(tx: Db, { connection, programId, touc
   const changes = await mirrorRecordStates(tx, states, (address) => touched.get(address)!, now);
   await recordIdentityChanges(tx, changedTags(changes), now);
   return changes;
-}
-
-/** What runs once the mirror's changes have committed: expiring cached /@tag pages by default. */
-export type AfterCommit = (tags: readonly string[]) => Promise<void>;
-
-/**
- * After the commit of `mirrorTouchedRecords`' transaction: `afterCommit` (by default, the
- * cached /@tag pages expire) hears of the tags whose identity changed. A failure there is
- * logged, not thrown: the mirror is right, only a cached page may lag until it expires.
- */
-export async function afterMirrorCommit(changes: MirrorChanges, afterCommit: AfterCommit = afterIdentityChanges): Promise<void> {
-  const visible = changedTags(changes);
-  if (visible.length === 0) return;
-  try {
-    await afterCommit(visible);
-  } catch (err) {
-    console.warn(`indexer: could not expire the cached pages of ${visible.length} tag(s):`, err instanceof Error ? err.message : err);
-  }
 }

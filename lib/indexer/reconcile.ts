@@ -6,7 +6,7 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { rpcCall } from '@/lib/chain/rpc';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE, type TagRecord } from '@/lib/registry/account';
 import { mirroredFields, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
-import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
+import { mirrorTouchedRecords } from './mirror-touched';
 import { recordAt } from './record-states';
 
 /** One way the mirror and the chain disagree about a tag. */
@@ -43,7 +43,6 @@ export interface ReconcileInput extends ChainAndMirror {
   /** Make the mirror match the chain (through the indexer's own writer), not only report. */
   repair: boolean;
   now: Date;
-  afterCommit?: AfterCommit;
 }
 
 /**
@@ -55,7 +54,7 @@ export interface ReconcileInput extends ChainAndMirror {
  * lock, reads them again and makes the rows match (change-feed events included): the mirror
  * can be rebuilt from chain state alone, even where a node has pruned signature history.
  */
-export async function reconcileMirror({ db, connection, programId, repair, now, afterCommit }: ReconcileInput): Promise<ReconcileReport> {
+export async function reconcileMirror({ db, connection, programId, repair, now }: ReconcileInput): Promise<ReconcileReport> {
   const [records, rows] = await Promise.all([listRecords(connection, programId), db.select().from(identities)]);
   const differences = compare(records, rows);
   const report: ReconcileReport = { records: records.size, rows: rows.length, differences, repaired: null };
@@ -67,7 +66,6 @@ export async function reconcileMirror({ db, connection, programId, repair, now, 
   const touched = new Map<string, Provenance>();
   for (const difference of differences) touched.set(difference.address, await provenanceOf(connection, difference.address));
   const changes = await db.transaction((tx) => mirrorTouchedRecords(tx as unknown as Db, { connection, programId, touched, now }));
-  await afterMirrorCommit(changes, afterCommit);
   report.repaired = changes;
   return report;
 }

@@ -7,7 +7,7 @@ import { clearDeferrals, listDeferrals, recordDeferrals, recordSkips, type Defer
 import { decodeTransaction, IncompleteTransactionError, MAX_SUPPORTED_TRANSACTION_VERSION } from './decode-transaction';
 import { withIndexerLock } from './lock';
 import { noChanges, type MirrorChanges, type Provenance } from './mirror-records';
-import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
+import { mirrorTouchedRecords } from './mirror-touched';
 
 export type { DeferredTransaction } from './deferrals';
 
@@ -50,8 +50,6 @@ export interface RunIndexerInput extends ChainAndMirror {
    * batches committed before it stay).
    */
   onTransactionProcessed?: (signature: string) => void | Promise<void>;
-  /** After each batch commits, with the tags whose identity changed (default: their cached /@tag pages expire). */
-  afterCommit?: AfterCommit;
 }
 
 /** A transaction passed over for good this run, and why (also in `indexer_skips`). */
@@ -165,7 +163,6 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
         return { counts, deferred };
       });
 
-      await afterMirrorCommit(result.counts.changes, input.afterCommit);
       summary.processed += ready;
       summary.indexed += result.counts.indexed;
       summary.updated += result.counts.updated;

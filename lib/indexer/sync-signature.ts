@@ -10,15 +10,13 @@ import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
 import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './decode-transaction';
 import type { Provenance } from './mirror-records';
-import { afterMirrorCommit, mirrorTouchedRecords, type AfterCommit } from './mirror-touched';
+import { mirrorTouchedRecords } from './mirror-touched';
 
 export type SyncResult = { status: 'indexed'; identity: Identity } | { status: 'pending' };
 
 export interface SyncTransactionInput extends ChainAndMirror {
   signature: string;
   now: Date;
-  /** After the mirror's changes commit (default: their cached /@tag pages expire). */
-  afterCommit?: AfterCommit;
 }
 
 export const FAILED_TRANSACTION_MESSAGE = 'The transaction failed on chain: it changed nothing.';
@@ -35,7 +33,7 @@ export const NOT_OURS_MESSAGE = 'The transaction has no instruction of the tag r
  * instruction of ours → 422. Does not move the indexer's cursor: the cron run re-reads the
  * same records later, which changes nothing.
  */
-export async function syncTransaction({ db, connection, programId, signature, now, afterCommit }: SyncTransactionInput): Promise<SyncResult> {
+export async function syncTransaction({ db, connection, programId, signature, now }: SyncTransactionInput): Promise<SyncResult> {
   const finalized = await getTransaction(connection, signature, 'finalized');
   if (!finalized) {
     const confirmed = await getTransaction(connection, signature, 'confirmed');
@@ -45,7 +43,7 @@ export async function syncTransaction({ db, connection, programId, signature, no
   }
   const touched = touchedBy(finalized, programId);
   const provenance: Provenance = { signature, slot: finalized.slot };
-  const changes = await db.transaction((tx) =>
+  await db.transaction((tx) =>
     mirrorTouchedRecords(tx as unknown as Db, {
       connection,
       programId,
@@ -53,7 +51,6 @@ export async function syncTransaction({ db, connection, programId, signature, no
       now,
     }),
   );
-  await afterMirrorCommit(changes, afterCommit);
   const [row] = await db
     .select()
     .from(identities)

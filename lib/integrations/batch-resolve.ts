@@ -14,7 +14,7 @@ import type { ResolvedIdentity } from '@/lib/identity/schemas';
  * carries: turning a hundred rows' timestamps into Dates and back was most of the statement's
  * cost in the driver.
  */
-const ACTIVE_ROWS_SQL = `
+export const ACTIVE_ROWS_SQL = `
 SELECT tag, owner, wallet, display_name, avatar, preferred_token, verified, merchant,
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
 FROM identities

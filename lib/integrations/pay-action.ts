@@ -1,12 +1,14 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { z } from 'zod';
 import { AppError } from '@/lib/errors';
+import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import { rpcCall } from '@/lib/chain/rpc';
+import type { PriorityFeePolicy } from '@/lib/config';
 import type { Identity } from '@/lib/identity/schemas';
 import { PublicKeyString } from '@/lib/solana/keys';
 import type { Cluster } from '@/lib/web/solana-pay';
 import { toBaseUnits, type PayAsset } from './pay-asset';
-import { buildPayTransaction } from './pay-transaction';
+import { buildPayTransaction, payInstructions, type Payment } from './pay-transaction';
 
 /*
  * The "pay @tag" Solana Action (Solana Actions spec 2.x): GET answers the metadata a wallet or
@@ -119,6 +121,8 @@ export interface PayActionInput {
   amount: string;
   reference: string | undefined;
   connection: Connection;
+  /** How the compute units are priced (config `priorityFee`). */
+  priorityFee: PriorityFeePolicy;
   /** A new reference key when the payer's app gave none. */
   newReference: () => PublicKey;
 }
@@ -134,15 +138,13 @@ export async function buildPayAction(input: PayActionInput) {
     );
   }
   const reference = input.reference ? new PublicKey(input.reference) : input.newReference();
-  const latest = await rpcCall(() => input.connection.getLatestBlockhash('confirmed'));
-  const { transaction } = buildPayTransaction({
-    payer: new PublicKey(input.account),
-    wallet: new PublicKey(identity.wallet),
-    asset,
-    amount,
-    reference,
-    latest,
-  });
+  const payment: Payment = { payer: new PublicKey(input.account), wallet: new PublicKey(identity.wallet), asset, amount, reference };
+  const writable = payInstructions(payment).flatMap((ix) => ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey));
+  const [latest, microLamports] = await Promise.all([
+    rpcCall(() => input.connection.getLatestBlockhash('confirmed')),
+    recentPriorityFee(input.connection, writable, input.priorityFee),
+  ]);
+  const { transaction } = buildPayTransaction({ payment, latest, microLamports });
   return {
     type: 'transaction' as const,
     transaction,

@@ -1,5 +1,7 @@
 import { SystemProgram, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { TOKEN_PROGRAM_ID } from './pay-asset';
 import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/registry/build-unsigned-transaction';
+import { limitFor } from '@/lib/registry/compute-units';
 import { readonly } from '@/lib/solana/account-meta';
 import { associatedTokenAddress, createAssociatedTokenAccountIdempotent, transferCheckedInstruction } from '@/lib/solana/spl-token';
 import type { PayAsset } from './pay-asset';
@@ -11,21 +13,53 @@ import type { PayAsset } from './pay-asset';
  * getSignaturesForAddress(reference). The payer pays the fee and signs; the service never does.
  */
 
-export interface PayInput {
+/** One payment: who pays whom, what, and the reference key to find it by. */
+export interface Payment {
   payer: PublicKey;
   wallet: PublicKey;
   asset: PayAsset;
   /** In the asset's base units (lamports, token atoms). */
   amount: bigint;
   reference: PublicKey;
+}
+
+/*
+ * What the transfers cost, known rather than measured per payment: a System transfer is a
+ * builtin charged 150 CU. The token path is measured in LiteSVM (tests/integrations/
+ * pay-budget.test.ts) with the programs every cluster runs: CreateIdempotent creating the
+ * payee's account, then TransferChecked; an existing account costs less. Token-2022 mints
+ * with extensions (transfer fees, hooks) can cost more than the plain mints measured here;
+ * the allowance covers the plain path with room to spare.
+ */
+export const PAY_UNITS = {
+  sol: 150,
+  splToken: 40_000,
+  token2022: 60_000,
+} as const;
+
+/** The compute-unit limit of a payment's transaction. */
+export function payLimit(asset: PayAsset): number {
+  if (asset.kind === 'sol') return limitFor(PAY_UNITS.sol);
+  return limitFor(asset.tokenProgram.equals(TOKEN_PROGRAM_ID) ? PAY_UNITS.splToken : PAY_UNITS.token2022);
+}
+
+export interface PayTransactionInput {
+  payment: Payment;
   latest: BlockhashWithExpiryBlockHeight;
+  /** The compute-unit price, from the recent fees of the accounts the payment writes. */
+  microLamports: number;
 }
 
-export function buildPayTransaction(input: PayInput): UnsignedTransaction {
-  return buildUnsignedTransaction({ feePayer: input.payer, latest: input.latest, instructions: payInstructions(input) });
+export function buildPayTransaction({ payment, latest, microLamports }: PayTransactionInput): UnsignedTransaction {
+  return buildUnsignedTransaction({
+    feePayer: payment.payer,
+    latest,
+    budget: { units: payLimit(payment.asset), microLamports },
+    instructions: payInstructions(payment),
+  });
 }
 
-export function payInstructions({ payer, wallet, asset, amount, reference }: PayInput): TransactionInstruction[] {
+export function payInstructions({ payer, wallet, asset, amount, reference }: Payment): TransactionInstruction[] {
   const referenceKey = readonly(reference);
   if (asset.kind === 'sol') {
     const transfer = SystemProgram.transfer({ fromPubkey: payer, toPubkey: wallet, lamports: amount });

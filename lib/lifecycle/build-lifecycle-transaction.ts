@@ -1,7 +1,9 @@
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
+import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import { rpcCall } from '@/lib/chain/rpc';
+import type { PriorityFeePolicy } from '@/lib/config';
 import { tagNotFound } from '@/lib/identity/get-identity';
 import { findIdentityRow } from '@/lib/identity/queries';
 import { isReservedTag } from '@/lib/identity/tag';
@@ -9,6 +11,7 @@ import { type TagRecord } from '@/lib/registry/account';
 import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { buildUnsignedTransaction } from '@/lib/registry/build-unsigned-transaction';
+import { lifecycleLimit } from '@/lib/registry/compute-units';
 import { readTagRecord } from './read-tag-record';
 import type { LifecycleTransaction } from './schemas';
 
@@ -28,6 +31,8 @@ export interface BuildLifecycleInput extends ChainAndMirror {
   operation: LifecycleOperation;
   /** Sponsor paying the fee; defaults to the caller. */
   feePayer?: string;
+  /** How the compute units are priced (config `priorityFee`). */
+  priorityFee: PriorityFeePolicy;
 }
 
 export const NO_OFFER_MESSAGE = 'No transfer offer stands for this tag.';
@@ -37,7 +42,8 @@ export const NOT_PENDING_OWNER_MESSAGE = 'This tag is not offered to this public
 
 /**
  * The lifecycle builders of /v1 (DESIGN "Lifecycle"): an UNSIGNED legacy
- * transaction with one lifecycle instruction, signed by the caller (the owner, or for accept
+ * transaction with the compute budget (the instruction's measured worst case as the limit, a
+ * price from the recent fees of the accounts it writes) and one lifecycle instruction, signed by the caller (the owner, or for accept
  * the pending owner) and the sponsor if any. Never signs, never submits, never writes the
  * mirror. After the route's 400 and 401, in this order: 404 for a tag without a record on
  * chain or blocked in the mirror; 409 when no offer stands (accept, cancel) or for an offer
@@ -53,26 +59,31 @@ export async function buildLifecycleTransaction({
   tag,
   operation,
   feePayer,
+  priorityFee,
 }: BuildLifecycleInput): Promise<LifecycleTransaction> {
   const [pda] = findTagRecordAddress(tag, programId);
   if (operation.kind === 'release_tag' && operation.receiver === pda.toBase58()) {
     throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
   }
-  // The three reads at once: one round trip to each side on the happy path.
-  const [row, record, latest] = await Promise.all([
+  const signer = new PublicKey(caller);
+  const payer = feePayer ? new PublicKey(feePayer) : signer;
+  const instruction = instructionFor(operation, { programId, tagRecord: pda, signer });
+  const writable = instruction.keys.filter((key) => key.isWritable).map((key) => key.pubkey);
+  // The reads at once: one round trip to each side on the happy path.
+  const [row, record, latest, microLamports] = await Promise.all([
     findIdentityRow(db, tag),
     readTagRecord(connection, programId, pda),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
+    recentPriorityFee(connection, [...writable, payer], priorityFee),
   ]);
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
   checkState(record, operation);
   checkCaller(record, operation, caller);
 
-  const signer = new PublicKey(caller);
-  const instruction = instructionFor(operation, { programId, tagRecord: pda, signer });
   return buildUnsignedTransaction({
-    feePayer: feePayer ? new PublicKey(feePayer) : signer,
+    feePayer: payer,
     latest,
+    budget: { units: lifecycleLimit(operation.kind), microLamports },
     instructions: [instruction],
   });
 }

@@ -55,7 +55,7 @@ export function lifecycleOperation<B extends { feePayer?: string }>(
     handler: async (_req, { params: { tag }, body, caller, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
       const operation = operationOf(body);
-      return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer }));
+      return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer, priorityFee: config.priorityFee }));
     },
   });
 }

@@ -8,5 +8,8 @@ export const TAG_SEED = 'tag';
  * bump. The tag must already be canonical (≤ 32 bytes, one seed); longer input throws.
  */
 export function findTagRecordAddress(tag: string, programId: PublicKey): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from(TAG_SEED), Buffer.from(tag, 'utf8')], programId);
+  // TextEncoder rather than Buffer: the register page computes it in the browser too.
+  return PublicKey.findProgramAddressSync([UTF8.encode(TAG_SEED), UTF8.encode(tag)], programId);
 }
+
+const UTF8 = new TextEncoder();

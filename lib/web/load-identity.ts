@@ -1,36 +1,18 @@
-import { unstable_cache } from 'next/cache';
-import { cache } from 'react';
-import { getServices } from '@/lib/api/services';
-import { profileCacheTag } from '@/lib/feed/profile-pages';
+import 'server-only';
+import type { Db } from '@/lib/db';
 import { toIdentity } from '@/lib/identity/identity-response';
 import { findActiveIdentity } from '@/lib/identity/queries';
 import { type Identity } from '@/lib/identity/schemas';
 import { normalizePathTag } from '@/lib/identity/tag';
 
 /**
- * How long a cached /@tag page may go without a change before it is rendered again anyway.
- * Every change expires it at once (`afterIdentityChanges`); this bounds only what that cannot
- * reach: a change made while the app was down, whose in-memory expiry a restart forgets.
+ * The public identity for the /@tag page and its image, or null for anything that must show
+ * the not-found page: a missing tag, a blocked one, a malformed one (no read for those).
+ * One indexed read, per view: nothing is kept, so nothing has to be expired when it changes.
  */
-export const PROFILE_REVALIDATE_SECONDS = 300;
-
-/**
- * The public identity for the /@tag page, its metadata and its image, or null for anything
- * that must show the 404 page: a missing tag, a blocked one, a malformed one. Kept in Next's
- * data cache under the tag's cache tag (every spelling of a tag shares it), so the pages built
- * from it are tagged too and a change to the identity expires them all; read once per render.
- */
-export const loadPublicIdentity = cache(async (tagInput: string): Promise<Identity | null> => {
+export async function loadPublicIdentity(db: Db, tagInput: string): Promise<Identity | null> {
   const tag = normalizePathTag(tagInput);
   if (!tag) return null;
-  return unstable_cache(() => readPublicIdentity(tag), ['public-identity', tag], {
-    tags: [profileCacheTag(tag)],
-    revalidate: PROFILE_REVALIDATE_SECONDS,
-  })();
-});
-
-async function readPublicIdentity(tag: string): Promise<Identity | null> {
-  const { db } = await getServices();
   const row = await findActiveIdentity(db, tag);
   return row ? toIdentity(row) : null;
 }

@@ -1,17 +1,12 @@
-import { createHash } from 'node:crypto';
-
 /*
  * The security headers of every response, in one place (README "Security").
  *
- * Pages: a Content-Security-Policy whose script-src lists the SHA-256 of each inline script
- * of that very document, and 'self' for the bundles: no 'unsafe-inline', no nonce. Next.js
- * inlines the RSC payload of each page as `<script>self.__next_f.push(…)</script>` (plus a
- * bootstrap or two), whose text differs from page to page and, for a cached page, from one
- * revalidation to the next. A nonce would make every page render per request; hashes of the
- * finished HTML keep static and revalidated pages cacheable, because they are computed from
- * the HTML actually sent, wherever it came from (prerender, cache, render).
- * `pageSecurityHeaders(html, …)` does that; scripts/serve.ts applies it to every HTML answer
- * of `npm start`, and proxy.ts wherever the app runs without that server (Vercel).
+ * Pages: a Content-Security-Policy with no 'unsafe-inline' in script-src. Two kinds of page:
+ * - /@tag (app/[handle]/route.ts) has no inline script at all: `script-src 'self'`, the
+ *   same for every view, so the page needs nothing per request.
+ * - The App Router's pages (/, /register, /settings, not-found) inline their RSC payload:
+ *   proxy.ts gives each request a nonce, which Next.js puts on every script it writes
+ *   (Next.js's documented nonce CSP); those pages render per request.
  *
  * Everything else (JSON, images, scripts) gets the same headers with a CSP that allows
  * nothing: a browser that renders an API answer as a document runs nothing and frames nothing.
@@ -62,12 +57,12 @@ export function baseSecurityHeaders(input: Pick<SecurityPolicyInput, 'appUrl'>):
 export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
- * A page's CSP, scripts allowed by hash (`scriptHashes`: 'sha256-…' sources of the page's
- * inline scripts) and from the app's own origin. Styles allow 'unsafe-inline': React sets
- * style attributes and the wallet modal injects styles; CSS cannot run script.
+ * A page's CSP: scripts from the app's own origin, plus those carrying `nonce` when given.
+ * Styles allow 'unsafe-inline': React sets style attributes and the wallet modal injects
+ * styles; CSS cannot run script.
  */
-function pageContentSecurityPolicy(input: SecurityPolicyInput, scriptHashes: readonly string[]): string {
-  const script = ["'self'", ...scriptHashes.map((h) => `'${h}'`), ...(input.dev ? ["'unsafe-eval'"] : [])];
+export function pageContentSecurityPolicy(input: SecurityPolicyInput, nonce?: string): string {
+  const script = ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...(input.dev ? ["'unsafe-eval'"] : [])];
   const directives = [
     "default-src 'self'",
     `script-src ${script.join(' ')}`,
@@ -87,23 +82,15 @@ function pageContentSecurityPolicy(input: SecurityPolicyInput, scriptHashes: rea
   return directives.join('; ');
 }
 
-/** The 'sha256-…' source of every inline script (no `src`) of an HTML document, in order, without repeats. */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
-    const attributes = match[1]!;
-    if (/\ssrc\s*=/i.test(attributes)) continue;
-    // Data blocks (JSON-LD, import maps are scripts) are not run: only JavaScript needs a hash.
-    const type = /\stype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
-    if (type && type !== 'text/javascript' && type !== 'module' && type !== 'application/javascript') continue;
-    // The HTML parser turns CR LF and lone CR into LF before the browser hashes the text.
-    const text = match[2]!.replace(/\r\n?/g, '\n');
-    hashes.add(`sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`);
-  }
-  return [...hashes];
+/**
+ * The headers of a page: the base headers, from the running app's configuration (next.config
+ * sets them too, but from the APP_URL of the build), and its CSP.
+ */
+export function pageSecurityHeaders(input: SecurityPolicyInput, nonce?: string): Record<string, string> {
+  return { ...baseSecurityHeaders(input), 'Content-Security-Policy': pageContentSecurityPolicy(input, nonce) };
 }
 
-/** The headers of one HTML page: the base headers and the CSP made for its own inline scripts. */
-export function pageSecurityHeaders(html: string, input: SecurityPolicyInput): Record<string, string> {
-  return { ...baseSecurityHeaders(input), 'Content-Security-Policy': pageContentSecurityPolicy(input, inlineScriptHashes(html)) };
+/** The page policy input of the running app, from its configuration. */
+export function pagePolicyOf(config: { appUrl: URL; env: string; solana: { publicRpcUrl: string | undefined } }): SecurityPolicyInput {
+  return { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' };
 }

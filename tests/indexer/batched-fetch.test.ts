@@ -44,7 +44,6 @@ describe('batched transaction reads', () => {
         maxTransactions: 1000,
         pageSize: 1000,
         now: new Date(),
-        afterCommit: async () => {},
       });
       expect(summary).toMatchObject({ status: 'completed', processed: 60, indexed: 60, deferred: [], more: false });
       expect(proxy.refused()).toBe(2); // 60 transactions: two batches of up to 50, each refused

@@ -22,7 +22,6 @@ import { PROGRAM_ID, connect, fund, registerMany } from './support';
  * localnet and a database of their own, so the chain holds exactly this test's records.
  */
 
-const quietly = async () => {};
 
 /** `npm run indexer -- <args>` against the test's database and localnet: exit code and output. */
 function indexerCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
@@ -50,7 +49,7 @@ describe('reconcile', () => {
     const connection = connect(localnet.url);
     await fund(connection, owner.publicKey, 10);
     tags = (await registerMany(connection, owner, 3, 'rc')).map((s) => s.tag);
-    await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date(), afterCommit: quietly });
+    await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date() });
   });
   afterAll(async () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/integrations/pay-asset';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/solana/spl-token';
+import { afterBudget } from '../support/compute-budget';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
 
@@ -108,8 +109,9 @@ describe('pay @tag, a Solana Action', () => {
     const tx = Transaction.from(Buffer.from(body.transaction, 'base64'));
     expect(tx.feePayer?.toBase58()).toBe(payer.publicKey.toBase58());
     expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
-    expect(tx.instructions).toHaveLength(1);
-    const [transfer] = tx.instructions as [TransactionInstruction];
+    const own = afterBudget(tx);
+    expect(own).toHaveLength(1);
+    const [transfer] = own as [TransactionInstruction];
     expect(SystemInstruction.decodeInstructionType(transfer)).toBe('Transfer');
     const decoded = SystemInstruction.decodeTransfer(transfer);
     expect([decoded.fromPubkey.toBase58(), decoded.toPubkey.toBase58(), decoded.lamports]).toEqual([

@@ -35,10 +35,9 @@ describe('payInstructions', () => {
   const payer = Keypair.generate().publicKey;
   const wallet = Keypair.generate().publicKey;
   const reference = Keypair.generate().publicKey;
-  const latest = { blockhash: Keypair.generate().publicKey.toBase58(), lastValidBlockHeight: 10 };
 
   it('SOL: one System transfer, the reference a read-only key of it', () => {
-    const [transfer, ...rest] = payInstructions({ payer, wallet, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, amount: 42n, reference, latest });
+    const [transfer, ...rest] = payInstructions({ payer, wallet, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, amount: 42n, reference });
     expect(rest).toEqual([]);
     expect(transfer!.programId.equals(SystemProgram.programId)).toBe(true);
     expect(transfer!.keys.map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
@@ -52,7 +51,7 @@ describe('payInstructions', () => {
     it(`SPL (${tokenProgram.equals(TOKEN_PROGRAM_ID) ? 'Token' : 'Token-2022'}): the wallet's token account created if missing, then TransferChecked with the reference`, () => {
       const mint = Keypair.generate().publicKey;
       const asset: SplAsset = { kind: 'spl', symbol: 'USDC', decimals: 6, mint, tokenProgram };
-      const [create, transfer, ...rest] = payInstructions({ payer, wallet, asset, amount: 2_500_000n, reference, latest });
+      const [create, transfer, ...rest] = payInstructions({ payer, wallet, asset, amount: 2_500_000n, reference });
       expect(rest).toEqual([]);
       const source = associatedTokenAddress(payer, mint, tokenProgram);
       const destination = associatedTokenAddress(wallet, mint, tokenProgram);

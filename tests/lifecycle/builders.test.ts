@@ -9,6 +9,7 @@ import { findTagRecordAddress } from '@/lib/registry/pda';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
+import { afterBudget } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
 import { PROGRAM_ID, confirmed, connect, fund, getIdentity, postAuthed, registerDirect, web3Keypair } from '../indexer/support';
 
@@ -39,7 +40,7 @@ async function party(): Promise<Party> {
 const url = (tag: string, path: string) => `${appUrl}/v1/identity/${tag}${path}`;
 const decode = (base64: string) => Transaction.from(Buffer.from(base64, 'base64'));
 const metas = (tx: Transaction) =>
-  tx.instructions[0]!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }));
+  afterBudget(tx)[0]!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }));
 
 /** Signs a built transaction with every signer given (caller first, sponsor last), sends it, waits until final, syncs it. */
 async function land(base64: string, ...signers: Keypair[]): Promise<string> {
@@ -91,13 +92,13 @@ describe('lifecycle builders', () => {
     let tx = decode(wallet.json.transaction);
     expect(tx.signatures.every((s) => s.signature === null)).toBe(true); // never signed by the service
     expect(tx.feePayer?.toBase58()).toBe(alice.key);
-    expect(tx.instructions).toHaveLength(1);
-    expect(tx.instructions[0]!.programId.toBase58()).toBe(PROGRAM_ID.toBase58());
+    expect(afterBudget(tx)).toHaveLength(1);
+    expect(afterBudget(tx)[0]!.programId.toBase58()).toBe(PROGRAM_ID.toBase58());
     expect(metas(tx)).toEqual([
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true }, // also the fee payer
     ]);
-    expect(Buffer.from(tx.instructions[0]!.data)).toEqual(encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }));
     expect(tx.compileMessage().header.numRequiredSignatures).toBe(1);
     await land(wallet.json.transaction, alice.signer);
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: alice.key, wallet: payout });
@@ -110,7 +111,7 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true },
     ]);
-    expect(decodeRegistryInstruction(tx.instructions[0]!.data, tx.instructions[0]!.keys.map((k) => k.pubkey))).toMatchObject({
+    expect(decodeRegistryInstruction(afterBudget(tx)[0]!.data, afterBudget(tx)[0]!.keys.map((k) => k.pubkey))).toMatchObject({
       name: 'offer_transfer',
       newOwner: new PublicKey(bob.key),
     });
@@ -129,7 +130,7 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(tx.instructions[0]!.data)).toEqual(encodeInstructionData({ name: 'accept_transfer' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'accept_transfer' }));
     await land(accept.json.transaction, bob.signer);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toEqual({ tag: `@${tag}`, owner: bob.key, pendingOwner: null });
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: bob.key, wallet: bob.key }); // accept pays the new owner
@@ -143,7 +144,7 @@ describe('lifecycle builders', () => {
       { pubkey: bob.key, isSigner: true, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(tx.instructions[0]!.data)).toEqual(encodeInstructionData({ name: 'release_tag' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'release_tag' }));
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     expect(await connection.getAccountInfo(pda, 'finalized')).toBeNull();
@@ -165,7 +166,7 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: false },
     ]);
-    expect(Buffer.from(tx.instructions[0]!.data)).toEqual(encodeInstructionData({ name: 'cancel_transfer' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'cancel_transfer' }));
     // The caller alone cannot send it: the sponsor's signature is missing.
     const callerOnly = decode(cancel.json.transaction);
     callerOnly.partialSign(alice.signer);

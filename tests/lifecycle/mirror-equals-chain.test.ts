@@ -31,7 +31,6 @@ const SEED = Number(process.env.LIFECYCLE_SEED ?? 20261123);
 const OPERATIONS = Number(process.env.LIFECYCLE_OPERATIONS ?? 240);
 const KEYS = 4;
 const TAGS = ['prop_alpha', 'prop_beta', 'prop_gamma'];
-const quietly = async () => {};
 
 interface ChainState {
   owner: number;
@@ -120,7 +119,7 @@ describe('mirror equals chain under disorder (property test)', () => {
     async function sync(entry: { signature: string; ok: boolean }): Promise<void> {
       seen.syncs += 1;
       try {
-        const result = await syncTransaction({ db, connection, programId: PROGRAM_ID, signature: entry.signature, now: new Date(), afterCommit: quietly });
+        const result = await syncTransaction({ db, connection, programId: PROGRAM_ID, signature: entry.signature, now: new Date() });
         expect(entry.ok, `sync of a refused call answered ${result.status}`).toBe(true);
         expect(result.status).toBe('indexed');
       } catch (err) {
@@ -151,7 +150,7 @@ describe('mirror equals chain under disorder (property test)', () => {
       } else if (roll < 0.35) {
         seen.cronRuns += 1;
         await index('cron', async () => {
-          const summary = await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date(), afterCommit: quietly });
+          const summary = await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
           expect(summary).toMatchObject({ status: 'completed', deferred: [], more: false });
         });
       }
@@ -159,7 +158,7 @@ describe('mirror equals chain under disorder (property test)', () => {
 
     // Catch up: a cron run, then the syncs never made, in shuffled order.
     await index('cron', async () => {
-      await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date(), afterCommit: quietly });
+      await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
     });
     for (const entry of rand.shuffle(unsynced)) await sync(entry);
     await expectMirrorEqualsChain();

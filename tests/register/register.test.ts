@@ -7,6 +7,7 @@ import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/in
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { clientHeaders } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
+import { afterBudget } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
 import {
   PROGRAM_ID,
@@ -87,8 +88,9 @@ describe('POST /v1/register', () => {
     const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
     expect(res.json.pda).toBe(pda.toBase58());
     expect(tx.feePayer?.toBase58()).toBe(keypair.publicKey);
-    expect(tx.instructions).toHaveLength(1);
-    const [ix] = tx.instructions;
+    const own = afterBudget(tx);
+    expect(own).toHaveLength(1);
+    const [ix] = own;
     expect(ix!.programId.toBase58()).toBe(PROGRAM_ID.toBase58());
     expect(ix!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }))).toEqual([
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
@@ -125,7 +127,7 @@ describe('POST /v1/register', () => {
     const tx = decode(res.json.transaction);
     expect(tx.feePayer?.toBase58()).toBe(sponsor.publicKey.toBase58());
     expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
-    expect(tx.instructions[0]!.keys.slice(1, 3).map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
+    expect(afterBudget(tx)[0]!.keys.slice(1, 3).map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
       [keypair.publicKey, true, false],
       [sponsor.publicKey.toBase58(), true, true],
     ]);
@@ -193,7 +195,7 @@ describe('POST /v1/register', () => {
     const wallet = newKeypair().publicKey;
     const res = await register(token, { tag: `  ${randomTag('OLD').toUpperCase()} `, wallet });
     expect(res.status).toBe(200);
-    const ix = decode(res.json.transaction).instructions[0]!;
+    const ix = afterBudget(decode(res.json.transaction))[0]!;
     expect(new PublicKey(ix.data.subarray(ix.data.length - 32)).toBase58()).toBe(wallet);
   });
 

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { inject } from 'vitest';
-import { TEST_AUTH_SECRET } from '@/devstack/app';
 
 export interface AdminRun {
   code: number | null;
@@ -9,20 +8,19 @@ export interface AdminRun {
   stderr: string;
 }
 
-/** `npm run admin -- <args>` against the test database and the test app. */
+/** `npm run admin -- <args>` against the test database. */
 export function admin(...args: string[]): Promise<AdminRun> {
-  return runAdmin(args, inject('appUrl'));
+  return runAdmin(args, inject('databaseUrl'));
 }
 
 /**
- * scripts/admin.ts as `npm run admin` runs it, against the test database. It is given the
- * app's URL and secret because a change asks the app to drop its cached /@tag page; pass an
- * address nothing answers at to see what happens when it cannot.
+ * scripts/admin.ts as `npm run admin` runs it, against `databaseUrl`. It gets no app address
+ * and no secret: it needs none (APP_URL points where nothing answers, to show it).
  */
-export function runAdmin(args: string[], appUrl: string): Promise<AdminRun> {
+export function runAdmin(args: string[], databaseUrl: string): Promise<AdminRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/admin.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'production', APP_URL: appUrl, AUTH_SECRET: TEST_AUTH_SECRET },
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', APP_URL: 'http://127.0.0.1:9' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

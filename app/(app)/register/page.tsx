@@ -8,7 +8,9 @@ export const metadata = { title: 'Register a tag' };
 
 export default async function RegisterPage() {
   const sessionKey = await getSessionKey();
-  const localnet = getConfig().solana.cluster === 'localnet';
+  const config = getConfig();
+  const localnet = config.solana.cluster === 'localnet';
+  const costSettings = { programId: config.solana.programId, maxMicroLamports: config.priorityFee.maxMicroLamports };
   return (
     <>
       <h1>Register a tag</h1>
@@ -17,7 +19,7 @@ export default async function RegisterPage() {
         rent; this service never holds your keys.
       </p>
       {localnet ? <AirdropButton /> : null}
-      <RegisterFlow sessionKey={sessionKey} buildRegistration={buildRegistration} />
+      <RegisterFlow sessionKey={sessionKey} buildRegistration={buildRegistration} costSettings={costSettings} />
     </>
   );
 }

@@ -1,7 +1,6 @@
 'use server';
 
 import { z } from 'zod';
-import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { parseWith } from '@/lib/api/parse';
 import { parseTagParam } from '@/lib/identity/get-identity';
 import { ProfilePatch } from '@/lib/identity/schemas';
@@ -18,7 +17,6 @@ export const saveProfile = withAction(
   async ([tag, patch], { caller, services: { db }, now }) => {
     const canonical = parseTagParam(tag); // the tag is judged before the patch, as PATCH /v1/identity/{tag} does
     const identity = await updateProfile(db, { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) }, now);
-    await afterIdentityChanges([canonical]); // the next /@tag view shows the change
     return identity;
   },
 );

@@ -25,7 +25,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     },
     handler: async (_req, { body: request, caller, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
-      return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request }));
+      return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request, priorityFee: config.priorityFee }));
     },
   }),
 });

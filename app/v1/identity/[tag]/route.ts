@@ -4,7 +4,6 @@ import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
 import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { afterIdentityChanges } from '@/lib/feed/identity-changes';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
@@ -38,7 +37,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     },
     handler: async (_req, { params: { tag }, body: patch, caller, services: { db } }) => {
       const identity = await updateProfile(db, { tag, caller, patch }, new Date());
-      await afterIdentityChanges([tag]); // the next /@tag view shows the change
       return json(identity);
     },
   }),

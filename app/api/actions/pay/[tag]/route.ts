@@ -36,7 +36,7 @@ export const POST = withActionHeaders(
     const { connection } = getChain(config);
     const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
     const newReference = () => Keypair.generate().publicKey;
-    return json(await buildPayAction({ identity, asset, account, amount, reference, connection, newReference }));
+    return json(await buildPayAction({ identity, asset, account, amount, reference, connection, priorityFee: config.priorityFee, newReference }));
   }),
 );
 

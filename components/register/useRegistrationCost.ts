@@ -1,0 +1,35 @@
+'use client';
+
+import { useConnection } from '@solana/wallet-adapter-react';
+import { useEffect, useMemo, useState } from 'react';
+import { TAG_RECORD_SIZE } from '@/lib/registry/account';
+import { maxRegistrationCost, type RegistrationCost } from '@/lib/registry/registration-cost';
+
+/** What the register page knows of the service's pricing: the program and the priority-fee ceiling. */
+export interface CostSettings {
+  programId: string;
+  maxMicroLamports: number;
+}
+
+/**
+ * The most registering `tag` (canonical, or null) will cost, once the cluster has said what
+ * the record's rent is; null until then. The owner pays alone on this page: one signature.
+ */
+export function useRegistrationCost(tag: string | null, settings: CostSettings): RegistrationCost | null {
+  const { connection } = useConnection();
+  const [rentLamports, setRentLamports] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    connection.getMinimumBalanceForRentExemption(TAG_RECORD_SIZE).then(
+      (rent) => live && setRentLamports(rent),
+      () => live && setRentLamports(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [connection]);
+  return useMemo(
+    () => (tag && rentLamports !== null ? maxRegistrationCost({ tag, ...settings, rentLamports, signatures: 1 }) : null),
+    [tag, rentLamports, settings],
+  );
+}

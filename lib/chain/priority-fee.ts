@@ -1,0 +1,38 @@
+import type { Connection, PublicKey } from '@solana/web3.js';
+import type { PriorityFeePolicy } from '@/lib/config';
+import { rpcCall } from './rpc';
+
+/** getRecentPrioritizationFees takes at most this many accounts. */
+const MAX_FEE_ACCOUNTS = 128;
+
+/**
+ * The compute-unit price (micro-lamports) a built transaction bids (DESIGN "Operating"): the
+ * cluster's recent prioritization fees for the accounts it writes (one value per recent slot,
+ * each the most that slot's transactions writing one of them paid at least, as
+ * getRecentPrioritizationFees answers), at the policy's percentile, never above its ceiling.
+ * A cluster that reports nothing recent gives 0. An unreachable cluster is a 503 like any
+ * other read of the builders.
+ */
+export async function recentPriorityFee(connection: Connection, writable: readonly PublicKey[], policy: PriorityFeePolicy): Promise<number> {
+  const lockedWritableAccounts = dedupe(writable).slice(0, MAX_FEE_ACCOUNTS);
+  const recent = await rpcCall(() => connection.getRecentPrioritizationFees({ lockedWritableAccounts }));
+  return Math.min(percentile(recent.map((r) => r.prioritizationFee), policy.percentile), policy.maxMicroLamports);
+}
+
+/** Nearest-rank percentile (0 → the lowest, 100 → the highest); 0 for no values. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+function dedupe(keys: readonly PublicKey[]): PublicKey[] {
+  const seen = new Set<string>();
+  return keys.filter((key) => {
+    const text = key.toBase58();
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}

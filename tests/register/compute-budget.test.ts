@@ -1,0 +1,212 @@
+// The compute budget of every transaction the service builds (DESIGN "Operating"), against
+// the built app and the shared localnet (LiteSVM underneath, so a landed transaction's
+// computeUnitsConsumed is LiteSVM's measure): both budget instructions first; a limit that
+// covers what the instruction really costs for the dearest tag of a sample; a price that
+// follows the cluster's recent fees for the accounts written and stops at the ceiling; a
+// sponsored transaction that verifies after the owner signs, then the sponsor.
+import { PublicKey, SystemProgram, Transaction, type Keypair } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomTag } from '@/devstack/identities';
+import { parseConfig } from '@/lib/config';
+import { isReservedTag } from '@/lib/identity/tag';
+import { readComputeBudget, type ComputeBudget } from '@/lib/registry/compute-budget';
+import { findTagRecordAddress } from '@/lib/registry/pda';
+import { randomTags } from '@/bench/program-cu-sample';
+import { afterBudget } from '../support/compute-budget';
+import { closeTestDb, seedIdentity } from '../integrations/support';
+import { newKeypair } from '../support/keypair';
+import { signIn } from '../support/sign-in';
+import { PROGRAM_ID, confirmed, connect, fund, postAuthed, web3Keypair } from '../indexer/support';
+
+const appUrl = inject('appUrl');
+const rpcUrl = inject('rpcUrl');
+const connection = connect(rpcUrl);
+/** The app runs with the default policy: 75th percentile, this ceiling. */
+const { priorityFee: POLICY } = parseConfig({});
+
+interface Party {
+  token: string;
+  signer: Keypair;
+  key: string;
+}
+
+async function party(): Promise<Party> {
+  const { token, keypair } = await signIn(appUrl, newKeypair());
+  const signer = web3Keypair(keypair);
+  await fund(connection, signer.publicKey, 20);
+  return { token, signer, key: keypair.publicKey };
+}
+
+const decode = (base64: string) => Transaction.from(Buffer.from(base64, 'base64'));
+
+function budgetOf(tx: Transaction): ComputeBudget {
+  afterBudget(tx);
+  const budget = readComputeBudget(tx);
+  expect(budget).not.toBeNull();
+  return budget!;
+}
+
+/** Signs (in the order given), sends, waits, and answers what LiteSVM charged. */
+async function land(tx: Transaction, ...signers: Keypair[]): Promise<number> {
+  for (const signer of signers) tx.partialSign(signer);
+  const signature = await connection.sendRawTransaction(tx.serialize());
+  await confirmed(connection, signature);
+  const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+  expect(landed?.meta?.err ?? null).toBeNull();
+  return landed!.meta!.computeUnitsConsumed!;
+}
+
+/** Seeds the localnet as if every recent slot had a transaction writing `accounts` at this price. */
+async function seedFees(prioritizationFee: number, accounts: PublicKey[]): Promise<void> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'localnetSeedPrioritizationFees', params: [{ prioritizationFee, accounts: accounts.map((a) => a.toBase58()) }] }),
+  });
+  expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: null });
+}
+
+async function transfer(from: Keypair, to: PublicKey, lamports: number): Promise<void> {
+  const latest = await connection.getLatestBlockhash();
+  const tx = new Transaction({ feePayer: from.publicKey, ...latest }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }));
+  tx.sign(from);
+  await confirmed(connection, await connection.sendRawTransaction(tx.serialize()));
+}
+
+const register = (who: Party, body: object) => postAuthed(`${appUrl}/v1/register`, who.token, body);
+const lifecycle = (who: Party, tag: string, path: string, body: object = {}) => postAuthed(`${appUrl}/v1/identity/${tag}/${path}`, who.token, body);
+
+/** Of many random tags, the dearest to register: fewest bumps left (most tried), then longest. */
+function dearestTag(count: number): { tag: string; bump: number } {
+  const ranked = randomTags(count)
+    .filter((tag) => !isReservedTag(tag))
+    .map((tag) => ({ tag, bump: findTagRecordAddress(tag, PROGRAM_ID)[1] }))
+    .sort((a, b) => a.bump - b.bump || b.tag.length - a.tag.length);
+  return ranked[0]!;
+}
+
+let alice: Party;
+let bob: Party;
+
+beforeAll(async () => {
+  [alice, bob] = await Promise.all([party(), party()]);
+  // A node holds 150 recent slots; fill them, so that the few slots other test files land
+  // between a seed and a build cannot move a percentile.
+  const held = (await connection.getRecentPrioritizationFees()).length;
+  const filler = web3Keypair(newKeypair()).publicKey;
+  await Promise.all(Array.from({ length: Math.max(0, 150 - held) }, () => connection.requestAirdrop(filler, 1_000_000)));
+  expect((await connection.getRecentPrioritizationFees()).length).toBe(150);
+});
+afterAll(() => closeTestDb());
+
+describe('compute limits cover the real cost', () => {
+  it('register_tag: the dearest of 1,000 random tags, its PDA funded after the build (the dearest path)', async () => {
+    const { tag, bump } = dearestTag(1_000);
+    const res = await register(alice, { tag });
+    expect(res.status, res.text).toBe(200);
+    const tx = decode(res.json.transaction);
+    const budget = budgetOf(tx);
+    // Someone sends lamports to the PDA between build and send: Transfer + Allocate + Assign.
+    await transfer(bob.signer, new PublicKey(res.json.pda), 1_000_000);
+    const consumed = await land(tx, alice.signer);
+    expect(consumed, `${tag} (bump ${bump})`).toBeLessThanOrEqual(budget.units);
+    // Sized to the tag, not a flat ceiling: the limit stays within the margin of the cost.
+    expect(budget.units).toBeLessThanOrEqual(Math.ceil(consumed * 1.2) + 400);
+  });
+
+  it('each lifecycle call, on a 32-byte tag (the dearest: the hash and the log line grow with it)', async () => {
+    const tag = `lc${randomTag('').slice(0, 30)}`.padEnd(32, '0').slice(0, 32);
+    expect(tag).toHaveLength(32);
+    await land(decode((await register(alice, { tag })).json.transaction), alice.signer);
+    const steps: Array<[string, Party, string, object]> = [
+      ['set_wallet', alice, 'wallet', { wallet: bob.key }],
+      ['offer_transfer', alice, 'transfer', { newOwner: bob.key }],
+      ['cancel_transfer', alice, 'transfer/cancel', {}],
+      ['offer_transfer again', alice, 'transfer', { newOwner: bob.key }],
+      ['accept_transfer', bob, 'transfer/accept', {}],
+      ['release_tag', bob, 'release', { receiver: alice.key }],
+    ];
+    for (const [name, who, path, body] of steps) {
+      const res = await lifecycle(who, tag, path, body);
+      expect(res.status, `${name}: ${res.text}`).toBe(200);
+      const tx = decode(res.json.transaction);
+      const budget = budgetOf(tx);
+      const consumed = await land(tx, who.signer);
+      expect(consumed, name).toBeLessThanOrEqual(budget.units);
+      expect(budget.units, name).toBeLessThanOrEqual(Math.ceil(consumed * 1.2) + 400);
+    }
+  });
+
+  it('the pay Action (SOL): a System transfer at its known cost', async () => {
+    const row = await seedIdentity({ wallet: bob.key });
+    const res = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: alice.key });
+    expect(res.status, res.text).toBe(200);
+    const tx = decode(res.json.transaction);
+    const budget = budgetOf(tx);
+    expect(await land(tx, alice.signer)).toBeLessThanOrEqual(budget.units);
+  });
+});
+
+describe('the price follows the cluster and stops at the ceiling', () => {
+  it('register: the recent fees of the PDA and the fee payer, at the 75th percentile, then capped', async () => {
+    const sponsor = web3Keypair(newKeypair());
+    await fund(connection, sponsor.publicKey);
+    const tag = randomTag('fee');
+    const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
+    const priced = async (feePayer?: PublicKey) => {
+      const res = await register(alice, { tag, ...(feePayer ? { feePayer: feePayer.toBase58() } : {}) });
+      expect(res.status, res.text).toBe(200);
+      return budgetOf(decode(res.json.transaction)).microLamports;
+    };
+    expect(await priced()).toBe(0); // nothing paid for these accounts lately
+
+    await seedFees(12_345, [pda]);
+    expect(await priced()).toBe(12_345);
+
+    await seedFees(67_890, [alice.signer.publicKey]); // the fee payer's account is written too
+    expect(await priced()).toBe(67_890);
+
+    await seedFees(POLICY.maxMicroLamports * 10, [sponsor.publicKey]);
+    expect(await priced(sponsor.publicKey)).toBe(POLICY.maxMicroLamports);
+  });
+
+  it('a lifecycle call and the pay Action price their own writable accounts', async () => {
+    const carol = await party(); // a payer whose account nothing has seeded
+    const tag = randomTag('lf');
+    await land(decode((await register(carol, { tag })).json.transaction), carol.signer);
+    const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
+    await seedFees(4_321, [pda]);
+    const wallet = await lifecycle(carol, tag, 'wallet', { wallet: bob.key });
+    expect(budgetOf(decode(wallet.json.transaction)).microLamports).toBe(4_321);
+
+    const payee = web3Keypair(newKeypair()).publicKey;
+    const row = await seedIdentity({ wallet: payee.toBase58() });
+    await seedFees(POLICY.maxMicroLamports + 1, [payee]);
+    const pay = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: carol.key });
+    expect(budgetOf(decode(pay.json.transaction)).microLamports).toBe(POLICY.maxMicroLamports);
+  });
+});
+
+describe('a sponsored registration', () => {
+  it('verifies after the owner signs, then the sponsor, with the budget the service chose unchanged, and lands', async () => {
+    const sponsor = web3Keypair(newKeypair());
+    await fund(connection, sponsor.publicKey);
+    const tag = randomTag('spb');
+    const res = await register(alice, { tag, feePayer: sponsor.publicKey.toBase58() });
+    expect(res.status, res.text).toBe(200);
+    const tx = decode(res.json.transaction);
+    const message = tx.serializeMessage();
+    const budget = budgetOf(tx);
+
+    tx.partialSign(alice.signer); // the owner first (a wallet may not change what it received signed)
+    expect(tx.verifySignatures(false)).toBe(true);
+    expect(tx.verifySignatures(true)).toBe(false); // the sponsor's is still missing
+    tx.partialSign(sponsor); // the sponsor last
+    expect(tx.verifySignatures(true)).toBe(true);
+    expect(tx.serializeMessage().equals(message)).toBe(true);
+    expect(readComputeBudget(tx)).toEqual(budget);
+
+    const consumed = await land(tx);
+    expect(consumed).toBeLessThanOrEqual(budget.units);
+  });
+});

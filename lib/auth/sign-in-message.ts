@@ -56,9 +56,13 @@ export function formatSignInMessage(f: SignInFields): string {
  * is, with `signMessage`, and the server refuses it).
  */
 export function signInInputOf(text: string): SignInInput | null {
-  const input = parseSignInMessageText(text);
-  if (!input || Object.keys(input).some((key) => !CHALLENGE_FIELDS.has(key))) return null;
-  return createSignInMessageText(input) === text ? (input as SignInInput) : null;
+  const parsed = parseSignInMessageText(text);
+  if (!parsed) return null;
+  // The parser names every SIWS field, absent ones as undefined.
+  const present = Object.entries(parsed).filter(([, value]) => value !== undefined);
+  if (present.some(([key]) => !CHALLENGE_FIELDS.has(key))) return null;
+  const input = Object.fromEntries(present) as unknown as SignInInput;
+  return createSignInMessageText(input) === text ? input : null;
 }
 
 /** Strict parse: exactly the message `formatSignInMessage` writes, with our statement, or null. */

@@ -1,11 +1,10 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
-import { and, eq } from 'drizzle-orm';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
-import { identities } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';
+import { findActiveIdentityByRecord } from '@/lib/identity/queries';
 import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
 import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './decode-transaction';
@@ -51,11 +50,7 @@ export async function syncTransaction({ db, connection, programId, signature, no
       now,
     }),
   );
-  const [row] = await db
-    .select()
-    .from(identities)
-    .where(and(eq(identities.pda, touched[0]!), eq(identities.status, 'active')))
-    .limit(1);
+  const row = await findActiveIdentityByRecord(db, touched[0]!);
   if (!row) throw tagNotFound();
   return { status: 'indexed', identity: toIdentity(row) };
 }

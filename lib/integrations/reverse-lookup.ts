@@ -3,6 +3,7 @@ import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
 import { displayTag } from '@/lib/identity/tag';
 import { AppError } from '@/lib/errors';
+import { activeIdentitySql } from '@/lib/identity/active';
 
 /*
  * Reverse lookup (DESIGN.md "For integrators"): an address → one tag. In order:
@@ -23,7 +24,7 @@ export const REVERSE_LOOKUP_SQL = `
 SELECT a.address, (
   SELECT i.tag FROM identities i
   LEFT JOIN primary_tags p ON p.owner = a.address AND p.tag = i.tag
-  WHERE (i.owner = a.address OR i.wallet = a.address) AND i.status = 'active'
+  WHERE (i.owner = a.address OR i.wallet = a.address) AND ${activeIdentitySql('i')}
   ORDER BY i.owner = a.address DESC, (p.tag IS NOT NULL AND i.owner = a.address) DESC, i.created_at, i.tag
   LIMIT 1
 ) AS tag
@@ -34,10 +35,10 @@ ORDER BY a.n`;
 export const OWNER_PRIMARY_SQL = `
 SELECT COALESCE(
   (SELECT i.tag FROM primary_tags p
-     JOIN identities i ON i.tag = p.tag AND i.owner = p.owner AND i.status = 'active'
+     JOIN identities i ON i.tag = p.tag AND i.owner = p.owner AND ${activeIdentitySql('i')}
     WHERE p.owner = $1),
   (SELECT i.tag FROM identities i
-    WHERE i.owner = $1 AND i.status = 'active'
+    WHERE i.owner = $1 AND ${activeIdentitySql('i')}
     ORDER BY i.created_at, i.tag LIMIT 1)
 ) AS tag`;
 

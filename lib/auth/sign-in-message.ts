@@ -61,6 +61,8 @@ export function signInInputOf(text: string): SignInInput | null {
   // The parser names every SIWS field, absent ones as undefined.
   const present = Object.entries(parsed).filter(([, value]) => value !== undefined);
   if (present.some(([key]) => !CHALLENGE_FIELDS.has(key))) return null;
+  // SIWS's statement is one line; the parser would take misplaced field lines into it.
+  if (parsed.statement?.includes('\n')) return null;
   const input = Object.fromEntries(present) as unknown as SignInInput;
   return createSignInMessageText(input) === text ? input : null;
 }

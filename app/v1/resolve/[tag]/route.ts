@@ -1,19 +1,18 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
-import { conditionalJson } from '@/lib/api/conditional';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { tagReadDocs } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { publicTagRead } from '@/lib/api/conditional';
+import { v1Route } from '@/lib/api/v1-route';
 import { resolveIdentity } from '@/lib/identity/get-identity';
 import { ResolvedIdentity } from '@/lib/identity/schemas';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve/{tag}', {
-  GET: v1Operation({
-    operationId: 'resolveIdentity',
-    tags: ['identity'],
-    summary: 'Resolve a tag to its owner and payout wallet',
-    description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
-    ...tagReadDocs('The resolved identity', ResolvedIdentity),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      conditionalJson(req, await resolveIdentity(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
-  }),
+  GET: publicTagRead(
+    {
+      operationId: 'resolveIdentity',
+      tags: ['identity'],
+      summary: 'Resolve a tag to its owner and payout wallet',
+      description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
+    },
+    { description: 'The resolved identity', schema: ResolvedIdentity },
+    resolveIdentity,
+  ),
 });

@@ -24,6 +24,8 @@ export interface LoadSpec {
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
+  /** A request unanswered this long counts as an error (autocannon's default: 10 s). */
+  timeoutSeconds?: number;
   /** What counts as throughput: 2xx answers (default), or 3xx for a route measured by its 304. */
   success?: '2xx' | '3xx';
 }
@@ -36,6 +38,7 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections ?? 10,
     duration: spec.durationSeconds ?? 5,
     amount: spec.amount,
+    ...(spec.timeoutSeconds !== undefined && { timeout: spec.timeoutSeconds }),
     method: spec.method ?? 'GET',
     headers: spec.headers,
     body: spec.body,

@@ -8,11 +8,14 @@
 //   npm run bench -- memory     one instance after 100,000 distinct /@tag views (opt-in too)
 import { cpus, setPriority } from 'node:os';
 import { startStack, type Stack } from '@/devstack/stack';
+import { BENCH_APP_ENV } from './app-env';
 import { benchAuth } from './auth';
 import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
+import { benchObservability } from './observability';
+import { benchAvailabilityAtScale, benchPayers } from './payers';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
@@ -33,7 +36,11 @@ const SECTIONS: Record<string, Section> = {
   identity: { stack: true, run: (s) => benchIdentity(s) },
   web: { stack: true, run: (s) => benchWeb(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
+  payers: { stack: true, run: (s) => benchPayers(s) },
+  /** The second half of `payers` alone: availability with look-alikes over one million tags. */
+  'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
+  observability: { stack: true, run: (s) => benchObservability(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
   cu: { stack: false, run: () => benchProgramCuSample() },
@@ -46,12 +53,7 @@ async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => a in SECTIONS);
   const names = wanted.length ? wanted : Object.keys(SECTIONS).filter((name) => !SECTIONS[name]!.optIn);
   const stack = names.some((name) => SECTIONS[name]!.stack)
-    ? await startStack({
-        AUTH_RATE_LIMIT: '100000000',
-        SYNC_RATE_LIMIT: '100000000',
-        REGISTER_RATE_LIMIT: '100000000',
-        AVAILABILITY_RATE_LIMIT: '100000000',
-      })
+    ? await startStack(BENCH_APP_ENV)
     : null;
   // The load generator (autocannon, in this process) yields to the server and PostgreSQL
   // when they want the same cores: on a real deployment it would be another machine.

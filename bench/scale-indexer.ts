@@ -22,7 +22,7 @@ export async function registrationBacklog(rpcUrl: string, programId: PublicKey, 
   for (const owner of owners) await connection.requestAirdrop(owner.publicKey, 1000 * LAMPORTS_PER_SOL);
   const keys = owners.map(nodeKey);
   for (let first = 0; first < count; first += SEND_BATCH) {
-    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed');
+    const { blockhash, lastValidBlockHeight } = await again(() => connection.getLatestBlockhash('confirmed'));
     const calls = [];
     for (let i = first; i < Math.min(count, first + SEND_BATCH); i++) {
       const owner = owners[i % OWNERS]!;
@@ -37,6 +37,18 @@ export async function registrationBacklog(rpcUrl: string, programId: PublicKey, 
     const answers = (await res.json()) as { id: number; error?: unknown }[];
     const failed = answers.find((a) => a.error);
     if (!res.ok || answers.length !== calls.length || failed) throw new Error(`registration backlog: ${res.status} ${JSON.stringify(failed ?? answers.length)}`);
+  }
+}
+
+/** A read tried up to three times: one run lost a request to a connection the localnet had just closed. */
+async function again<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import { feedPageQuery } from '@/lib/feed/read-events';
 import { ACTIVE_ROWS_SQL } from '@/lib/integrations/batch-resolve';
 import { REVERSE_LOOKUP_SQL } from '@/lib/integrations/reverse-lookup';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
-import { comparePairs, type LoadSpec } from './measure';
+import { comparePairs, median, type LoadSpec } from './measure';
 import { copyOfBuild, mb, viewAll } from './scale-apps';
 import { indexerCatchUp, reconcileOver, registrationBacklog } from './scale-indexer';
 import { seedScale, type ScaleShape, type SeedReport } from './scale-seed';
@@ -26,12 +26,16 @@ const SPREAD = 20_000;
 const PROFILE_TAGS = 500;
 const FEED_PAGE = 1000;
 const BATCH = 100;
+/** Runs of each statement per database in the statement table. */
+const STATEMENT_RUNS = 300;
 const BACKLOG = 20_000;
 /** Every read at a million within 10% of the same read at 500 tags; the feed's tail ≥ 80% of its head. */
 const TARGETS = { read: 0.9, feedTail: 0.8 };
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+/** Both databases share one server, so each read sees the same cache size at 500 tags and at 1M. */
+const DATABASE_SERVER = { shared_buffers: '1GB' };
 
-interface Sample {
+export interface Sample {
   tags: string[];
   addresses: string[];
   /** `after` for the last full page of the feed. */
@@ -39,7 +43,7 @@ interface Sample {
 }
 
 /** Tags and addresses spread over the whole table, and the feed's last page, read from `databaseUrl`. */
-async function sampleOf(databaseUrl: string, count: number): Promise<Sample> {
+export async function sampleOf(databaseUrl: string, count: number): Promise<Sample> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -87,6 +91,51 @@ async function explainReads(databaseUrl: string, sample: Sample): Promise<void> 
     }
   } finally {
     await client.end();
+    await close();
+  }
+}
+
+/**
+ * Each read's statement alone, timed from a client as a round trip to PostgreSQL: the two
+ * databases in turn (500, 1M, 500, …), a different tag or address each time. What the data's
+ * size costs where it is paid, without the app's HTTP work around it.
+ */
+export async function statementTimes(small: { url: string; sample: Sample }, large: { url: string; sample: Sample }): Promise<void> {
+  const { db, close } = await openDb({ driver: 'node-postgres', url: small.url }, { poolSize: 1 });
+  const sides = [small, large].map((side) => ({ ...side, client: new pg.Client({ connectionString: side.url }) }));
+  for (const side of sides) await side.client.connect();
+  try {
+    const feed = (tail: boolean) => (sample: Sample) => {
+      const [xid, id] = sample.feedTail.split('-');
+      const q = feedPageQuery(db, tail ? { xid: xid!, id: Number(id) } : { xid: '0', id: 0 }, FEED_PAGE).toSQL();
+      return { text: q.sql, values: q.params };
+    };
+    const pick = (items: string[], i: number) => items[(i * 7919) % items.length]!;
+    const statements: [string, (sample: Sample, i: number) => { text: string; values: unknown[] }][] = [
+      ['identity by tag (the read of GET /v1/identity, /v1/resolve, /@tag)', (sm, i) => ({ text: `SELECT * FROM identities WHERE tag = ANY($1::text[]) AND status = 'active'`, values: [[pick(sm.tags, i)]] })],
+      [`batch resolve, ${BATCH} tags`, (sm, i) => ({ text: ACTIVE_ROWS_SQL, values: [Array.from({ length: BATCH }, (_, j) => pick(sm.tags, i * BATCH + j))] })],
+      ['reverse lookup, one address', (sm, i) => ({ text: REVERSE_LOOKUP_SQL, values: [[pick(sm.addresses, i)]] })],
+      [`feed page of ${FEED_PAGE}, head`, feed(false)],
+      [`feed page of ${FEED_PAGE}, tail (after=)`, feed(true)],
+    ];
+    console.log(`\n## Scale: each read's statement alone, a round trip from a client (${STATEMENT_RUNS} each, the two databases in turn, medians)`);
+    console.log('| statement | 500 tags | 1M tags | 1M / 500 |');
+    console.log('|---|---:|---:|---:|');
+    for (const [name, make] of statements) {
+      const times: number[][] = [[], []];
+      for (let i = 0; i < STATEMENT_RUNS + 10; i++) {
+        for (const [k, side] of sides.entries()) {
+          const { text, values } = make(side.sample, i);
+          const t0 = performance.now();
+          await side.client.query({ name: `s${statements.findIndex(([n]) => n === name)}`, text, values });
+          if (i >= 10) times[k]!.push(performance.now() - t0); // the first ten warm the cache and plan
+        }
+      }
+      const [a, b] = times.map(median) as [number, number];
+      console.log(`| ${name} | ${(a * 1000).toFixed(0)} µs | ${(b * 1000).toFixed(0)} µs | ${(b / a).toFixed(2)}× |`);
+    }
+  } finally {
+    for (const side of sides) await side.client.end();
     await close();
   }
 }
@@ -155,7 +204,9 @@ export async function benchScale(): Promise<void> {
   const started = performance.now();
   const stops: (() => Promise<void> | void)[] = [];
   try {
-    const server = await startPostgres();
+    // A server sized for a million tags: PostgreSQL's default shared_buffers (128 MB) holds
+    // a fifth of the identities table and its indexes; a quarter of a 4 GB server holds them.
+    const server = await startPostgres(DATABASE_SERVER);
     stops.unshift(() => server.stop());
     const localnet = await startLocalnetProcess();
     stops.unshift(() => localnet.close());
@@ -169,6 +220,7 @@ export async function benchScale(): Promise<void> {
 
     const samples = { small: await sampleOf(urls.small, SMALL.identities), large: await sampleOf(urls.large, SPREAD) };
     await explainReads(urls.large, samples.large);
+    await statementTimes({ url: urls.small, sample: samples.small }, { url: urls.large, sample: samples.large });
 
     const build = copyOfBuild();
     stops.unshift(() => build.remove());

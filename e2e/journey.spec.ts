@@ -1,3 +1,10 @@
+import { PublicKey } from '@solana/web3.js';
+import { parseConfig } from '@/lib/config';
+import { networkFee } from '@/lib/registry/compute-budget';
+import { registerTagLimit } from '@/lib/registry/compute-units';
+import { findTagRecordAddress } from '@/lib/registry/pda';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { formatSol } from '@/lib/web/format';
 import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
 import { FLOW_STEPS } from '@/lib/web/transaction-flow';
 import {
@@ -19,6 +26,11 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await airdrop(page);
 
   await chooseTag(page, tag.toUpperCase(), /^Available$/); // typed in capitals: the canonical form is checked
+  // Before anything is signed: the most it costs, the network fee at the priority-fee ceiling for this tag's limit.
+  const [, bump] = findTagRecordAddress(tag, new PublicKey(LOCALNET_PROGRAM_ID));
+  const maxFee = networkFee(1, { units: registerTagLimit(tag, bump), microLamports: parseConfig({}).priorityFee.maxMicroLamports });
+  await expect(page.getByTestId('registration-cost')).toContainText(`and a network fee of at most ${formatSol(maxFee)}.`);
+  await expect(page.getByTestId('registration-cost')).toContainText(/^Registering costs at most \d+\.\d+ SOL: \d+\.\d+ SOL of rent/);
   await page.getByRole('button', { name: `Register @${tag}` }).click();
   await expect(page.getByRole('heading', { name: `@${tag} is yours` })).toBeVisible({ timeout: 45_000 });
 

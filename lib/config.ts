@@ -49,6 +49,7 @@ const envSchema = z.object({
     }),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CRON_SECRET: z.string().optional().transform((v) => (v ? v : undefined)),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   AUTH_RATE_LIMIT: positiveInt(30),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   SYNC_RATE_LIMIT: positiveInt(60),
@@ -79,6 +80,8 @@ const envSchema = z.object({
   /** getSignaturesForAddress page size; a node answers at most 1,000. */
   INDEXER_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
   INDEXER_MAX_TRANSACTIONS: positiveInt(5000),
+  /** Payers are warned (/@tag, the pay Action, signals) when the payout wallet changed within this many hours. */
+  PAYER_WALLET_CHANGE_WARNING_HOURS: positiveInt(72),
   DATA_DIR: z.string().default('.data'),
 });
 
@@ -108,6 +111,11 @@ export interface Config {
   extraAuthDomains: string[];
   authSecret: string | undefined;
   cronSecret: string | undefined;
+  /**
+   * The operator's bearer secret: when set, GET /api/metrics answers only with it; the
+   * indexer status adds its private details (reasons, the last error) only with it.
+   */
+  metricsToken: string | undefined;
   authRateLimit: { limit: number; windowSeconds: number };
   syncRateLimit: { limit: number; windowSeconds: number };
   registerRateLimit: { limit: number; windowSeconds: number };
@@ -124,6 +132,8 @@ export interface Config {
   priorityFee: PriorityFeePolicy;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
+  /** How recent a payout-wallet change must be for payers to be warned (lib/identity/payer-warnings.ts). */
+  walletChangeWarningMs: number;
   dataDir: string;
 }
 
@@ -184,6 +194,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     extraAuthDomains: e.AUTH_DOMAINS,
     authSecret: e.AUTH_SECRET,
     cronSecret: e.CRON_SECRET,
+    metricsToken: e.METRICS_TOKEN,
     authRateLimit: { limit: e.AUTH_RATE_LIMIT, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     syncRateLimit: { limit: e.SYNC_RATE_LIMIT, windowSeconds: 60 },
     registerRateLimit: { limit: e.REGISTER_RATE_LIMIT, windowSeconds: 60 },
@@ -194,6 +205,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
     priorityFee: { percentile: e.PRIORITY_FEE_PERCENTILE, maxMicroLamports: e.PRIORITY_FEE_MAX_MICRO_LAMPORTS },
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
+    walletChangeWarningMs: e.PAYER_WALLET_CHANGE_WARNING_HOURS * 3_600_000,
     dataDir: e.DATA_DIR,
   };
 }

@@ -1,4 +1,5 @@
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { logger } from '@/lib/observability/logger';
 
 /**
  * The one error type (DESIGN.md "Errors"): domain code throws AppError with a code; the one
@@ -14,6 +15,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** POST /v1/register: the tag looks like an active verified or merchant tag (lib/identity/skeleton.ts). */
+  lookalike: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
@@ -30,6 +33,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More fields of the envelope's `error`, beside code and message (a reverse 404's `reason`, a look-alike's `tag`). */
+    readonly details: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -40,12 +45,12 @@ export class AppError extends Error {
 
   /** The same error answering with more headers (e.g. a rate limit's), its own winning. */
   withHeaders(headers: Record<string, string>): AppError {
-    return new AppError(this.code, this.message, { ...headers, ...this.headers });
+    return new AppError(this.code, this.message, { ...headers, ...this.headers }, this.details);
   }
 }
 
 export interface ErrorEnvelope {
-  error: { code: ErrorCode; message: string };
+  error: { code: ErrorCode; message: string } & Record<string, string>;
 }
 
 /** The 503 for a database that cannot answer right now (down, unreachable, a deadline passed). */
@@ -62,9 +67,9 @@ export function databaseUnavailable(): AppError {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) {
-    console.warn('database unavailable:', err instanceof Error ? err.message : err);
+    logger.warn({ err }, 'database unavailable');
     return databaseUnavailable();
   }
-  console.error('unhandled error', err);
+  logger.error({ err }, 'unhandled error');
   return new AppError('internal_error', 'Something went wrong on our side.');
 }

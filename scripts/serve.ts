@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
 import { ConfigError, parseConfig } from '@/lib/config';
+import { logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const port = Number(process.env.PORT ?? 3000);
@@ -38,11 +39,11 @@ async function main(): Promise<void> {
     });
     process.env.SOLANA_RPC_URL = localnet.url;
     closeLocalnet = localnet.close;
-    console.log(`localnet: ${localnet.url} (program ${config.solana.programId})`);
+    logger.info({ url: localnet.url, programId: config.solana.programId }, 'localnet started');
   }
   process.env.CRON_SECRET ??= randomBytes(24).toString('base64url');
-  if (config.database.driver === 'pglite') console.log(`database: embedded PGlite in ${config.database.dataDir}`);
-  console.log(`client address: ${describeClientAddress(config.clientAddress)}`);
+  if (config.database.driver === 'pglite') logger.info({ dataDir: config.database.dataDir }, 'database: embedded PGlite');
+  logger.info({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
 
   const { default: next } = await import('next');
   const app = next({ dev: mode === 'dev', dir: process.cwd(), hostname: host ?? 'localhost', port });
@@ -53,14 +54,14 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     stampSocketAddress(req);
     handle(req, res).catch((err) => {
-      console.error('request failed:', err);
+      logger.error({ err, method: req.method, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
   });
   if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  console.log(`ready: http://${host ?? 'localhost'}:${port} (${mode})`);
+  logger.info({ url: `http://${host ?? 'localhost'}:${port}`, mode }, 'listening');
 
   const indexerMs = config.indexerIntervalSeconds * 1000;
   const timer =

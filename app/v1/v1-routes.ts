@@ -5,6 +5,7 @@ import * as challenge from './auth/challenge/route';
 import * as verify from './auth/verify/route';
 import * as session from './auth/session/route';
 import * as identity from './identity/[tag]/route';
+import * as signals from './identity/[tag]/signals/route';
 import * as wallet from './identity/[tag]/wallet/route';
 import * as transfer from './identity/[tag]/transfer/route';
 import * as cancelTransfer from './identity/[tag]/transfer/cancel/route';
@@ -24,7 +25,7 @@ import * as openapi from './openapi.json/route';
 /** Read when asked, not when loaded: openapi.json/route.ts imports this file. */
 export function v1Routes(): V1RouteDeclaration[] {
   const modules = [
-    challenge, verify, session, identity, wallet, transfer, cancelTransfer, acceptTransfer, release,
+    challenge, verify, session, identity, signals, wallet, transfer, cancelTransfer, acceptTransfer, release,
     resolveTag, resolveBatch, reverseAddress, reverseBatch, primary, events, availability, register, sync, openapi,
   ];
   return modules.map((module) => declarationOf(module)!);

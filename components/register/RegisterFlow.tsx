@@ -20,6 +20,7 @@ const AVAILABILITY_TEXT: Record<Availability['state'], string> = {
   available: 'Available',
   reserved: 'Reserved: this tag cannot be registered.',
   taken: 'Taken: someone already has this tag.',
+  lookalike: '',
   error: '',
 };
 
@@ -99,9 +100,16 @@ export function RegisterFlow({
     );
   }
 
-  const availabilityText = availability.state === 'error' ? availability.message : AVAILABILITY_TEXT[availability.state];
+  const availabilityText =
+    availability.state === 'error'
+      ? availability.message
+      : availability.state === 'lookalike'
+        ? availability.warning
+        : AVAILABILITY_TEXT[availability.state];
   const availabilityClass =
-    availability.state === 'available' ? 'ok' : ['invalid', 'reserved', 'taken', 'error'].includes(availability.state) ? 'error' : 'muted';
+    availability.state === 'available' ? 'ok' : ['invalid', 'reserved', 'taken', 'lookalike', 'error'].includes(availability.state) ? 'error' : 'muted';
+  // Shown before anything is signed: the tag is free, but payers could mistake it for another.
+  const lookalikeNotice = availability.state === 'available' ? availability.warning : null;
 
   return (
     <section className="card" aria-labelledby="register-heading">
@@ -115,10 +123,15 @@ export function RegisterFlow({
           onChange={setTagInput}
           disabled={running}
           maxLength={TAG_MAX_BYTES + 1}
-          aria-invalid={['invalid', 'reserved', 'taken'].includes(availability.state) || undefined}
+          aria-invalid={['invalid', 'reserved', 'taken', 'lookalike'].includes(availability.state) || undefined}
           hint={availabilityText}
           status={{ tone: availabilityClass, testId: 'availability' }}
         />
+        {lookalikeNotice ? (
+          <p className="warn" role="note" data-testid="lookalike-warning">
+            {lookalikeNotice}
+          </p>
+        ) : null}
         <CodeField
           label="Payout wallet (optional)"
           name="wallet"

@@ -5,16 +5,18 @@ export type Availability =
   | { state: 'empty' }
   | { state: 'invalid' }
   | { state: 'checking'; tag: string }
-  | { state: 'available'; tag: string }
+  | { state: 'available'; tag: string; warning: string | null }
   | { state: 'reserved'; tag: string }
   | { state: 'taken'; tag: string }
+  | { state: 'lookalike'; tag: string; warning: string }
   | { state: 'error'; tag: string; message: string };
 
 type Checked = Exclude<Availability, { state: 'empty' | 'invalid' | 'checking' }>;
 
 /**
  * Live availability of a typed tag: the format with the service's own rule (no request for a
- * malformed tag), then reserved/taken from GET /v1/availability/{tag}, `delayMs` after the
+ * malformed tag), then reserved/taken/look-alike (with the warning to show before signing)
+ * from GET /v1/availability/{tag}, `delayMs` after the
  * last keystroke. `recheck()` asks again (after a registration lost a race).
  */
 export function useTagAvailability(input: string, delayMs = 300): { availability: Availability; recheck(): void } {
@@ -29,11 +31,13 @@ export function useTagAvailability(input: string, delayMs = 300): { availability
       try {
         const res = await fetch(`/v1/availability/${encodeURIComponent(tag)}`, { signal: abort.signal, cache: 'no-store' });
         if (!res.ok) throw new Error(res.status === 503 ? 'The cluster cannot be reached to check.' : `Check failed (${res.status}).`);
-        const body = (await res.json()) as { available: boolean; reason: string | null };
+        const body = (await res.json()) as { available: boolean; reason: string | null; warning: string | null };
         setChecked(
           body.available
-            ? { state: 'available', tag }
-            : { state: body.reason === 'reserved' ? 'reserved' : 'taken', tag },
+            ? { state: 'available', tag, warning: body.warning }
+            : body.reason === 'lookalike'
+              ? { state: 'lookalike', tag, warning: body.warning ?? '' }
+              : { state: body.reason === 'reserved' ? 'reserved' : 'taken', tag },
         );
       } catch (err) {
         if (!abort.signal.aborted) setChecked({ state: 'error', tag, message: (err as Error).message || 'Check failed.' });

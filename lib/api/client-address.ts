@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ClientAddressSource } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { logger } from '@/lib/observability/logger';
 
 /**
  * The header through which scripts/serve.ts hands the socket's remote address to the app
@@ -79,7 +80,7 @@ function unknownAddress(mode: string, why: string): AppError {
   const line = `client address: cannot be determined in ${mode} mode (${why}); requests are refused`;
   if (!reported.has(line)) {
     reported.add(line);
-    console.error(line);
+    logger.error(line);
   }
   if (mode === 'proxy') return new AppError('forbidden', 'Requests must come through the configured proxy.');
   // A deployment that cannot tell clients apart cannot rate-limit them: refuse (503, not a

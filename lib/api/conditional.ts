@@ -1,10 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { z } from 'zod';
-import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import type { Db } from '@/lib/db';
-import { PUBLIC_READ_CACHE_CONTROL } from './cors';
-import { tagReadDocs } from './docs';
-import { v1Operation } from './v1-route';
 
 /*
  * Conditional GETs (DESIGN.md "For integrators"): every public read carries an ETag, the
@@ -49,18 +43,4 @@ export function conditionalText(req: Request, text: string, contentType: string,
   const common = { ...headers, 'Cache-Control': cacheControl, ETag: etag };
   if (ifNoneMatchHits(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: common });
   return new Response(text, { status: 200, headers: { ...common, 'Content-Type': contentType } });
-}
-
-/** A public cacheable read of one tag (`{tag}` in its path): its docs, and the handler answering `read`'s result conditionally. */
-export function publicTagRead(
-  doc: Pick<ZodOpenApiOperationObject, 'operationId' | 'tags' | 'summary' | 'description'>,
-  answer: { description: string; schema: z.ZodType },
-  read: (db: Db, tagInput: string) => Promise<unknown>,
-) {
-  return v1Operation({
-    ...doc,
-    ...tagReadDocs(answer.description, answer.schema),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      conditionalJson(req, await read(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
-  });
 }

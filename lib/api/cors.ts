@@ -7,9 +7,9 @@ import type { Handler } from './handler';
  * conditional reads), and ETag is readable.
  */
 
-/** Response headers browsers may read from another origin (rate limits, auth challenge). */
+/** Response headers browsers may read from another origin (rate limits, auth challenge, the id to quote in a report). */
 const EXPOSED_HEADERS = [
-  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag',
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag', 'X-Indexed-Slot', 'X-Request-Id',
 ].join(', ');
 
 /**

@@ -9,6 +9,11 @@ import type { Services } from './services';
  * of the secret leaks through timing. Fails closed: no secret configured means no caller.
  */
 export function isCronAuthorized(authorization: string | null, secret: string | undefined): boolean {
+  return hasBearerSecret(authorization, secret);
+}
+
+/** Whether `authorization` is `Bearer <secret>`, compared as above; false when no secret is configured. */
+export function hasBearerSecret(authorization: string | null, secret: string | undefined): boolean {
   if (!secret || !authorization) return false;
   const expected = createHash('sha256').update(`Bearer ${secret}`, 'utf8').digest();
   const given = createHash('sha256').update(authorization, 'utf8').digest();

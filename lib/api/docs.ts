@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { TagPathParam } from '@/lib/identity/schemas';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
+import { REVERSE_NOT_FOUND_REASONS } from '@/lib/integrations/reverse-reasons';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
 import type { ErrorStatus } from './v1-route';
 
@@ -19,6 +20,11 @@ export const ErrorEnvelope = z
     error: z.object({
       code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
       message: z.string().meta({ description: 'Human-readable explanation; may change' }),
+      reason: z
+        .enum(REVERSE_NOT_FOUND_REASONS)
+        .optional()
+        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")' }),
+      tag: z.string().optional().meta({ description: '`lookalike` only: the verified or merchant tag the refused tag looks like', example: '@alice' }),
     }),
   })
   .meta({
@@ -37,6 +43,10 @@ export const RateLimitHeaders = z.object({
 export const PublicReadHeaders = z.object({
   'Cache-Control': z.string().meta({ description: 'Cacheable by shared caches for a short time', example: PUBLIC_READ_CACHE_CONTROL }),
   'Access-Control-Allow-Origin': z.string().meta({ example: '*' }),
+  'X-Indexed-Slot': z.string().meta({
+    description: 'The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot")',
+    example: '312345678',
+  }),
 });
 
 /** A public read with an ETag (lib/api/conditional.ts). */

@@ -8,7 +8,7 @@ import { toAppError, type ErrorEnvelope } from '@/lib/errors';
  */
 export function errorResponse(err: unknown): Response {
   const known = toAppError(err);
-  const body: ErrorEnvelope = { error: { code: known.code, message: known.message } };
+  const body: ErrorEnvelope = { error: { code: known.code, message: known.message, ...known.details } };
   return Response.json(body, {
     status: known.status,
     headers: { 'Cache-Control': 'no-store', ...known.headers },

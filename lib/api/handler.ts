@@ -2,6 +2,7 @@ import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { verifySessionToken, type SessionTokenKeys } from '@/lib/auth/session-token';
 import { AppError, toAppError } from '@/lib/errors';
 import { errorResponse } from '@/lib/api/error-response';
+import { observeRequest } from '@/lib/observability/observe-request';
 import { rateLimitTicket, type RateLimitBucket } from './rate-limit';
 import { getServices, type Services } from './services';
 
@@ -21,17 +22,24 @@ export type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 /**
  * Errors → the one envelope (lib/api/error-response.ts, the only place that answers an error);
  * the outermost wrapper of every /v1 handler. Resolves the route's params, so handlers take
- * plain values: `withApi<{ tag: string }>(async (req, { params: { tag } }) => …)`.
+ * plain values: `withApi<{ tag: string }>(async (req, { params: { tag } }) => …)`. Each
+ * request is observed here (lib/observability/observe-request.ts: request id, metrics, its
+ * log line), its error answer included.
  */
-export function withApi<P = Record<string, string>>(handler: Handler<ApiContext<P>>): Handler<RouteContext<P>> {
-  return async (req: Request, ctx: RouteContext<P>) => {
-    try {
-      const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
-      return await handler(req, { params, services });
-    } catch (err) {
-      return errorResponse(err);
-    }
-  };
+export function withApi<P = Record<string, string>>(
+  handler: Handler<ApiContext<P>>,
+  /** The route's path as metrics and logs name it (v1Route passes its declared path); else looked up from the URL. */
+  route?: string,
+): Handler<RouteContext<P>> {
+  return (req: Request, ctx: RouteContext<P>) =>
+    observeRequest(req, route, async () => {
+      try {
+        const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
+        return await handler(req, { params, services });
+      } catch (err) {
+        return errorResponse(err);
+      }
+    });
 }
 
 /** `Authorization: Bearer <session JWT>` → the caller's public key; 401 otherwise. */

@@ -3,6 +3,7 @@ import type { Config } from '@/lib/config';
 import type { Db } from '@/lib/db';
 import { clientAddress } from './client-address';
 import { AppError } from '@/lib/errors';
+import { logger } from '@/lib/observability/logger';
 
 /**
  * The rate-limit buckets and their configured policies. `auth` is SPEC 8's one policy for
@@ -106,5 +107,5 @@ const pruneClock = globalThis as unknown as Record<typeof LAST_PRUNE, number | u
 function pruneNowAndThen(db: Db, now: Date): void {
   if (now.getTime() - (pruneClock[LAST_PRUNE] ?? 0) < PRUNE_EVERY_MS) return;
   pruneClock[LAST_PRUNE] = now.getTime();
-  pruneRateLimits(db, now).catch((err) => console.warn('rate limit: prune failed:', err instanceof Error ? err.message : err));
+  pruneRateLimits(db, now).catch((err) => logger.warn({ err }, 'rate limit: prune failed'));
 }

@@ -3,6 +3,7 @@ import { getConfig, type Config } from '@/lib/config';
 import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { resolveAuthSecret } from '@/lib/auth/secret';
 import { sessionTokenKeys, type SessionTokenKeys } from '@/lib/auth/session-token';
+import { watchIndexerLag } from '@/lib/indexer/lag-gauges';
 
 export interface Services {
   config: Config;
@@ -21,6 +22,7 @@ export function getServices(): Promise<Services> {
       const config = getConfig();
       const [db, authDb] = await Promise.all([getDb(), getAuthDb()]);
       const tokenKeys = await sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin);
+      watchIndexerLag({ db, config });
       return { config, db, authDb, tokenKeys };
     })();
     // a failed start is tried again on the next request

@@ -110,7 +110,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
  * envelope, the rate limit, the bearer token (or after the body with `bearerLast`), the
  * params, the body; then the handler.
  */
-function enforce(op: AnyV1Operation): Handler<RouteContext> {
+function enforce(op: AnyV1Operation, path: string): Handler<RouteContext> {
   const checked = async (req: Request, ctx: ApiContext & { countRequest?: RequestCounter }) => {
     const { services } = ctx;
     let caller = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
@@ -119,7 +119,7 @@ function enforce(op: AnyV1Operation): Handler<RouteContext> {
     if (op.bearer && op.bearerLast) caller = await bearerCaller(req, services.tokenKeys);
     return op.handler(req, { params, body, caller, services, countRequest: op.countsRequest ? ctx.countRequest : undefined });
   };
-  return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked));
+  return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path));
 }
 
 async function readBody<B>(req: Request, { schema, maxBytes, optional, parse = parseWith }: BodyDeclaration<B>): Promise<B> {
@@ -141,7 +141,7 @@ type RouteHandler = ((req: Request, ctx: RouteContext) => Response | Promise<Res
 export function v1Route(path: string, operations: V1RouteDeclaration['operations']): Record<HttpMethod, RouteHandler> {
   const declaration: V1RouteDeclaration = { path, operations };
   const own: Partial<Record<HttpMethod, RouteHandler>> = {};
-  for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][]) own[method] = enforce(op);
+  for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][]) own[method] = enforce(op, path);
   if (own.GET) own.HEAD = own.GET;
   const declared = HTTP_METHODS.filter((m) => m !== 'HEAD' && own[m]);
   own.OPTIONS = corsPreflight(declared);

@@ -1,5 +1,6 @@
 import { Connection, PublicKey } from '@solana/web3.js';
 import { AppError } from '@/lib/errors';
+import { logger } from '@/lib/observability/logger';
 import type { Config } from '@/lib/config';
 
 /** Where `solana-test-validator` and our localnet listen when SOLANA_RPC_URL is unset. */
@@ -91,7 +92,7 @@ export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isClusterUnreachable(err)) {
-      console.warn('cluster unreachable:', err instanceof Error ? err.message : err);
+      logger.warn({ err }, 'cluster unreachable');
       throw clusterUnavailable();
     }
     throw err;

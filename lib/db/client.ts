@@ -3,6 +3,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ClientConfig } from 'pg';
 import { mkdirSync } from 'node:fs';
 import type { Config, DatabaseLimits } from '@/lib/config';
+import { logger } from '@/lib/observability/logger';
+import { observePool, type ObservablePool } from '@/lib/observability/pool-metrics';
 import { MIGRATIONS_FOLDER } from './migrate';
 import * as schema from './schema';
 
@@ -72,7 +74,7 @@ export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = {
  */
 export async function openDb(
   database: Config['database'],
-  options: { poolSize?: number; limits?: DatabaseLimits } = {},
+  options: { poolSize?: number; limits?: DatabaseLimits; /** The pool's name in metrics. */ name?: string } = {},
 ): Promise<DbHandle> {
   const limits = options.limits ?? DEFAULT_DATABASE_LIMITS;
   const max = options.poolSize ?? limits.poolSize;
@@ -97,7 +99,8 @@ export async function openDb(
         query_timeout: limits.statementTimeoutMs + 2000,
         keepAlive: true,
       });
-      pool.on('error', (err) => console.error('postgres pool error:', err.message));
+      pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
+      observePool(pool as unknown as ObservablePool, options.name ?? 'main');
       const driver: DbDriver = {
         query: async (name, text, values) => (await pool.query({ name, text, values })).rows,
         connect: () => pool.connect() as Promise<SessionClient>,
@@ -115,6 +118,7 @@ export async function openDb(
         connectionTimeoutMillis: limits.poolAcquireTimeoutMs,
         query_timeout: limits.statementTimeoutMs + 2000,
       });
+      observePool(pool as unknown as ObservablePool, options.name ?? 'main');
       const driver: DbDriver = {
         query: async (_name, text, values) => (await pool.query(text, values)).rows,
         connect: () => pool.connect() as unknown as Promise<SessionClient>,

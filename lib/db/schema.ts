@@ -69,9 +69,25 @@ export const identities = pgTable(
     /** The transaction of ours whose indexing last changed the row (at first, the registration), and its slot. */
     signature: text('signature').notNull(),
     slot: bigint('slot', { mode: 'bigint' }).notNull(),
+    /**
+     * When the current owner and the current payout wallet became so: the block time of the
+     * landed transaction the indexer learned the change from (at registration, the record's
+     * `registered_at`). What a payer's warning about a fresh wallet is computed from.
+     */
+    ownerSince: ts('owner_since'),
+    walletSince: ts('wallet_since'),
+    /**
+     * The tag's look-alike skeleton (lib/identity/skeleton.ts), computed by the database from
+     * the tag, so every row has it however it was written.
+     */
+    skeleton: text('skeleton')
+      .notNull()
+      .generatedAlwaysAs(sql`tag_skeleton(tag)`),
   },
   (t) => [
     index('identities_owner_idx').on(t.owner),
+    // Look-alike checks: every tag with a given skeleton.
+    index('identities_skeleton_idx').on(t.skeleton),
     index('identities_pending_owner_idx').on(t.pendingOwner),
     // Reverse lookups fall back to the tags an address is the payout wallet of.
     index('identities_wallet_idx').on(t.wallet),
@@ -84,6 +100,11 @@ export const indexerCursors = pgTable('indexer_cursors', {
   programId: text('program_id').primaryKey(),
   lastSignature: text('last_signature'),
   lastSlot: bigint('last_slot', { mode: 'bigint' }),
+  /**
+   * The newest slot POST /v1/sync has mirrored a transaction of (it does not move the cursor):
+   * with `lastSlot`, what X-Indexed-Slot reports.
+   */
+  syncedSlot: bigint('synced_slot', { mode: 'bigint' }),
   updatedAt: ts('updated_at').notNull().default(sql`now()`),
 });
 
@@ -112,6 +133,29 @@ export const indexerDeferrals = pgTable('indexer_deferrals', {
   attempts: integer('attempts').notNull(),
   firstDeferredAt: ts('first_deferred_at').notNull(),
   lastDeferredAt: ts('last_deferred_at').notNull(),
+});
+
+/**
+ * The indexer's last run per program, whichever instance ran it, so every instance's
+ * GET /api/indexer/status reports the same (lib/indexer/last-run.ts). `caughtUpSlot` is the
+ * newest finalized slot a run listed every signature up to (the cursor's slot only moves
+ * with the program's own transactions, so it alone cannot tell a quiet program from a
+ * stopped indexer); a run that failed or stopped early leaves it as it was.
+ */
+export const indexerRuns = pgTable('indexer_runs', {
+  programId: text('program_id').primaryKey(),
+  startedAt: ts('started_at').notNull(),
+  finishedAt: ts('finished_at').notNull(),
+  /** `completed` or `failed` (a run skipped because another held the lock writes nothing). */
+  outcome: text('outcome', { enum: ['completed', 'failed'] }).notNull(),
+  processed: integer('processed').notNull(),
+  deferred: integer('deferred').notNull(),
+  recordedSkips: integer('recorded_skips').notNull(),
+  durationMs: integer('duration_ms').notNull(),
+  /** Why a failed run failed (scrubbed of secrets; shown to the operator only). */
+  error: text('error'),
+  caughtUpSlot: bigint('caught_up_slot', { mode: 'bigint' }),
+  caughtUpAt: ts('caught_up_at'),
 });
 
 /** PostgreSQL's 64-bit transaction id (`xid8`), carried as decimal text. */
@@ -146,8 +190,9 @@ export const identityEvents = pgTable(
  * Each owner's choice of primary tag (DESIGN.md "For integrators", PUT /v1/primary): what a
  * reverse lookup of the owner's address answers. It counts only while the mirror row of `tag`
  * is active and still has this `owner` (reverse lookups join on both), so a transfer, release
- * or block ends it at once. The row itself goes with the next change of the tag that leaves it
- * another owner or none (recordIdentityChanges), so the tag coming back later does not revive it.
+ * or block ends it at once. The next change of the tag that leaves it another owner or none
+ * marks the row ended (recordIdentityChanges), so the tag coming back later does not revive it
+ * and a reverse lookup can say why it answers 404.
  */
 export const primaryTags = pgTable(
   'primary_tags',
@@ -155,6 +200,11 @@ export const primaryTags = pgTable(
     owner: text('owner').primaryKey(),
     tag: text('tag').notNull(),
     chosenAt: ts('chosen_at').notNull(),
+    /**
+     * When the owner stopped owning `tag` (a transfer, a release): the choice no longer
+     * counts, and a reverse lookup's 404 says `primary_not_owned`. Choosing again clears it.
+     */
+    endedAt: ts('ended_at'),
   },
   // recordIdentityChanges drops the choices a change of these tags ended.
   (t) => [index('primary_tags_tag_idx').on(t.tag)],

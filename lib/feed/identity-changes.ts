@@ -17,7 +17,7 @@ const FEED_LOCK_CLASS = 0x6665;
 /**
  * Appends one event per tag to the feed, reflecting what GET /v1/identity now answers for it
  * in this transaction: `upsert` with the full identity when the row is active, `remove` (no
- * identity) when it is missing or blocked. Also drops the primary-tag choices of these tags
+ * identity) when it is missing or blocked. Also ends the primary-tag choices of these tags
  * whose chooser no longer owns them (reverse lookups ignore them already; this keeps a tag
  * that comes back to its old owner from reviving an old choice). Call it inside the transaction that wrote (or
  * deleted) the mirror rows of `tags`, after those writes, at READ COMMITTED (PostgreSQL's
@@ -38,9 +38,10 @@ export async function recordIdentityChanges(tx: Db, tags: readonly string[], now
   );
   const rows = await tx.select().from(identities).where(inArray(identities.tag, unique));
   // A primary-tag choice described its owner's tag: once the tag has another owner or none,
-  // the choice is over for good (DESIGN.md "Indexer": cleared when the owner changes).
+  // the choice is over for good (DESIGN.md "Indexer": cleared when the owner changes). It is
+  // kept, ended, so a reverse lookup's 404 can say the primary was given away.
   await tx.execute(
-    sql`DELETE FROM ${primaryTags} p WHERE p.tag = ANY(${sql.param(unique)}::text[]) AND NOT EXISTS (SELECT 1 FROM ${identities} i WHERE i.tag = p.tag AND i.owner = p.owner)`,
+    sql`UPDATE ${primaryTags} p SET ended_at = ${now.toISOString()}::timestamptz WHERE p.tag = ANY(${sql.param(unique)}::text[]) AND p.ended_at IS NULL AND NOT EXISTS (SELECT 1 FROM ${identities} i WHERE i.tag = p.tag AND i.owner = p.owner)`,
   );
   const byTag = new Map(rows.map((row) => [row.tag, row]));
   await tx.insert(identityEvents).values(

@@ -1,7 +1,8 @@
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { toIdentity, toResolvedIdentity } from './identity-response';
-import { findActiveIdentity } from './queries';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
+import { findActiveIdentityAtSlot } from './queries';
 import type { Identity, ResolvedIdentity } from './schemas';
 import { INVALID_TAG_MESSAGE, normalizePathTag } from './tag';
 
@@ -21,16 +22,27 @@ export function parseTagParam(tagInput: string): string {
   return tag;
 }
 
-/** GET /v1/identity/{tag} (SPEC 4.3): the active identity; 400 malformed, 404 missing or blocked. */
-export async function getIdentity(db: Db, tagInput: string): Promise<Identity> {
-  const row = await findActiveIdentity(db, parseTagParam(tagInput));
-  if (!row) throw tagNotFound();
-  return toIdentity(row);
+/** An answer and the slot the mirror reflected when it was read (the X-Indexed-Slot header). */
+export interface AtSlot<T> {
+  value: T;
+  indexedSlot: string;
 }
 
-/** GET /v1/resolve/{tag}: as getIdentity, without `bio`. */
-export async function resolveIdentity(db: Db, tagInput: string): Promise<ResolvedIdentity> {
-  const row = await findActiveIdentity(db, parseTagParam(tagInput));
-  if (!row) throw tagNotFound();
-  return toResolvedIdentity(row);
+/** GET /v1/identity/{tag} (SPEC 4.3): the active identity; 400 malformed, 404 missing or blocked (with the slot read). */
+export async function getIdentityAtSlot(db: Db, tagInput: string): Promise<AtSlot<Identity>> {
+  const { row, indexedSlot } = await findActiveIdentityAtSlot(db, parseTagParam(tagInput));
+  if (!row) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
+  return { value: toIdentity(row), indexedSlot };
+}
+
+/** As getIdentityAtSlot, the identity alone. */
+export async function getIdentity(db: Db, tagInput: string): Promise<Identity> {
+  return (await getIdentityAtSlot(db, tagInput)).value;
+}
+
+/** GET /v1/resolve/{tag}: as getIdentityAtSlot, without `bio`. */
+export async function resolveIdentityAtSlot(db: Db, tagInput: string): Promise<AtSlot<ResolvedIdentity>> {
+  const { row, indexedSlot } = await findActiveIdentityAtSlot(db, parseTagParam(tagInput));
+  if (!row) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
+  return { value: toResolvedIdentity(row), indexedSlot };
 }

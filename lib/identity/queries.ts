@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { isActiveIdentity } from './active';
+import { indexedSlotColumn } from '@/lib/indexer/indexed-slot';
 
 /*
  * Named identity queries: each returns a row (or rows) or null. The public read is the hot
@@ -19,23 +20,40 @@ import { isActiveIdentity } from './active';
 // Batched: GET /v1/identity/{tag} over 500 tags went from 64% to 73% of the trivial route with
 // it, measured side by side (README "Benchmarks").
 const findActiveTags = perHandle((db: Db) => {
+  // From the one-row slot read, so a batch where no tag is found still answers the slot (X-Indexed-Slot).
+  const slot = db.$with('indexed').as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
   const query = db
-    .select()
-    .from(identities)
-    .where(and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
-    .prepare('identity_find_active_tags');
+    .with(slot)
+    .select({ row: identities, indexedSlot: slot.indexedSlot })
+    .from(slot)
+    .leftJoin(identities, and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
+    .prepare('identity_find_active_tags_at_slot');
   return createBatcher(async (tags: string[]) => {
-    const byTag = new Map((await query.execute({ tags: [...new Set(tags)] })).map((row) => [row.tag, row]));
-    return tags.map((tag) => byTag.get(tag) ?? null);
+    const rows = await query.execute({ tags: [...new Set(tags)] });
+    const indexedSlot = rows[0]!.indexedSlot;
+    const byTag = new Map(rows.flatMap(({ row }) => (row ? [[row.tag, row] as const] : [])));
+    return tags.map((tag) => ({ row: byTag.get(tag) ?? null, indexedSlot }));
   });
 });
 
+/** A row as read, and the slot the mirror reflected in the same snapshot (lib/indexer/indexed-slot.ts). */
+export interface ReadAtSlot<T> {
+  row: T | null;
+  indexedSlot: string;
+}
+
 /**
- * The active identity with this canonical tag, or null (missing and blocked alike). Reads of
- * the same tag asked together share one row of one query. Treat the row as read-only.
+ * The active identity with this canonical tag, or null (missing and blocked alike), with the
+ * slot the mirror reflected. Reads of the same tag asked together share one row of one
+ * query. Treat the row as read-only.
  */
-export function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | null> {
+export function findActiveIdentityAtSlot(db: Db, tag: string): Promise<ReadAtSlot<IdentityRow>> {
   return findActiveTags(db)(tag);
+}
+
+/** As findActiveIdentityAtSlot, the row alone. */
+export async function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | null> {
+  return (await findActiveTags(db)(tag)).row;
 }
 
 /** The identity row with this canonical tag whatever its status (moderation, ownership checks). */

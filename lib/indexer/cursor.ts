@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { indexerCursors } from '@/lib/db/schema';
 
@@ -24,4 +24,18 @@ export async function writeCursor(db: Db, programId: string, signature: string, 
     .insert(indexerCursors)
     .values({ programId, ...values })
     .onConflictDoUpdate({ target: indexerCursors.programId, set: values });
+}
+
+/**
+ * POST /v1/sync mirrored a transaction of `slot` ahead of the cursor (which it leaves where it
+ * is): X-Indexed-Slot reports the larger of the two (lib/indexer/indexed-slot.ts).
+ */
+export async function recordSyncedSlot(db: Db, programId: string, slot: number, now: Date): Promise<void> {
+  await db
+    .insert(indexerCursors)
+    .values({ programId, syncedSlot: BigInt(slot), updatedAt: now })
+    .onConflictDoUpdate({
+      target: indexerCursors.programId,
+      set: { syncedSlot: sql`GREATEST(COALESCE(${indexerCursors.syncedSlot}, 0), excluded.synced_slot)` },
+    });
 }

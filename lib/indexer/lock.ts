@@ -1,4 +1,5 @@
 import { driverOf, type Db } from '@/lib/db/client';
+import { logger } from '@/lib/observability/logger';
 
 /** First key of the indexer's advisory lock (`'ti'`); the second is hashtext(programId). */
 const LOCK_CLASS = 0x7469;
@@ -38,7 +39,7 @@ export async function withIndexerLock<T>(db: Db, programId: string, fn: () => Pr
       await client.query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, programId]).catch((err) => {
         // Dropping the connection releases the lock anyway.
         healthy = false;
-        console.error('indexer: advisory unlock failed', err);
+        logger.error({ err }, 'indexer: advisory unlock failed');
       });
     }
   } finally {

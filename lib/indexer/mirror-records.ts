@@ -1,6 +1,7 @@
-import { getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
+import { skeletonOf } from '@/lib/identity/skeleton';
 import { isReservedTag } from '@/lib/identity/tag';
 import type { TagRecord } from '@/lib/registry/account';
 import type { RecordStates } from './record-states';
@@ -9,6 +10,8 @@ import type { RecordStates } from './record-states';
 export interface Provenance {
   signature: string;
   slot: number;
+  /** The block time of that transaction (unix seconds), null when the node has none. */
+  blockTime?: number | null;
 }
 
 /** What making the mirror match the chain changed, by tag. */
@@ -49,12 +52,16 @@ const CLEARED_PROFILE = {
  * the chain's records are the truth, not the order of transactions). Per record address:
  * - no record (released): the row at that address is deleted;
  * - a record and no row: the row is created, `createdAt` = the record's `registered_at`, blocked
- *   when the tag is reserved;
+ *   when the tag is reserved or looks like (lib/identity/skeleton.ts) an active verified or
+ *   merchant tag: the service refuses both at registration, so one that lands anyway is held
+ *   until a moderator unblocks it;
  * - a record registered at another time than the row's `createdAt`: the tag was released and
  *   registered again, a new identity (profile, flags and status start afresh);
  * - another owner: owner, wallet and pending owner follow the record, and the profile,
  *   `verified` and `merchant` are cleared; the status stays (a blocked tag stays blocked);
  * - otherwise wallet and pending owner follow the record.
+ * `ownerSince` and `walletSince` move to the block time of the transaction that brought the
+ * change (at creation, the record's `registered_at`).
  * A row already equal to its record is not written, so applying the same state again, late
  * or out of order, changes nothing. Run it inside the transaction that holds the mirror
  * lock (`lockMirror`), after reading the states under that lock.
@@ -75,6 +82,8 @@ export async function mirrorRecordStates(
     .where(tags.length ? or(inArray(identities.pda, addresses), inArray(identities.tag, tags)) : inArray(identities.pda, addresses))
     .for('update');
   const byTag = new Map(rows.map((r) => [r.tag, r]));
+  const protectedLookalikes = await protectedSkeletons(db, [...states.values()].flatMap((r) => (r && byTag.get(r.tag)?.createdAt.getTime() !== registeredAtOf(r).getTime() ? [r.tag] : [])));
+  const newIdentity = (tag: string) => freshIdentity(tag, protectedLookalikes);
 
   // New rows and changed ones, whole, go in one upsert: the changed rows are locked (FOR
   // UPDATE above), so their profile columns are written back as they are.
@@ -92,12 +101,18 @@ export async function mirrorRecordStates(
     }
     const row = byTag.get(record.tag);
     if (!row) {
-      writes.push({ tag: record.tag, ...mirroredFields(record, address), ...newIdentity(record.tag), ...stamp(provenance, now) });
+      writes.push({
+        tag: record.tag,
+        ...mirroredFields(record, address),
+        ...sinceRegistration(record),
+        ...newIdentity(record.tag),
+        ...stamp(provenance, now),
+      });
       changes.created.push(record.tag);
       changes.changedAddresses.add(address);
       continue;
     }
-    const update = updateFor(row, record, address);
+    const update = updateFor(row, record, address, changedAt(provenance, now), newIdentity);
     if (!update) continue;
     writes.push({ ...row, ...update.set, ...stamp(provenance, now) });
     (update.visible ? changes.updated : changes.quietlyUpdated).push(row.tag);
@@ -113,10 +128,10 @@ export async function mirrorRecordStates(
   return changes;
 }
 
-/** Every column but the key, taken from the upsert's row (`excluded`). */
+/** Every column but the key and the database's own (the skeleton), taken from the upsert's row (`excluded`). */
 const WRITTEN_BACK = Object.fromEntries(
   Object.entries(getTableColumns(identities))
-    .filter(([key]) => key !== 'tag')
+    .filter(([key, column]) => key !== 'tag' && !column.generated)
     .map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]),
 );
 
@@ -131,9 +146,43 @@ export function mirroredFields(record: TagRecord, address: string) {
   };
 }
 
-/** A fresh identity: no profile, no flags, blocked only when the tag is reserved (DESIGN "Tags"). */
-function newIdentity(tag: string) {
-  return { ...CLEARED_PROFILE, status: isReservedTag(tag) ? ('blocked' as const) : ('active' as const) };
+/** A new identity's owner and wallet date from its registration. */
+function sinceRegistration(record: TagRecord) {
+  return { ownerSince: registeredAtOf(record), walletSince: registeredAtOf(record) };
+}
+
+/**
+ * A fresh identity: no profile, no flags, blocked when the tag is reserved (DESIGN "Tags") or
+ * when `protectedLookalikes` names another tag it looks like.
+ */
+function freshIdentity(tag: string, protectedLookalikes: ReadonlyMap<string, string>) {
+  const lookalikeOf = protectedLookalikes.get(skeletonOf(tag));
+  const blocked = isReservedTag(tag) || (lookalikeOf !== undefined && lookalikeOf !== tag);
+  return { ...CLEARED_PROFILE, status: blocked ? ('blocked' as const) : ('active' as const) };
+}
+
+/**
+ * Skeleton → an active verified or merchant tag with it, for the skeletons of `tags` (one
+ * statement, on the skeleton index). A tag is never its own look-alike: the caller compares.
+ */
+async function protectedSkeletons(db: Db, tags: readonly string[]): Promise<Map<string, string>> {
+  if (tags.length === 0) return new Map();
+  const found = await db
+    .select({ tag: identities.tag, skeleton: identities.skeleton })
+    .from(identities)
+    .where(
+      and(
+        inArray(identities.skeleton, [...new Set(tags.map(skeletonOf))]),
+        sql`${identities.status} = 'active' AND (${identities.verified} OR ${identities.merchant})`,
+        sql`NOT (${identities.tag} = ANY(${sql.param([...tags])}::text[]))`,
+      ),
+    );
+  return new Map(found.map((r) => [r.skeleton, r.tag]));
+}
+
+/** When the chain made the change: the transaction's block time, else (a node without it) now. */
+function changedAt(provenance: Provenance, now: Date): Date {
+  return provenance.blockTime ? new Date(provenance.blockTime * 1000) : now;
 }
 
 function stamp(provenance: Provenance, now: Date) {
@@ -149,11 +198,20 @@ export function registeredAtOf(record: TagRecord): Date {
  * The columns to write so that `row` matches `record`, or null when it already does;
  * `visible` when the identity object changes with them (not for an offer or the address alone).
  */
-function updateFor(row: IdentityRow, record: TagRecord, address: string): { set: Partial<NewIdentityRow>; visible: boolean } | null {
+function updateFor(
+  row: IdentityRow,
+  record: TagRecord,
+  address: string,
+  at: Date,
+  newIdentity: (tag: string) => Partial<NewIdentityRow>,
+): { set: Partial<NewIdentityRow>; visible: boolean } | null {
   const mirrored = mirroredFields(record, address);
-  if (row.createdAt.getTime() !== mirrored.createdAt.getTime()) return { set: { ...mirrored, ...newIdentity(record.tag) }, visible: true };
-  if (row.owner !== mirrored.owner) return { set: { ...mirrored, ...CLEARED_PROFILE }, visible: true };
+  if (row.createdAt.getTime() !== mirrored.createdAt.getTime()) {
+    return { set: { ...mirrored, ...sinceRegistration(record), ...newIdentity(record.tag) }, visible: true };
+  }
+  const walletSince = row.wallet !== mirrored.wallet ? at : row.walletSince;
+  if (row.owner !== mirrored.owner) return { set: { ...mirrored, ...CLEARED_PROFILE, ownerSince: at, walletSince }, visible: true };
   const set = { wallet: mirrored.wallet, pendingOwner: mirrored.pendingOwner, pda: address };
-  if (row.wallet !== mirrored.wallet) return { set, visible: true };
+  if (row.wallet !== mirrored.wallet) return { set: { ...set, walletSince }, visible: true };
   return row.pendingOwner !== mirrored.pendingOwner || row.pda !== address ? { set, visible: false } : null;
 }

@@ -2,9 +2,12 @@ import type { ConfirmedSignatureInfo, Connection, PublicKey, VersionedTransactio
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
+import { logger } from '@/lib/observability/logger';
+import { recordIndexerRun } from '@/lib/observability/metrics';
 import { readCursor, writeCursor } from './cursor';
 import { clearDeferrals, listDeferrals, recordDeferrals, recordSkips, type DeferredTransaction } from './deferrals';
 import { decodeTransaction, IncompleteTransactionError, MAX_SUPPORTED_TRANSACTION_VERSION } from './decode-transaction';
+import { recordedRun } from './last-run';
 import { withIndexerLock } from './lock';
 import { noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
@@ -97,14 +100,16 @@ export interface IndexerSummary {
  * nothing. It never moves the cursor past a transaction it has not applied: one it cannot
  * read is retried with backoff, then deferred, and the run ends before it. One run at a time
  * (advisory lock; a concurrent run is skipped). An unreachable cluster while listing ends the
- * run with 503 after keeping the batches already committed.
+ * run with 503 after keeping the batches already committed. Each run is recorded, completed or
+ * failed (./last-run.ts: GET /api/indexer/status, the metrics).
  */
 export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary> {
   const started = performance.now();
   const { db, programId } = input;
   const key = programId.toBase58();
-  const locked = await withIndexerLock(db, key, () => indexBacklog(input, started));
+  const locked = await withIndexerLock(db, key, () => recordedRun(input, key, () => indexBacklog(input, started)));
   if (locked.acquired) return locked.value;
+  recordIndexerRun('skipped', elapsed(started) / 1000, { processed: 0, deferred: 0, recordedSkips: 0 });
   const cursor = await readCursor(db, key);
   return { ...emptySummary('skipped', cursor.signature), durationMs: elapsed(started) };
 }
@@ -172,9 +177,9 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
       if (ready > 0) summary.cursor = batch[ready - 1]!.signature;
       if (result.deferred.length) {
         const [oldest] = result.deferred;
-        console.warn(
-          `indexer: ${result.deferred.length} transaction(s) deferred; the cursor waits before ${oldest!.signature} ` +
-            `(${oldest!.reason}; deferred by ${oldest!.attempts} run(s) since ${oldest!.since})`,
+        logger.warn(
+          { deferred: result.deferred.length, oldest: oldest!.signature, reason: oldest!.reason, attempts: oldest!.attempts, since: oldest!.since },
+          'indexer: transactions deferred; the cursor waits before the oldest',
         );
         summary.deferred = result.deferred;
         summary.more = true;
@@ -246,7 +251,7 @@ async function applyBatch(
 ): Promise<BatchCounts> {
   const touched = new Map<string, Provenance>();
   batch.forEach((info, i) => {
-    for (const address of outcomes[i]!.touched) touched.set(address, { signature: info.signature, slot: info.slot });
+    for (const address of outcomes[i]!.touched) touched.set(address, { signature: info.signature, slot: info.slot, blockTime: info.blockTime });
   });
   const changes = await mirrorTouchedRecords(db, { connection, programId, touched, now });
   const counts: BatchCounts = {
@@ -261,7 +266,7 @@ async function applyBatch(
     const outcome = outcomes[i]!;
     if (!outcome.touched.some((address) => changes.changedAddresses.has(address))) counts.skipped += 1;
     if (outcome.skipReason) {
-      console.warn(`indexer: passed over ${batch[i]!.signature} for good: ${outcome.skipReason}`);
+      logger.warn({ transaction: batch[i]!.signature, reason: outcome.skipReason }, 'indexer: passed over for good');
       counts.recorded.push({ signature: batch[i]!.signature, reason: outcome.skipReason });
     }
     await onTransactionProcessed?.(batch[i]!.signature);

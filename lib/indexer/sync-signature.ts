@@ -2,12 +2,14 @@ import type { Connection, PublicKey } from '@solana/web3.js';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
+import { logger } from '@/lib/observability/logger';
 import type { Db } from '@/lib/db';
 import { tagNotFound } from '@/lib/identity/get-identity';
 import { findActiveIdentityByRecord } from '@/lib/identity/queries';
 import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
 import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './decode-transaction';
+import { recordSyncedSlot } from './cursor';
 import type { Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
 
@@ -41,15 +43,16 @@ export async function syncTransaction({ db, connection, programId, signature, no
     return { status: 'pending' };
   }
   const touched = touchedBy(finalized, programId);
-  const provenance: Provenance = { signature, slot: finalized.slot };
-  await db.transaction((tx) =>
-    mirrorTouchedRecords(tx as unknown as Db, {
+  const provenance: Provenance = { signature, slot: finalized.slot, blockTime: finalized.blockTime };
+  await db.transaction(async (tx) => {
+    await mirrorTouchedRecords(tx as unknown as Db, {
       connection,
       programId,
       touched: new Map(touched.map((address) => [address, provenance])),
       now,
-    }),
-  );
+    });
+    await recordSyncedSlot(tx as unknown as Db, programId.toBase58(), finalized.slot, now);
+  });
   const row = await findActiveIdentityByRecord(db, touched[0]!);
   if (!row) throw tagNotFound();
   return { status: 'indexed', identity: toIdentity(row) };
@@ -68,7 +71,7 @@ function touchedBy(tx: TransactionForIndexing, programId: PublicKey): string[] {
   try {
     touched = decodeTransaction(tx, programId).touched;
   } catch (err) {
-    console.error('sync: cannot decode transaction', err);
+    logger.error({ err }, 'sync: cannot decode transaction');
   }
   if (touched.length === 0) throw new AppError('unprocessable', NOT_OURS_MESSAGE);
   return touched;

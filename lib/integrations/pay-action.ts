@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '@/lib/errors';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import { rpcCall } from '@/lib/chain/rpc';
+import type { PayerWarning } from '@/lib/identity/payer-warnings';
 import type { PriorityFeePolicy } from '@/lib/config';
 import type { Identity } from '@/lib/identity/schemas';
 import { PublicKeyString } from '@/lib/solana/keys';
@@ -67,17 +68,19 @@ export interface ActionMetadataInput {
   /** Where the Action lives: `https://host/api/actions/pay/alice` (links are made relative to it). */
   actionPath: string;
   icon: string;
+  /** What the payer must read first (lib/identity/payer-warnings.ts): they open the description. */
+  warnings: readonly PayerWarning[];
 }
 
 /** GET /api/actions/pay/{tag}: the ActionGetResponse. */
-export function payActionMetadata({ identity, asset, actionPath, icon }: ActionMetadataInput) {
+export function payActionMetadata({ identity, asset, actionPath, icon, warnings }: ActionMetadataInput) {
   const name = identity.displayName ? `${identity.displayName} (${identity.tag})` : identity.tag;
   const fallback = asset.kind === 'sol' && asset.fallback ? ` ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster.` : '';
   return {
     type: 'action' as const,
     icon,
     title: `Pay ${name}`,
-    description: `Send ${asset.symbol} straight to the payout wallet of ${identity.tag} (${identity.wallet}).${fallback}`,
+    description: `${warnings.map((w) => `Warning: ${w.message} `).join('')}Send ${asset.symbol} straight to the payout wallet of ${identity.tag} (${identity.wallet}).${fallback}`,
     label: `Pay ${identity.tag}`,
     links: {
       actions: [

@@ -26,11 +26,16 @@ export async function setPrimaryTag(db: Db, input: { owner: string; tag: string 
     .insert(primaryTags)
     .select(
       db
-        .select({ owner: identities.owner, tag: identities.tag, chosenAt: sql<Date>`${now.toISOString()}::timestamptz`.as('chosen_at') })
+        .select({
+          owner: identities.owner,
+          tag: identities.tag,
+          chosenAt: sql<Date>`${now.toISOString()}::timestamptz`.as('chosen_at'),
+          endedAt: sql<Date | null>`NULL::timestamptz`.as('ended_at'),
+        })
         .from(identities)
         .where(and(eq(identities.tag, tag), eq(identities.owner, owner), isActiveIdentity)),
     )
-    .onConflictDoUpdate({ target: primaryTags.owner, set: { tag, chosenAt: now } })
+    .onConflictDoUpdate({ target: primaryTags.owner, set: { tag, chosenAt: now, endedAt: null } })
     .returning({ tag: primaryTags.tag });
   if (chosen[0]) return { owner, tag: displayTag(tag) };
 

@@ -4,7 +4,8 @@ import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import type { PriorityFeePolicy } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
-import { INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
+import { describeLookalike, protectedLookalike } from '@/lib/identity/lookalikes';
+import { displayTag, INVALID_TAG_MESSAGE } from '@/lib/identity/tag';
 import { normalizeTag } from '@/lib/identity/tag';
 import { checkTag } from './availability';
 import { buildUnsignedTransaction } from './build-unsigned-transaction';
@@ -30,7 +31,8 @@ export interface BuildRegisterTransactionInput extends ChainAndMirror {
  * accounts it writes) and one `register_tag`, fee payer = the sponsor or the owner, a recent
  * blockhash. Never signs,
  * never submits, never writes the mirror: the indexer creates the identity once it lands.
- * 400 bad body, tag or key; 409 taken, reserved or blocked; 503 cluster unreachable.
+ * 400 bad body, tag or key; 409 taken, reserved or blocked, or 409 `lookalike` (it looks like an
+ * active verified or merchant tag, named in the envelope's `tag`); 503 cluster unreachable.
  */
 export async function buildRegisterTransaction({
   db,
@@ -57,6 +59,7 @@ export async function buildRegisterTransaction({
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
     recentPriorityFee(connection, [pda, feePayer], priorityFee),
   ]);
+  if (check.reason === 'lookalike') throw lookalikeRefused(tag, check.lookalikes);
   if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);
 
   const { transaction, lastValidBlockHeight } = buildUnsignedTransaction({
@@ -66,4 +69,15 @@ export async function buildRegisterTransaction({
     instructions: [registerTagInstruction({ programId, tag, owner: ownerKey, wallet, feePayer })],
   });
   return { transaction, pda: check.pda.toBase58(), lastValidBlockHeight };
+}
+
+/** 409 `lookalike`, naming the protected tag the new one imitates (message and `tag`). */
+function lookalikeRefused(tag: string, lookalikes: Parameters<typeof protectedLookalike>[0]): AppError {
+  const imitated = protectedLookalike(lookalikes)!;
+  return new AppError(
+    'lookalike',
+    `${displayTag(tag)} looks like ${describeLookalike(imitated)}: a tag that looks like a verified or merchant tag cannot be registered.`,
+    {},
+    { tag: displayTag(imitated.tag) },
+  );
 }

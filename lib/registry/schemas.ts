@@ -44,7 +44,7 @@ export const RegisterResponse = z
   .meta({ id: 'RegisterResponse' });
 export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
-export const TAG_UNAVAILABLE_REASONS = ['invalid', 'reserved', 'taken'] as const;
+export const TAG_UNAVAILABLE_REASONS = ['invalid', 'reserved', 'taken', 'lookalike'] as const;
 
 /** GET /v1/availability/{tag}: whether POST /v1/register would accept the tag right now. */
 export const TagAvailability = z
@@ -52,8 +52,22 @@ export const TagAvailability = z
     tag: z.string().nullable().meta({ description: 'The canonical tag (no `@`), or null when the input is not a tag.' }),
     available: z.boolean(),
     reason: z.enum(TAG_UNAVAILABLE_REASONS).nullable().meta({
-      description: '`invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain. Null when available.',
+      description:
+        '`invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain; `lookalike`: looks like an active verified or merchant tag (see `lookalikes`). Null when available.',
     }),
+    lookalikes: z
+      .array(
+        z.object({
+          tag: z.string().meta({ description: 'An existing active tag with the same look-alike skeleton, with its `@`', example: '@alice' }),
+          verified: z.boolean(),
+          merchant: z.boolean(),
+        }),
+      )
+      .meta({ description: 'Existing active tags this one would look like (README "Look-alike tags"): verified and merchant ones first, at most 20.' }),
+    warning: z
+      .string()
+      .nullable()
+      .meta({ description: 'What to tell the registrant before anything is signed when `lookalikes` is not empty; null otherwise.' }),
   })
   .meta({ id: 'TagAvailability' });
 export type TagAvailability = z.infer<typeof TagAvailability>;

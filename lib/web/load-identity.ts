@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db';
 import { toIdentity } from '@/lib/identity/identity-response';
 import { findActiveIdentity } from '@/lib/identity/queries';
 import { type Identity } from '@/lib/identity/schemas';
+import { readSignalFacts, type SignalFacts } from '@/lib/identity/signals';
 import { normalizePathTag } from '@/lib/identity/tag';
 
 /**
@@ -15,4 +16,11 @@ export async function loadPublicIdentity(db: Db, tagInput: string): Promise<Iden
   if (!tag) return null;
   const row = await findActiveIdentity(db, tag);
   return row ? toIdentity(row) : null;
+}
+
+/** The payer signals of the /@tag page (lib/identity/signals.ts), read per view as the identity is; null as loadPublicIdentity. */
+export async function loadSignalFacts(db: Db, tagInput: string): Promise<SignalFacts | null> {
+  const tag = normalizePathTag(tagInput);
+  if (!tag) return null;
+  return (await readSignalFacts(db, tag)).value;
 }

@@ -3,8 +3,10 @@ import { conditionalText } from '@/lib/api/conditional';
 import type { Config } from '@/lib/config';
 import type { Db } from '@/lib/db';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { logger } from '@/lib/observability/logger';
 import { html } from './html';
-import { loadPublicIdentity } from './load-identity';
+import { payerWarnings } from '@/lib/identity/payer-warnings';
+import { loadPublicIdentity, loadSignalFacts } from './load-identity';
 import { NOT_FOUND_HEAD, pageDocument, profileHeadHtml } from './profile-document';
 import { profileViewHtml } from './profile-view';
 import { pagePolicyOf, pageSecurityHeaders } from './security-headers';
@@ -33,17 +35,19 @@ function namesTag(segment: string): boolean {
 export async function profilePageResponse(req: Request, segment: string, { db, config }: { db: Db; config: Config }): Promise<Response> {
   const security = pageSecurityHeaders(pagePolicyOf(config));
   try {
-    const identity = namesTag(segment) ? await loadPublicIdentity(db, segment) : null;
+    // Both reads at once; the warnings are decided per view, from the signals and the time.
+    const [identity, signals] = namesTag(segment) ? await Promise.all([loadPublicIdentity(db, segment), loadSignalFacts(db, segment)]) : [null, null];
     if (!identity) {
       const page = pageDocument({ title: 'Not found', head: NOT_FOUND_HEAD, main: notFoundContentHtml() });
       return new Response(page, { status: 404, headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, ...security } });
     }
     const { title, head } = profileHeadHtml(identity, config.appUrl);
-    const page = pageDocument({ title, head, main: await profileViewHtml(identity, config.solana.cluster), script: true });
+    const warnings = signals ? payerWarnings(signals, new Date(), config.walletChangeWarningMs) : [];
+    const page = pageDocument({ title, head, main: await profileViewHtml(identity, config.solana.cluster, warnings), script: true });
     return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err;
-    console.error('/@tag: database unavailable:', err instanceof Error ? err.message : err);
+    logger.warn({ err }, 'database unavailable');
     const main = html`<h1>Something went wrong</h1><p class="lead">This page cannot be shown right now. Nothing you did caused it; please try again in a moment.</p>`;
     return new Response(pageDocument({ title: 'Unavailable', head: NOT_FOUND_HEAD, main }), {
       status: 503,

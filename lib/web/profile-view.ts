@@ -1,6 +1,8 @@
+import type { PayerWarning } from '@/lib/identity/payer-warnings';
 import type { Identity } from '@/lib/identity/schemas';
 import { avatarPath } from './avatar-path';
 import { html, trustedHtml, type Html } from './html';
+import { payerWarningsHtml } from './payer-warnings-html';
 import { qrSvg } from './qr-svg';
 import { payToken, solanaPayLink, type Cluster } from './solana-pay';
 
@@ -9,7 +11,7 @@ import { payToken, solanaPayLink, type Cluster } from './solana-pay';
  * copy button works through /profile.js (public/), the QR code is SVG drawn here. One
  * function, so that a block added to the profile is added in one place.
  */
-export async function profileViewHtml(identity: Identity, cluster: Cluster): Promise<Html> {
+export async function profileViewHtml(identity: Identity, cluster: Cluster, warnings: readonly PayerWarning[]): Promise<Html> {
   const name = identity.displayName ?? identity.tag;
   const token = payToken(identity.preferredToken, cluster);
   const link = solanaPayLink({ wallet: identity.wallet, mint: token.mint, label: name });
@@ -18,6 +20,7 @@ export async function profileViewHtml(identity: Identity, cluster: Cluster): Pro
   return html`<article aria-labelledby="profile-name">
 <header class="profile-head">${avatarHtml(identity)}<div><h1 id="profile-name">${name}</h1>${identity.displayName ? html`<p class="profile-tag">${identity.tag}</p>` : ''}${badgesHtml(identity)}</div></header>
 ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
+${payerWarningsHtml(warnings)}
 <section class="card pay" aria-labelledby="pay-heading"><div>
 <h2 id="pay-heading">Pay ${identity.tag}</h2>
 <p class="muted">Payout wallet</p>

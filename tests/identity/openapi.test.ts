@@ -43,6 +43,7 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/availability/{tag}',
       'GET /v1/events',
       'GET /v1/identity/{tag}',
+      'GET /v1/identity/{tag}/signals',
       'GET /v1/identity/{tag}/transfer',
       'GET /v1/openapi.json',
       'GET /v1/resolve/{tag}',

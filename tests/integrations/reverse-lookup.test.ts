@@ -28,7 +28,7 @@ async function putPrimary(tag: unknown, token?: string) {
 
 const reverse = (address: string) => get(`/v1/reverse/${address}`);
 const reverseBatch = (body: unknown) => postJson(`${appUrl}/v1/reverse`, body, { 'content-type': 'application/json' });
-const NO_TAG = { error: { code: 'not_found', message: 'No tag for this address.' } };
+const NO_TAG = { error: { code: 'not_found', message: 'No tag for this address.', reason: 'no_tag' } };
 
 /** A signed-in owner with three active tags registered on days 3, 1 and 2 (the oldest is the second). */
 async function ownerWithThreeTags() {

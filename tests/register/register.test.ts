@@ -238,7 +238,7 @@ describe('POST /v1/register', () => {
     expect(synced.status).toBe(422);
     expect(synced.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction failed on chain: it changed nothing.' } });
     // And the tag is still free.
-    expect((await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json()))).toEqual({ tag, available: true, reason: null });
+    expect((await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json()))).toEqual({ tag, available: true, reason: null, ...NO_LOOKALIKES });
   });
 
   it('a registration preceded by compute-budget and memo instructions is mirrored', async () => {
@@ -261,12 +261,19 @@ describe('POST /v1/register', () => {
   });
 });
 
+/** A tag that looks like no existing tag (lib/identity/skeleton.ts). */
+const NO_LOOKALIKES = { lookalikes: [], warning: null };
+
 describe('GET /v1/availability/{tag}', () => {
   it.each([
-    ['a fresh tag', () => randomTag('av'), (t: string) => ({ tag: t, available: true, reason: null })],
-    ['a reserved tag', () => 'support', () => ({ tag: 'support', available: false, reason: 'reserved' })],
-    ['a malformed tag', () => 'no-dashes', () => ({ tag: null, available: false, reason: 'invalid' })],
-    ['path form with @ and capitals', () => '@ALICE_x', () => ({ tag: 'alice_x', available: expect.any(Boolean), reason: expect.anything() })],
+    ['a fresh tag', () => randomTag('av'), (t: string) => ({ tag: t, available: true, reason: null, lookalikes: expect.any(Array), warning: expect.toBeOneOf([expect.any(String), null]) })],
+    ['a reserved tag', () => 'support', () => ({ tag: 'support', available: false, reason: 'reserved', ...NO_LOOKALIKES })],
+    ['a malformed tag', () => 'no-dashes', () => ({ tag: null, available: false, reason: 'invalid', ...NO_LOOKALIKES })],
+    [
+      'path form with @ and capitals',
+      () => '@ALICE_x',
+      () => ({ tag: 'alice_x', available: expect.any(Boolean), reason: expect.anything(), lookalikes: expect.any(Array), warning: expect.toBeOneOf([expect.any(String), null]) }),
+    ],
   ])('%s', async (_name, make, expected) => {
     const tag = make();
     const res = await fetch(`${appUrl}/v1/availability/${encodeURIComponent(tag)}`);
@@ -281,6 +288,6 @@ describe('GET /v1/availability/{tag}', () => {
     await fund(connection, owner.publicKey);
     const tag = randomTag('tk');
     await confirmed(connection, await registerDirect(connection, owner, tag));
-    expect(await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json())).toEqual({ tag, available: false, reason: 'taken' });
+    expect(await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json())).toEqual({ tag, available: false, reason: 'taken', ...NO_LOOKALIKES });
   });
 });

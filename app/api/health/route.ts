@@ -1,4 +1,8 @@
-// GET /api/health — liveness; also the trivial route the benchmarks compare against
-export function GET(): Response {
-  return Response.json({ ok: true });
+// GET /api/health — liveness: answers while the process can serve, whatever the database or
+// the cluster (GET /api/ready checks those). Also the trivial route the benchmarks compare
+// against; observed like every route (request id, metrics, its log line).
+import { observeRequest } from '@/lib/observability/observe-request';
+
+export function GET(req: Request): Promise<Response> {
+  return observeRequest(req, '/api/health', async () => Response.json({ ok: true }));
 }

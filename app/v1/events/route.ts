@@ -5,6 +5,7 @@ import { parseWith } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
 import { IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/events', {
   GET: v1Operation({
@@ -20,8 +21,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
     errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
     handler: async (req, { services: { db } }) => {
       const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
-      const page = await readIdentityEvents(db, { after: after ?? null, limit });
-      return json(page, { headers: { 'Cache-Control': feedCacheControl(page.events.length, limit) } });
+      return atIndexedSlot(db, async () => {
+        const page = await readIdentityEvents(db, { after: after ?? null, limit });
+        return json(page, { headers: { 'Cache-Control': feedCacheControl(page.events.length, limit) } });
+      });
     },
   }),
 });

@@ -20,7 +20,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     responses: unsignedTransaction(RegisterResponse),
     errors: {
       400: 'Malformed body, tag or key',
-      409: 'Tag taken, reserved or blocked',
+      409: 'Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`)',
       503: BRIEFLY_UNREACHABLE,
     },
     handler: async (_req, { body: request, caller, services: { db, config } }) => {

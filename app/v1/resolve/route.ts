@@ -2,6 +2,7 @@
 import { json } from '@/lib/api/handler';
 import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { resolveMany } from '@/lib/integrations/batch-resolve';
 import { parseBatch } from '@/lib/integrations/parse-batch';
 import { ResolveBatchRequest, ResolveBatchResponse } from '@/lib/integrations/schemas';
@@ -17,6 +18,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     body: { schema: ResolveBatchRequest, parse: (schema, value) => parseBatch(schema, value, 'invalid_tag') },
     responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },
     errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)' },
-    handler: async (_req, { body: { tags }, services: { db } }) => json({ results: await resolveMany(db, tags) }),
+    handler: async (_req, { body: { tags }, services: { db } }) => atIndexedSlot(db, async () => json({ results: await resolveMany(db, tags) })),
   }),
 });

@@ -2,6 +2,7 @@
 import { json } from '@/lib/api/handler';
 import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { parseBatch } from '@/lib/integrations/parse-batch';
 import { reverseLookupMany } from '@/lib/integrations/reverse-lookup';
 import { ReverseBatchRequest, ReverseBatchResponse } from '@/lib/integrations/schemas';
@@ -15,6 +16,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     body: { schema: ReverseBatchRequest, parse: parseBatch },
     responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },
     errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)' },
-    handler: async (_req, { body: { addresses }, services: { db } }) => json({ results: await reverseLookupMany(db, addresses) }),
+    handler: async (_req, { body: { addresses }, services: { db } }) => {
+      const { value, indexedSlot } = await reverseLookupMany(db, addresses);
+      return json({ results: value }, { headers: indexedSlotHeaders(indexedSlot) });
+    },
   }),
 });

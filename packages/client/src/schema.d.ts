@@ -78,6 +78,26 @@ export interface paths {
         patch: operations["updateProfile"];
         trace?: never;
     };
+    "/v1/identity/{tag}/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a payer should weigh before paying a tag
+         * @description Registration time, when the owner and the payout wallet became the current ones (block times kept by the indexer), the moderation flags, verified or merchant tags that look like this one, and the warnings /@tag and the pay Action show now. Public and cacheable. A missing and a blocked tag give the same 404.
+         */
+        get: operations["getSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/identity/{tag}/wallet": {
         parameters: {
             query?: never;
@@ -508,9 +528,19 @@ export interface components {
                  * @description Stable machine-readable code; each maps to one HTTP status
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_tag" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_tag" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "lookalike" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable";
                 /** @description Human-readable explanation; may change */
                 message: string;
+                /**
+                 * @description GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")
+                 * @enum {string}
+                 */
+                reason?: "no_tag" | "primary_not_owned" | "blocked" | "not_indexed";
+                /**
+                 * @description `lookalike` only: the verified or merchant tag the refused tag looks like
+                 * @example @alice
+                 */
+                tag?: string;
             };
         };
         VerifyResponse: {
@@ -576,6 +606,40 @@ export interface components {
              * @example 2025-01-31T12:00:00.000Z
              */
             createdAt: string;
+        };
+        Signals: {
+            /** @example @alice */
+            tag: string;
+            /**
+             * @description When the tag was registered: the record’s `registered_at` (the chain’s clock).
+             * @example 2026-11-20T10:00:00.000Z
+             */
+            registeredAt: string;
+            /**
+             * @description When the current owner got the tag: the block time of the landed transaction that made it the owner (the registration, or an accepted transfer).
+             * @example 2026-11-20T10:00:00.000Z
+             */
+            ownerSince: string;
+            /**
+             * @description When the payout wallet became the current one: the block time of the landed transaction that set it.
+             * @example 2026-11-20T10:00:00.000Z
+             */
+            walletSince: string;
+            verified: boolean;
+            merchant: boolean;
+            /**
+             * @description Active verified or merchant tags (with `@`) that look like this one (README "Look-alike tags").
+             * @example [
+             *       "@a1ice"
+             *     ]
+             */
+            lookalikes: string[];
+            /** @description What /@tag and the pay Action warn a payer about now: `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`. */
+            warnings: {
+                /** @enum {string} */
+                code: "wallet_changed_recently" | "lookalike";
+                message: string;
+            }[];
         };
         LifecycleTransaction: {
             /** @description The unsigned legacy transaction, serialized (wire format) and base64-encoded. */
@@ -724,8 +788,20 @@ export interface components {
             /** @description The canonical tag (no `@`), or null when the input is not a tag. */
             tag: string | null;
             available: boolean;
-            /** @description `invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain. Null when available. */
-            reason: ("invalid" | "reserved" | "taken") | null;
+            /** @description `invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain; `lookalike`: looks like an active verified or merchant tag (see `lookalikes`). Null when available. */
+            reason: ("invalid" | "reserved" | "taken" | "lookalike") | null;
+            /** @description Existing active tags this one would look like (README "Look-alike tags"): verified and merchant ones first, at most 20. */
+            lookalikes: {
+                /**
+                 * @description An existing active tag with the same look-alike skeleton, with its `@`
+                 * @example @alice
+                 */
+                tag: string;
+                verified: boolean;
+                merchant: boolean;
+            }[];
+            /** @description What to tell the registrant before anything is signed when `lookalikes` is not empty; null otherwise. */
+            warning: string | null;
         };
         RegisterResponse: {
             /** @description The unsigned legacy `register_tag` transaction, serialized (wire format) and base64-encoded. */
@@ -1028,6 +1104,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -1042,6 +1120,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -1161,6 +1241,91 @@ export interface operations {
             };
             /** @description Body not sent as `Content-Type: application/json` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSignals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of answers the client holds; a match gives 304 with no body */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description The tag, with or without a leading `@` (or `%40`), any case */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signals */
+            200: {
+                headers: {
+                    /** @description Cacheable by shared caches for a short time */
+                    "Cache-Control": string;
+                    "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
+                    /** @description Validator of this exact answer; send it back as If-None-Match */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signals"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag. No body. */
+            304: {
+                headers: {
+                    /** @description Cacheable by shared caches for a short time */
+                    "Cache-Control": string;
+                    "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
+                    /** @description Validator of this exact answer; send it back as If-None-Match */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed tag */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tag (missing or blocked) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1340,6 +1505,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -1354,6 +1521,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -1964,6 +2133,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -1978,6 +2149,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -2116,6 +2289,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -2130,6 +2305,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     /** @description Validator of this exact answer; send it back as If-None-Match */
                     ETag: string;
                     [name: string]: unknown;
@@ -2145,7 +2322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No tag for this address */
+            /** @description No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2392,6 +2569,8 @@ export interface operations {
                     /** @description Cacheable by shared caches for a short time */
                     "Cache-Control": string;
                     "Access-Control-Allow-Origin": string;
+                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+                    "X-Indexed-Slot": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2548,7 +2727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Tag taken, reserved or blocked */
+            /** @description Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`) */
             409: {
                 headers: {
                     [name: string]: unknown;

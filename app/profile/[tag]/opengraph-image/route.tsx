@@ -14,8 +14,12 @@ export const dynamic = 'force-dynamic';
 const SIZE = { width: 1200, height: 630 };
 
 export async function GET(_req: Request, { params }: { params: Promise<{ tag: string }> }): Promise<Response> {
-  const { db } = await getServices();
-  const identity = await loadPublicIdentity(db, (await params).tag);
+  let identity;
+  try {
+    identity = await loadPublicIdentity((await getServices()).db, (await params).tag);
+  } catch (err) {
+    return errorResponse(err); // a database outage is a 503 with Retry-After, as on /v1
+  }
   // A missing (or blocked) tag has no image, and costs no drawing; its answer is kept nowhere.
   if (!identity) return errorResponse(tagNotFound());
   const { tag } = identity;

@@ -3,6 +3,7 @@ import { json } from '@/lib/api/handler';
 import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders, tagPath } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { getTagAvailability } from '@/lib/registry/availability';
 import { TagAvailability } from '@/lib/registry/schemas';
 
@@ -18,7 +19,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
     errors: { 503: BRIEFLY_UNREACHABLE },
     handler: async (_req, { params: { tag }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
-      return json(await getTagAvailability({ db, connection, programId, tagInput: tag }));
+      return atIndexedSlot(db, async () => json(await getTagAvailability({ db, connection, programId, tagInput: tag })));
     },
   }),
 });

@@ -1,23 +1,26 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
-import { publicTagRead } from '@/lib/api/conditional';
+import { conditionalJson } from '@/lib/api/conditional';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
-import { MISSING_OR_BLOCKED, ok, tagPath } from '@/lib/api/docs';
+import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
+import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { updateProfile } from '@/lib/identity/update-profile';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}', {
-  GET: publicTagRead(
-    {
-      operationId: 'getIdentity',
-      tags: ['identity'],
-      summary: 'Read an identity',
-      description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
+  GET: v1Operation({
+    operationId: 'getIdentity',
+    tags: ['identity'],
+    summary: 'Read an identity',
+    description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
+    ...tagReadDocs('The identity', Identity),
+    handler: async (req, { params: { tag }, services: { db } }) => {
+      const { value, indexedSlot } = await getIdentityAtSlot(db, tag);
+      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
     },
-    { description: 'The identity', schema: Identity },
-    getIdentity,
-  ),
+  }),
   PATCH: v1Operation({
     operationId: 'updateProfile',
     tags: ['identity'],

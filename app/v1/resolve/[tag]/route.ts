@@ -1,18 +1,22 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
-import { publicTagRead } from '@/lib/api/conditional';
-import { v1Route } from '@/lib/api/v1-route';
-import { resolveIdentity } from '@/lib/identity/get-identity';
+import { conditionalJson } from '@/lib/api/conditional';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { tagReadDocs } from '@/lib/api/docs';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { ResolvedIdentity } from '@/lib/identity/schemas';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve/{tag}', {
-  GET: publicTagRead(
-    {
-      operationId: 'resolveIdentity',
-      tags: ['identity'],
-      summary: 'Resolve a tag to its owner and payout wallet',
-      description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
+  GET: v1Operation({
+    operationId: 'resolveIdentity',
+    tags: ['identity'],
+    summary: 'Resolve a tag to its owner and payout wallet',
+    description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
+    ...tagReadDocs('The resolved identity', ResolvedIdentity),
+    handler: async (req, { params: { tag }, services: { db } }) => {
+      const { value, indexedSlot } = await resolveIdentityAtSlot(db, tag);
+      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
     },
-    { description: 'The resolved identity', schema: ResolvedIdentity },
-    resolveIdentity,
-  ),
+  }),
 });

@@ -5,6 +5,8 @@ import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { conditionalReadDocs } from '@/lib/api/docs';
 import { parseWith } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { getChain } from '@/lib/chain/rpc';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { reverseLookup } from '@/lib/integrations/reverse-lookup';
 import { AddressPathParam, ReverseLookup } from '@/lib/integrations/schemas';
 
@@ -18,9 +20,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     description:
       'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
       'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
-    ...conditionalReadDocs(ReversePath, 'The address’s tag', ReverseLookup, { 400: 'Malformed address', 404: 'No tag for this address' }),
+    ...conditionalReadDocs(ReversePath, 'The address’s tag', ReverseLookup, { 400: 'Malformed address', 404: 'No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed`' }),
     params: (raw) => parseWith(ReversePath, raw),
-    handler: async (req, { params: { address }, services: { db } }) =>
-      conditionalJson(req, await reverseLookup(db, address), { cacheControl: PUBLIC_READ_CACHE_CONTROL }),
+    handler: async (req, { params: { address }, services: { db, config } }) => {
+      const { value, indexedSlot } = await reverseLookup({ db, ...getChain(config) }, address);
+      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+    },
   }),
 });

@@ -6,6 +6,8 @@ import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
+import { getSignalsAtSlot } from '@/lib/identity/signals';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
 import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/integrations/pay-action';
 import { payAssetOf } from '@/lib/integrations/pay-asset';
@@ -15,6 +17,8 @@ type TagRoute = { tag: string };
 export const GET = withActionHeaders(
   withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
     const tag = parseTagParam(params.tag);
+    // The signals first: the identity read after them is at least as fresh as their slot.
+    const signals = await getSignalsAtSlot(db, tag, { now: new Date(), walletChangeWarningMs: config.walletChangeWarningMs });
     const identity = await getIdentity(db, tag);
     const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
     const metadata = payActionMetadata({
@@ -22,8 +26,9 @@ export const GET = withActionHeaders(
       asset,
       actionPath: `/api/actions/pay/${tag}`,
       icon: new URL(`/profile/${tag}/opengraph-image`, config.appUrl).href,
+      warnings: signals.value.warnings,
     });
-    return json(metadata, { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL } });
+    return json(metadata, { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL, ...indexedSlotHeaders(signals.indexedSlot) } });
   }),
 );
 

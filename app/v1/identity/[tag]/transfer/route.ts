@@ -1,22 +1,25 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction
-import { publicTagRead } from '@/lib/api/conditional';
-import { v1Route } from '@/lib/api/v1-route';
+import { conditionalJson } from '@/lib/api/conditional';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { tagReadDocs } from '@/lib/api/docs';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { parseTagParam } from '@/lib/identity/get-identity';
+import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { OfferTransferRequest, TransferState } from '@/lib/lifecycle/schemas';
 import { getTransferState } from '@/lib/lifecycle/transfer-state';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/transfer', {
-  GET: publicTagRead(
-    {
-      operationId: 'getTransferState',
-      tags: ['lifecycle'],
-      summary: 'The owner of a tag and the key it is offered to',
-      description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
-    },
-    { description: 'The transfer state', schema: TransferState },
-    (db, tag) => getTransferState(db, parseTagParam(tag)),
-  ),
+  GET: v1Operation({
+    operationId: 'getTransferState',
+    tags: ['lifecycle'],
+    summary: 'The owner of a tag and the key it is offered to',
+    description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
+    ...tagReadDocs('The transfer state', TransferState),
+    params: ({ tag }) => ({ tag: parseTagParam(tag) }),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      atIndexedSlot(db, async () => conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL })),
+  }),
   POST: lifecycleOperation(
     {
       operationId: 'offerTransfer',

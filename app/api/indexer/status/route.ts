@@ -1,0 +1,12 @@
+// GET /api/indexer/status — how far behind the chain the mirror is, its deferred and skipped
+// transactions, the last run (lib/indexer/status.ts). Public; with `Authorization: Bearer
+// <METRICS_TOKEN>` it adds the private part (reasons and the last error).
+import { hasBearerSecret } from '@/lib/api/cron-auth';
+import { json, withApi } from '@/lib/api/handler';
+import { getChain } from '@/lib/chain/rpc';
+import { readIndexerStatus } from '@/lib/indexer/status';
+
+export const GET = withApi(async (req, { services: { db, config } }) => {
+  const withPrivate = hasBearerSecret(req.headers.get('authorization'), config.metricsToken);
+  return json(await readIndexerStatus({ db, ...getChain(config) }, withPrivate));
+});

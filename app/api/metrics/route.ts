@@ -1,0 +1,16 @@
+// GET /api/metrics — this instance's metrics in Prometheus's text format
+// (lib/observability/metrics.ts). With METRICS_TOKEN set, only with `Authorization: Bearer
+// <METRICS_TOKEN>`; without it, open (README "Operating the service").
+import { hasBearerSecret } from '@/lib/api/cron-auth';
+import { withApi } from '@/lib/api/handler';
+import { AppError } from '@/lib/errors';
+import { prometheusText } from '@/lib/observability/metrics';
+
+export const GET = withApi(async (req, { services: { config } }) => {
+  if (config.metricsToken && !hasBearerSecret(req.headers.get('authorization'), config.metricsToken)) {
+    throw new AppError('unauthorized', 'This route needs the metrics token.', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+  }
+  return new Response(await prometheusText(), {
+    headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+});

@@ -1,0 +1,24 @@
+// GET /v1/identity/{tag}/signals — what a payer weighs before paying: dates of the owner and wallet, flags, look-alikes, warnings
+import { conditionalJson } from '@/lib/api/conditional';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { tagReadDocs } from '@/lib/api/docs';
+import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { getSignalsAtSlot, Signals } from '@/lib/identity/signals';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/signals', {
+  GET: v1Operation({
+    operationId: 'getSignals',
+    tags: ['identity'],
+    summary: 'What a payer should weigh before paying a tag',
+    description:
+      'Registration time, when the owner and the payout wallet became the current ones (block times kept by the indexer), the ' +
+      'moderation flags, verified or merchant tags that look like this one, and the warnings /@tag and the pay Action show now. ' +
+      'Public and cacheable. A missing and a blocked tag give the same 404.',
+    ...tagReadDocs('The signals', Signals),
+    handler: async (req, { params: { tag }, services: { db, config } }) => {
+      const { value, indexedSlot } = await getSignalsAtSlot(db, tag, { now: new Date(), walletChangeWarningMs: config.walletChangeWarningMs });
+      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+    },
+  }),
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { logger } from './logger';
+import { recordRequest } from './metrics';
+import { requestContext } from './request-context';
+import { pathnameOf, routeLabel } from './route-label';
+
+/*
+ * What every /v1 and /api request goes through once, from the one wrapper its handler has
+ * (lib/api/handler.ts withApi; /api/health calls it directly): a request id, returned as
+ * X-Request-Id and on every log line written while the request is served; its count and
+ * latency under its route and status; one log line when it is answered.
+ *
+ * OBSERVABILITY=off turns all of it off (no id, no metrics, no request line): the benchmark
+ * measures what it costs by serving the same build with and without it.
+ */
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * An id a proxy in front already gave the request is kept, so its logs and ours meet; only
+ * a plain token is taken (it lands in our logs and headers), anything else gets a new one.
+ */
+const ACCEPTED_REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+const observing = process.env.OBSERVABILITY !== 'off';
+
+/** Whether requests are being observed in this process (OBSERVABILITY is not `off`). */
+export function isObserving(): boolean {
+  return observing;
+}
+
+/**
+ * Serves `req` with `answer`, observed (see above), under `route` (a /v1 route's declared
+ * path), else the route its URL matches (./route-label.ts). `answer` must not throw: withApi
+ * answers every error.
+ */
+export async function observeRequest(req: Request, route: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+  if (!observing) return answer();
+  const started = performance.now();
+  const given = req.headers.get(REQUEST_ID_HEADER);
+  const requestId = given && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
+  let response: Response;
+  try {
+    response = await requestContext.run({ requestId }, answer);
+  } catch (err) {
+    finish(req, route, requestId, 500, started, err);
+    throw err;
+  }
+  response = withHeader(response, REQUEST_ID_HEADER, requestId);
+  finish(req, route, requestId, response.status, started);
+  return response;
+}
+
+function finish(req: Request, declared: string | undefined, requestId: string, status: number, started: number, err?: unknown): void {
+  const durationMs = performance.now() - started;
+  const path = pathnameOf(req.url);
+  const route = declared ?? routeLabel(path);
+  recordRequest(route, req.method, status, durationMs / 1000);
+  const line = { requestId, method: req.method, route, path, status, durationMs: Math.round(durationMs * 10) / 10, ...(err ? { err } : {}) };
+  if (status >= 500) logger.error(line, 'request');
+  else logger.info(line, 'request');
+}
+
+/** `response` with `name` set; a response whose headers are frozen (a fetched one) is copied first. */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}

@@ -1,0 +1,355 @@
+// Paying the right person (README "Look-alike tags", "Signals for payers", "Warnings for payers",
+// "Reverse lookup: why a 404", "Freshness: X-Indexed-Slot"), against the built app, the shared
+// localnet and PostgreSQL.
+import { randomBytes } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { recordAddressOf } from '@/devstack/identities';
+import { profileViewHtml } from '@/lib/web/profile-view';
+import { identities } from '@/lib/db/schema';
+import { AppError } from '@/lib/errors';
+import { recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { getIdentity as readIdentity } from '@/lib/identity/get-identity';
+import { moderate } from '@/lib/identity/moderation';
+import { getSignalsAtSlot } from '@/lib/identity/signals';
+import { reverseLookup } from '@/lib/integrations/reverse-lookup';
+import { payActionMetadata } from '@/lib/integrations/pay-action';
+import { admin } from '../support/admin-cli';
+import { ownDatabase, stackDatabase } from '../support/database';
+import { clientHeaders, readResponse } from '../support/http';
+import { signIn } from '../support/sign-in';
+import { sendCall } from '../lifecycle/support';
+import { PROGRAM_ID, confirmed, connect, fund, postAuthed, registerDirect } from '../indexer/support';
+
+const appUrl = inject('appUrl');
+const connection = connect(inject('rpcUrl'));
+const database = stackDatabase({ poolSize: 2 });
+
+const HOUR = 3_600_000;
+const WINDOW = 72 * HOUR;
+const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
+
+/** Letters no skeleton rule touches: a suffix that keeps each test's tags apart from every other's. */
+function plainLetters(n = 10): string {
+  const letters = 'aeghkptuxyz';
+  return [...randomBytes(n)].map((b) => letters[b % letters.length]).join('');
+}
+
+const get = async (path: string, headers: Record<string, string> = {}) => readResponse(await fetch(`${appUrl}${path}`, { headers }));
+const sync = (signature: string) => postAuthed(`${appUrl}/v1/sync`, null, { signature });
+const slotOf = (res: { headers: Headers }) => Number(res.headers.get('x-indexed-slot'));
+
+async function landed(signature: Promise<string>): Promise<string> {
+  const sig = await signature;
+  await confirmed(connection, sig, 'finalized');
+  return sig;
+}
+
+describe('look-alikes at registration', () => {
+  let token: string;
+  beforeAll(async () => {
+    ({ token } = await signIn(appUrl));
+  });
+  const register = (tag: string) => postAuthed(`${appUrl}/v1/register`, token, { tag });
+
+  it('a look-alike of a verified tag: 409 lookalike naming it; availability says so before anything is signed', async () => {
+    const suffix = plainLetters();
+    await moderate(database.db, (await insertRow(`shop${suffix}`)).tag, 'verify');
+    const res = await register(`5hop${suffix}`);
+    expect([res.status, res.json]).toEqual([
+      409,
+      {
+        error: {
+          code: 'lookalike',
+          message: `@5hop${suffix} looks like @shop${suffix} (verified): a tag that looks like a verified or merchant tag cannot be registered.`,
+          tag: `@shop${suffix}`,
+        },
+      },
+    ]);
+    const availability = await get(`/v1/availability/5hop${suffix}`);
+    expect([availability.status, availability.json]).toEqual([
+      200,
+      {
+        tag: `5hop${suffix}`,
+        available: false,
+        reason: 'lookalike',
+        lookalikes: [{ tag: `@shop${suffix}`, verified: true, merchant: false }],
+        warning: `@5hop${suffix} looks like @shop${suffix} (verified). Tags that look like a verified or merchant tag cannot be registered.`,
+      },
+    ]);
+  });
+
+  it('a look-alike of a merchant tag is refused the same way', async () => {
+    const suffix = plainLetters();
+    await moderate(database.db, (await insertRow(`market${suffix}`)).tag, 'merchant');
+    const res = await register(`rnarket${suffix}`);
+    expect(res.status).toBe(409);
+    expect(res.json.error).toMatchObject({ code: 'lookalike', tag: `@market${suffix}` });
+  });
+
+  it('a look-alike of an unverified tag: 200, and availability warns, naming it', async () => {
+    const suffix = plainLetters();
+    await insertRow(`bob${suffix}`);
+    const res = await register(`b0b${suffix}`);
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.json).sort()).toEqual(['lastValidBlockHeight', 'pda', 'transaction']);
+    const availability = await get(`/v1/availability/b_0b${suffix}`);
+    expect(availability.json).toEqual({
+      tag: `b_0b${suffix}`,
+      available: true,
+      reason: null,
+      lookalikes: [{ tag: `@bob${suffix}`, verified: false, merchant: false }],
+      warning: `@b_0b${suffix} looks like @bob${suffix}. Payers may confuse them; consider a more distinct tag.`,
+    });
+  });
+
+  it('a tag that looks like nothing has no look-alikes and no warning', async () => {
+    const tag = `plain${plainLetters()}`;
+    expect((await get(`/v1/availability/${tag}`)).json).toEqual({ tag, available: true, reason: null, lookalikes: [], warning: null });
+  });
+});
+
+describe('a look-alike landed on chain anyway', () => {
+  const alice = Keypair.generate();
+  const mallory = Keypair.generate();
+  beforeAll(async () => {
+    await Promise.all([fund(connection, alice.publicKey), fund(connection, mallory.publicKey)]);
+  });
+
+  it('is mirrored as blocked (reads 404), and the admin command clears the block', async () => {
+    const suffix = plainLetters();
+    const original = `vvallet${suffix}`;
+    expect((await sync(await landed(registerDirect(connection, alice, original)))).status).toBe(200);
+    await moderate(database.db, original, 'verify');
+
+    const imitation = `wa1let${suffix}`;
+    const res = await sync(await landed(registerDirect(connection, mallory, imitation)));
+    expect([res.status, res.json]).toEqual([404, NOT_FOUND]);
+    const [row] = await database.db.select().from(identities).where(eq(identities.tag, imitation));
+    expect(row).toMatchObject({ status: 'blocked', owner: mallory.publicKey.toBase58() });
+    expect((await get(`/v1/identity/${imitation}`)).status).toBe(404);
+
+    const run = await admin('unblock', imitation);
+    expect(run.code, run.stderr).toBe(0);
+    const after = await get(`/v1/identity/${imitation}`);
+    expect(after.status).toBe(200);
+    expect(after.json).toMatchObject({ tag: `@${imitation}`, owner: mallory.publicKey.toBase58() });
+    // Its signals name the verified tag it looks like, and so does its warning.
+    const signals = await get(`/v1/identity/${imitation}/signals`);
+    expect(signals.json).toMatchObject({ lookalikes: [`@${original}`], warnings: [{ code: 'lookalike' }] });
+  });
+
+  it('a look-alike of a tag that is neither verified nor merchant is mirrored active', async () => {
+    const suffix = plainLetters();
+    expect((await sync(await landed(registerDirect(connection, alice, `cat${suffix}`)))).status).toBe(200);
+    const res = await sync(await landed(registerDirect(connection, mallory, `c_at${suffix}`)));
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('signals and warnings after set_wallet', () => {
+  const owner = Keypair.generate();
+  beforeAll(async () => {
+    await fund(connection, owner.publicKey);
+  });
+
+  it('walletSince moves to the block time of set_wallet; /@tag and the Action warn, and stop once the window has passed', async () => {
+    const tag = `pay${plainLetters()}`;
+    const registered = await landed(registerDirect(connection, owner, tag));
+    expect((await sync(registered)).status).toBe(200);
+
+    const before = await get(`/v1/identity/${tag}/signals`);
+    expect(before.status).toBe(200);
+    const registeredAt = new Date((await connection.getTransaction(registered, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.blockTime! * 1000).toISOString();
+    expect(before.json).toEqual({
+      tag: `@${tag}`,
+      registeredAt,
+      ownerSince: registeredAt,
+      walletSince: registeredAt,
+      verified: false,
+      merchant: false,
+      lookalikes: [],
+      warnings: [],
+    });
+    expect(before.headers.get('etag')).toMatch(/^".+"$/);
+    expect(before.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=60');
+    expect((await get(`/v1/identity/${tag}/signals`, { 'if-none-match': before.headers.get('etag')! })).status).toBe(304);
+
+    // The page before the change: no warning.
+    expect(await profileHtml(tag)).not.toContain('data-testid="payer-warnings"');
+
+    await new Promise((r) => setTimeout(r, 1100)); // a block time later than the registration's (whole seconds)
+    const wallet = Keypair.generate().publicKey;
+    const changed = await landed(sendCall(connection, { kind: 'set_wallet', tag, owner, wallet }, await connection.getLatestBlockhash('confirmed')));
+    expect((await sync(changed)).status).toBe(200);
+    const changedAt = new Date((await connection.getTransaction(changed, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.blockTime! * 1000);
+
+    const after = await get(`/v1/identity/${tag}/signals`);
+    const signals = after.json as { walletSince: string; ownerSince: string; warnings: { code: string; message: string }[] };
+    expect(signals.walletSince).toBe(changedAt.toISOString());
+    expect(Date.parse(signals.walletSince)).toBeGreaterThan(Date.parse(registeredAt));
+    expect(signals.ownerSince).toBe(registeredAt);
+    expect(signals.warnings.map((w) => w.code)).toEqual(['wallet_changed_recently']);
+    // The identity object keeps exactly SPEC 2.1's fields.
+    expect(Object.keys((await get(`/v1/identity/${tag}`)).json as object).sort()).toEqual(
+      ['avatar', 'bio', 'createdAt', 'displayName', 'merchant', 'owner', 'preferredToken', 'tag', 'verified', 'wallet'].sort(),
+    );
+
+    const html = await profileHtml(tag);
+    expect(html).toContain('data-testid="payer-warnings"');
+    expect(html).toContain('data-warning="wallet_changed_recently"');
+    const action = await get(`/api/actions/pay/${tag}`);
+    expect(action.status).toBe(200);
+    expect((action.json as { description: string }).description).toMatch(new RegExp(`^Warning: The payout wallet of @${tag} changed on `));
+
+    // The same decisions with the clock moved: just inside the window, then just past it.
+    const identity = await readIdentity(database.db, tag);
+    const at = async (now: Date) => {
+      const { value } = await getSignalsAtSlot(database.db, tag, { now, walletChangeWarningMs: WINDOW });
+      const description = payActionMetadata({ identity, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, actionPath: '/x', icon: '/i', warnings: value.warnings }).description;
+      const page = (await profileViewHtml(identity, 'localnet', value.warnings)).text;
+      return { codes: value.warnings.map((w) => w.code), description, page };
+    };
+    const inside = await at(new Date(changedAt.getTime() + WINDOW - 1));
+    expect(inside.codes).toEqual(['wallet_changed_recently']);
+    expect(inside.description.startsWith('Warning: ')).toBe(true);
+    expect(inside.page).toContain('data-warning="wallet_changed_recently"');
+    const past = await at(new Date(changedAt.getTime() + WINDOW));
+    expect(past.codes).toEqual([]);
+    expect(past.description.startsWith('Send SOL')).toBe(true);
+    expect(past.page).not.toContain('payer-warnings');
+  });
+
+  it('signals of a missing, blocked or malformed tag: the identity’s answers', async () => {
+    expect((await get(`/v1/identity/zz_${plainLetters()}/signals`)).json).toEqual(NOT_FOUND);
+    const blocked = await insertRow(`blk${plainLetters()}`, { status: 'blocked' });
+    const res = await get(`/v1/identity/${blocked.tag}/signals`);
+    expect([res.status, res.json]).toEqual([404, NOT_FOUND]);
+    expect((await get('/v1/identity/a-b/signals')).status).toBe(400);
+  });
+});
+
+describe('reverse lookup: why a 404', () => {
+  const reverse = (address: string) => get(`/v1/reverse/${address}`);
+  const notFound = (reason: string, message: string) => ({ error: { code: 'not_found', message, reason } });
+
+  it('no_tag: the address has nothing', async () => {
+    const res = await reverse(newAddress());
+    expect([res.status, res.json]).toEqual([404, notFound('no_tag', 'No tag for this address.')]);
+  });
+
+  it('blocked: its only tag is blocked', async () => {
+    const address = newAddress();
+    await insertRow(`rb${plainLetters()}`, { owner: address, wallet: address, status: 'blocked' });
+    const res = await reverse(address);
+    expect([res.status, res.json]).toEqual([
+      404,
+      notFound('blocked', 'No tag for this address: the tags it owns or is the payout wallet of are blocked.'),
+    ]);
+  });
+
+  it('primary_not_owned: the primary it chose was transferred away', async () => {
+    const { token, keypair } = await signIn(appUrl);
+    const owner = keypair.publicKey;
+    const row = await insertRow(`rp${plainLetters()}`, { owner, wallet: owner });
+    const chosen = await readResponse(
+      await fetch(`${appUrl}/v1/primary`, { method: 'PUT', headers: { ...clientHeaders(), authorization: `Bearer ${token}` }, body: JSON.stringify({ tag: row.tag }) }),
+    );
+    expect(chosen.status).toBe(200);
+    const buyer = newAddress();
+    await database.db.transaction(async (tx) => {
+      await tx.update(identities).set({ owner: buyer, wallet: buyer }).where(eq(identities.tag, row.tag));
+      await recordIdentityChanges(tx as never, [row.tag], new Date());
+    });
+    const res = await reverse(owner);
+    expect([res.status, res.json]).toEqual([
+      404,
+      notFound('primary_not_owned', 'No tag for this address: the primary tag it chose now belongs to another key or was released.'),
+    ]);
+  });
+
+  describe('not_indexed: the chain has its record, the mirror not yet', () => {
+    // A mirror of the test's own, which no indexer run of another test fills in meanwhile.
+    const own = ownDatabase({ poolSize: 1 });
+
+    it('is told apart from no_tag by the chain', async () => {
+      const owner = Keypair.generate();
+      await fund(connection, owner.publicKey);
+      const chain = () => ({ db: own.db, connection, programId: PROGRAM_ID });
+      await expect(reasonOf(reverseLookup(chain(), owner.publicKey.toBase58()))).resolves.toBe('no_tag');
+      await confirmed(connection, await registerDirect(connection, owner, `ni${plainLetters()}`));
+      await expect(reasonOf(reverseLookup(chain(), owner.publicKey.toBase58()))).resolves.toBe('not_indexed');
+      // The payout wallet named by a record counts too.
+      const paid = Keypair.generate().publicKey;
+      await confirmed(connection, await registerDirect(connection, owner, `nw${plainLetters()}`, paid));
+      await expect(reasonOf(reverseLookup(chain(), paid.toBase58()))).resolves.toBe('not_indexed');
+    });
+  });
+});
+
+describe('X-Indexed-Slot', () => {
+  it('is on every public read, and rises after a sync', async () => {
+    const row = await insertRow(`xs${plainLetters()}`);
+    const reads: [string, () => Promise<{ status: number; headers: Headers }>][] = [
+      ['identity', () => get(`/v1/identity/${row.tag}`)],
+      ['identity 404', () => get(`/v1/identity/zz_${plainLetters()}`)],
+      ['resolve', () => get(`/v1/resolve/${row.tag}`)],
+      ['signals', () => get(`/v1/identity/${row.tag}/signals`)],
+      ['transfer state', () => get(`/v1/identity/${row.tag}/transfer`)],
+      ['reverse', () => get(`/v1/reverse/${row.owner}`)],
+      ['reverse 404', () => get(`/v1/reverse/${newAddress()}`)],
+      ['reverse batch', () => postAuthed(`${appUrl}/v1/reverse`, null, { addresses: [row.owner] })],
+      ['resolve batch', () => postAuthed(`${appUrl}/v1/resolve`, null, { tags: [row.tag] })],
+      ['availability', () => get(`/v1/availability/${row.tag}`)],
+      ['events', () => get('/v1/events?limit=1')],
+      ['pay Action', () => get(`/api/actions/pay/${row.tag}`)],
+    ];
+    for (const [name, read] of reads) {
+      const res = await read();
+      expect(res.headers.get('x-indexed-slot'), name).toMatch(/^\d+$/);
+    }
+    const before = slotOf(await get(`/v1/resolve/${row.tag}`));
+
+    const owner = Keypair.generate();
+    await fund(connection, owner.publicKey);
+    const signature = await landed(registerDirect(connection, owner, `xr${plainLetters()}`));
+    const { slot } = (await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!;
+    expect((await sync(signature)).status).toBe(200);
+    const after = slotOf(await get(`/v1/resolve/${row.tag}`));
+    expect(after).toBeGreaterThan(before);
+    expect(after).toBeGreaterThanOrEqual(slot);
+    expect((await get(`/v1/identity/${row.tag}`)).headers.get('access-control-expose-headers')).toContain('X-Indexed-Slot');
+  });
+});
+
+function newAddress(): string {
+  return bs58.encode(randomBytes(32));
+}
+
+async function insertRow(tag: string, overrides: Partial<typeof identities.$inferInsert> = {}) {
+  const owner = overrides.owner ?? newAddress();
+  const [row] = await database.db
+    .insert(identities)
+    .values({ tag, pda: recordAddressOf(tag), owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n, ...overrides })
+    .returning();
+  return row!;
+}
+
+async function profileHtml(tag: string): Promise<string> {
+  const res = await fetch(`${appUrl}/@${tag}`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function reasonOf(lookup: Promise<unknown>): Promise<string> {
+  try {
+    await lookup;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) return err.details.reason ?? 'none';
+    throw err;
+  }
+  return 'found';
+}
+

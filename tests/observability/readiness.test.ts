@@ -1,0 +1,125 @@
+import { describe, expect, inject, it } from 'vitest';
+import { startApp, type RunningApp } from '@/devstack/app';
+import { migratePostgres } from '@/lib/db/migrate';
+import { startControllablePostgres, type ControllablePostgres } from '../db/postgres-control';
+import { held } from '../support/held';
+import { readResponse } from '../support/http';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+import { loggedLine } from './support';
+
+/*
+ * GET /api/ready against a PostgreSQL this file stops and starts, and the shared localnet
+ * behind a proxy that can refuse every call or hold it past the deadline.
+ */
+
+let cluster: 'up' | 'refusing' | 'silent' = 'up';
+const postgres = held<ControllablePostgres>('the database', async () => {
+  const pg = await startControllablePostgres();
+  await migratePostgres(pg.url);
+  return pg;
+}, (pg) => pg.close());
+const proxy = held<RpcProxy>('the rpc proxy', () =>
+  startRpcProxy(inject('rpcUrl'), async () => {
+    if (cluster === 'refusing') return { status: 503, text: 'unavailable' };
+    if (cluster === 'silent') await new Promise((r) => setTimeout(r, 4000));
+    return undefined;
+  }), (p) => p.close());
+const app = held<RunningApp>('the app', () => startApp({ DATABASE_URL: postgres().url, SOLANA_RPC_URL: proxy().url }), (a) => a.stop());
+
+async function ready() {
+  const started = Date.now();
+  const res = await readResponse(await fetch(`${app().url}/api/ready`));
+  return { ...res, ms: Date.now() - started };
+}
+
+/** Readiness once it is 200 again (the pool drops the connections the restart broke on first use). */
+async function readyAgain(timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await ready();
+    if (res.status === 200 || Date.now() > deadline) return res;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const passed = { ok: true, ms: expect.any(Number) };
+
+describe('GET /api/ready', () => {
+  it('200 with both checks passed', async () => {
+    const res = await ready();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.json).toEqual({ ok: true, checks: { database: passed, cluster: { ...passed, finalizedSlot: expect.any(Number) } } });
+  });
+
+  it('503 naming the database while it is stopped, 200 once it is back', async () => {
+    await postgres().stop();
+    try {
+      const res = await ready();
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({
+        ok: false,
+        checks: { database: { ok: false, ms: expect.any(Number), error: 'unavailable' }, cluster: { ...passed, finalizedSlot: expect.any(Number) } },
+      });
+      // the answer's id is on the line that says why
+      const requestId = res.headers.get('x-request-id');
+      const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'readiness: check failed');
+      expect(line).toMatchObject({ level: 'warn', check: 'database' });
+    } finally {
+      await postgres().start();
+    }
+    const back = await readyAgain();
+    expect(back.status).toBe(200);
+    expect(back.json).toMatchObject({ ok: true });
+  });
+
+  it('503 naming the cluster while it refuses every call, 200 once it answers again', async () => {
+    cluster = 'refusing';
+    try {
+      const res = await ready();
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({ ok: false, checks: { database: passed, cluster: { ok: false, ms: expect.any(Number), error: 'unavailable' } } });
+    } finally {
+      cluster = 'up';
+    }
+    expect((await readyAgain()).status).toBe(200);
+  });
+
+  it('503 within its 2 s deadline when the cluster does not answer at all', async () => {
+    cluster = 'silent';
+    try {
+      const res = await ready();
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({ ok: false, checks: { database: passed, cluster: { ok: false, ms: expect.any(Number), error: 'timeout' } } });
+      expect(res.ms).toBeLessThan(3500);
+    } finally {
+      cluster = 'up';
+    }
+    expect((await readyAgain()).status).toBe(200);
+  });
+
+  it('503 naming both when both are down, 200 after both come back', async () => {
+    await postgres().stop();
+    cluster = 'refusing';
+    try {
+      const res = await ready();
+      expect(res.status).toBe(503);
+      expect(res.json).toMatchObject({ ok: false, checks: { database: { ok: false }, cluster: { ok: false } } });
+    } finally {
+      cluster = 'up';
+      await postgres().start();
+    }
+    expect((await readyAgain()).status).toBe(200);
+  });
+
+  it('GET /api/health stays 200 (liveness) whatever the database does', async () => {
+    await postgres().stop();
+    try {
+      const res = await fetch(`${app().url}/api/health`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+    } finally {
+      await postgres().start();
+    }
+  });
+});

@@ -42,16 +42,16 @@ export async function benchMemory(): Promise<void> {
     stops.unshift(() => app.stop());
 
     console.log(`\n## Memory: one instance (Next.js in scripts/serve.ts), ${VIEWS.toLocaleString('en')} distinct /@tag views`);
-    console.log('| distinct /@tag views | resident memory (RSS) | views/s since the last line |');
-    console.log('|---:|---:|---:|');
-    console.log(`| 0 (started, nothing viewed) | ${mb(residentBytes(app.pid))} | |`);
+    console.log('| distinct /@tag views | resident memory (RSS) | views/s since the last line | views failed since the last line |');
+    console.log('|---:|---:|---:|---:|');
+    console.log(`| 0 (started, nothing viewed) | ${mb(residentBytes(app.pid))} | | |`);
     let viewed = 0;
     const t0 = performance.now();
     for (const checkpoint of CHECKPOINTS) {
+      // A view that failed is printed, not fatal: the memory after the others is still the figure.
       const { viewsPerSecond, failures } = await viewAll(app, tags.slice(viewed, checkpoint));
-      if (failures) throw new Error(`${failures} of ${checkpoint - viewed} /@tag views failed`);
       viewed = checkpoint;
-      console.log(`| ${viewed.toLocaleString('en')} | ${mb(residentBytes(app.pid))} | ${viewsPerSecond.toFixed(0)} |`);
+      console.log(`| ${viewed.toLocaleString('en')} | ${mb(residentBytes(app.pid))} | ${viewsPerSecond.toFixed(0)} | ${failures} |`);
     }
     console.log(`${viewed.toLocaleString('en')} views in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   } finally {

@@ -23,8 +23,11 @@ function pubkey(): string {
 export async function benchObservability({ databaseUrl, rpcUrl }: Stack) {
   const tag = await seedBenchProfile(databaseUrl);
   const env = { ...BENCH_APP_ENV, DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl };
-  const observed = await startApp(env);
-  const bare = await startApp({ ...env, OBSERVABILITY: 'off' });
+  // started one after the other, each in turn the first (BENCH_OBSERVED_FIRST=0 starts the bare one first)
+  const observedFirst = process.env.BENCH_OBSERVED_FIRST !== '0';
+  const [observed, bare] = observedFirst
+    ? [await startApp(env), await startApp({ ...env, OBSERVABILITY: 'off' })]
+    : await startApp({ ...env, OBSERVABILITY: 'off' }).then(async (b) => [await startApp(env), b] as const);
   try {
     const challengeBody = JSON.stringify({ pubkey: pubkey() });
     const routes: { name: string; load: (app: RunningApp) => LoadSpec }[] = [

@@ -22,6 +22,7 @@ import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchScale } from './scale';
 import { benchWeb } from './web';
+import { benchWebhooks } from './webhooks';
 
 const LOAD_GENERATOR_NICENESS = 10;
 
@@ -40,6 +41,7 @@ const SECTIONS: Record<string, Section> = {
   /** The second half of `payers` alone: availability with look-alikes over one million tags. */
   'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
+  webhooks: { stack: true, run: (s) => benchWebhooks(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },

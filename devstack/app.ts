@@ -40,7 +40,8 @@ export function requireProductionBuild(dir = buildDir()): void {
 /**
  * Starts the production build the way `npm start` serves it (scripts/serve.ts: our HTTP
  * server around Next.js, which stamps the socket address) on a free port with the given
- * environment, and waits until it answers. No background indexer unless `env` asks for one.
+ * environment, and waits until it answers. No background indexer and no webhook deliveries
+ * unless `env` asks for them.
  */
 export async function startApp(env: Record<string, string>): Promise<RunningApp> {
   return startServer(['--import', 'tsx', 'scripts/serve.ts', 'start'], env);
@@ -73,6 +74,7 @@ async function startServer(args: string[], env: Record<string, string>): Promise
       AUTH_SECRET: TEST_AUTH_SECRET,
       CRON_SECRET: TEST_CRON_SECRET,
       INDEXER_INTERVAL_SECONDS: '0',
+      WEBHOOK_INTERVAL_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

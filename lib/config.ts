@@ -83,6 +83,18 @@ const envSchema = z.object({
   /** Payers are warned (/@tag, the pay Action, signals) when the payout wallet changed within this many hours. */
   PAYER_WALLET_CHANGE_WARNING_HOURS: positiveInt(72),
   DATA_DIR: z.string().default('.data'),
+  /**
+   * `1` lifts the webhook target checks (https, public addresses) so that tests and local
+   * development can deliver to http://127.0.0.1. Never in production.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', '']).default('0'),
+  /** One delivery attempt, connecting included. */
+  WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  WEBHOOK_MAX_PER_OWNER: positiveInt(10),
+  /** `npm start` runs a delivery pass this often (0: only with the indexer's cron). */
+  WEBHOOK_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(1),
+  /** /v1/webhooks requests per client address and minute. */
+  WEBHOOK_RATE_LIMIT: positiveInt(60),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -128,13 +140,25 @@ export interface Config {
   /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
   clientAddress: ClientAddressSource;
   indexerIntervalSeconds: number;
+  webhookIntervalSeconds: number;
   /** How every built transaction prices its compute units (lib/chain/priority-fee.ts). */
   priorityFee: PriorityFeePolicy;
   /** Signatures per getSignaturesForAddress page, and transactions at most per indexer run. */
   indexer: { pageSize: number; maxTransactions: number };
+  /** Webhook delivery (lib/webhooks): what the routes and every delivery pass need. */
+  webhooks: WebhookConfig;
+  /** /v1/webhooks per client address. */
+  webhookRateLimit: { limit: number; windowSeconds: number };
   /** How recent a payout-wallet change must be for payers to be warned (lib/identity/payer-warnings.ts). */
   walletChangeWarningMs: number;
   dataDir: string;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: http and non-public addresses allowed (tests, local development). */
+  allowPrivateTargets: boolean;
+  timeoutMs: number;
+  maxPerOwner: number;
 }
 
 export interface PriorityFeePolicy {
@@ -203,8 +227,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     avatarRateLimit: { limit: e.AVATAR_RATE_LIMIT, windowSeconds: 60 },
     clientAddress,
     indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
+    webhookIntervalSeconds: e.WEBHOOK_INTERVAL_SECONDS,
     priorityFee: { percentile: e.PRIORITY_FEE_PERCENTILE, maxMicroLamports: e.PRIORITY_FEE_MAX_MICRO_LAMPORTS },
     indexer: { pageSize: e.INDEXER_PAGE_SIZE, maxTransactions: e.INDEXER_MAX_TRANSACTIONS },
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxPerOwner: e.WEBHOOK_MAX_PER_OWNER,
+    },
+    webhookRateLimit: { limit: e.WEBHOOK_RATE_LIMIT, windowSeconds: 60 },
     walletChangeWarningMs: e.PAYER_WALLET_CHANGE_WARNING_HOURS * 3_600_000,
     dataDir: e.DATA_DIR,
   };

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   conflict: 409,
   /** POST /v1/register: the tag looks like an active verified or merchant tag (lib/identity/skeleton.ts). */
   lookalike: 409,

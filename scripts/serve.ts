@@ -1,7 +1,7 @@
 // `npm run dev` / `npm start`: the app with embedded defaults. Starts a localnet when
 // SOLANA_RPC_URL is unset, runs Next.js (dev or production) in this process behind our own
 // HTTP server, and calls the indexer's cron route on an interval, as Vercel cron would in
-// production.
+// production, and the webhook delivery route on another (every second by default).
 //
 // Why our own HTTP server rather than `next start`: Next.js gives route handlers, server
 // actions and next-auth no access to the socket, and it fills X-Forwarded-For in only when a
@@ -72,12 +72,28 @@ async function main(): Promise<void> {
           }).catch(() => {}); // the server may still be starting
         }, indexerMs)
       : undefined;
+  // Webhook deliveries on an interval of their own (a pass is cheap when nothing is due),
+  // so that a retry comes within seconds, as the backoff asks; one call at a time.
+  const webhooksMs = config.webhookIntervalSeconds * 1000;
+  let delivering = false;
+  const webhookTimer =
+    webhooksMs > 0
+      ? setInterval(() => {
+          if (delivering) return;
+          delivering = true;
+          fetch(`http://127.0.0.1:${port}/api/cron/webhooks`, { headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } })
+            .then((res) => res.arrayBuffer())
+            .catch(() => {}) // the server may still be starting
+            .finally(() => (delivering = false));
+        }, webhooksMs)
+      : undefined;
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     if (timer) clearInterval(timer);
+    if (webhookTimer) clearInterval(webhookTimer);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close().catch(() => {});

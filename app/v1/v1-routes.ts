@@ -21,12 +21,18 @@ import * as availability from './availability/[tag]/route';
 import * as register from './register/route';
 import * as sync from './sync/route';
 import * as openapi from './openapi.json/route';
+import * as webhooks from './webhooks/route';
+import * as webhook from './webhooks/[id]/route';
+import * as rotateWebhook from './webhooks/[id]/rotate/route';
+import * as replayWebhook from './webhooks/[id]/replay/route';
+import * as webhookDeliveries from './webhooks/[id]/deliveries/route';
 
 /** Read when asked, not when loaded: openapi.json/route.ts imports this file. */
 export function v1Routes(): V1RouteDeclaration[] {
   const modules = [
     challenge, verify, session, identity, signals, wallet, transfer, cancelTransfer, acceptTransfer, release,
-    resolveTag, resolveBatch, reverseAddress, reverseBatch, primary, events, availability, register, sync, openapi,
+    resolveTag, resolveBatch, reverseAddress, reverseBatch, primary, events, availability, register, sync,
+    webhooks, webhook, rotateWebhook, replayWebhook, webhookDeliveries, openapi,
   ];
   return modules.map((module) => declarationOf(module)!);
 }

@@ -36,9 +36,21 @@ export function withCors<C>(handler: Handler<C>): Handler<C> {
   return async (req: Request, ctx: C) => setCorsHeaders(await handler(req, ctx));
 }
 
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * The `Allow` of a route serving `methods`: HEAD wherever GET is (Next.js answers HEAD with
+ * GET's handler), in one order, so a preflight and a 405 of one route list the same methods.
+ */
+export function allowOf(methods: readonly string[]): string {
+  const served = new Set(methods);
+  if (served.has('GET')) served.add('HEAD');
+  return HTTP_METHODS.filter((m) => served.has(m)).join(', ');
+}
+
 /** The OPTIONS handler of a /v1 route: answers the preflight for `methods`. */
 export function corsPreflight(methods: readonly string[]): () => Response {
-  const allow = [...new Set([...methods, 'OPTIONS'])].join(', ');
+  const allow = allowOf([...methods, 'OPTIONS']);
   return () =>
     new Response(null, {
       status: 204,

@@ -17,6 +17,7 @@ const BUCKETS = {
   availability: (c: Config) => c.availabilityRateLimit,
   primary: (c: Config) => c.primaryRateLimit,
   avatar: (c: Config) => c.avatarRateLimit,
+  webhooks: (c: Config) => c.webhookRateLimit,
 } satisfies Record<string, (config: Config) => RateLimitPolicy>;
 
 export type RateLimitBucket = keyof typeof BUCKETS;

@@ -4,7 +4,7 @@ import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { AppError } from '@/lib/errors';
 import { errorResponse } from './error-response';
 import { bearerCaller, withApi, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
-import { corsPreflight, withCors, setCorsHeaders } from './cors';
+import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
 import { parseWith } from './parse';
 import type { RateLimitBucket } from './rate-limit';
 import { readJson, readOptionalJson } from './read-json';
@@ -17,13 +17,13 @@ import type { Services } from './services';
  * (lib/api/openapi.ts) is built from the same objects, so neither can drift from the other.
  */
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export { HTTP_METHODS };
 type HttpMethod = (typeof HTTP_METHODS)[number];
 /** The methods an operation is declared for (HEAD follows GET, OPTIONS is the preflight). */
 export type V1Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The error statuses an operation can document. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /** What each enforced step can answer by itself, whatever the handler does (the document lists them). */
 export const ENFORCED_STATUSES = {
@@ -145,7 +145,7 @@ export function v1Route(path: string, operations: V1RouteDeclaration['operations
   if (own.GET) own.HEAD = own.GET;
   const declared = HTTP_METHODS.filter((m) => m !== 'HEAD' && own[m]);
   own.OPTIONS = corsPreflight(declared);
-  const allow = HTTP_METHODS.filter((m) => own[m]).join(', ');
+  const allow = allowOf([...declared, 'OPTIONS']);
   const notAllowed: RouteHandler = (req) =>
     setCorsHeaders(errorResponse(new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow })));
   Object.defineProperty(own.OPTIONS, DECLARATION, { value: declaration });

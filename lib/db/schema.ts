@@ -210,6 +210,66 @@ export const primaryTags = pgTable(
   (t) => [index('primary_tags_tag_idx').on(t.tag)],
 );
 
+/**
+ * A webhook subscription (DESIGN.md "Webhooks"): its owner's target URL, the tags it limits
+ * itself to (null: every change), the Standard Webhooks signing secret (and, for a day after a
+ * rotation, the previous one), and its cursor into the change feed: the (`cursor_xid`,
+ * `cursor_id`) position of the last event delivered or skipped. Delivery is at least once: the
+ * cursor moves only after the target answered 2xx.
+ *
+ * `failures` counts consecutive failed attempts since `failing_since`; `next_attempt_at` is when
+ * the subscription is due again (backoff); `disabled_at` and `disabled_reason` are set when it
+ * gave up. A delivery pass holds the subscription until `leased_until`, so passes that overlap
+ * (the interval, the cron route, several processes) never deliver one subscription twice at
+ * once. `epoch` grows with every replay: a pass that began before a replay does not write its
+ * cursor over the replay's.
+ */
+export const webhookSubscriptions = pgTable(
+  'webhook_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner').notNull(),
+    url: text('url').notNull(),
+    tags: text('tags').array(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: ts('previous_secret_until'),
+    createdAt: ts('created_at').notNull(),
+    cursorXid: xid8('cursor_xid').notNull(),
+    cursorId: bigint('cursor_id', { mode: 'number' }).notNull(),
+    epoch: integer('epoch').notNull().default(0),
+    failures: integer('failures').notNull().default(0),
+    failingSince: ts('failing_since'),
+    lastError: text('last_error'),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    leasedUntil: ts('leased_until'),
+    disabledAt: ts('disabled_at'),
+    disabledReason: text('disabled_reason'),
+  },
+  (t) => [index('webhook_subscriptions_owner_idx').on(t.owner), index('webhook_subscriptions_due_idx').on(t.nextAttemptAt)],
+);
+
+/** One delivery attempt of one event to one subscription: what its owner sees of the last ones. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    attemptedAt: ts('attempted_at').notNull(),
+    /** The target's HTTP status; null when none came (timeout, refused address, connection error). */
+    status: integer('status'),
+    latencyMs: integer('latency_ms').notNull(),
+    /** Why the attempt failed; null when the target answered 2xx. */
+    error: text('error'),
+  },
+  (t) => [index('webhook_deliveries_subscription_idx').on(t.subscriptionId, t.id)],
+);
+
+export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
 export type AuthNonce = typeof authNonces.$inferSelect;
 export type IdentityRow = typeof identities.$inferSelect;
 export type NewIdentityRow = typeof identities.$inferInsert;

@@ -1,4 +1,4 @@
-import { and, asc, sql } from 'drizzle-orm';
+import { and, asc, desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
 import { identityEvents } from '@/lib/db/schema';
@@ -95,16 +95,44 @@ export async function readIdentityEvents(
   { after, limit }: { after: FeedPosition | null; limit: number },
 ): Promise<IdentityEventPage> {
   const from = after ?? { xid: '0', id: 0 };
-  const rows = await feedPageQuery(db, from, limit);
-  const last = rows.at(-1);
-  return {
-    events: rows.map((row) => ({
+  const placed = await readPlacedEvents(db, { after: from, limit });
+  return { events: placed.map((p) => p.event), next: formatCursor(placed.at(-1)?.position ?? from) };
+}
+
+/** An event and its position in the feed (what a cursor just after it says). */
+export interface PlacedEvent {
+  event: IdentityEvent;
+  position: FeedPosition;
+}
+
+/**
+ * Up to `limit` events after `after`, each with its position: for a reader that may stop
+ * part-way through a page (a webhook delivery) and must resume just after the last it used.
+ */
+export async function readPlacedEvents(db: Db, { after, limit }: { after: FeedPosition; limit: number }): Promise<PlacedEvent[]> {
+  const rows = await feedPageQuery(db, after, limit);
+  return rows.map((row) => ({
+    event: {
       id: row.id,
       tag: displayTag(row.tag),
       type: row.type,
       identity: row.identity as Identity | null,
       at: row.at.toISOString(),
-    })),
-    next: formatCursor(last ? { xid: last.xid, id: last.id } : from),
-  };
+    },
+    position: { xid: row.xid, id: row.id },
+  }));
+}
+
+/**
+ * The position of the newest event a reader can see now: a reader starting there gets every
+ * event committed later, a late commit included (its xid sorts after, as above).
+ */
+export async function feedHead(db: Db): Promise<FeedPosition> {
+  const [row] = await db
+    .select({ xid: identityEvents.xid, id: identityEvents.id })
+    .from(identityEvents)
+    .where(sql`${identityEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`)
+    .orderBy(desc(identityEvents.xid), desc(identityEvents.id))
+    .limit(1);
+  return row ? { xid: row.xid, id: row.id } : { xid: '0', id: 0 };
 }

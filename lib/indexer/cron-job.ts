@@ -2,6 +2,7 @@ import { pruneNonces } from '@/lib/auth/nonce-store';
 import { pruneRateLimits } from '@/lib/auth/rate-limit';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/config';
+import { deliverWebhooks, type DeliverySummary } from '@/lib/webhooks/deliver';
 import { runIndexer, type IndexerSummary } from './run-indexer';
 
 export interface CronSummary extends IndexerSummary {
@@ -9,11 +10,15 @@ export interface CronSummary extends IndexerSummary {
   prunedNonces: number;
   /** Rate-limit rows deleted (their bucket full again). */
   prunedRateLimits: number;
+  /** The webhook delivery pass; null when it could not run (the reason is logged). */
+  webhooks: DeliverySummary | null;
 }
 
 /**
- * GET /api/cron/indexer's work: one indexer run, then housekeeping (expired nonces, old
- * rate-limit windows). Pruning runs after the indexer, so a slow prune never delays identities.
+ * GET /api/cron/indexer's work: one indexer run and one webhook delivery pass side by side (a
+ * slow cluster never holds up deliveries of the changes already in the feed; what this run
+ * indexes goes out with the next pass), then housekeeping (expired nonces, old rate-limit
+ * windows). Pruning runs after the indexer, so a slow prune never delays identities.
  */
 export async function runCronJob({
   db,
@@ -22,10 +27,14 @@ export async function runCronJob({
   config,
   now,
 }: ChainAndMirror & {
-  config: Pick<Config, 'indexer'>;
+  config: Pick<Config, 'indexer' | 'webhooks'>;
   now: Date;
 }): Promise<CronSummary> {
-  const summary = await runIndexer({
+  const delivering = deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }).catch((err: unknown) => {
+    console.warn('webhooks: delivery pass failed:', err instanceof Error ? err.message : err);
+    return null;
+  });
+  const indexing = runIndexer({
     db,
     connection,
     programId,
@@ -33,7 +42,9 @@ export async function runCronJob({
     pageSize: config.indexer.pageSize,
     now,
   });
+  const [indexed, webhooks] = await Promise.all([indexing.then((summary) => ({ summary }), (error: unknown) => ({ error })), delivering]);
+  if ('error' in indexed) throw indexed.error;
   const prunedNonces = await pruneNonces(db, now);
   const prunedRateLimits = await pruneRateLimits(db, now);
-  return { ...summary, prunedNonces, prunedRateLimits };
+  return { ...indexed.summary, prunedNonces, prunedRateLimits, webhooks };
 }

@@ -46,7 +46,10 @@ export function actionHeaders(blockchainId: string | null): Record<string, strin
   return {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET,POST,PUT,OPTIONS',
-    'Access-Control-Allow-Headers': 'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Action-Version, X-Blockchain-Ids',
+    // The request headers blink clients send (@solana/actions' ACTIONS_CORS_HEADERS): the
+    // version and chains they accept; X-Action-Version and X-Blockchain-Ids are our answer's.
+    'Access-Control-Allow-Headers':
+      'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Accept-Action-Version, X-Accept-Blockchain-Ids',
     'Access-Control-Expose-Headers': 'X-Action-Version, X-Blockchain-Ids',
     'X-Action-Version': ACTION_VERSION,
     ...(blockchainId ? { 'X-Blockchain-Ids': blockchainId } : {}),

@@ -12,6 +12,7 @@ export const ROUTE_PATTERNS = [
   '/api/actions/pay/{tag}',
   '/api/avatar/{tag}',
   '/api/cron/indexer',
+  '/api/cron/webhooks',
   '/api/health',
   '/api/indexer/status',
   '/api/metrics',

@@ -1,7 +1,6 @@
-import { lookup } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { get } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress, literalAddressOf, publicOnlyLookup } from '@/lib/net/public-address';
 
 /*
  * Profile avatars are URLs their owners chose, on any https host. Pages never load them from
@@ -20,39 +19,6 @@ export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 export const AVATAR_TIMEOUT_MS = 5000;
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] as const;
 
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
-}
-// IPv4-mapped addresses (::ffff:a.b.c.d) are judged as the IPv4 address they carry (below);
-// a ::ffff:0:0/96 rule here would make BlockList refuse every IPv4 address.
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Whether an IP address is on the public internet (not private, loopback, link-local, reserved). */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) return isPublicAddress(address.slice(7));
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** Resolves like dns.lookup, refusing any answer that is not a public address. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, options, (err, address, family) => {
-    if (err) return callback(err, address as never, family);
-    const all = Array.isArray(address) ? address : [{ address, family }];
-    const refused = all.find((a) => !isPublicAddress(a.address));
-    if (refused) return callback(new Error(`avatar host resolves to a non-public address (${refused.address})`), address as never, family);
-    callback(null, address as never, family);
-  });
-};
-
 export type AvatarImage = { type: (typeof AVATAR_TYPES)[number]; body: Buffer };
 
 /** The image at `url` under the rules above, or null when any rule refuses it or the host fails. */
@@ -64,7 +30,8 @@ export async function fetchAvatarImage(url: string): Promise<AvatarImage | null>
     return null;
   }
   if (target.protocol !== 'https:' || (target.port !== '' && target.port !== '443') || target.username || target.password) return null;
-  if (isIP(target.hostname.replace(/^\[|\]$/g, '')) && !isPublicAddress(target.hostname.replace(/^\[|\]$/g, ''))) return null;
+  const literal = literalAddressOf(target);
+  if (literal && !isPublicAddress(literal)) return null;
   try {
     return await new Promise<AvatarImage | null>((resolve, reject) => {
       const req = get(target, { lookup: publicOnlyLookup, timeout: AVATAR_TIMEOUT_MS, headers: { accept: AVATAR_TYPES.join(', ') } }, (res) =>

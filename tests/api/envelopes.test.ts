@@ -32,6 +32,18 @@ describe('/v1 answers what it does not serve in the envelope', () => {
     expect((await res.json()).error.code).toBe('method_not_allowed');
   });
 
+  it.each(['/v1/identity/x', '/v1/auth/challenge', '/v1/resolve/x', '/v1/events', '/v1/openapi.json'])(
+    'OPTIONS %s: Allow lists what the 405 lists (HEAD wherever GET is)',
+    async (path) => {
+      const preflight = await fetch(`${appUrl}${path}`, { method: 'OPTIONS' });
+      const refused = await fetch(`${appUrl}${path}`, { method: 'PUT' });
+      expect(preflight.status).toBe(204);
+      expect(refused.status).toBe(405);
+      expect(preflight.headers.get('allow')).toBe(refused.headers.get('allow'));
+      expect(preflight.headers.get('access-control-allow-methods')).toBe(refused.headers.get('allow'));
+    },
+  );
+
   it.each([['GET', '/v1/nope'], ['POST', '/v1/nope'], ['GET', '/v1/identity'], ['GET', '/v1/identity/x/y/z'], ['DELETE', '/v1']])(
     '%s %s: 404 with the envelope',
     async (method, path) => {

@@ -1,5 +1,6 @@
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { stackDatabase } from '../support/database';
+import { documentedAnswers } from '../support/documented-answer';
 import { postJson } from '../support/http';
 import { newKeypair, signText } from '../support/keypair';
 import { requestChallenge } from '../support/sign-in';
@@ -25,12 +26,20 @@ const FAILURES = verifyFailures(service);
 
 describe('every verify failure is the same 401 (SPEC 4.2 rule 3)', () => {
   const bodies = new Map<string, string>();
+  let expectDocumented: ReturnType<typeof documentedAnswers>;
+
+  beforeAll(async () => {
+    expectDocumented = documentedAnswers(await (await fetch(`${appUrl}/v1/openapi.json`)).json());
+  });
 
   for (const [name, make] of Object.entries(FAILURES)) {
     it(name, async () => {
       const res = await postJson(`${appUrl}/v1/auth/verify`, await make());
       expect(res.status).toBe(401);
       expect(res.json).toEqual({ error: { code: 'unauthorized', message: 'Sign-in failed.' } });
+      // as the document says, WWW-Authenticate included (Ajv, as a generated client checks it)
+      expectDocumented('/v1/auth/verify', 'post', res);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="v1"');
       bodies.set(name, res.text);
     });
   }

@@ -39,6 +39,7 @@ describe('GET /v1/openapi.json', () => {
   it('covers the endpoints of the spec', () => {
     const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     expect(documented.sort()).toEqual([
+      'DELETE /v1/webhooks/{id}',
       'GET /v1/auth/session',
       'GET /v1/availability/{tag}',
       'GET /v1/events',
@@ -48,6 +49,8 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/openapi.json',
       'GET /v1/resolve/{tag}',
       'GET /v1/reverse/{address}',
+      'GET /v1/webhooks',
+      'GET /v1/webhooks/{id}/deliveries',
       'PATCH /v1/identity/{tag}',
       'POST /v1/auth/challenge',
       'POST /v1/auth/verify',
@@ -60,6 +63,9 @@ describe('GET /v1/openapi.json', () => {
       'POST /v1/resolve',
       'POST /v1/reverse',
       'POST /v1/sync',
+      'POST /v1/webhooks',
+      'POST /v1/webhooks/{id}/replay',
+      'POST /v1/webhooks/{id}/rotate',
       'PUT /v1/primary',
     ]);
   });
@@ -75,11 +81,13 @@ describe('GET /v1/openapi.json', () => {
       'POST /v1/identity/{tag}/wallet', 'POST /v1/identity/{tag}/transfer', 'POST /v1/identity/{tag}/transfer/cancel',
       'POST /v1/identity/{tag}/transfer/accept', 'POST /v1/identity/{tag}/release',
       'PUT /v1/primary',
+      'GET /v1/webhooks', 'POST /v1/webhooks', 'DELETE /v1/webhooks/{id}', 'POST /v1/webhooks/{id}/rotate',
+      'POST /v1/webhooks/{id}/replay', 'GET /v1/webhooks/{id}/deliveries',
     ];
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const name = `${method.toUpperCase()} ${p}`;
-        expect(op.security, name).toEqual(secured.includes(name) ? [{ bearerAuth: [] }] : undefined);
+        expect(op.security, name).toEqual(secured.includes(name) ? [{ bearerAuth: [] }] : []);
         if (secured.includes(name)) expect(op.responses, name).toHaveProperty('401');
         for (const [status, response] of Object.entries(op.responses)) {
           if (Number(status) >= 400) expect(response.content?.['application/json'].schema.$ref, `${name} ${status}`).toBe('#/components/schemas/Error');
@@ -95,5 +103,11 @@ describe('GET /v1/openapi.json', () => {
     expect((doc.components.schemas.ResolvedIdentity as { properties: object }).properties).not.toHaveProperty('bio');
     expect(doc.components.schemas.ProfilePatch).toMatchObject({ additionalProperties: false });
     expect(doc.paths['/v1/identity/{tag}'].patch.responses).toHaveProperty('403');
+  });
+
+  it('documents the webhook itself (OpenAPI 3.1 `webhooks`): the feed event, signed', () => {
+    const hook = (doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: { name: string; in: string }[] } }> }).webhooks.identityChange.post;
+    expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/IdentityEvent');
+    expect(hook.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['header webhook-id', 'header webhook-timestamp', 'header webhook-signature']);
   });
 });

@@ -44,6 +44,7 @@ describe('GET /api/cron/indexer', () => {
       durationMs: expect.any(Number),
       prunedNonces: expect.any(Number),
       prunedRateLimits: expect.any(Number),
+      webhooks: { subscriptions: expect.any(Number), delivered: expect.any(Number), failed: expect.any(Number), disabled: expect.any(Number) },
     });
   });
 

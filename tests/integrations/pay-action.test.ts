@@ -8,6 +8,8 @@ import {
   Transaction,
   TransactionInstruction,
 } from '@solana/web3.js';
+import { BlinksURLMapper } from '@dialectlabs/blinks-core';
+import { ACTIONS_CORS_HEADERS } from '@solana/actions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
@@ -28,11 +30,12 @@ afterAll(closeTestDb);
 
 const connection = new Connection(inject('rpcUrl'), 'confirmed');
 
+/** The CORS headers @solana/actions prescribes (its Content-Type is not a preflight's), and the version. */
 const SPEC_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET,POST,PUT,OPTIONS',
-  'access-control-allow-headers': 'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Action-Version, X-Blockchain-Ids',
-  'access-control-expose-headers': 'X-Action-Version, X-Blockchain-Ids',
+  'access-control-allow-origin': ACTIONS_CORS_HEADERS['Access-Control-Allow-Origin'],
+  'access-control-allow-methods': ACTIONS_CORS_HEADERS['Access-Control-Allow-Methods'],
+  'access-control-allow-headers': ACTIONS_CORS_HEADERS['Access-Control-Allow-Headers'],
+  'access-control-expose-headers': ACTIONS_CORS_HEADERS['Access-Control-Expose-Headers'],
   'x-action-version': '2.4',
 };
 
@@ -195,13 +198,33 @@ describe('pay @tag, a Solana Action', () => {
     await expectSpecHeaders(res.headers);
   });
 
-  it('/actions.json maps /@tag to the Action, with the CORS headers', async () => {
+  it('a preflight asking for the request headers blink clients send is allowed', async () => {
+    const res = await fetch(`${appUrl}/api/actions/pay/alice`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://dial.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-accept-action-version, x-accept-blockchain-ids',
+      },
+    });
+    expect(res.status).toBe(204);
+    const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['x-accept-action-version', 'x-accept-blockchain-ids']));
+  });
+
+  it('/actions.json maps /@tag to the Action (blinks-core’s URL mapper), with the CORS headers', async () => {
+    let served: unknown;
     for (const method of ['GET', 'OPTIONS']) {
       const res = await fetch(`${appUrl}/actions.json`, { method });
       await expectSpecHeaders(res.headers);
-      if (method === 'GET') expect(await res.json()).toEqual(ACTIONS_JSON);
+      if (method === 'GET') served = await res.json();
     }
-    expect(ACTIONS_JSON.rules[0]).toEqual({ pathPattern: '/@*', apiPath: '/api/actions/pay/*' });
+    expect(served).toEqual(ACTIONS_JSON);
+    const mapper = new BlinksURLMapper(served as ConstructorParameters<typeof BlinksURLMapper>[0]);
+    const origin = new URL(appUrl).origin;
+    expect(mapper.mapUrl(`${appUrl}/@alice`)).toBe(`${origin}/api/actions/pay/@alice`);
+    expect(mapper.mapUrl(`${appUrl}/profile/alice`)).toBe(`${origin}/api/actions/pay/alice`);
+    expect(mapper.mapUrl(`${appUrl}/api/actions/pay/alice?amount=1`)).toBe(`${origin}/api/actions/pay/alice?amount=1`);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fetchAvatarImage, isPublicAddress } from '@/lib/web/avatar-image';
+import { isPublicAddress } from '@/lib/net/public-address';
+import { fetchAvatarImage } from '@/lib/web/avatar-image';
 import { avatarPath } from '@/lib/web/avatar-path';
 
 /*

@@ -382,6 +382,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s subscriptions, their state and cursor */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to the change feed
+         * @description Every change after now (or only those of `tags`) is POSTed to `url`: the event exactly as GET /v1/events shows it, signed as Standard Webhooks (`webhook-id` is the event id, `webhook-timestamp`, `webhook-signature`; see the `identityChange` webhook). At least once, in feed order: deduplicate by `webhook-id`. A failed delivery is retried with exponential backoff (5 s, 10 s, 20 s… up to an hour apart); after 24 hours of failures the subscription is disabled, with the reason in `disabledReason`. The target must be https on port 443, on a public address, and answer without a redirect; it is checked again on every delivery. The answer carries the signing secret, shown only this once.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a subscription */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret
+         * @description For 24 hours the previous secret still signs too: `webhook-signature` carries one signature under each.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again from a feed cursor
+         * @description Moves the cursor to `after` (`0-0`: the start of the feed); failures are forgotten and a disabled subscription starts again.
+         */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last delivery attempts: status, latency, error */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -400,7 +495,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    identityChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One change of the feed, POSTed to a subscription’s URL
+         * @description The body is the event exactly as GET /v1/events shows it. Verify the signature with a Standard Webhooks library and the subscription’s secret, refuse a timestamp more than 5 minutes off, and deduplicate by `webhook-id`: delivery is at least once, in feed order. Answer 2xx within the timeout (10 s by default); anything else, a redirect included, is retried.
+         */
+        post: operations["identityChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ChallengeRequest: {
@@ -509,55 +625,47 @@ export interface components {
             /** @description Signature of the landed register_tag transaction (base58). */
             signature: string;
         };
-        ChallengeResponse: {
-            /** @description The sign-in message (SPEC 2.2), to sign as UTF-8 bytes */
-            message: string;
-        };
-        /**
-         * @description The error envelope of every /v1 failure
-         * @example {
-         *       "error": {
-         *         "code": "not_found",
-         *         "message": "No identity with this tag."
-         *       }
-         *     }
-         */
-        Error: {
-            error: {
-                /**
-                 * @description Stable machine-readable code; each maps to one HTTP status
-                 * @enum {string}
-                 */
-                code: "invalid_request" | "invalid_tag" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "lookalike" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable";
-                /** @description Human-readable explanation; may change */
-                message: string;
-                /**
-                 * @description GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")
-                 * @enum {string}
-                 */
-                reason?: "no_tag" | "primary_not_owned" | "blocked" | "not_indexed";
-                /**
-                 * @description `lookalike` only: the verified or merchant tag the refused tag looks like
-                 * @example @alice
-                 */
-                tag?: string;
-            };
-        };
-        VerifyResponse: {
-            /** @description Session JWT (HS256, 1 hour, sub = public key) */
-            token: string;
-        };
-        Session: {
+        CreateWebhookRequest: {
             /**
-             * @description Base58 Solana public key
-             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             * @description Where to POST each event: https on port 443, a public host, answering without a redirect
+             * @example https://hooks.example.org/tags
              */
-            pubkey: string;
+            url: string;
+            /**
+             * @description Only the events of these tags (`alice` or `@alice`, up to 100); omit for every change
+             * @example [
+             *       "@alice"
+             *     ]
+             */
+            tags?: string[];
+        };
+        /** @description Deliver again every event after this feed cursor (`0-0`: from the start) */
+        ReplayWebhookRequest: {
+            /**
+             * @description The `next` of an earlier page; omit it to start at the beginning
+             * @example 1042-318
+             */
+            after: string;
+        };
+        IdentityEvent: {
+            /** @description Unique id of the event (not its position: page with `next`) */
+            id: number;
+            /**
+             * @description The tag, with a leading `@`
+             * @example @alice
+             */
+            tag: string;
+            /**
+             * @description `upsert`: the tag is live, `identity` is its full identity now. `remove`: GET answers 404 now (missing, released or blocked alike).
+             * @enum {string}
+             */
+            type: "upsert" | "remove";
+            identity: components["schemas"]["Identity"] | null;
             /**
              * Format: date-time
-             * @description When the token expires
+             * @description When the change was made (ISO 8601 UTC)
              */
-            expiresAt: string;
+            at: string;
         };
         /**
          * @description A registered tag and its public profile
@@ -606,6 +714,56 @@ export interface components {
              * @example 2025-01-31T12:00:00.000Z
              */
             createdAt: string;
+        };
+        ChallengeResponse: {
+            /** @description The sign-in message (SPEC 2.2), to sign as UTF-8 bytes */
+            message: string;
+        };
+        /**
+         * @description The error envelope of every /v1 failure
+         * @example {
+         *       "error": {
+         *         "code": "not_found",
+         *         "message": "No identity with this tag."
+         *       }
+         *     }
+         */
+        Error: {
+            error: {
+                /**
+                 * @description Stable machine-readable code; each maps to one HTTP status
+                 * @enum {string}
+                 */
+                code: "invalid_request" | "invalid_tag" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "conflict" | "lookalike" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable";
+                /** @description Human-readable explanation; may change */
+                message: string;
+                /**
+                 * @description GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")
+                 * @enum {string}
+                 */
+                reason?: "no_tag" | "primary_not_owned" | "blocked" | "not_indexed";
+                /**
+                 * @description `lookalike` only: the verified or merchant tag the refused tag looks like
+                 * @example @alice
+                 */
+                tag?: string;
+            };
+        };
+        VerifyResponse: {
+            /** @description Session JWT (HS256, 1 hour, sub = public key) */
+            token: string;
+        };
+        Session: {
+            /**
+             * @description Base58 Solana public key
+             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             */
+            pubkey: string;
+            /**
+             * Format: date-time
+             * @description When the token expires
+             */
+            expiresAt: string;
         };
         Signals: {
             /** @example @alice */
@@ -760,29 +918,9 @@ export interface components {
             tag: string | null;
         };
         IdentityEventPage: {
-            events: components["schemas"]["IdentityEvent"][];
+            events: components["schemas"]["IdentityEventOutput"][];
             /** @description The cursor to pass as `after` next; the given one when no event is newer */
             next: string;
-        };
-        IdentityEvent: {
-            /** @description Unique id of the event (not its position: page with `next`) */
-            id: number;
-            /**
-             * @description The tag, with a leading `@`
-             * @example @alice
-             */
-            tag: string;
-            /**
-             * @description `upsert`: the tag is live, `identity` is its full identity now. `remove`: GET answers 404 now (missing, released or blocked alike).
-             * @enum {string}
-             */
-            type: "upsert" | "remove";
-            identity: components["schemas"]["Identity"] | null;
-            /**
-             * Format: date-time
-             * @description When the change was made (ISO 8601 UTC)
-             */
-            at: string;
         };
         TagAvailability: {
             /** @description The canonical tag (no `@`), or null when the input is not a tag. */
@@ -817,6 +955,148 @@ export interface components {
         SyncPending: {
             /** @constant */
             status: "pending";
+        };
+        WebhookWithSecret: {
+            /**
+             * @description The subscription id
+             * @example wh_5f0c6a1e9d3b47a2c8e1f00d
+             */
+            id: string;
+            url: string;
+            /** @description The tags it is limited to (`@alice`), or null for every change */
+            tags: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description `active`: delivering. `failing`: the last attempt failed, retrying with backoff. `disabled`: gave up (see `disabledReason`); replay to start again.
+             * @enum {string}
+             */
+            state: "active" | "failing" | "disabled";
+            /** @description The feed cursor after the last event delivered (as `next` of GET /v1/events) */
+            cursor: string;
+            /** @description Consecutive failed attempts */
+            failures: number;
+            failingSince: string | null;
+            /** @description When the next attempt is due; null once disabled */
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            disabledReason: string | null;
+            /**
+             * @description The Standard Webhooks signing secret (`whsec_…`); shown only in this answer
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        Webhook: {
+            /**
+             * @description The subscription id
+             * @example wh_5f0c6a1e9d3b47a2c8e1f00d
+             */
+            id: string;
+            url: string;
+            /** @description The tags it is limited to (`@alice`), or null for every change */
+            tags: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description `active`: delivering. `failing`: the last attempt failed, retrying with backoff. `disabled`: gave up (see `disabledReason`); replay to start again.
+             * @enum {string}
+             */
+            state: "active" | "failing" | "disabled";
+            /** @description The feed cursor after the last event delivered (as `next` of GET /v1/events) */
+            cursor: string;
+            /** @description Consecutive failed attempts */
+            failures: number;
+            failingSince: string | null;
+            /** @description When the next attempt is due; null once disabled */
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            disabledReason: string | null;
+        };
+        DeliveryAttemptList: {
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryAttempt: {
+            /** @description The event (its `id`, the `webhook-id` header) */
+            eventId: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description The HTTP status the target answered; null when none came */
+            status: number | null;
+            latencyMs: number;
+            /** @description Why it failed; null when the target answered 2xx */
+            error: string | null;
+        };
+        /**
+         * @description A registered tag and its public profile
+         * @example {
+         *       "tag": "@alice",
+         *       "owner": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "wallet": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "displayName": "Alice",
+         *       "avatar": "https://example.com/alice.png",
+         *       "bio": "Building on Solana.",
+         *       "preferredToken": "USDC",
+         *       "verified": false,
+         *       "merchant": false,
+         *       "createdAt": "2025-01-31T12:00:00.000Z"
+         *     }
+         */
+        IdentityOutput: {
+            /**
+             * @description The tag with a leading `@`
+             * @example @alice
+             */
+            tag: string;
+            /**
+             * @description The public key that registered the tag
+             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             */
+            owner: string;
+            /**
+             * @description Payout wallet
+             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             */
+            wallet: string;
+            displayName: string | null;
+            /** @description https: URL of the avatar image */
+            avatar: string | null;
+            bio: string | null;
+            /** @description SOL, USDC, USDT, PYUSD, EURC or a token mint address */
+            preferredToken: string | null;
+            /** @description Moderation flag */
+            verified: boolean;
+            /** @description Moderation flag */
+            merchant: boolean;
+            /**
+             * Format: date-time
+             * @description When the registration landed on chain: ISO 8601 UTC with milliseconds
+             * @example 2025-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+        };
+        IdentityEventOutput: {
+            /** @description Unique id of the event (not its position: page with `next`) */
+            id: number;
+            /**
+             * @description The tag, with a leading `@`
+             * @example @alice
+             */
+            tag: string;
+            /**
+             * @description `upsert`: the tag is live, `identity` is its full identity now. `remove`: GET answers 404 now (missing, released or blocked alike).
+             * @enum {string}
+             */
+            type: "upsert" | "remove";
+            identity: components["schemas"]["IdentityOutput"] | null;
+            /**
+             * Format: date-time
+             * @description When the change was made (ISO 8601 UTC)
+             */
+            at: string;
         };
     };
     responses: never;
@@ -1111,7 +1391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Identity"];
+                    "application/json": components["schemas"]["IdentityOutput"];
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag. No body. */
@@ -1190,7 +1470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Identity"];
+                    "application/json": components["schemas"]["IdentityOutput"];
                 };
             };
             /** @description Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit) */
@@ -2822,7 +3102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Identity"];
+                    "application/json": components["schemas"]["IdentityOutput"];
                 };
             };
             /** @description Seen but not finalized yet; call again */
@@ -2922,6 +3202,586 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions, oldest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, with its signing secret */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed body, or a target refused (not https, not port 443, not a public address, answers with a redirect) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller holds the most subscriptions an owner may */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body not sent as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; nothing more is delivered */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller with this id (another owner’s answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, with its new signing secret */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller with this id (another owner’s answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, its cursor moved */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Malformed body or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller with this id (another owner’s answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body not sent as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to 50 attempts, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAttemptList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller with this id (another owner’s answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -2950,6 +3810,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request’s `Accept` excludes `application/json`, the only form of the document */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error on our side */
             500: {
                 headers: {
@@ -2969,6 +3838,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    identityChange: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same for every attempt of one event */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per secret in use (two for a day after a rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect included (or none within the timeout), is a failed attempt, retried with backoff */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,0 +1,10 @@
+// GET /api/cron/webhooks — one webhook delivery pass (Bearer CRON_SECRET); `npm start` calls it every second
+import { json, withApi } from '@/lib/api/handler';
+import { withCron } from '@/lib/api/cron-auth';
+import { deliverWebhooks } from '@/lib/webhooks/deliver';
+
+export const maxDuration = 60;
+
+export const GET = withApi(
+  withCron(async (_req, { services: { db, config } }) => json(await deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }))),
+);

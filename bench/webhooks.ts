@@ -30,6 +30,7 @@ function startReceiver(secrets: Map<string, Webhook>) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end(); // the creation's HEAD probe
       const at = performance.now();
       const sub = req.url!.slice('/hooks/'.length);
       try {
@@ -47,7 +48,7 @@ function startReceiver(secrets: Map<string, Webhook>) {
   return { server, arrivals, refused: () => refused };
 }
 
-/** Commits one event per tag, `perTransaction` at a time; returns each event's commit time by tag round. */
+/** Commits one event per tag in one transaction; returns when it committed. */
 async function commitEvents(db: Db, tags: string[]): Promise<number> {
   await db.transaction((tx) => recordIdentityChanges(tx, tags, new Date()));
   return performance.now();

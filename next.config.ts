@@ -27,8 +27,6 @@ const nextConfig: NextConfig = {
   // Next.js compresses (gzip) under `npm start` and a bare `next start` alike; on Vercel the CDN does.
   compress: true,
   env: { PUBLIC_ASSETS_VERSION: assetsVersion },
-  // `npm test` type-checks the whole project (app, lib, tests, program) with `tsc` first.
-  typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
   experimental: {
     // Fitting the largest form; proxy.ts answers a plain-text 413 above it, which the form

@@ -1,5 +1,5 @@
 // Sign-in benchmark: POST /v1/auth/challenge and /v1/auth/verify against the trivial route
-// of the same build, side by side in one run (issue: challenge ≥ 70%, verify ≥ 50%).
+// of the same build, side by side in one run (target: challenge ≥ 70%, verify ≥ 50%).
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import bs58 from 'bs58';
 import { compareRoutes } from './measure';

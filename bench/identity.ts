@@ -1,5 +1,5 @@
 // Identity read benchmark: GET /v1/identity/{tag} (and /v1/resolve) against the trivial route
-// of the same build, side by side in one run (issue: identity ≥ 85% of the trivial route).
+// of the same build, side by side in one run (target: identity ≥ 85% of the trivial route).
 //   npm run bench -- identity
 import { compareRoutes } from './measure';
 import { seedBenchProfiles } from './seed';

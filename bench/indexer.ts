@@ -20,7 +20,7 @@ const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 const VERCEL_CRON_INTERVAL_S = 60;
 const SERVE_INTERVAL_S = 15;
 const SYNC_TARGET_MS = 1000;
-/** Issue 12: indexer throughput on a backlog of mixed lifecycle transactions. */
+/** Indexer throughput on a backlog of mixed lifecycle transactions. */
 const LIFECYCLE_TARGET_PER_SECOND = 500;
 
 export interface IndexerBenchResult {

@@ -1,4 +1,4 @@
-// Integrator benchmark (issue 13): batch resolve, reverse lookup, a 304, the cached /@tag and the
+// Integrator benchmark: batch resolve, reverse lookup, a 304, the cached /@tag and the
 // change feed, each side by side with the trivial route of the same build.
 //   npm run bench -- integrators
 import { openDb } from '@/lib/db/client';

@@ -59,9 +59,9 @@ export async function benchAvailabilityAtScale({ databaseUrl, rpcUrl }: { databa
     await seeder.connect();
     try {
       await seeder.query(`
-        INSERT INTO identities (tag, owner, wallet, created_at, signature, slot, verified)
+        INSERT INTO identities (tag, pda, owner, wallet, created_at, signature, slot, verified)
         SELECT CASE WHEN i % 1000 = 0 THEN 'shop' || i WHEN i % 1000 = 1 THEN 'bob' || i ELSE 'u' || substr(md5(i::text), 1, 14) END,
-               md5(i::text), md5(i::text), now(), md5(i::text), 1, i % 1000 = 0
+               'seed-pda-' || i, md5(i::text), md5(i::text), now(), md5(i::text), 1, i % 1000 = 0
         FROM generate_series(1, ${TAGS}) AS i`);
       await seeder.query('ANALYZE identities');
     } finally {

@@ -20,7 +20,7 @@ import { BUFFER_HEADER_SIZE, PROGRAM_ACCOUNT_SIZE, PROGRAM_DATA_HEADER_SIZE, wri
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
 
 export const PROGRAM_CU_TARGET = 10_000;
-/** Issue 11: no worse than v0, at most this when the owner pays. */
+/** No worse than v0, at most this when the owner pays. */
 export const OWNER_PAYS_V3_TARGET = 4_000;
 /** What the README recorded for the v0 build (program id of that time; every tag at bump 255). */
 export const README_V0_FIGURES = { ownerPays: 3_642, sponsored: 3_639, preFunded: 5_901 };

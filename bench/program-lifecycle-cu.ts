@@ -1,6 +1,6 @@
 /**
  * Compute units of every lifecycle instruction in LiteSVM (every feature on, the committed
- * .so deployed through loader-v3), against the 3,000 CU target of issue 12, with
+ * .so deployed through loader-v3), against the 3,000 CU target, with
  * register_tag beside them. `npx tsx bench/program-lifecycle-cu.ts`.
  *
  * What dominates: each lifecycle call recomputes the record's address from its stored bump

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
+import { findTagRecordAddress } from '@/lib/registry/pda';
+import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 
 /** A canonical tag nobody else uses: the prefix (naming the test) and 12 hex digits. */
 export function randomTag(prefix = 't_'): string {
   return `${prefix}${randomBytes(6).toString('hex')}`;
+}
+
+/** The address of `tag`'s record under the localnet's program: what the indexer writes as `pda`. */
+export function recordAddressOf(tag: string): string {
+  return findTagRecordAddress(tag, new PublicKey(LOCALNET_PROGRAM_ID))[0].toBase58();
 }
 
 /**
@@ -15,10 +23,12 @@ export function randomTag(prefix = 't_'): string {
 export async function insertIdentity(db: Db, overrides: Partial<NewIdentityRow> = {}): Promise<IdentityRow> {
   // Any 32 bytes are an address; the mirror never checks that a key is on the curve.
   const owner = overrides.owner ?? bs58.encode(randomBytes(32));
+  const tag = overrides.tag ?? randomTag();
   const [row] = await db
     .insert(identities)
     .values({
-      tag: randomTag(),
+      tag,
+      pda: recordAddressOf(tag),
       owner,
       wallet: owner,
       createdAt: new Date(),

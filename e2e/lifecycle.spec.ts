@@ -7,7 +7,7 @@ import { expect, signInOn, test } from './support/fixtures';
 import { installTestWallet } from './support/test-wallet';
 
 /*
- * The tag lifecycle in two browser contexts (issue 12): A offers its tag to B; B's settings
+ * The tag lifecycle in two browser contexts: A offers its tag to B; B's settings
  * show the offer and B accepts; A's settings no longer list the tag; /@tag shows B's payout
  * wallet; B changes the wallet and the page shows the new one; B releases the tag and /@tag
  * is 404. Every action goes through the settings page: build, the wallet signs, send,

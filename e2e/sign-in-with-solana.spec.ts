@@ -3,7 +3,7 @@ import { newKeypair } from '@/tests/support/keypair';
 import { installTestWallet, walletState } from './support/test-wallet';
 
 /*
- * Issue 12 item 6: a wallet that offers Sign-In With Solana signs in through it, with the
+ * A wallet that offers Sign-In With Solana signs in through it, with the
  * fields of the server's challenge; one that lacks it signs the challenge with signMessage.
  * Both land in the same session (next-auth's `solana` provider, the /v1 verify path).
  */

@@ -12,7 +12,7 @@ export interface OfferToMe {
 }
 
 /**
- * The tags offered to the signed-in key (issue 12), each with Accept: the key signs
+ * The tags offered to the signed-in key, each with Accept: the key signs
  * accept_transfer, becomes the owner, and payments to the tag go to it from then on.
  */
 export function IncomingOffers({

@@ -87,7 +87,7 @@ function AddressForm({
 }
 
 /**
- * The on-chain side of one owned tag (issue 12): change the payout wallet; offer the tag to
+ * The on-chain side of one owned tag: change the payout wallet; offer the tag to
  * an address, see the offer pending, cancel it; release the tag after typing it out. Each
  * action runs the transaction steps (sign, send, confirm, live) and then shows the page afresh.
  */

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { recordAddressOf } from '@/devstack/identities';
 
 /**
  * Direct access to the e2e database, for set-up and clean-up only: what a test checks, it
@@ -29,9 +30,9 @@ export interface SeedRow {
 export async function seedIdentity(row: SeedRow): Promise<void> {
   await withClient((c) =>
     c.query(
-      `INSERT INTO identities (tag, owner, wallet, display_name, avatar, bio, preferred_token, verified, merchant, status, created_at, signature, slot)
-       VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, 'active', now(), 'e2e-seed', 0)`,
-      [row.tag, row.owner, row.displayName ?? null, row.avatar ?? null, row.bio ?? null, row.preferredToken ?? null, row.verified ?? false, row.merchant ?? false],
+      `INSERT INTO identities (tag, pda, owner, wallet, display_name, avatar, bio, preferred_token, verified, merchant, status, created_at, signature, slot)
+       VALUES ($1, $9, $2, $2, $3, $4, $5, $6, $7, $8, 'active', now(), 'e2e-seed', 0)`,
+      [row.tag, row.owner, row.displayName ?? null, row.avatar ?? null, row.bio ?? null, row.preferredToken ?? null, row.verified ?? false, row.merchant ?? false, recordAddressOf(row.tag)],
     ),
   );
 }

@@ -26,7 +26,7 @@ export const test = base.extend<Fixtures>({
   },
   // Any uncaught error or console error in the page (a hydration mismatch above all), any
   // Content-Security-Policy violation, and any request to somewhere other than the app and its
-  // RPC endpoint fail the test (issue 14: pages run under their CSP and contact no third party).
+  // RPC endpoint fail the test (pages run under their CSP and contact no third party).
   page: async ({ page }, use) => {
     const problems: string[] = [];
     const allowed = allowedOrigins();

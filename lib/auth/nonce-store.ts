@@ -63,6 +63,8 @@ interface NonceToStore {
   expiresAt: Date;
 }
 
+// Batched (lib/db/batch.ts): POST /v1/auth/challenge went from 62% to 71% of the trivial route
+// with it, measured side by side (README "Benchmarks").
 const storeBatcher = perHandle((db: Db) =>
   createBatcher(async (items: NonceToStore[]) => {
     const rows = await executePrepared<{ n: number }>(db, 'store_nonces', STORE, [
@@ -85,6 +87,7 @@ interface NonceToConsume {
 
 type ConsumedRow = { n: number | string; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date };
 
+// Batched: POST /v1/auth/verify went from 46% to 49% of the trivial route with it (README "Benchmarks").
 const consumeBatcher = perHandle((db: Db) =>
   createBatcher((items: NonceToConsume[]) =>
     executePrepared<ConsumedRow>(db, 'consume_nonces', CONSUME, [

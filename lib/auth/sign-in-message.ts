@@ -1,9 +1,11 @@
+import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
 import { isBase58, isPublicKey } from '@/lib/solana/keys';
 
 /**
- * The sign-in challenge text (SPEC 2.2; DESIGN.md "Sign-in"): a subset of Sign-In With
- * Solana, so wallets that parse SIWS show it as a sign-in. Lines joined by `\n`, no trailing
- * newline.
+ * The sign-in challenge text (SPEC 2.2; DESIGN.md "Sign-in"): a Sign-In With Solana message,
+ * written and read by wallet-standard's own SIWS grammar (`@solana/wallet-standard-util`), so
+ * the server, the page and a wallet's `solana:signIn` agree on every byte. Lines joined by
+ * `\n`, no trailing newline. Browser-safe: the page reads challenges with `signInInputOf`.
  */
 export const SIGN_IN_STATEMENT =
   'Sign in to the Identity Tag Service. This request only proves you own this account: it will not trigger a blockchain transaction or cost any fees.';
@@ -16,7 +18,19 @@ export interface SignInFields {
   expiresAt: Date;
 }
 
-const HEADER_SUFFIX = ' wants you to sign in with your Solana account:';
+/** The SIWS fields a challenge carries; the names are wallet-standard's `SolanaSignInInput`. */
+export interface SignInInput {
+  domain: string;
+  address: string;
+  statement?: string;
+  nonce?: string;
+  issuedAt?: string;
+  expirationTime?: string;
+}
+
+/** The fields a challenge may carry: the ones the server writes. */
+const CHALLENGE_FIELDS = new Set(['domain', 'address', 'statement', 'nonce', 'issuedAt', 'expirationTime']);
+
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DOMAIN = /^[a-z0-9.-]+(:\d{1,5})?$/;
 
@@ -26,29 +40,39 @@ const isNonce = (text: string) => text.length >= 16 && isBase58(text, 64);
 export const MAX_SIGN_IN_MESSAGE_LENGTH = 1024;
 
 export function formatSignInMessage(f: SignInFields): string {
-  return [
-    `${f.domain}${HEADER_SUFFIX}`,
-    f.pubkey,
-    '',
-    SIGN_IN_STATEMENT,
-    '',
-    `Nonce: ${f.nonce}`,
-    `Issued At: ${f.issuedAt.toISOString()}`,
-    `Expiration Time: ${f.expiresAt.toISOString()}`,
-  ].join('\n');
+  return createSignInMessageText({
+    domain: f.domain,
+    address: f.pubkey,
+    statement: SIGN_IN_STATEMENT,
+    nonce: f.nonce,
+    issuedAt: f.issuedAt.toISOString(),
+    expirationTime: f.expiresAt.toISOString(),
+  });
 }
 
-/** Strict parse: exactly the eight lines `formatSignInMessage` writes, or null. */
+/**
+ * The SIWS fields of `text` when it is made only of the fields a challenge carries and the
+ * grammar writes them back byte for byte; null otherwise (the page then signs the text as it
+ * is, with `signMessage`, and the server refuses it).
+ */
+export function signInInputOf(text: string): SignInInput | null {
+  const parsed = parseSignInMessageText(text);
+  if (!parsed) return null;
+  // The parser names every SIWS field, absent ones as undefined.
+  const present = Object.entries(parsed).filter(([, value]) => value !== undefined);
+  if (present.some(([key]) => !CHALLENGE_FIELDS.has(key))) return null;
+  // SIWS's statement is one line; the parser would take misplaced field lines into it.
+  if (parsed.statement?.includes('\n')) return null;
+  const input = Object.fromEntries(present) as unknown as SignInInput;
+  return createSignInMessageText(input) === text ? input : null;
+}
+
+/** Strict parse: exactly the message `formatSignInMessage` writes, with our statement, or null. */
 export function parseSignInMessage(text: string): SignInFields | null {
   if (text.length > MAX_SIGN_IN_MESSAGE_LENGTH) return null;
-  const lines = text.split('\n');
-  if (lines.length !== 8) return null;
-  const [header, pubkey, blank1, statement, blank2, nonceLine, issuedLine, expiresLine] = lines;
-  if (!header.endsWith(HEADER_SUFFIX) || blank1 !== '' || blank2 !== '' || statement !== SIGN_IN_STATEMENT) return null;
-  const domain = header.slice(0, -HEADER_SUFFIX.length);
-  const nonce = field(nonceLine, 'Nonce: ');
-  const issued = field(issuedLine, 'Issued At: ');
-  const expires = field(expiresLine, 'Expiration Time: ');
+  const input = signInInputOf(text);
+  if (!input || input.statement !== SIGN_IN_STATEMENT) return null;
+  const { domain, address: pubkey, nonce, issuedAt: issued, expirationTime: expires } = input;
   if (!DOMAIN.test(domain) || !isPublicKey(pubkey) || !nonce || !isNonce(nonce)) return null;
   if (!issued || !expires || !ISO_MS.test(issued) || !ISO_MS.test(expires)) return null;
   const issuedAt = new Date(issued);

@@ -54,10 +54,9 @@ export const identities = pgTable(
     pendingOwner: text('pending_owner'),
     /**
      * The tag record's address: how the indexer finds the row of a record that was closed
-     * (released), whose tag it can no longer read. Null only on rows mirrored before the
-     * column existed, until the indexer's next run fills it in.
+     * (released), whose tag it can no longer read.
      */
-    pda: text('pda'),
+    pda: text('pda').notNull(),
     displayName: text('display_name'),
     avatar: text('avatar'),
     bio: text('bio'),

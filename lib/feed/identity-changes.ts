@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { identities, identityEvents, primaryTags } from '@/lib/db/schema';
 import { toIdentity } from '@/lib/identity/identity-response';
+import { isActiveRow } from '@/lib/identity/active';
 
 /*
  * The write side of the change feed (DESIGN.md "For integrators"). Every writer of the
@@ -46,7 +47,7 @@ export async function recordIdentityChanges(tx: Db, tags: readonly string[], now
   await tx.insert(identityEvents).values(
     unique.map((tag) => {
       const row = byTag.get(tag);
-      const live = row?.status === 'active';
+      const live = isActiveRow(row);
       return {
         tag,
         type: live ? ('upsert' as const) : ('remove' as const),

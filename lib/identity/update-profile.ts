@@ -8,6 +8,7 @@ import { toIdentity } from './identity-response';
 import type { OwnerCheck } from './owner-on-chain';
 import { findIdentityRow } from './queries';
 import { EDITABLE_PROFILE_KEYS, type Identity, type ProfilePatch } from './schemas';
+import { isActiveIdentity, isActiveRow } from './active';
 
 export interface UpdateProfileInput {
   /** The canonical tag (the route parsed the path with TagPath / parseTagParam). */
@@ -32,7 +33,7 @@ export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date
   const { tag, patch } = input;
 
   const current = await findIdentityRow(db, tag);
-  if (!current || current.status !== 'active') throw tagNotFound();
+  if (!current || !isActiveRow(current)) throw tagNotFound();
   if (current.owner !== input.caller) throw new AppError('forbidden', 'This tag belongs to another public key.');
   await checkOwner(current, input.caller);
 
@@ -42,5 +43,5 @@ export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date
   }
   if (Object.keys(changes).length === 0) return toIdentity(current);
 
-  return toIdentity(await changeIdentity(db, tag, changes, now, eq(identities.owner, input.caller), eq(identities.status, 'active')));
+  return toIdentity(await changeIdentity(db, tag, changes, now, eq(identities.owner, input.caller), isActiveIdentity));
 }

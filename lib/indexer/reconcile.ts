@@ -5,8 +5,6 @@ import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { rpcCall } from '@/lib/chain/rpc';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE, type TagRecord } from '@/lib/registry/account';
-import { findTagRecordAddress } from '@/lib/registry/pda';
-import { fillRecordAddresses } from './fill-record-addresses';
 import { mirroredFields, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
 import { recordAt } from './record-states';
@@ -58,14 +56,13 @@ export interface ReconcileInput extends ChainAndMirror {
  */
 export async function reconcileMirror({ db, connection, programId, repair, now }: ReconcileInput): Promise<ReconcileReport> {
   const [records, rows] = await Promise.all([listRecords(connection, programId), db.select().from(identities)]);
-  const differences = compare(records, rows, programId);
+  const differences = compare(records, rows);
   const report: ReconcileReport = { records: records.size, rows: rows.length, differences, repaired: null };
   if (!repair) return report;
   if (differences.length === 0) {
     report.repaired = noChanges();
     return report;
   }
-  await fillRecordAddresses(db, programId);
   const touched = new Map<string, Provenance>();
   for (const difference of differences) touched.set(difference.address, await provenanceOf(connection, difference.address));
   const changes = await db.transaction((tx) => mirrorTouchedRecords(tx as unknown as Db, { connection, programId, touched, now }));
@@ -90,7 +87,7 @@ async function listRecords(connection: Connection, programId: PublicKey): Promis
   return records;
 }
 
-function compare(records: Map<string, TagRecord>, rows: IdentityRow[], programId: PublicKey): MirrorDifference[] {
+function compare(records: Map<string, TagRecord>, rows: IdentityRow[]): MirrorDifference[] {
   const byTag = new Map(rows.map((row) => [row.tag, row]));
   const recordTags = new Set<string>();
   const differences: MirrorDifference[] = [];
@@ -112,8 +109,7 @@ function compare(records: Map<string, TagRecord>, rows: IdentityRow[], programId
   }
   for (const row of rows) {
     if (recordTags.has(row.tag)) continue;
-    const address = row.pda ?? findTagRecordAddress(row.tag, programId)[0].toBase58();
-    differences.push({ kind: 'row-without-record', tag: row.tag, address, mirror: stateOfRow(row) });
+    differences.push({ kind: 'row-without-record', tag: row.tag, address: row.pda, mirror: stateOfRow(row) });
   }
   return differences.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }

@@ -6,8 +6,7 @@ import { logger } from '@/lib/observability/logger';
 import { recordIndexerRun } from '@/lib/observability/metrics';
 import { readCursor, writeCursor } from './cursor';
 import { clearDeferrals, listDeferrals, recordDeferrals, recordSkips, type DeferredTransaction } from './deferrals';
-import { decodeTransaction, IncompleteTransactionError, MAX_SUPPORTED_TRANSACTION_VERSION } from './extract-registrations';
-import { fillRecordAddresses } from './fill-record-addresses';
+import { decodeTransaction, IncompleteTransactionError, MAX_SUPPORTED_TRANSACTION_VERSION } from './decode-transaction';
 import { recordedRun } from './last-run';
 import { withIndexerLock } from './lock';
 import { noChanges, type MirrorChanges, type Provenance } from './mirror-records';
@@ -123,7 +122,6 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
   const { db, connection, programId, now } = input;
   const key = programId.toBase58();
   const retry = input.fetchRetry ?? INDEXER_FETCH_RETRY;
-  await fillRecordAddresses(db, programId);
   const cursor = await readCursor(db, key);
   const backlog = await listSince(connection, programId, cursor.signature, input.pageSize);
   const work = backlog.slice(0, input.maxTransactions);

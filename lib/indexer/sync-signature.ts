@@ -1,17 +1,15 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
-import { and, eq } from 'drizzle-orm';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/errors';
 import { rpcCall } from '@/lib/chain/rpc';
 import { logger } from '@/lib/observability/logger';
 import type { Db } from '@/lib/db';
-import { identities } from '@/lib/db/schema';
 import { tagNotFound } from '@/lib/identity/get-identity';
+import { findActiveIdentityByRecord } from '@/lib/identity/queries';
 import { toIdentity } from '@/lib/identity/identity-response';
 import type { Identity } from '@/lib/identity/schemas';
-import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './extract-registrations';
+import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './decode-transaction';
 import { recordSyncedSlot } from './cursor';
-import { fillRecordAddresses } from './fill-record-addresses';
 import type { Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
 
@@ -46,7 +44,6 @@ export async function syncTransaction({ db, connection, programId, signature, no
   }
   const touched = touchedBy(finalized, programId);
   const provenance: Provenance = { signature, slot: finalized.slot, blockTime: finalized.blockTime };
-  await fillRecordAddresses(db, programId);
   await db.transaction(async (tx) => {
     await mirrorTouchedRecords(tx as unknown as Db, {
       connection,
@@ -56,11 +53,7 @@ export async function syncTransaction({ db, connection, programId, signature, no
     });
     await recordSyncedSlot(tx as unknown as Db, programId.toBase58(), finalized.slot, now);
   });
-  const [row] = await db
-    .select()
-    .from(identities)
-    .where(and(eq(identities.pda, touched[0]!), eq(identities.status, 'active')))
-    .limit(1);
+  const row = await findActiveIdentityByRecord(db, touched[0]!);
   if (!row) throw tagNotFound();
   return { status: 'indexed', identity: toIdentity(row) };
 }

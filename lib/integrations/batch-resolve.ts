@@ -2,6 +2,7 @@ import type { Db } from '@/lib/db';
 import { executePrepared } from '@/lib/db/rows';
 import { toResolvedIdentity } from '@/lib/identity/identity-response';
 import type { ResolvedIdentity } from '@/lib/identity/schemas';
+import { activeIdentitySql } from '@/lib/identity/active';
 
 /*
  * POST /v1/resolve: up to 100 tags in one statement. Each answer is made by the same
@@ -18,7 +19,7 @@ export const ACTIVE_ROWS_SQL = `
 SELECT tag, owner, wallet, display_name, avatar, preferred_token, verified, merchant,
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
 FROM identities
-WHERE tag = ANY($1::text[]) AND status = 'active'`;
+WHERE tag = ANY($1::text[]) AND ${activeIdentitySql()}`;
 
 interface ActiveRow {
   tag: string;

@@ -8,6 +8,7 @@ import { findIdentityRow } from '@/lib/identity/queries';
 import { displayTag } from '@/lib/identity/tag';
 import { ownerPrimaryTag } from './reverse-lookup';
 import type { PrimaryTag } from './schemas';
+import { isActiveIdentity, isActiveRow } from '@/lib/identity/active';
 
 /**
  * PUT /v1/primary: the caller chooses which of its active tags reverse lookups answer, or
@@ -36,13 +37,13 @@ export async function setPrimaryTag(db: Db, input: { owner: string; tag: string 
           endedAt: sql<Date | null>`NULL::timestamptz`.as('ended_at'),
         })
         .from(identities)
-        .where(and(eq(identities.tag, tag), eq(identities.owner, owner), eq(identities.status, 'active'))),
+        .where(and(eq(identities.tag, tag), eq(identities.owner, owner), isActiveIdentity)),
     )
     .onConflictDoUpdate({ target: primaryTags.owner, set: { tag, chosenAt: now, endedAt: null } })
     .returning({ tag: primaryTags.tag });
   if (chosen[0]) return { owner, tag: displayTag(tag) };
 
   const row = await findIdentityRow(db, tag);
-  if (!row || row.status !== 'active') throw tagNotFound();
+  if (!isActiveRow(row)) throw tagNotFound();
   throw new AppError('forbidden', 'This tag belongs to another public key.');
 }

@@ -5,6 +5,7 @@ import { executePrepared } from '@/lib/db/rows';
 import type { AtSlot } from '@/lib/identity/get-identity';
 import { displayTag } from '@/lib/identity/tag';
 import { AppError } from '@/lib/errors';
+import { activeIdentitySql } from '@/lib/identity/active';
 import { INDEXED_SLOT_SQL, indexedSlotHeaders, readIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { reverseNotFoundReason, type ReverseNotFoundReason } from './reverse-reasons';
 
@@ -27,7 +28,7 @@ export const REVERSE_LOOKUP_SQL = `
 SELECT a.address, (
   SELECT i.tag FROM identities i
   LEFT JOIN primary_tags p ON p.owner = a.address AND p.tag = i.tag AND p.ended_at IS NULL
-  WHERE (i.owner = a.address OR i.wallet = a.address) AND i.status = 'active'
+  WHERE (i.owner = a.address OR i.wallet = a.address) AND ${activeIdentitySql('i')}
   ORDER BY i.owner = a.address DESC, (p.tag IS NOT NULL AND i.owner = a.address) DESC, i.created_at, i.tag
   LIMIT 1
 ) AS tag, ${INDEXED_SLOT_SQL} AS indexed_slot
@@ -38,10 +39,10 @@ ORDER BY a.n`;
 export const OWNER_PRIMARY_SQL = `
 SELECT COALESCE(
   (SELECT i.tag FROM primary_tags p
-     JOIN identities i ON i.tag = p.tag AND i.owner = p.owner AND i.status = 'active'
+     JOIN identities i ON i.tag = p.tag AND i.owner = p.owner AND ${activeIdentitySql('i')}
     WHERE p.owner = $1 AND p.ended_at IS NULL),
   (SELECT i.tag FROM identities i
-    WHERE i.owner = $1 AND i.status = 'active'
+    WHERE i.owner = $1 AND ${activeIdentitySql('i')}
     ORDER BY i.created_at, i.tag LIMIT 1)
 ) AS tag`;
 

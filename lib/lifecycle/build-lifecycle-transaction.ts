@@ -41,7 +41,7 @@ export const NOT_OWNER_MESSAGE = 'This tag belongs to another public key.';
 export const NOT_PENDING_OWNER_MESSAGE = 'This tag is not offered to this public key.';
 
 /**
- * The lifecycle builders of /v1 (issue 12, DESIGN "Lifecycle"): an UNSIGNED legacy
+ * The lifecycle builders of /v1 (DESIGN "Lifecycle"): an UNSIGNED legacy
  * transaction with the compute budget (the instruction's measured worst case as the limit, a
  * price from the recent fees of the accounts it writes) and one lifecycle instruction, signed by the caller (the owner, or for accept
  * the pending owner) and the sponsor if any. Never signs, never submits, never writes the

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, tagPath, unsignedTransaction } from '@/lib/api/openapi';
+import { BRIEFLY_UNREACHABLE, tagPath, unsignedTransaction } from '@/lib/api/docs';
 import { v1Operation } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { parseTagParam } from '@/lib/identity/get-identity';

@@ -3,7 +3,7 @@ import { LastValidBlockHeight, unsignedTransaction } from '@/lib/registry/schema
 import { decodePublicKey, PublicKeyString } from '@/lib/solana/keys';
 
 /*
- * The tag lifecycle's request and response schemas (DESIGN.md "Lifecycle"; issue 12): the
+ * The tag lifecycle's request and response schemas (DESIGN.md "Lifecycle"): the
  * same schemas validate the /v1 bodies, type lib/lifecycle and generate the OpenAPI document.
  * Nothing here reaches the database, so pages may import it.
  */

@@ -5,7 +5,7 @@ import { displayTag } from '@/lib/identity/tag';
 import type { TransferState } from './schemas';
 
 /**
- * GET /v1/identity/{tag}/transfer (issue 12): the owner and the standing offer as the mirror
+ * GET /v1/identity/{tag}/transfer: the owner and the standing offer as the mirror
  * holds them (the indexer keeps `pending_owner` in step with the record). Missing and blocked
  * give the identity's one 404. `tag` is canonical.
  */

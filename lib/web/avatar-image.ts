@@ -5,7 +5,7 @@ import { isPublicAddress, literalAddressOf, publicOnlyLookup } from '@/lib/net/p
 /*
  * Profile avatars are URLs their owners chose, on any https host. Pages never load them from
  * there: a page would tell every visitor's address to whoever runs that host (a tracking
- * pixel), and it would fetch from a third party (issue 14: none may). The app fetches the
+ * pixel), and it would fetch from a third party (none may). The app fetches the
  * image itself (GET /api/avatar/{tag}) and serves it from its own origin, guarded like any
  * server-side fetch of a user-chosen URL:
  * - https on port 443 only, no redirects followed;

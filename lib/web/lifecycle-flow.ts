@@ -1,5 +1,5 @@
 /**
- * The tag lifecycle on the settings page (issue 12): the shared transaction steps
+ * The tag lifecycle on the settings page: the shared transaction steps
  * (lib/web/transaction-flow.ts) with the lifecycle's program errors read by code and its own
  * wording. Nothing here reaches the server.
  */

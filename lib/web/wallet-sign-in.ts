@@ -1,5 +1,5 @@
 /**
- * Signing the server's sign-in challenge with a wallet (DESIGN.md "Sign-in", issue 12 item 6),
+ * Signing the server's sign-in challenge with a wallet (DESIGN.md "Sign-in"),
  * apart from React so it is tested without a browser. A wallet that offers Sign-In With
  * Solana (`solana:signIn`) gets the challenge's own fields and renders the sign-in as such;
  * any other wallet signs the text with `signMessage`. Either way the server receives the
@@ -16,14 +16,15 @@ import {
   WalletNotConnectedError,
 } from './client-errors';
 import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from './sign-in-errors';
-import { signedMessageIs, signInInputFor, type SignInFields } from './siws';
+import { signInInputOf, type SignInInput } from '@/lib/auth/sign-in-message';
+import { signedMessageIs } from './siws';
 
 /** What the page's wallet offers for signing in (wallet-adapter's `useWallet()` fits it). */
 export interface SignInWallet {
   /** The connected account, base58, or null. */
   address: string | null;
   /** `solana:signIn`, present only when the wallet offers it. */
-  signIn?: (input: SignInFields) => Promise<{ signedMessage: Uint8Array; signature: Uint8Array; signatureType?: string }>;
+  signIn?: (input: SignInInput) => Promise<{ signedMessage: Uint8Array; signature: Uint8Array; signatureType?: string }>;
   signMessage?: (message: Uint8Array) => Promise<Uint8Array>;
 }
 
@@ -40,7 +41,7 @@ export interface SignedChallenge {
 
 /** Which way `wallet` signs `challenge`: SIWS when it offers it and the challenge is plain SIWS. */
 export function signInMethodFor(wallet: SignInWallet, challenge: string): SignInMethod | null {
-  if (wallet.signIn && signInInputFor(challenge)) return 'signIn';
+  if (wallet.signIn && signInInputOf(challenge)) return 'signIn';
   return wallet.signMessage ? 'signMessage' : null;
 }
 
@@ -58,7 +59,7 @@ export async function signChallenge(wallet: SignInWallet, challenge: string): Pr
   if (!method) throw new WalletCannotSignError('signMessage');
   try {
     if (method === 'signIn') {
-      const output = await wallet.signIn!(signInInputFor(challenge)!);
+      const output = await wallet.signIn!(signInInputOf(challenge)!);
       // A wallet may sign in another account or add fields: the server would refuse that text.
       if (!signedMessageIs(output.signedMessage, challenge) || (output.signatureType ?? 'ed25519') !== 'ed25519') {
         throw new SignedMessageMismatchError();

@@ -1,10 +1,22 @@
 /**
- * The few JSON-RPC calls the deploy and verify commands make, over plain fetch so errors
- * (a preflight failure's logs, a blockhash that expired) reach the user as they are.
+ * The few RPC calls the deploy and verify commands make, on @solana/kit's RPC client; its
+ * errors become ours so that a preflight failure's logs, or a blockhash that expired, reach
+ * the user as they are.
  */
-import { getSignatureFromTransaction, type Transaction } from '@solana/kit';
+import {
+  address,
+  createSolanaRpc,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  isSolanaError,
+  lamports,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+  type Rpc,
+  type SolanaRpcApi,
+  type Transaction,
+} from '@solana/kit';
 import type { RecentBlockhash } from './loader-v3';
-import { wireBytes } from './loader-v3';
 
 /** Genesis hashes of the public clusters. */
 export const GENESIS_HASHES: Record<string, string> = {
@@ -39,33 +51,36 @@ export interface AccountInfo {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Status polls in a row that may fail before a send is given up on (about a blockhash's life at 400 ms). */
 const MAX_POLL_FAILURES = 150;
+const CONFIRMED = { commitment: 'confirmed' } as const;
+
+/** `request`'s answer; kit's errors as RpcError (TransactionFailed for a preflight refusal, with its logs). */
+async function send<T>(method: string, url: string, request: { send(): Promise<T> }): Promise<T> {
+  try {
+    return await request.send();
+  } catch (e) {
+    if (isSolanaError(e, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) {
+      const why = e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message;
+      throw new TransactionFailed(`${method}: ${why}`, -32002, [...(e.context.logs ?? [])]);
+    }
+    if (isSolanaError(e, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) {
+      throw new RpcError(`${method}: HTTP ${e.context.statusCode} from ${url}`, e.context.statusCode);
+    }
+    if (isSolanaError(e)) throw new RpcError(`${method}: ${e.message}`, Number(e.context.__code ?? 0) || undefined);
+    throw new RpcError(`${method}: cannot reach ${url} (${(e as Error).message})`);
+  }
+}
 
 export class Cluster {
-  private nextId = 1;
+  private readonly rpc: Rpc<SolanaRpcApi>;
   constructor(
     readonly url: string,
     private readonly pollMs = 400,
-  ) {}
-
-  async call<T>(method: string, params: unknown[] = []): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-      });
-    } catch (e) {
-      throw new RpcError(`${method}: cannot reach ${this.url} (${(e as Error).message})`);
-    }
-    if (!response.ok) throw new RpcError(`${method}: HTTP ${response.status} from ${this.url}`, response.status);
-    const body = (await response.json()) as { result?: T; error?: { code: number; message: string; data?: { logs?: string[] | null } } };
-    if (body.error) throw new RpcError(`${method}: ${body.error.message}`, body.error.code, body.error.data?.logs ?? []);
-    return body.result as T;
+  ) {
+    this.rpc = createSolanaRpc(url);
   }
 
   genesisHash(): Promise<string> {
-    return this.call<string>('getGenesisHash');
+    return send('getGenesisHash', this.url, this.rpc.getGenesisHash());
   }
 
   async clusterName(): Promise<string> {
@@ -73,30 +88,31 @@ export class Cluster {
   }
 
   async latestBlockhash(): Promise<RecentBlockhash> {
-    const { value } = await this.call<{ value: { blockhash: string; lastValidBlockHeight: number } }>('getLatestBlockhash', [{ commitment: 'confirmed' }]);
-    return { blockhash: value.blockhash, lastValidBlockHeight: BigInt(value.lastValidBlockHeight) };
+    const { value } = await send('getLatestBlockhash', this.url, this.rpc.getLatestBlockhash(CONFIRMED));
+    return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
   }
 
-  async blockHeight(): Promise<bigint> {
-    return BigInt(await this.call<number>('getBlockHeight', [{ commitment: 'confirmed' }]));
+  blockHeight(): Promise<bigint> {
+    return send('getBlockHeight', this.url, this.rpc.getBlockHeight(CONFIRMED));
   }
 
-  async balance(address: string): Promise<bigint> {
-    const { value } = await this.call<{ value: number }>('getBalance', [address, { commitment: 'confirmed' }]);
-    return BigInt(value);
+  async balance(of: string): Promise<bigint> {
+    return (await send('getBalance', this.url, this.rpc.getBalance(address(of), CONFIRMED))).value;
   }
 
-  async minimumBalance(size: number): Promise<bigint> {
-    return BigInt(await this.call<number>('getMinimumBalanceForRentExemption', [size]));
+  minimumBalance(size: number): Promise<bigint> {
+    return send('getMinimumBalanceForRentExemption', this.url, this.rpc.getMinimumBalanceForRentExemption(BigInt(size)));
   }
 
-  async account(address: string): Promise<AccountInfo | null> {
-    const { value } = await this.call<{ value: { lamports: number; owner: string; executable: boolean; data: [string, string] } | null }>(
-      'getAccountInfo',
-      [address, { encoding: 'base64', commitment: 'confirmed' }],
-    );
+  async account(of: string): Promise<AccountInfo | null> {
+    const { value } = await send('getAccountInfo', this.url, this.rpc.getAccountInfo(address(of), { encoding: 'base64', ...CONFIRMED }));
     if (!value) return null;
-    return { lamports: BigInt(value.lamports), owner: value.owner, executable: value.executable, data: new Uint8Array(Buffer.from(value.data[0], 'base64')) };
+    return { lamports: value.lamports, owner: value.owner, executable: value.executable, data: new Uint8Array(Buffer.from(value.data[0], 'base64')) };
+  }
+
+  /** Asks a test cluster for `amount` lamports (localnet, devnet). */
+  async airdrop(to: string, amount: number): Promise<void> {
+    await send('requestAirdrop', this.url, this.rpc.requestAirdrop(address(to), lamports(BigInt(amount))));
   }
 
   /**
@@ -106,22 +122,20 @@ export class Cluster {
    */
   async sendAndConfirm(tx: Transaction, lastValidBlockHeight: bigint): Promise<string> {
     const signature = getSignatureFromTransaction(tx);
-    try {
-      await this.call<string>('sendTransaction', [Buffer.from(wireBytes(tx)).toString('base64'), { encoding: 'base64', preflightCommitment: 'confirmed' }]);
-    } catch (e) {
-      if (e instanceof RpcError && e.code === -32002) throw new TransactionFailed(e.message.split('\n')[0], e.code, e.logs);
-      throw e;
-    }
+    await send(
+      'sendTransaction',
+      this.url,
+      this.rpc.sendTransaction(getBase64EncodedWireTransaction(tx), { encoding: 'base64', preflightCommitment: 'confirmed' }),
+    );
     // The transaction may have landed: a failing status or block-height call must not make
     // the caller resend it (a second "create buffer" or "deploy" is refused as already in
     // use). Such an error means "not known yet"; polling goes on until the blockhash expires,
     // or until the node has failed for about as long as a blockhash lives.
     for (let failures = 0; ; ) {
-      let status: { err: unknown; confirmationStatus: string | null } | null;
+      let status;
       let expired = false;
       try {
-        const { value } = await this.call<{ value: Array<{ err: unknown; confirmationStatus: string | null } | null> }>('getSignatureStatuses', [[signature]]);
-        status = value[0];
+        status = (await send('getSignatureStatuses', this.url, this.rpc.getSignatureStatuses([signature]))).value[0];
         if (!status) expired = (await this.blockHeight()) > lastValidBlockHeight;
         failures = 0;
       } catch (e) {
@@ -129,7 +143,7 @@ export class Cluster {
         await sleep(this.pollMs);
         continue;
       }
-      if (status?.err) throw new TransactionFailed(`transaction ${signature} failed: ${JSON.stringify(status.err)}`);
+      if (status?.err) throw new TransactionFailed(`transaction ${signature} failed: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))}`);
       if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) return signature;
       if (expired) throw new RpcError(`transaction ${signature} expired before it landed`);
       await sleep(this.pollMs);

@@ -173,7 +173,7 @@ describe('release_tag', () => {
 });
 
 describe('compute units', () => {
-  it('each lifecycle instruction stays under 3,000 CU (issue 12)', () => {
+  it('each lifecycle instruction stays under 3,000 CU', () => {
     const carol = fundedKeypair(svm);
     const calls: Array<[string, TransactionInstruction, Keypair]> = [
       ['set_wallet', setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: carol.publicKey }), alice],

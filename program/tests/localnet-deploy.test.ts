@@ -44,7 +44,7 @@ async function start(options: Parameters<typeof startLocalnet>[0]): Promise<Loca
 
 async function funded(cluster: Cluster): Promise<Signer> {
   const signer = generateSigner();
-  await cluster.call('requestAirdrop', [signer.address, 10_000_000_000]);
+  await cluster.airdrop(signer.address, 10_000_000_000);
   return signer;
 }
 
@@ -56,7 +56,7 @@ async function send(cluster: Cluster, payer: Signer, instructions: Parameters<ty
 async function register(url: string, tag: string): Promise<string[]> {
   const connection = new Connection(url, 'confirmed');
   const owner = Keypair.generate();
-  await new Cluster(url).call('requestAirdrop', [owner.publicKey.toBase58(), 1_000_000_000]);
+  await new Cluster(url).airdrop(owner.publicKey.toBase58(), 1_000_000_000);
   const programId = new PublicKey(LOCALNET_PROGRAM_ID);
   const tx = new Transaction().add(registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }));
   const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });

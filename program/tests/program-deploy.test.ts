@@ -73,7 +73,7 @@ function deployArgs(url: string, programKeypair: string, ...more: string[]): str
 
 async function registerLogs(programId: string, tag: string): Promise<string[]> {
   const owner = Keypair.generate();
-  await cluster.call('requestAirdrop', [owner.publicKey.toBase58(), 1_000_000_000]);
+  await cluster.airdrop(owner.publicKey.toBase58(), 1_000_000_000);
   const tx = new Transaction().add(registerTagInstruction({ programId: new PublicKey(programId), tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }));
   const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });
   const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
@@ -89,7 +89,7 @@ beforeAll(async () => {
   payer = generateSigner();
   payerPath = path.join(work, 'payer.json');
   writeKeypairFile(payerPath, payer);
-  await cluster.call('requestAirdrop', [payer.address, 500_000_000_000]);
+  await cluster.airdrop(payer.address, 500_000_000_000);
   writeFileSync(upgradeSoPath, buildChangedProgram(path.join(work, 'changed-build'), UPGRADE_LOG));
 });
 
@@ -205,7 +205,7 @@ describe('program:deploy and program:verify against a localnet', () => {
   it('hands the upgrade authority to another key (a multisig); an --upgrade then prepares a buffer that key puts live', async () => {
     const programPath = path.join(work, 'multisig-program.json');
     const vault = generateSigner();
-    await cluster.call('requestAirdrop', [vault.address, 1_000_000_000]);
+    await cluster.airdrop(vault.address, 1_000_000_000);
     const deployed = await cli(...deployArgs(localnet.url, programPath, '--upgrade-authority', vault.address));
     expect(deployed.code, deployed.out).toBe(0);
     const programId = readKeypairFile(programPath).address;

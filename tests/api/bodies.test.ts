@@ -8,7 +8,7 @@ import { newKeypair } from '../support/keypair';
 import { callServerAction } from '../auth/web-session';
 
 /*
- * Body limits before anything is read (issue 14): next-auth's routes take 16 KB (413 in the
+ * Body limits before anything is read: next-auth's routes take 16 KB (413 in the
  * envelope), server actions 16 KB (a plain-text 413 the form shows), and /v1 parses only
  * application/json (415 otherwise).
  */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 
 /*
- * Unknown /v1 paths and methods answer the envelope (issue 14), not Next.js's HTML 404 or
+ * Unknown /v1 paths and methods answer the envelope, not Next.js's HTML 404 or
  * its empty 405 without Allow.
  */
 

@@ -6,7 +6,7 @@ import { startAppOwnDatabase } from '../support/app';
 import { newKeypair } from '../support/keypair';
 
 /*
- * Issue 14 "A rate limit no client can dodge": the client address comes from the deployment
+ * A rate limit no client can dodge: the client address comes from the deployment
  * the configuration names, never from a header the client writes. Each app has a database of
  * its own, so the budgets counted are this file's alone.
  */

@@ -7,7 +7,7 @@ import { ownDatabase } from '../support/database';
 import { testCounter } from './counters';
 
 /*
- * The rate limit's window (issue 14: "a window that does not double at its boundary") and
+ * The rate limit's window (one that does not double at its boundary) and
  * its rows' lifetime, on the statements the routes run, with the clock given.
  */
 

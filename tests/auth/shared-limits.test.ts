@@ -5,7 +5,7 @@ import { newKeypair } from '../support/keypair';
 import { callServerAction, nextAuthSignIn } from './web-session';
 
 /*
- * One rate-limit entry point for /v1, next-auth and the server actions (issue 14): the pages'
+ * One rate-limit entry point for /v1, next-auth and the server actions: the pages'
  * sign-in shares SPEC 8's auth budget with /v1/auth/challenge and verify, and the register
  * page's action shares POST /v1/register's. Direct mode (npm start's default), a database of
  * its own, and client-chosen X-Forwarded-For values that change nothing.

@@ -9,7 +9,7 @@ import { newKeypair } from '../support/keypair';
 import { startControllablePostgres, type ControllablePostgres } from './postgres-control';
 
 /*
- * A database that fails soft (issue 14): an outage or a deadline is a 503 with Retry-After on
+ * A database that fails soft: an outage or a deadline is a 503 with Retry-After on
  * /v1 and a friendly page elsewhere, the service recovers on its own, and one locked table
  * does not take sign-in down. A PostgreSQL server and an app of this test's own.
  */

@@ -6,7 +6,7 @@ import { findActiveIdentity } from '@/lib/identity/queries';
 import { startSlowLink, type SlowLink } from './slow-link';
 
 /*
- * Issue 14 "the sync 404 race": identity reads are batched, and a read must never be answered
+ * The sync 404 race: identity reads are batched, and a read must never be answered
  * by a query that started before it was asked. Otherwise a read asked right after a write
  * (POST /v1/sync inserts, then reads the identity it answers with) could get the answer of a
  * query already in flight when the write committed: 404 for the tag just inserted.

@@ -11,7 +11,7 @@ import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
 import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';
 
 /*
- * Hardening (issue 14, "An indexer that never moves past what it has not applied"): a node
+ * Hardening, an indexer that never moves past what it has not applied: a node
  * that answers getTransaction with null for a signature it has just listed, as load-balanced
  * providers do while one of their nodes lags. The cases share one localnet holding 20
  * registrations (none of them writes to the chain); each has a database and a proxy of its

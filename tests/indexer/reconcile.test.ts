@@ -17,7 +17,7 @@ import { ownLocalnet } from '../support/localnet';
 import { PROGRAM_ID, connect, fund, registerMany } from './support';
 
 /*
- * Reconcile (issue 12, DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a
+ * Reconcile (DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a
  * deleted row, a tampered owner and a row with no record; `--repair` fixes all three. A
  * localnet and a database of their own, so the chain holds exactly this test's records.
  */

@@ -8,7 +8,7 @@ import { stackDatabase } from '../support/database';
 import { confirmed, connect, fund, getIdentity, postAuthed, registerDirect } from './support';
 
 /*
- * POST /v1/sync over HTTP for every lifecycle instruction (issue 12): it answers as GET
+ * POST /v1/sync over HTTP for every lifecycle instruction: it answers as GET
  * /v1/identity would after the change, 200 with the identity or the one 404 once the tag is
  * released or blocked; 422 when the transaction failed on chain.
  */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { desc, eq, gt, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { randomTag } from '@/devstack/identities';
+import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { moderate } from '@/lib/identity/moderation';
@@ -59,7 +59,7 @@ const newKey = () => bs58.encode(randomBytes(32));
 /** A registration as the indexer mirrors it: the row and its event, in one transaction. */
 async function register(tag: string, owner = newKey()): Promise<void> {
   await database.db.transaction(async (tx) => {
-    await tx.insert(identities).values({ tag, owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n });
+    await tx.insert(identities).values({ tag, pda: recordAddressOf(tag), owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n });
     await recordIdentityChanges(tx, [tag], new Date());
   });
 }

@@ -6,6 +6,7 @@ import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { recordAddressOf } from '@/devstack/identities';
 import { profileViewHtml } from '@/lib/web/profile-view';
 import { identities } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
@@ -331,7 +332,7 @@ async function insertRow(tag: string, overrides: Partial<typeof identities.$infe
   const owner = overrides.owner ?? newAddress();
   const [row] = await database.db
     .insert(identities)
-    .values({ tag, owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n, ...overrides })
+    .values({ tag, pda: recordAddressOf(tag), owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n, ...overrides })
     .returning();
   return row!;
 }

@@ -2,7 +2,7 @@ import bs58 from 'bs58';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { randomTag } from '@/devstack/identities';
+import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { decodeRegistryInstruction, encodeInstructionData } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
@@ -14,7 +14,7 @@ import { signIn } from '../support/sign-in';
 import { PROGRAM_ID, confirmed, connect, fund, getIdentity, postAuthed, registerDirect, web3Keypair } from '../indexer/support';
 
 /*
- * The lifecycle builders of /v1 over HTTP against the built app (issue 12): every builder's
+ * The lifecycle builders of /v1 over HTTP against the built app: every builder's
  * statuses in the issue's order, the decoded transactions against the ABI (accounts, signers,
  * data, fee payer), and the caller judged on the record on chain, not on the mirror.
  */
@@ -209,7 +209,7 @@ describe('lifecycle builders', () => {
     await send((await postAuthed(url(tag, '/release'), alice.token, {})).json.transaction, alice.signer);
     await database.db
       .insert(identities)
-      .values({ tag, owner: alice.key, wallet: alice.key, createdAt: new Date(), signature: 'stale', slot: 0n })
+      .values({ tag, pda: recordAddressOf(tag), owner: alice.key, wallet: alice.key, createdAt: new Date(), signature: 'stale', slot: 0n })
       .onConflictDoUpdate({ target: identities.tag, set: { owner: alice.key, status: 'active' } });
     const after = await postAuthed(url(tag, '/wallet'), alice.token, { wallet: carol.key });
     expect(after.status).toBe(404);

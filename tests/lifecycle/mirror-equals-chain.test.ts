@@ -15,7 +15,7 @@ import { ownLocalnet } from '../support/localnet';
 import { prng, sendCall, type LifecycleCall } from './support';
 
 /*
- * Mirror equals chain under disorder (issue 12): hundreds of random lifecycle calls across a
+ * Mirror equals chain under disorder: hundreds of random lifecycle calls across a
  * few tags and keys (register, set_wallet, offer, cancel, accept, release, re-register, and
  * calls the program refuses), with /v1/sync's code (syncTransaction) called for random
  * subsets of the landed transactions in shuffled order and cron runs (runIndexer) in between.

@@ -1,7 +1,7 @@
-import { createSignInMessageText } from '@solana/wallet-standard-util';
+import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_STATEMENT, formatSignInMessage } from '@/lib/auth/sign-in-message';
-import { formatSignInText, parseSignInText, signedMessageIs, signInInputFor } from '@/lib/web/siws';
+import { SIGN_IN_STATEMENT, formatSignInMessage, parseSignInMessage, signInInputOf } from '@/lib/auth/sign-in-message';
+import { signedMessageIs } from '@/lib/web/siws';
 
 const ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 /** A challenge exactly as the server writes it (POST /v1/auth/challenge). */
@@ -23,25 +23,36 @@ const FIELDS = {
 
 describe("the server's challenge as Sign-In With Solana fields", () => {
   it('parses into exactly the fields the server issued', () => {
-    expect(signInInputFor(CHALLENGE)).toEqual(FIELDS);
+    expect(signInInputOf(CHALLENGE)).toEqual(FIELDS);
   });
 
-  it('is written back byte for byte by the page', () => {
-    expect(formatSignInText(FIELDS)).toBe(CHALLENGE);
+  it('is read back by the server into the fields it issued', () => {
+    expect(parseSignInMessage(CHALLENGE)).toEqual({
+      domain: 'tags.example:3000',
+      pubkey: ADDRESS,
+      nonce: '7dKxq3oP1wZtY5bNcL2mVf',
+      issuedAt: new Date('2026-11-02T10:00:00.000Z'),
+      expiresAt: new Date('2026-11-02T10:05:00.000Z'),
+    });
   });
 
   it("is written back byte for byte by wallet-standard's own SIWS writer (what a wallet renders)", () => {
     expect(createSignInMessageText(FIELDS)).toBe(CHALLENGE);
   });
 
-  it('writes the optional parts only when present', () => {
-    expect(formatSignInText({ domain: 'a.example', address: ADDRESS })).toBe(
+  it('the grammar writes the optional parts only when present, and the page passes such a message on', () => {
+    expect(createSignInMessageText({ domain: 'a.example', address: ADDRESS })).toBe(
       `a.example wants you to sign in with your Solana account:\n${ADDRESS}`,
     );
-    expect(formatSignInText({ domain: 'a.example', address: ADDRESS, nonce: 'abc' })).toBe(
+    expect(createSignInMessageText({ domain: 'a.example', address: ADDRESS, nonce: 'abc' })).toBe(
       `a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`,
     );
-    expect(parseSignInText(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`)).toEqual({
+    expect(parseSignInMessageText(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`)).toEqual({
+      domain: 'a.example',
+      address: ADDRESS,
+      nonce: 'abc',
+    });
+    expect(signInInputOf(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`)).toEqual({
       domain: 'a.example',
       address: ADDRESS,
       nonce: 'abc',
@@ -64,7 +75,8 @@ describe('challenges that are not plain SIWS go to signMessage (null)', () => {
     ['a trailing newline', `${CHALLENGE}\n`],
     ['Resources', `${CHALLENGE}\nResources:\n- https://tags.example`],
   ])('%s', (_name, text) => {
-    expect(signInInputFor(text)).toBeNull();
+    expect(signInInputOf(text)).toBeNull();
+    expect(parseSignInMessage(text)).toBeNull();
   });
 });
 

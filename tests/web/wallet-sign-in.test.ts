@@ -11,7 +11,7 @@ import {
   WalletCannotSignError,
   WalletNotConnectedError,
 } from '@/lib/web/client-errors';
-import type { SignInFields } from '@/lib/web/siws';
+import type { SignInInput } from '@/lib/auth/sign-in-message';
 import { sessionErrorOf, signChallenge, signInErrorMessage, signInMethodFor, type SignInWallet } from '@/lib/web/wallet-sign-in';
 
 /**
@@ -22,7 +22,7 @@ import { sessionErrorOf, signChallenge, signInErrorMessage, signInMethodFor, typ
 function testWallet(options: { siws: boolean; account?: nacl.SignKeyPair; refuse?: boolean }) {
   const key = nacl.sign.keyPair();
   const account = options.account ?? key;
-  const calls = { signIn: [] as SignInFields[], signMessage: 0 };
+  const calls = { signIn: [] as SignInInput[], signMessage: 0 };
   const refusal = Object.assign(new Error('User rejected the request.'), { code: 4001 });
   const wallet: SignInWallet = {
     address: bs58.encode(key.publicKey),
@@ -33,7 +33,7 @@ function testWallet(options: { siws: boolean; account?: nacl.SignKeyPair; refuse
     },
     ...(options.siws
       ? {
-          signIn: async (input: SignInFields) => {
+          signIn: async (input: SignInInput) => {
             calls.signIn.push(input);
             if (options.refuse) throw refusal;
             const text = createSignInMessageText({ ...input, address: bs58.encode(account.publicKey) });

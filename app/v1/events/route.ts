@@ -1,6 +1,6 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
 import { json } from '@/lib/api/handler';
-import { ok, PublicReadHeaders } from '@/lib/api/openapi';
+import { ok, PublicReadHeaders } from '@/lib/api/docs';
 import { parseWith } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';

@@ -1,6 +1,6 @@
 // PUT /v1/primary — the caller chooses its primary tag (what reverse lookups answer), or null for the default
 import { json } from '@/lib/api/handler';
-import { MISSING_OR_BLOCKED, ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { MISSING_OR_BLOCKED, ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { ownerOnChain } from '@/lib/identity/owner-on-chain';

@@ -1,6 +1,6 @@
 // POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
 import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, unsignedTransaction } from '@/lib/api/openapi';
+import { BRIEFLY_UNREACHABLE, unsignedTransaction } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';

@@ -1,6 +1,6 @@
 // POST /v1/resolve — up to 100 tags, any spelling → `{ results: { <tag>: <resolve object> | null } }`
 import { json } from '@/lib/api/handler';
-import { ok } from '@/lib/api/openapi';
+import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { resolveMany } from '@/lib/integrations/batch-resolve';

@@ -1,6 +1,6 @@
 // POST /v1/reverse — up to 100 addresses → `{ results: { <address>: "@tag" | null } }`
 import { json } from '@/lib/api/handler';
-import { ok } from '@/lib/api/openapi';
+import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { parseBatch } from '@/lib/integrations/parse-batch';

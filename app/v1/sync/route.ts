@@ -1,7 +1,7 @@
 // POST /v1/sync — index one landed transaction of the program now, read from the chain (DESIGN "Indexer")
 import { z } from 'zod';
 import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { Identity } from '@/lib/identity/schemas';

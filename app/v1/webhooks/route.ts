@@ -1,7 +1,7 @@
 // POST /v1/webhooks — subscribe a URL to the change feed (signed deliveries); GET — the caller's subscriptions
 import { z } from 'zod';
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { CreateWebhookRequest, WebhookList, WebhookWithSecret } from '@/lib/webhooks/schemas';
 import { createWebhook, listWebhooks } from '@/lib/webhooks/subscriptions';

@@ -1,17 +1,16 @@
 // POST /v1/auth/challenge — public key → single-use sign-in message (SPEC 4.1)
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
 import { ChallengeRequest, ChallengeResponse } from '@/lib/auth/schemas';
+import { SIGN_IN_STEP } from '../sign-in-step';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/challenge', {
   POST: v1Operation({
     operationId: 'requestChallenge',
-    tags: ['auth'],
     summary: 'Request a single-use sign-in message for a public key',
-    rateLimit: 'auth',
-    countsRequest: true, // in the statement that stores the nonce
+    ...SIGN_IN_STEP,
     body: { schema: ChallengeRequest, maxBytes: 4096 },
     responses: { 200: ok('The message to sign', ChallengeResponse, RateLimitHeaders) },
     errors: { 400: 'Malformed body or public key' },

@@ -2,7 +2,7 @@
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import { json } from '@/lib/api/handler';
-import { ok } from '@/lib/api/openapi';
+import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { PublicKeyString } from '@/lib/solana/keys';
 

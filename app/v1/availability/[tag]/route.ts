@@ -1,6 +1,6 @@
 // GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
 import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders, tagPath } from '@/lib/api/openapi';
+import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders, tagPath } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { atIndexedSlot } from '@/lib/indexer/indexed-slot';

@@ -3,7 +3,7 @@ import { conditionalJson } from '@/lib/api/conditional';
 import { getChain } from '@/lib/chain/rpc';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
-import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/openapi';
+import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
 import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';

@@ -1,7 +1,7 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
 import { conditionalJson } from '@/lib/api/conditional';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { tagReadDocs } from '@/lib/api/openapi';
+import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
 import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { conditionalJson } from '@/lib/api/conditional';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { conditionalReadDocs } from '@/lib/api/openapi';
+import { conditionalReadDocs } from '@/lib/api/docs';
 import { parseWith } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';

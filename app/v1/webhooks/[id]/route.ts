@@ -1,5 +1,5 @@
 // DELETE /v1/webhooks/{id} — end one of the caller's subscriptions
-import { RateLimitHeaders } from '@/lib/api/openapi';
+import { RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { NO_SUCH_WEBHOOK, webhookPath } from '@/lib/webhooks/schemas';
 import { deleteWebhook, webhookIdOf } from '@/lib/webhooks/subscriptions';

@@ -1,7 +1,7 @@
 // GET /v1/identity/{tag}/signals — what a payer weighs before paying: dates of the owner and wallet, flags, look-alikes, warnings
 import { conditionalJson } from '@/lib/api/conditional';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { tagReadDocs } from '@/lib/api/openapi';
+import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getSignalsAtSlot, Signals } from '@/lib/identity/signals';
 import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';

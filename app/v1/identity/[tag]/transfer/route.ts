@@ -1,7 +1,7 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction
 import { conditionalJson } from '@/lib/api/conditional';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { tagReadDocs } from '@/lib/api/openapi';
+import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { parseTagParam } from '@/lib/identity/get-identity';
 import { atIndexedSlot } from '@/lib/indexer/indexed-slot';

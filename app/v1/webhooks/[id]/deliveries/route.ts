@@ -1,6 +1,6 @@
 // GET /v1/webhooks/{id}/deliveries — the subscription's last delivery attempts, newest first
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { DeliveryAttemptList, NO_SUCH_WEBHOOK, webhookPath } from '@/lib/webhooks/schemas';
 import { listDeliveries, webhookIdOf } from '@/lib/webhooks/subscriptions';

@@ -1,6 +1,6 @@
 // POST /v1/webhooks/{id}/replay { after } — deliver again every event after a feed cursor
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { NO_SUCH_WEBHOOK, ReplayWebhookRequest, Webhook, webhookPath } from '@/lib/webhooks/schemas';
 import { replayWebhook, webhookIdOf } from '@/lib/webhooks/subscriptions';

@@ -1,6 +1,6 @@
 // POST /v1/webhooks/{id}/rotate — a new signing secret (the old one still signs for a day)
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/openapi';
+import { ok, RateLimitHeaders } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { NO_SUCH_WEBHOOK, webhookPath, WebhookWithSecret } from '@/lib/webhooks/schemas';
 import { rotateWebhookSecret, webhookIdOf } from '@/lib/webhooks/subscriptions';

@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, type VersionedTransactionResponse } from '@solana/web3.js';
-import { describe, expect, it, vi } from 'vitest';
-import { extractRegistrations, type TransactionForIndexing } from '@/lib/indexer/extract-registrations';
+import { describe, expect, it } from 'vitest';
+import { decodeTransaction, type TransactionForIndexing } from '@/lib/indexer/decode-transaction';
 import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { PROGRAM_ID } from './support';
@@ -49,14 +49,9 @@ function response(instructions: TransactionInstruction[], inner: { index: number
   } as unknown as VersionedTransactionResponse;
 }
 
-const expected = (tag: string) => ({
-  tag,
-  owner: owner.toBase58(),
-  wallet: wallet.toBase58(),
-  signature: bs58.encode(Buffer.alloc(64, 1)),
-  slot: 42,
-  blockTime: 1_700_000_000,
-});
+/** The record address of `tag`: what the indexer re-reads. */
+const record = (tag: string) => findTagRecordAddress(tag, PROGRAM_ID)[0].toBase58();
+const decode = (tx: TransactionForIndexing) => decodeTransaction(tx, PROGRAM_ID);
 
 function proxyCall(tag: string): TransactionInstruction {
   const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
@@ -78,64 +73,58 @@ function innerRegister(tag: string, data: Uint8Array = encodeRegisterTagData(tag
   return { programId: PROGRAM_ID, keys: [pda, owner, payer, SystemProgram.programId], data };
 }
 
-describe('extractRegistrations', () => {
-  it('finds a top-level register_tag, owner = account 1', () => {
+describe('decodeTransaction', () => {
+  it('finds a top-level register_tag and the record it touches', () => {
     const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner, wallet, feePayer: payer });
-    expect(extractRegistrations(response([ix]), PROGRAM_ID)).toEqual([expected('alice')]);
+    expect(decode(response([ix]))).toEqual({ malformed: [], invokesProgram: true, touched: [record('alice')] });
   });
 
   it('finds a register_tag made through CPI (an inner instruction)', () => {
     const tx = response([proxyCall('bob')], [{ index: 0, instructions: [innerRegister('bob')] }]);
-    expect(extractRegistrations(tx, PROGRAM_ID)).toEqual([expected('bob')]);
+    expect(decode(tx)).toEqual({ malformed: [], invokesProgram: true, touched: [record('bob')] });
   });
 
   it('finds top-level and inner ones together, in execution order', () => {
     const direct = registerTagInstruction({ programId: PROGRAM_ID, tag: 'carol', owner, wallet, feePayer: payer });
     const tx = response([proxyCall('dave'), direct], [{ index: 0, instructions: [innerRegister('dave')] }]);
-    expect(extractRegistrations(tx, PROGRAM_ID).map((r) => r.tag)).toEqual(['dave', 'carol']);
+    expect(decode(tx).touched).toEqual([record('dave'), record('carol')]);
   });
 
   it('ignores the same bytes sent to another program', () => {
     const ix = registerTagInstruction({ programId: PROXY, tag: 'erin', owner, wallet, feePayer: payer });
-    expect(extractRegistrations(response([ix]), PROGRAM_ID)).toEqual([]);
+    expect(decode(response([ix]))).toEqual({ malformed: [], invokesProgram: false, touched: [] });
   });
 
-  it('ignores other instructions of our program (another discriminator), silently', () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  it('another instruction of our program (another discriminator) touches its record and is not malformed', () => {
     const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'frank', owner, wallet, feePayer: payer });
     ix.data = Buffer.from([9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3]);
-    expect(extractRegistrations(response([ix]), PROGRAM_ID)).toEqual([]);
-    expect(warn).not.toHaveBeenCalled();
-    warn.mockRestore();
+    expect(decode(response([ix]))).toEqual({ malformed: [], invokesProgram: true, touched: [record('frank')] });
   });
 
-  const MALFORMED: Record<string, Uint8Array> = {
-    'truncated data': Buffer.concat([Buffer.from(REGISTER_TAG_DISCRIMINATOR), Buffer.from([5, 0, 0, 0]), Buffer.from('gina')]),
-    'trailing bytes': Buffer.concat([encodeRegisterTagData('gina', wallet), Buffer.from([0])]),
-    'a non-canonical tag': encodeRegisterTagData('Gina!', wallet),
-    'invalid UTF-8': (() => {
-      const d = encodeRegisterTagData('gina', wallet);
-      d[12] = 0xff;
-      return d;
-    })(),
+  const invalidUtf8 = encodeRegisterTagData('gina', wallet);
+  invalidUtf8[12] = 0xff;
+  const MALFORMED: Record<string, [Uint8Array, string]> = {
+    'truncated data': [Buffer.concat([Buffer.from(REGISTER_TAG_DISCRIMINATOR), Buffer.from([5, 0, 0, 0]), Buffer.from('gina')]), 'undecodable arguments'],
+    'trailing bytes': [Buffer.concat([encodeRegisterTagData('gina', wallet), Buffer.from([0])]), 'undecodable arguments'],
+    'a non-canonical tag': [encodeRegisterTagData('Gina!', wallet), 'a tag outside the rules'],
+    'invalid UTF-8': [invalidUtf8, 'undecodable arguments'],
   };
-  for (const [name, data] of Object.entries(MALFORMED)) {
-    it(`logs and skips malformed register_tag data: ${name}`, () => {
-      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  for (const [name, [data, why]] of Object.entries(MALFORMED)) {
+    it(`reports malformed register_tag data, where and why: ${name}`, () => {
       const tx = response([proxyCall('gina')], [{ index: 0, instructions: [innerRegister('gina', data)] }]);
-      expect(extractRegistrations(tx, PROGRAM_ID)).toEqual([]);
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/malformed register_tag .*inner 0\.0/));
-      warn.mockRestore();
+      expect(decode(tx)).toEqual({ malformed: [`malformed register_tag (inner 0.0: ${why})`], invokesProgram: true, touched: [record('gina')] });
     });
   }
 
-  it('keeps the good registrations of a transaction beside a malformed one', () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  it('keeps the good instructions of a transaction beside a malformed one', () => {
     const tx = response(
       [proxyCall('hank'), registerTagInstruction({ programId: PROGRAM_ID, tag: 'ivan', owner, wallet, feePayer: payer })],
       [{ index: 0, instructions: [innerRegister('hank', REGISTER_TAG_DISCRIMINATOR)] }],
     );
-    expect(extractRegistrations(tx, PROGRAM_ID).map((r) => r.tag)).toEqual(['ivan']);
-    warn.mockRestore();
+    expect(decode(tx)).toEqual({
+      malformed: ['malformed register_tag (inner 0.0: undecodable arguments)'],
+      invokesProgram: true,
+      touched: [record('hank'), record('ivan')],
+    });
   });
 });

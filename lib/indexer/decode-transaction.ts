@@ -4,24 +4,10 @@ import { isCanonicalTag } from '@/lib/identity/tag';
 import { logger } from '@/lib/observability/logger';
 import { decodeRegisterTagData, hasDiscriminator, INSTRUCTION_ACCOUNTS, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
 
-/**
- * One `register_tag` that landed: what the mirror row is made of (SPEC 3.1). `owner` is the
- * instruction's account 1 (the signer the program recorded), `wallet` its argument.
- */
-export interface Registration {
-  tag: string;
-  owner: string;
-  wallet: string;
-  signature: string;
-  slot: number;
-  /** Unix seconds of the block, when the node knows it. */
-  blockTime: number | null;
-}
-
 /** The newest transaction version the indexer reads (v1 is live on mainnet, DESIGN "Web"). */
 export const MAX_SUPPORTED_TRANSACTION_VERSION = 1;
 
-/** What `extractRegistrations` needs of a getTransaction answer. */
+/** What `decodeTransaction` needs of a getTransaction answer. */
 export type TransactionForIndexing = Pick<VersionedTransactionResponse, 'slot' | 'blockTime' | 'meta' | 'transaction'>;
 
 interface RawInstruction {
@@ -33,7 +19,6 @@ interface RawInstruction {
 
 /** What a transaction holds for the indexer: see `decodeTransaction`. */
 export interface DecodedTransaction {
-  registrations: Registration[];
   /** Instructions of ours with the register_tag discriminator that do not decode, with why. */
   malformed: string[];
   /** Whether any instruction, top-level or inner, is one of `programId`'s. */
@@ -56,15 +41,14 @@ export class IncompleteTransactionError extends Error {
 }
 
 /**
- * Every `register_tag` of `programId` in a transaction, top-level AND inner (a program that
- * registers through CPI), in execution order. It does not look at `meta.err`: the caller
- * decides what a failed transaction means. An instruction of ours with the register_tag
- * discriminator but malformed data or accounts is reported in `malformed`; other
- * instructions of ours (a future ABI) are ignored. Throws IncompleteTransactionError when the
- * answer is incomplete, and any other error when the transaction cannot be read at all.
+ * The instructions of `programId` in a transaction, top-level AND inner (a program that calls
+ * ours through CPI), in execution order: the records they touch, and the register_tag ones
+ * whose data or accounts are malformed. It does not look at `meta.err`: the caller decides
+ * what a failed transaction means. Other instructions of ours are not checked further (the
+ * record they touch is re-read anyway). Throws IncompleteTransactionError when the answer is
+ * incomplete, and any other error when the transaction cannot be read at all.
  */
 export function decodeTransaction(tx: TransactionForIndexing, programId: PublicKey): DecodedTransaction {
-  const signature = tx.transaction.signatures[0] ?? '';
   const keys = accountKeysOf(tx);
   const raw: RawInstruction[] = [];
   const inner = new Map<number, RawInstruction[]>();
@@ -84,7 +68,7 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     raw.push(...(inner.get(i) ?? []));
   });
 
-  const decoded: DecodedTransaction = { registrations: [], malformed: [], invokesProgram: false, touched: [] };
+  const decoded: DecodedTransaction = { malformed: [], invokesProgram: false, touched: [] };
   const touched = new Set<string>();
   for (const ix of raw) {
     if (!keys.get(ix.programIdIndex)?.equals(programId)) continue;
@@ -97,30 +81,10 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     if (!args || !owner || !isCanonicalTag(args.tag)) {
       const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
       decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);
-      continue;
     }
-    decoded.registrations.push({
-      tag: args.tag,
-      owner: owner.toBase58(),
-      wallet: args.wallet.toBase58(),
-      signature,
-      slot: tx.slot,
-      blockTime: tx.blockTime ?? null,
-    });
   }
   decoded.touched = [...touched];
   return decoded;
-}
-
-/**
- * The registrations of `decodeTransaction`, malformed instructions logged and left out. No
- * route reads it any more (the indexer and POST /v1/sync re-read the `touched` records); the
- * decoder's tests assert through it what each register_tag carries.
- */
-export function extractRegistrations(tx: TransactionForIndexing, programId: PublicKey): Registration[] {
-  const decoded = decodeTransaction(tx, programId);
-  for (const why of decoded.malformed) logger.warn({ transaction: tx.transaction.signatures[0] ?? '', why }, 'indexer: malformed instruction skipped');
-  return decoded.registrations;
 }
 
 function accountKeysOf(tx: TransactionForIndexing): MessageAccountKeys {

@@ -311,7 +311,7 @@ export interface paths {
         };
         /**
          * The change feed: every change of what GET /v1/identity answers, in order
-         * @description Apply the events in order: `upsert` sets the tag’s identity, `remove` deletes it (missing, released and blocked alike). Pass `next` back as `after`; `next` is the given cursor when nothing is newer. No event is ever skipped: an event whose transaction commits late is served after the cursors given out before it. A full page never changes.
+         * @description Apply the events in order: `upsert` sets the tag’s identity, `remove` deletes it (missing, released and blocked alike). Pass `next` back as `after`; `next` is the given cursor when nothing is newer. No event is ever skipped: an event whose transaction commits late is served after the cursors given out before it. A page holds at most `limit` events and at most 1 MiB of JSON (it ends early at that bound, between two events). A full page never changes.
          */
         get: operations["listIdentityEvents"];
         put?: never;
@@ -734,7 +734,7 @@ export interface components {
                  * @description Stable machine-readable code; each maps to one HTTP status
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_tag" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "conflict" | "lookalike" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_tag" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "conflict" | "lookalike" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable" | "rpc_rate_limited";
                 /** @description Human-readable explanation; may change */
                 message: string;
                 /**
@@ -1522,6 +1522,25 @@ export interface operations {
             /** @description Body not sent as `Content-Type: application/json` */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2526,6 +2545,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error on our side */
             500: {
                 headers: {
@@ -2676,6 +2714,25 @@ export interface operations {
             /** @description Body not sent as `Content-Type: application/json` */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2860,6 +2917,25 @@ export interface operations {
             /** @description Malformed cursor, or a limit outside 1..1000 */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": string;
+                    /** @description The policy, e.g. `30;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { PUBLIC_READ_CACHE_CONTROL } from './cors';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 
 /*
  * Conditional GETs (DESIGN.md "For integrators"): every public read carries an ETag, the
@@ -43,4 +45,12 @@ export function conditionalText(req: Request, text: string, contentType: string,
   const common = { ...headers, 'Cache-Control': cacheControl, ETag: etag };
   if (ifNoneMatchHits(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: common });
   return new Response(text, { status: 200, headers: { ...common, 'Content-Type': contentType } });
+}
+
+/**
+ * A public /v1 read (identity, resolve, signals, reverse): conditional, cacheable by a CDN for
+ * a short time, and carrying the slot its data reflects (`X-Indexed-Slot`).
+ */
+export function publicReadAtSlot(req: Request, { value, indexedSlot }: { value: unknown; indexedSlot: string }): Response {
+  return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
 }

@@ -1,12 +1,10 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
-import { conditionalJson } from '@/lib/api/conditional';
+import { publicReadAtSlot } from '@/lib/api/conditional';
 import { getChain } from '@/lib/chain/rpc';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json } from '@/lib/api/handler';
 import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
-import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { updateProfile } from '@/lib/identity/update-profile';
@@ -20,7 +18,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     ...tagReadDocs('The identity', Identity),
     handler: async (req, { params: { tag }, services: { db } }) => {
       const { value, indexedSlot } = await getIdentityAtSlot(db, tag);
-      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+      return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),
   PATCH: v1Operation({

@@ -1,10 +1,8 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
-import { conditionalJson } from '@/lib/api/conditional';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { publicReadAtSlot } from '@/lib/api/conditional';
 import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
-import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { ResolvedIdentity } from '@/lib/identity/schemas';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve/{tag}', {
@@ -16,7 +14,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     ...tagReadDocs('The resolved identity', ResolvedIdentity),
     handler: async (req, { params: { tag }, services: { db } }) => {
       const { value, indexedSlot } = await resolveIdentityAtSlot(db, tag);
-      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+      return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),
 });

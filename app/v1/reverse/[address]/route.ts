@@ -1,12 +1,10 @@
 // GET /v1/reverse/{address} — address → its primary tag (or the oldest it is the payout wallet of)
 import { z } from 'zod';
-import { conditionalJson } from '@/lib/api/conditional';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { publicReadAtSlot } from '@/lib/api/conditional';
 import { conditionalReadDocs } from '@/lib/api/docs';
 import { parseWith } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { reverseLookup } from '@/lib/integrations/reverse-lookup';
 import { AddressPathParam, ReverseLookup } from '@/lib/integrations/schemas';
 
@@ -24,7 +22,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     params: (raw) => parseWith(ReversePath, raw),
     handler: async (req, { params: { address }, services: { db, config } }) => {
       const { value, indexedSlot } = await reverseLookup({ db, ...getChain(config) }, address);
-      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+      return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),
 });

@@ -1,10 +1,8 @@
 // GET /v1/identity/{tag}/signals — what a payer weighs before paying: dates of the owner and wallet, flags, look-alikes, warnings
-import { conditionalJson } from '@/lib/api/conditional';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { publicReadAtSlot } from '@/lib/api/conditional';
 import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getSignalsAtSlot, Signals } from '@/lib/identity/signals';
-import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/signals', {
   GET: v1Operation({
@@ -18,7 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     ...tagReadDocs('The signals', Signals),
     handler: async (req, { params: { tag }, services: { db, config } }) => {
       const { value, indexedSlot } = await getSignalsAtSlot(db, tag, { now: new Date(), walletChangeWarningMs: config.walletChangeWarningMs });
-      return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+      return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),
 });

@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { AppError } from '@/lib/errors';
+import { observeRequest } from '@/lib/observability/observe-request';
 import { errorResponse } from './error-response';
 import { bearerCaller, withApi, withCallerRateLimit, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
 import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
+import { methodNotAllowed } from './other-methods';
 import { parseWith } from './parse';
 import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
 import { readJson, readOptionalJson } from './read-json';
@@ -152,10 +154,10 @@ export function v1Route(path: string, operations: V1RouteDeclaration['operations
   for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][]) own[method] = enforce(op, path);
   if (own.GET) own.HEAD = own.GET;
   const declared = HTTP_METHODS.filter((m) => m !== 'HEAD' && own[m]);
-  own.OPTIONS = corsPreflight(declared);
+  const preflight = corsPreflight(declared);
+  own.OPTIONS = (req) => observeRequest(req, path, async () => preflight());
   const allow = allowOf([...declared, 'OPTIONS']);
-  const notAllowed: RouteHandler = (req) =>
-    setCorsHeaders(errorResponse(new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow })));
+  const notAllowed: RouteHandler = (req) => observeRequest(req, path, async () => setCorsHeaders(methodNotAllowed(req.method, allow)));
   Object.defineProperty(own.OPTIONS, DECLARATION, { value: declaration });
   return Object.fromEntries(HTTP_METHODS.map((m) => [m, own[m] ?? notAllowed])) as Record<HttpMethod, RouteHandler>;
 }
@@ -165,7 +167,7 @@ export function declarationOf(module: Record<string, unknown>): V1RouteDeclarati
   return (module.OPTIONS as RouteHandler | undefined)?.[DECLARATION] ?? null;
 }
 
-/** The 404 of a /v1 path that names no route (app/v1/[[...rest]]/route.ts). */
-export function unknownPath(): Response {
-  return setCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.')));
+/** The 404 of a /v1 path that names no route (app/v1/[[...rest]]/route.ts), observed under `other`. */
+export function unknownPath(req: Request): Promise<Response> {
+  return observeRequest(req, undefined, async () => setCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.'))));
 }

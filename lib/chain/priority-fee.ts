@@ -1,5 +1,7 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
 import type { PriorityFeePolicy } from '@/lib/config';
+import { AppError } from '@/lib/errors';
+import { logger } from '@/lib/observability/logger';
 import { rpcCall } from './rpc';
 
 /** getRecentPrioritizationFees takes at most this many accounts. */
@@ -10,12 +12,22 @@ const MAX_FEE_ACCOUNTS = 128;
  * cluster's recent prioritization fees for the accounts it writes (one value per recent slot,
  * each the most that slot's transactions writing one of them paid at least, as
  * getRecentPrioritizationFees answers), at the policy's percentile, never above its ceiling.
- * A cluster that reports nothing recent gives 0. An unreachable cluster is a 503 like any
- * other read of the builders.
+ * A cluster that reports nothing recent gives 0, and so does one that refuses the method (a
+ * JSON-RPC error; some providers do not serve it) or answers something else than fees, with a
+ * warning: a transaction without a priority fee still lands, later under congestion (README
+ * "Compute budget and fees"). An unreachable cluster, or a provider rate limiting us, is a 503
+ * like any other read of the builders (the blockhash read beside this one needs it too).
  */
 export async function recentPriorityFee(connection: Connection, writable: readonly PublicKey[], policy: PriorityFeePolicy): Promise<number> {
   const lockedWritableAccounts = dedupe(writable).slice(0, MAX_FEE_ACCOUNTS);
-  const recent = await rpcCall(() => connection.getRecentPrioritizationFees({ lockedWritableAccounts }));
+  let recent: { prioritizationFee: number }[];
+  try {
+    recent = await rpcCall(() => connection.getRecentPrioritizationFees({ lockedWritableAccounts }));
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    logger.warn({ err }, 'priority fee: the cluster refused getRecentPrioritizationFees; building at 0 micro-lamports per CU');
+    return 0;
+  }
   return Math.min(percentile(recent.map((r) => r.prioritizationFee), policy.percentile), policy.maxMicroLamports);
 }
 

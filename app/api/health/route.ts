@@ -2,7 +2,10 @@
 // the cluster (GET /api/ready checks those). Also the trivial route the benchmarks compare
 // against; observed like every route (request id, metrics, its log line).
 import { observeRequest } from '@/lib/observability/observe-request';
+import { otherMethods } from '@/lib/api/other-methods';
 
 export function GET(req: Request): Promise<Response> {
   return observeRequest(req, '/api/health', async () => Response.json({ ok: true }));
 }
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/health', ['GET']);

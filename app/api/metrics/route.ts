@@ -5,6 +5,7 @@ import { hasBearerSecret } from '@/lib/api/cron-auth';
 import { withApi } from '@/lib/api/handler';
 import { AppError } from '@/lib/errors';
 import { prometheusText } from '@/lib/observability/metrics';
+import { otherMethods } from '@/lib/api/other-methods';
 
 export const GET = withApi(async (req, { services: { config } }) => {
   if (config.metricsToken && !hasBearerSecret(req.headers.get('authorization'), config.metricsToken)) {
@@ -14,3 +15,5 @@ export const GET = withApi(async (req, { services: { config } }) => {
     headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/metrics', ['GET']);

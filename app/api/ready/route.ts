@@ -3,8 +3,11 @@
 import { json, withApi } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
 import { checkReadiness } from '@/lib/observability/readiness';
+import { otherMethods } from '@/lib/api/other-methods';
 
 export const GET = withApi(async (_req, { services: { db, config } }) => {
   const readiness = await checkReadiness({ db, connection: getChain(config).connection });
   return json(readiness, { status: readiness.ok ? 200 : 503 });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/ready', ['GET']);

@@ -2,11 +2,16 @@
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
 import { errorResponse } from '@/lib/api/error-response';
+import { otherMethods } from '@/lib/api/other-methods';
 import { readBody } from '@/lib/api/read-json';
 import { getAuthOptions } from '@/lib/web/next-auth-options';
+import { observeRequest } from '@/lib/observability/observe-request';
 import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/request-limits';
 
 type Context = { params: Promise<{ nextauth: string[] }> };
+
+/** What metrics and logs name every path of the catch-all. */
+const ROUTE = '/api/auth/{nextauth}';
 
 /*
  * next-auth reads the whole body before its CSRF check, unauthenticated. Its forms (CSRF
@@ -15,7 +20,11 @@ type Context = { params: Promise<{ nextauth: string[] }> };
  * next-auth gets that copy.
  */
 
-async function handler(req: NextRequest, ctx: Context): Promise<Response> {
+function handler(req: NextRequest, ctx: Context): Promise<Response> {
+  return observeRequest(req, ROUTE, () => answer(req, ctx));
+}
+
+async function answer(req: NextRequest, ctx: Context): Promise<Response> {
   let bounded = req;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     try {
@@ -29,3 +38,4 @@ async function handler(req: NextRequest, ctx: Context): Promise<Response> {
 }
 
 export { handler as GET, handler as POST };
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(ROUTE, ['GET', 'POST']);

@@ -4,6 +4,7 @@ import { AppError } from '@/lib/errors';
 import { normalizePathTag } from '@/lib/identity/tag';
 import { findActiveIdentity } from '@/lib/identity/queries';
 import { fetchAvatarImage } from '@/lib/web/avatar-image';
+import { otherMethods } from '@/lib/api/other-methods';
 
 type TagRoute = { tag: string };
 
@@ -27,3 +28,5 @@ export const GET = withApi<TagRoute>(
     });
   }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/avatar/{tag}', ['GET']);

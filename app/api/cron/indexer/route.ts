@@ -3,6 +3,7 @@ import { json, withApi } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
 import { withCron } from '@/lib/api/cron-auth';
 import { runCronJob } from '@/lib/indexer/cron-job';
+import { otherMethods } from '@/lib/api/other-methods';
 
 // Vercel stops a function at its plan's limit; a run also stops at INDEXER_MAX_TRANSACTIONS.
 export const maxDuration = 60;
@@ -13,3 +14,5 @@ export const GET = withApi(
     return json(await runCronJob({ db, connection, programId, config, now: new Date() }));
   }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/cron/indexer', ['GET']);

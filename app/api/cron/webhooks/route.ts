@@ -2,9 +2,12 @@
 import { json, withApi } from '@/lib/api/handler';
 import { withCron } from '@/lib/api/cron-auth';
 import { deliverWebhooks } from '@/lib/webhooks/deliver';
+import { otherMethods } from '@/lib/api/other-methods';
 
 export const maxDuration = 60;
 
 export const GET = withApi(
   withCron(async (_req, { services: { db, config } }) => json(await deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }))),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/cron/webhooks', ['GET']);

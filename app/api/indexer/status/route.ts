@@ -5,8 +5,11 @@ import { hasBearerSecret } from '@/lib/api/cron-auth';
 import { json, withApi } from '@/lib/api/handler';
 import { getChain } from '@/lib/chain/rpc';
 import { readIndexerStatus } from '@/lib/indexer/status';
+import { otherMethods } from '@/lib/api/other-methods';
 
 export const GET = withApi(async (req, { services: { db, config } }) => {
   const withPrivate = hasBearerSecret(req.headers.get('authorization'), config.metricsToken);
   return json(await readIndexerStatus({ db, ...getChain(config) }, withPrivate));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/indexer/status', ['GET']);

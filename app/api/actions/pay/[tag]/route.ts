@@ -2,6 +2,7 @@
 import { Keypair } from '@solana/web3.js';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
+import { otherMethods } from '@/lib/api/other-methods';
 import { parseWith } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
@@ -11,8 +12,10 @@ import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
 import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/integrations/pay-action';
 import { payAssetOf } from '@/lib/integrations/pay-asset';
+import { observeRequest } from '@/lib/observability/observe-request';
 
 type TagRoute = { tag: string };
+const ROUTE = '/api/actions/pay/{tag}';
 
 export const GET = withActionHeaders(
   withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
@@ -29,7 +32,7 @@ export const GET = withActionHeaders(
       warnings: signals.value.warnings,
     });
     return json(metadata, { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL, ...indexedSlotHeaders(signals.indexedSlot) } });
-  }),
+  }, ROUTE),
 );
 
 export const POST = withActionHeaders(
@@ -44,7 +47,13 @@ export const POST = withActionHeaders(
       const newReference = () => Keypair.generate().publicKey;
       return json(await buildPayAction({ identity, asset, account, amount, reference, connection, priorityFee: config.priorityFee, newReference }));
     }),
+    ROUTE,
   ),
 );
 
-export const OPTIONS = actionPreflight;
+export const OPTIONS = (req: Request) => observeRequest(req, ROUTE, actionPreflight);
+
+const others = otherMethods(ROUTE, ['GET', 'POST', 'OPTIONS']);
+export const PUT = withActionHeaders(others.PUT);
+export const PATCH = withActionHeaders(others.PATCH);
+export const DELETE = withActionHeaders(others.DELETE);

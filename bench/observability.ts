@@ -2,8 +2,12 @@
 // /v1/identity/{tag} and the trivial route, each served by two instances of the same build on
 // the same database, one observing (request id, metrics, a log line per request) and one with
 // OBSERVABILITY=off, measured in turn in one run (issue: under 5% on each).
+// Besides throughput, each instance's CPU time per request (from /proc, both sides of every
+// round): on a machine others share, throughput moves with their load, while CPU time per
+// request mostly does not.
 //   npm run bench -- observability
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { startApp, type RunningApp } from '@/devstack/app';
 import type { Stack } from '@/devstack/stack';
@@ -14,6 +18,29 @@ import { seedBenchProfile } from './seed';
 const TARGET_OVERHEAD = 0.05;
 const ROUNDS = 10;
 const ROUND_SECONDS = 1.5;
+
+/** The CPU time (user + system, µs) a process has used, from /proc; null where there is none. */
+function cpuMicros(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+/** Linux's USER_HZ, which /proc/<pid>/stat counts in. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+type Measured = LoadResult & { cpuMicrosPerRequest: number | null };
+
+/** One load run against `app`, with the CPU time the app used per request answered. */
+async function measureWithCpu(app: RunningApp, spec: LoadSpec): Promise<Measured> {
+  const before = cpuMicros(app.pid);
+  const result = await measure(spec);
+  const after = cpuMicros(app.pid);
+  return { ...result, cpuMicrosPerRequest: before === null || after === null || result.requests === 0 ? null : (after - before) / result.requests };
+}
 
 function pubkey(): string {
   const x = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;
@@ -40,37 +67,44 @@ export async function benchObservability({ databaseUrl, rpcUrl }: Stack) {
     ];
     for (const route of routes) for (const app of [observed, bare]) await measure({ ...route.load(app), durationSeconds: 1 }); // warm-up
 
-    const results = routes.map(() => ({ on: [] as LoadResult[], off: [] as LoadResult[] }));
+    const results = routes.map(() => ({ on: [] as Measured[], off: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, route] of routes.entries()) {
         // which instance goes first alternates, so the machine's drift falls on both alike
         const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const side of order) {
           const app = side === 'on' ? observed : bare;
-          results[i]![side].push(await measure({ ...route.load(app), durationSeconds: ROUND_SECONDS }));
+          results[i]![side].push(await measureWithCpu(app, { ...route.load(app), durationSeconds: ROUND_SECONDS }));
         }
       }
     }
 
     console.log(
       `\n## Metrics and logging on the hot path (production build, 10 connections) — ${ROUNDS} rounds of ${ROUND_SECONDS} s per instance, ` +
-        'the instance with OBSERVABILITY=off and the observing one in turn; overhead = 1 − the median of each round\'s throughput ratio',
+        'the instance with OBSERVABILITY=off and the observing one in turn; overhead = 1 − the median of each round\'s throughput ratio; ' +
+        'CPU = the instance\'s CPU time per request (µs, median of the rounds), CPU overhead = the median of each round\'s on / off − 1',
     );
-    console.log('| route | req/s off | req/s on | p50 ms off | p50 ms on | p99 ms off | p99 ms on | failed | overhead | range | target |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('| route | req/s off | req/s on | p50 ms off | p50 ms on | p99 ms off | p99 ms on | failed | overhead | range | CPU µs off | CPU µs on | CPU overhead | target |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     const summaries = routes.map((route, i) => {
       const { on, off } = results[i]!;
       const overheads = on.map((r, round) => 1 - r.requestsPerSecond / off[round]!.requestsPerSecond);
       const overhead = median(overheads);
+      const cpuOn = on.map((r) => r.cpuMicrosPerRequest);
+      const cpuOff = off.map((r) => r.cpuMicrosPerRequest);
+      const cpuKnown = cpuOn.every((x) => x !== null) && cpuOff.every((x) => x !== null);
+      const cpuOverhead = cpuKnown ? median(cpuOn.map((x, round) => x! / cpuOff[round]! - 1)) : null;
       const failed = [...on, ...off].reduce((n, r) => n + r.non2xx + r.errors, 0);
-      const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
       const verdict = `< ${pct(TARGET_OVERHEAD)} ${overhead < TARGET_OVERHEAD ? 'met' : 'NOT MET'}`;
+      const us = (xs: (number | null)[]) => (cpuKnown ? median(xs as number[]).toFixed(0) : '—');
       console.log(
         `| ${route.name} | ${median(off.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(on.map((r) => r.requestsPerSecond)).toFixed(0)} | ` +
           `${median(off.map((r) => r.p50))} | ${median(on.map((r) => r.p50))} | ${median(off.map((r) => r.p99))} | ${median(on.map((r) => r.p99))} | ` +
-          `${failed} | ${pct(overhead)} | ${pct(Math.min(...overheads))} to ${pct(Math.max(...overheads))} | ${verdict} |`,
+          `${failed} | ${pct(overhead)} | ${pct(Math.min(...overheads))} to ${pct(Math.max(...overheads))} | ` +
+          `${us(cpuOff)} | ${us(cpuOn)} | ${cpuOverhead === null ? '—' : pct(cpuOverhead)} | ${verdict} |`,
       );
-      return { name: route.name, overhead, failed };
+      return { name: route.name, overhead, cpuOverhead, failed };
     });
     return summaries;
   } finally {

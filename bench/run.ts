@@ -15,6 +15,7 @@ import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
 import { benchLocalnet } from './localnet';
 import { benchObservability } from './observability';
+import { benchObservabilityHook } from './observability-hook';
 import { benchAvailabilityAtScale, benchPayers } from './payers';
 import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
@@ -43,6 +44,8 @@ const SECTIONS: Record<string, Section> = {
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   webhooks: { stack: true, run: (s) => benchWebhooks(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
+  /** What observing costs a request, in isolation (CPU µs). */
+  'observability-hook': { stack: false, run: () => benchObservabilityHook() },
   program: { stack: false, run: () => benchProgram() },
   lifecycle: { stack: false, run: () => benchProgramLifecycle() },
   cu: { stack: false, run: () => benchProgramCuSample() },

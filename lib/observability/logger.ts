@@ -1,16 +1,27 @@
-import pino, { type DestinationStream, type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { currentRequestId } from './request-context';
 import { REDACTED, REDACTED_FIELDS, scrub } from './scrub';
 
 /*
  * The server's log: one JSON object a line on stdout (README "Operating the service", "Logs").
- * Every line written while a request is served carries its `requestId` (the X-Request-Id
- * its answer returns), found through AsyncLocalStorage, so lib/ code logs without being
- * handed the request. Secrets never reach a line: fields by name are redacted, free text is
- * scrubbed (./scrub.ts).
+ * Two loggers write to it:
+ * - `logger`, for what lib/ code logs: every line written while a request is served carries
+ *   its `requestId` (the X-Request-Id its answer returns), found through the request context,
+ *   so lib/ code logs without being handed the request; secrets never reach a line: fields by
+ *   name are redacted, free text is scrubbed (./scrub.ts). These lines are few (warnings,
+ *   errors), so what that costs does not matter.
+ * - `requestLog`, for the one line each request ends with (./observe-request.ts), written on
+ *   every request, so it does none of that: its fields are built there from values that hold
+ *   no secret (a route, a method, a status, a duration, an id) or are scrubbed there (the path).
  */
 
 export type { Logger } from 'pino';
+
+/** The process's two loggers (see above), on one destination. */
+export interface Logs {
+  logger: Logger;
+  requestLog: Logger;
+}
 
 /** An error as a log field: type, message, code, stack, and what caused it (drizzle wraps the driver's error), scrubbed. */
 function serializeError(err: unknown, depth = 0): Record<string, unknown> {
@@ -25,13 +36,22 @@ function serializeError(err: unknown, depth = 0): Record<string, unknown> {
   };
 }
 
-/** A logger writing to `destination` (stdout by default; tests pass a stream of their own). */
-export function createLogger(destination?: DestinationStream): Logger {
-  return pino(
+/** What every line has: level as its name, an ISO time, LOG_LEVEL. */
+function lineOptions(): LoggerOptions {
+  return {
+    level: process.env.LOG_LEVEL || 'info',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+}
+
+/** The loggers writing to `destination` (stdout by default; tests pass a stream of their own). */
+export function createLogs(destination?: DestinationStream): Logs {
+  // written as lines come, off the request's path (a write in flight gathers the next ones)
+  const out = destination ?? pino.destination({ dest: 1, sync: false });
+  const logger = pino(
     {
-      level: process.env.LOG_LEVEL || 'info',
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      ...lineOptions(),
       mixin: () => {
         const requestId = currentRequestId();
         return requestId ? { requestId } : {};
@@ -44,15 +64,18 @@ export function createLogger(destination?: DestinationStream): Logger {
         },
       },
     },
-    // written as lines come, off the request's path (a write in flight gathers the next ones)
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    out,
   );
+  return { logger, requestLog: pino(lineOptions(), out) };
 }
 
-// One per process, on globalThis: Next.js gives each route's chunk its own module state.
-const SLOT = Symbol.for('identity-tag-service.logger');
-const holder = globalThis as unknown as Record<symbol, Logger | undefined>;
+// One pair per process, on globalThis: Next.js gives each route's chunk its own module state.
+const SLOT = Symbol.for('identity-tag-service.logs');
+const holder = globalThis as unknown as Record<symbol, Logs | undefined>;
+const logs = (holder[SLOT] ??= createLogs());
 
-/** The process's logger. */
-export const logger: Logger = (holder[SLOT] ??= createLogger());
+/** The process's logger (see above). */
+export const logger: Logger = logs.logger;
 
+/** The process's per-request line (./observe-request.ts only). */
+export const requestLog: Logger = logs.requestLog;

@@ -34,15 +34,24 @@ export interface IndexerLag {
   deferred: number;
 }
 
+/** One series of requests (a route, a method, a status): its attributes, made once, and its count so far. */
+interface RequestSeries {
+  attributes: Attributes;
+  count: number;
+}
+
 interface Telemetry {
   provider: MeterProvider;
   prometheus: PrometheusExporter;
-  requests: Counter;
+  /** Requests answered, by `route method status`: read by an observable counter when metrics are collected. */
+  requests: Map<string, RequestSeries>;
   duration: Histogram;
   refusals: Counter;
   poolWait: Histogram;
   poolFailures: Counter;
   pools: Map<string, PoolState>;
+  /** `{ pool }` of each pool, made once. */
+  poolAttributes: Map<string, Attributes>;
   indexerRuns: Counter;
   indexerTransactions: Counter;
   indexerRunDuration: Histogram;
@@ -67,6 +76,7 @@ function createTelemetry(): Telemetry {
   });
   const meter: Meter = provider.getMeter('identity-tag-service');
   const pools = new Map<string, PoolState>();
+  const requests = new Map<string, RequestSeries>();
   const indexerLag: Telemetry['indexerLag'] = { read: null };
 
   const poolGauges = {
@@ -100,10 +110,18 @@ function createTelemetry(): Telemetry {
     [lagGauges.slots, lagGauges.seconds, lagGauges.deferred],
   );
 
+  // Counted in a Map and reported when metrics are collected: a synchronous counter would
+  // hash the attributes on every request; the histogram below does that once.
+  meter
+    .createObservableCounter('http.server.requests', { description: 'Requests answered, by route, method and status' })
+    .addCallback((result) => {
+      for (const series of requests.values()) result.observe(series.count, series.attributes);
+    });
+
   return {
     provider,
     prometheus,
-    requests: meter.createCounter('http.server.requests', { description: 'Requests answered, by route, method and status' }),
+    requests,
     duration: meter.createHistogram('http.server.request.duration.seconds', {
       unit: 's',
       description: 'Time to answer a request (to the response headers), by route, method and status',
@@ -117,6 +135,7 @@ function createTelemetry(): Telemetry {
     }),
     poolFailures: meter.createCounter('db.pool.acquire.failures', { description: 'Waits for a pooled connection that failed (deadline, connect error), by pool' }),
     pools,
+    poolAttributes: new Map(),
     indexerRuns: meter.createCounter('indexer.runs', { description: 'Indexer runs, by outcome (completed, failed, skipped: another run held the lock)' }),
     indexerTransactions: meter.createCounter('indexer.transactions', {
       description: 'Transactions the indexer handled, by result (processed: the cursor moved past it; deferred; recorded_skip)',
@@ -137,20 +156,30 @@ function telemetry(): Telemetry {
   return (holder[SLOT] ??= createTelemetry());
 }
 
-/** One answered request. */
+/** One answered request (on every request: kept cheap, see README "Benchmarks"). */
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
   const t = telemetry();
-  const attributes: Attributes = { route, method, status };
-  t.requests.add(1, attributes);
-  t.duration.record(seconds, attributes);
+  const key = `${route} ${method} ${status}`;
+  let series = t.requests.get(key);
+  if (!series) {
+    series = { attributes: { route, method, status }, count: 0 };
+    t.requests.set(key, series);
+  }
+  series.count += 1;
+  t.duration.record(seconds, series.attributes);
   if (status === 429) t.refusals.add(1, { route });
 }
 
 /** One wait for a pooled connection, and whether it got one. */
 export function recordPoolWait(pool: string, seconds: number, ok: boolean): void {
   const t = telemetry();
-  t.poolWait.record(seconds, { pool });
-  if (!ok) t.poolFailures.add(1, { pool });
+  let attributes = t.poolAttributes.get(pool);
+  if (!attributes) {
+    attributes = { pool };
+    t.poolAttributes.set(pool, attributes);
+  }
+  t.poolWait.record(seconds, attributes);
+  if (!ok) t.poolFailures.add(1, attributes);
 }
 
 /** Reports `state` (read when metrics are collected) under `pool`. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from './logger';
+import { logger, requestLog } from './logger';
 import { recordRequest } from './metrics';
 import { requestContext } from './request-context';
 import { pathnameOf, routeLabel } from './route-label';
+import { scrub } from './scrub';
 
 /*
  * What every /v1 and /api request goes through once, from the one wrapper its handler has
@@ -18,7 +19,8 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * An id a proxy in front already gave the request is kept, so its logs and ours meet; only
- * a plain token is taken (it lands in our logs and headers), anything else gets a new one.
+ * a plain token that quotes no secret is taken (it lands in our logs and headers), anything
+ * else gets a new one.
  */
 const ACCEPTED_REQUEST_ID = /^[\w.:-]{8,128}$/;
 
@@ -38,7 +40,7 @@ export async function observeRequest(req: Request, route: string | undefined, an
   if (!observing) return answer();
   const started = performance.now();
   const given = req.headers.get(REQUEST_ID_HEADER);
-  const requestId = given && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
+  const requestId = given && ACCEPTED_REQUEST_ID.test(given) && scrub(given) === given ? given : randomUUID();
   let response: Response;
   try {
     response = await requestContext.run({ requestId }, answer);
@@ -51,14 +53,19 @@ export async function observeRequest(req: Request, route: string | undefined, an
   return response;
 }
 
+/**
+ * Counts the request and writes its line. The line is built here from fields that hold no
+ * secret, the path (the client's own text) scrubbed, so it goes to the lean requestLog; a
+ * failure's line carries the error, and goes through the logger that scrubs it (./logger.ts).
+ */
 function finish(req: Request, declared: string | undefined, requestId: string, status: number, started: number, err?: unknown): void {
   const durationMs = performance.now() - started;
   const path = pathnameOf(req.url);
   const route = declared ?? routeLabel(path);
   recordRequest(route, req.method, status, durationMs / 1000);
-  const line = { requestId, method: req.method, route, path, status, durationMs: Math.round(durationMs * 10) / 10, ...(err ? { err } : {}) };
-  if (status >= 500) logger.error(line, 'request');
-  else logger.info(line, 'request');
+  const line = { requestId, method: req.method, route, path: scrub(path), status, durationMs: Math.round(durationMs * 10) / 10 };
+  if (status >= 500 || err !== undefined) logger.error(err === undefined ? line : { ...line, err }, 'request');
+  else requestLog.info(line, 'request');
 }
 
 /** `response` with `name` set; a response whose headers are frozen (a fetched one) is copied first. */

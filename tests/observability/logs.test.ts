@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '@/lib/observability/logger';
+import { createLogs } from '@/lib/observability/logger';
 import { requestContext } from '@/lib/observability/request-context';
 import { scrub } from '@/lib/observability/scrub';
 
@@ -13,7 +13,7 @@ function capturedLogger() {
       done();
     },
   });
-  const log = createLogger(stream);
+  const { logger: log } = createLogs(stream);
   return { log, lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 

@@ -79,6 +79,18 @@ describe('request ids and the log', () => {
     expect(kept.headers.get('x-request-id')).toBe('lb-0123456789abcdef');
     const replaced = await fetch(`${app().url}/api/health`, { headers: { 'x-request-id': 'has spaces and "quotes"' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const token = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJpZC10ZXN0In0.aWQtdGVzdC1zaWduYXR1cmU';
+    const quotingAToken = await fetch(`${app().url}/api/health`, { headers: { 'x-request-id': token } });
+    expect(quotingAToken.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs a path that quotes a token with the token redacted', async () => {
+    const token = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJwYXRoLXRlc3QifQ.cGF0aC10ZXN0LXNpZ25hdHVyZQ';
+    const res = await fetch(`${app().url}/v1/identity/${token}`);
+    expect(res.status).toBe(400);
+    const line = await loggedLine(app(), (l) => l.requestId === res.headers.get('x-request-id') && l.msg === 'request');
+    expect(line).toMatchObject({ route: '/v1/identity/{tag}', path: '/v1/identity/[redacted]', status: 400 });
+    expect(app().output()).not.toContain(token);
   });
 
   it('never logs the token, the signature or the secret a request carried', async () => {
@@ -99,6 +111,44 @@ describe('request ids and the log', () => {
     await loggedLine(app(), (l) => l.requestId === patch.headers.get('x-request-id'));
     const output = app().output();
     for (const secret of [token, signature, TEST_AUTH_SECRET, METRICS_TOKEN]) expect(output).not.toContain(secret);
+  });
+});
+
+describe('answers that no handler of the route serves', () => {
+  // each: the request, its status and body, and the route its metric and log line name
+  it.each([
+    ['a CORS preflight', 'OPTIONS', '/v1/identity/alice', '/v1/identity/{tag}', 204, null],
+    [
+      'a method the route does not serve',
+      'PUT',
+      '/v1/auth/challenge',
+      '/v1/auth/challenge',
+      405,
+      { error: { code: 'method_not_allowed', message: 'PUT is not allowed here; allowed: POST, OPTIONS.' } },
+    ],
+    ['a /v1 path no route names', 'GET', '/v1/no/such/endpoint', 'other', 404, { error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' } }],
+    [
+      'a method an /api route does not serve',
+      'POST',
+      '/api/health',
+      '/api/health',
+      405,
+      { error: { code: 'method_not_allowed', message: 'POST is not allowed here; allowed: GET, HEAD, OPTIONS.' } },
+    ],
+    ['an /api preflight', 'OPTIONS', '/api/health', '/api/health', 204, null],
+    ['an Action preflight', 'OPTIONS', '/api/actions/pay/alice', '/api/actions/pay/{tag}', 204, null],
+  ] as const)('%s (%s %s) is counted under its route and status, and logged under the id it answers', async (_name, method, path, route, status, body) => {
+    const labels = { route, method, status: String(status) };
+    const before = sample(await metrics(), 'http_server_requests_total', labels);
+    const res = await readResponse(await fetch(`${app().url}${path}`, { method }));
+    expect(res.status).toBe(status);
+    if (body) expect(res.json).toEqual(body);
+    else expect(res.text).toBe('');
+    const requestId = res.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sample(await metrics(), 'http_server_requests_total', labels)).toBe(before + 1);
+    const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'request');
+    expect(line).toMatchObject({ level: 'info', route, method, status, path });
   });
 });
 

@@ -3,7 +3,7 @@ import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-o
 import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { AppError } from '@/lib/errors';
 import { errorResponse } from './error-response';
-import { bearerCaller, withApi, withCallerRateLimit, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
+import { bearerCaller, json, withApi, withCallerRateLimit, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
 import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
 import { parseWith } from './parse';
 import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
@@ -72,7 +72,8 @@ export interface V1Operation<P = Record<string, string>, B = undefined, Bearer e
   /** The path segments, parsed before the body (throw the 400 of a malformed one). */
   params?: (raw: Record<string, string>) => P;
   body?: BodyDeclaration<B>;
-  handler: (req: Request, ctx: OperationContext<P, B, Bearer, Counts>) => Promise<Response>;
+  /** Returns the value of a 200 JSON answer (`Cache-Control: no-store`), or the Response of any other answer. */
+  handler: (req: Request, ctx: OperationContext<P, B, Bearer, Counts>) => Promise<Response | object>;
   /** The answers that are not errors (2xx, 304). */
   responses: ZodOpenApiResponsesObject;
   /** The errors the handler answers itself, beyond the declared checks', and what each means here. */
@@ -125,7 +126,8 @@ function enforce(op: AnyV1Operation, path: string): Handler<RouteContext> {
     const params = op.params ? op.params(ctx.params) : ctx.params;
     const body = op.body ? await readBody(req, op.body) : undefined;
     if (op.bearer && op.bearerLast) caller = await bearerCaller(req, services.tokenKeys);
-    return op.handler(req, { params, body, caller, services, countRequest: op.countsRequest ? ctx.countRequest : undefined });
+    const answer = await op.handler(req, { params, body, caller, services, countRequest: op.countsRequest ? ctx.countRequest : undefined });
+    return answer instanceof Response ? answer : json(answer);
   };
   return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path));
 }

@@ -40,6 +40,13 @@ const ConditionalReadHeaders = PublicReadHeaders.extend({
   ETag: header('ETag', 'Validator of this exact answer; send it back as If-None-Match', '"3q2-7w_yQ1mJp9Xh0s6a1g"'),
 });
 
+/** The 304 of a conditional read, one shared response: no body, the same ETag and Cache-Control. */
+const NOT_MODIFIED: ZodOpenApiResponseObject = {
+  id: 'NotModified',
+  description: 'Not modified: If-None-Match named the current ETag. No body.',
+  headers: ConditionalReadHeaders,
+};
+
 /** The If-None-Match request header of a conditional read. */
 const ifNoneMatch = z.object({
   'if-none-match': z.string().optional().meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
@@ -67,7 +74,7 @@ export function conditionalReadDocs(path: z.ZodObject, answer: string, schema: z
     requestParams: { path, header: ifNoneMatch },
     responses: {
       200: ok(answer, schema, ConditionalReadHeaders),
-      304: { description: 'Not modified: If-None-Match named the current ETag. No body.', headers: ConditionalReadHeaders },
+      304: NOT_MODIFIED,
     },
     errors: cases,
   };

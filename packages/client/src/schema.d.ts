@@ -1109,10 +1109,37 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Malformed body */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Missing, invalid or expired token */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body too large */
+        ContentTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body not sent as `Content-Type: application/json` */
+        UnsupportedMediaType: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1133,6 +1160,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Unexpected error on our side */
+        InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Briefly unavailable (database unreachable); retry after Retry-After */
         ServiceUnavailable: {
             headers: {
@@ -1144,8 +1180,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified: If-None-Match named the current ETag. No body. */
+        NotModified: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description The tag, with or without a leading `@` (or `%40`), any case */
+        tag: string;
+        /** @description The subscription id */
+        webhookId: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Requests allowed in the window */
@@ -1198,14 +1250,11 @@ export interface operations {
                 };
             };
             /** @description Malformed body or public key */
-            400: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1235,17 +1284,13 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description Malformed body */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable) */
             401: components["responses"]["Unauthorized"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1268,8 +1313,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1282,7 +1326,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1301,23 +1345,12 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityOutput"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
             404: components["responses"]["Error"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1327,7 +1360,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1351,19 +1384,16 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The tag belongs to another public key */
             403: components["responses"]["Error"];
             /** @description No such tag (missing or blocked) */
             404: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1376,7 +1406,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1395,23 +1425,12 @@ export interface operations {
                     "application/json": components["schemas"]["Signals"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
             404: components["responses"]["Error"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1421,7 +1440,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1445,19 +1464,16 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
             403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
             404: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1471,7 +1487,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1490,23 +1506,12 @@ export interface operations {
                     "application/json": components["schemas"]["TransferState"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
             404: components["responses"]["Error"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1516,7 +1521,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1540,7 +1545,7 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
             403: components["responses"]["Error"];
@@ -1548,13 +1553,10 @@ export interface operations {
             404: components["responses"]["Error"];
             /** @description The tag is offered to its own owner */
             409: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1565,7 +1567,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1589,7 +1591,7 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
             403: components["responses"]["Error"];
@@ -1597,13 +1599,10 @@ export interface operations {
             404: components["responses"]["Error"];
             /** @description No transfer offer stands */
             409: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1614,7 +1613,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1638,7 +1637,7 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The tag is not offered to the caller */
             403: components["responses"]["Error"];
@@ -1646,13 +1645,10 @@ export interface operations {
             404: components["responses"]["Error"];
             /** @description No transfer offer stands */
             409: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1663,7 +1659,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1687,19 +1683,16 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
             403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
             404: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1713,7 +1706,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1732,23 +1725,12 @@ export interface operations {
                     "application/json": components["schemas"]["ResolvedIdentity"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
             404: components["responses"]["Error"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1779,14 +1761,11 @@ export interface operations {
                 };
             };
             /** @description Malformed body, more than 100 tags, or a malformed tag (named in the message) */
-            400: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1818,23 +1797,12 @@ export interface operations {
                     "application/json": components["schemas"]["ReverseLookup"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed address */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed` */
             404: components["responses"]["Error"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1865,14 +1833,11 @@ export interface operations {
                 };
             };
             /** @description Malformed body, more than 100 addresses, or a malformed address (named in the message) */
-            400: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1903,19 +1868,16 @@ export interface operations {
                 };
             };
             /** @description Malformed body or tag */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The tag belongs to another public key */
             403: components["responses"]["Error"];
             /** @description No such tag (missing or blocked) */
             404: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1949,10 +1911,9 @@ export interface operations {
                 };
             };
             /** @description Malformed cursor, or a limit outside 1..1000 */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1962,7 +1923,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1982,8 +1943,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2015,17 +1975,14 @@ export interface operations {
                 };
             };
             /** @description Malformed body, tag or key */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`) */
             409: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2071,18 +2028,15 @@ export interface operations {
                 };
             };
             /** @description Malformed body or signature */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             /** @description The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released */
             404: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Not a successful transaction of this program (failed, or no instruction of it) */
             422: components["responses"]["Error"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2111,8 +2065,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2144,17 +2097,14 @@ export interface operations {
                 };
             };
             /** @description Malformed body, or a target refused (not https, not port 443, not a public address, answers with a redirect) */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller holds the most subscriptions an owner may */
             409: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2164,7 +2114,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -2185,8 +2135,7 @@ export interface operations {
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
             404: components["responses"]["Error"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2196,7 +2145,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -2219,8 +2168,7 @@ export interface operations {
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
             404: components["responses"]["Error"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2230,7 +2178,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -2254,17 +2202,14 @@ export interface operations {
                 };
             };
             /** @description Malformed body or cursor */
-            400: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
             404: components["responses"]["Error"];
-            /** @description Body too large */
-            413: components["responses"]["Error"];
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2274,7 +2219,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -2297,8 +2242,7 @@ export interface operations {
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
             404: components["responses"]["Error"];
             429: components["responses"]["TooManyRequests"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2332,8 +2276,7 @@ export interface operations {
             };
             /** @description The request’s `Accept` excludes `application/json`, the only form of the document */
             406: components["responses"]["Error"];
-            /** @description Unexpected error on our side */
-            500: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -24,8 +24,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     description:
       'Checks, in order: token (401), tag format and body (400), existence (404, also for blocked tags), ownership (403). ' +
       'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
-    bearer: true,
     rateLimit: 'profile',
+    bearer: true,
     callerRateLimit: 'profile',
     params: ({ tag }) => ({ tag: parseTagParam(tag) }), // SPEC 4.4 rule 4: the tag's format is judged before the body is read
     body: { schema: ProfilePatch },

@@ -1,11 +1,12 @@
 import { Keypair } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
+import { describe, expect, inject, it } from 'vitest';
+import { startApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { callServerAction, nextAuthSignIn } from '../auth/web-session';
 import { ownDatabase } from '../support/database';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
+import { ownApp } from '../support/app';
 
 /*
  * Every write and every expensive read is rate limited (a burst from one caller or one
@@ -22,17 +23,7 @@ const BATCH_PER_ADDRESS = 120;
 const ACTION_PER_ADDRESS = 30;
 
 const database = ownDatabase();
-let app: RunningApp;
-
-beforeAll(async () => {
-  app = await startApp({
-    DATABASE_URL: database.url,
-    SOLANA_RPC_URL: inject('rpcUrl'),
-    CLIENT_ADDRESS_SOURCE: 'proxy',
-    TRUSTED_PROXY_HOPS: '1',
-  });
-});
-afterAll(() => app?.stop());
+const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1' }, { database });
 
 let addresses = 0;
 /** A client address of its own (as the one proxy in front would append it). */
@@ -45,7 +36,7 @@ interface Answer {
 }
 
 async function send(path: string, init: RequestInit & { address: string }): Promise<Answer> {
-  const res = await fetch(`${app.url}${path}`, {
+  const res = await fetch(`${app().url}${path}`, {
     ...init,
     headers: { 'content-type': 'application/json', 'x-forwarded-for': init.address, ...(init.headers as Record<string, string>) },
   });
@@ -97,7 +88,7 @@ async function ownedTag(owner: TestKeypair): Promise<string> {
 
 describe('PATCH /v1/identity/{tag}', () => {
   it('200 PATCHes in a burst by one key from one address: 429 past the per-key limit', async () => {
-    const { token, keypair } = await signIn(app.url);
+    const { token, keypair } = await signIn(app().url);
     const tag = await ownedTag(keypair);
     const address = newAddress();
     const result = await burst(200, (i) =>
@@ -113,7 +104,7 @@ describe('PATCH /v1/identity/{tag}', () => {
   });
 
   it('one key from many addresses has one budget', async () => {
-    const { token, keypair } = await signIn(app.url);
+    const { token, keypair } = await signIn(app().url);
     const tag = await ownedTag(keypair);
     const result = await burst(PROFILE_PER_KEY + 10, (i) =>
       send(`/v1/identity/${tag}`, { method: 'PATCH', address: newAddress(), headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ bio: `edit ${i}` }) }),
@@ -123,7 +114,7 @@ describe('PATCH /v1/identity/{tag}', () => {
 
   it('many keys from one address: 429 past the per-address limit', async () => {
     const callers = await Promise.all(Array.from({ length: 6 }, async () => {
-      const { token, keypair } = await signIn(app.url);
+      const { token, keypair } = await signIn(app().url);
       return { token, tag: await ownedTag(keypair) };
     }));
     const address = newAddress();

@@ -14,6 +14,7 @@ import { createDatabase, startPostgres } from '@/devstack/postgres';
 import { reconcileMirror } from '@/lib/indexer/reconcile';
 import { lifecycleBacklog, type LifecycleMix } from './lifecycle-backlog';
 import { nodeKey } from './node-key';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 /** Vercel cron schedule of vercel.json (every minute), and scripts/serve.ts's default interval. */
@@ -155,7 +156,7 @@ export async function benchIndexer(
     const built = performance.now();
     await registerBacklog(connection, owner, `b${Date.now().toString(36)}_`, backlog);
     const buildSeconds = (performance.now() - built) / 1000;
-    const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
+    const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) }, { poolSize: 10 });
     stops.unshift(() => handle.close());
     const t0 = performance.now();
     const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
@@ -177,7 +178,7 @@ export async function benchIndexer(
     let appUrl = ctx.appUrl;
     let rpcUrl = ctx.rpcUrl;
     if (!appUrl || !rpcUrl) {
-      const app = await startApp({ DATABASE_URL: await createDatabase(serverUrl), SOLANA_RPC_URL: localnet.url, SYNC_RATE_LIMIT: '100000000' });
+      const app = await startApp({ DATABASE_URL: await createDatabase(serverUrl), SOLANA_RPC_URL: localnet.url, RATE_LIMITS: liftedRateLimits(['sync'], 100_000_000) });
       stops.unshift(() => app.stop());
       appUrl = app.url;
       rpcUrl = localnet.url;
@@ -252,7 +253,7 @@ export async function benchLifecycleBacklog(serverUrl: string, backlog: number, 
     waitFinalized: (signatures) => waitFor(connection, signatures, 'finalized'),
   });
   const buildSeconds = (performance.now() - built) / 1000;
-  const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
+  const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) }, { poolSize: 10 });
   stops.unshift(() => handle.close());
   const t0 = performance.now();
   const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });

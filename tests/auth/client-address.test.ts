@@ -4,6 +4,7 @@ import { clientAddress, markSocketAddressServer, SOCKET_ADDRESS_HEADER } from '@
 import { parseConfig } from '@/lib/config';
 import { startAppOwnDatabase } from '../support/app';
 import { newKeypair } from '../support/keypair';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * A rate limit no client can dodge: the client address comes from the deployment
@@ -26,8 +27,7 @@ describe('direct mode, the default of npm start: the socket address, whatever th
   let app: RunningApp;
   beforeAll(async () => {
     app = await startAppOwnDatabase({
-      AUTH_RATE_LIMIT: String(LIMIT),
-      AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
+      RATE_LIMITS: rateLimitsSetting({ auth: { limit: LIMIT, windowSeconds: 3600 } }),
     });
   });
   afterAll(() => app?.stop());
@@ -50,8 +50,7 @@ describe('behind a configured proxy: the configured hop, counted from the right'
     app = await startAppOwnDatabase({
       CLIENT_ADDRESS_SOURCE: 'proxy',
       TRUSTED_PROXY_HOPS: '2',
-      AUTH_RATE_LIMIT: '5',
-      AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
+      RATE_LIMITS: rateLimitsSetting({ auth: { limit: 5, windowSeconds: 3600 } }),
     });
   });
   afterAll(() => app?.stop());

@@ -3,6 +3,7 @@ import type { RunningApp } from '@/devstack/app';
 import { startAppOwnDatabase } from '../support/app';
 import { newKeypair } from '../support/keypair';
 import { callServerAction, nextAuthSignIn } from './web-session';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * One rate-limit entry point for /v1, next-auth and the server actions: the pages'
@@ -17,9 +18,7 @@ let app: RunningApp;
 
 beforeAll(async () => {
   app = await startAppOwnDatabase({
-    AUTH_RATE_LIMIT: String(AUTH_LIMIT),
-    AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
-    REGISTER_RATE_LIMIT: String(REGISTER_LIMIT),
+    RATE_LIMITS: rateLimitsSetting({ auth: { limit: AUTH_LIMIT, windowSeconds: 3600 }, register: REGISTER_LIMIT }),
   });
 });
 afterAll(() => app?.stop());

@@ -5,6 +5,7 @@ import { identityEvents } from '@/lib/db/schema';
 import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
  * A page of GET /v1/events is bounded in bytes (FEED_PAGE_MAX_BYTES, 1 MiB, README) as well
@@ -20,9 +21,7 @@ beforeAll(async () => {
   app = await startApp({
     DATABASE_URL: database.url,
     SOLANA_RPC_URL: inject('rpcUrl'),
-    PROFILE_RATE_LIMIT: '1000000',
-    PROFILE_ADDRESS_RATE_LIMIT: '1000000',
-    FEED_RATE_LIMIT: '1000000',
+    RATE_LIMITS: liftedRateLimits(['profile', 'profileKey', 'feed']),
   });
 });
 afterAll(() => app?.stop());

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '@/devstack/app';
 import { startAppOwnDatabase } from '../support/app';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * GET /api/avatar/{tag} fetches the image from the avatar's host on every request, so it is
- * rate limited per client address like /v1 (AVATAR_RATE_LIMIT): past the limit, 429 before
+ * rate limited per client address like /v1 (the `avatar` bucket): past the limit, 429 before
  * any fetch. A database of its own, so that the budget is this test's alone.
  */
 
@@ -12,12 +13,12 @@ const LIMIT = 3;
 let app: RunningApp;
 
 beforeAll(async () => {
-  app = await startAppOwnDatabase({ AVATAR_RATE_LIMIT: String(LIMIT) });
+  app = await startAppOwnDatabase({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) });
 });
 afterAll(() => app?.stop());
 
 describe('GET /api/avatar/{tag}', () => {
-  it('answers 404 for a tag without an avatar, in any path spelling, and 429 past AVATAR_RATE_LIMIT', async () => {
+  it('answers 404 for a tag without an avatar, in any path spelling, and 429 past the avatar bucket\'s limit', async () => {
     const statuses: number[] = [];
     for (const path of ['nobody', '@nobody', '%40nobody']) {
       const res = await fetch(`${app.url}/api/avatar/${path}`);

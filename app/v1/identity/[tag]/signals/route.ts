@@ -15,7 +15,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
       'Public and cacheable. A missing and a blocked tag give the same 404.',
     ...tagReadDocs('The signals', Signals),
     handler: async (req, { params: { tag }, services: { db, config } }) => {
-      const { value, indexedSlot } = await getSignalsAtSlot(db, tag, { now: new Date(), walletChangeWarningMs: config.walletChangeWarningMs });
+      const { value, indexedSlot } = await getSignalsAtSlot(db, tag, { now: new Date() });
       return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),

@@ -25,9 +25,6 @@ function isUrlWith(value: string, protocols: string[]): boolean {
   }
 }
 
-const positiveInt = (fallback: number) =>
-  z.coerce.number().int().positive().default(fallback);
-
 const port = (fallback: number) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).default(fallback));
 
@@ -74,7 +71,7 @@ export const envSchema = z.object({
   POSTGRES_URL: doc(optionalUrl(['postgres:', 'postgresql:']), {
     description: 'on Vercel (Neon integration), through `@vercel/postgres`; set `statement_timeout` on the database role, its pooler refuses it at connect',
   }),
-  DATABASE_POOL_SIZE: doc(positiveInt(10), {
+  DATABASE_POOL_SIZE: doc(z.coerce.number().int().positive().default(10), {
     description: 'connections of the main pool per process (the sign-in and rate-limit statements have 3 of their own); lower it for many serverless instances',
   }),
   SOLANA_RPC_URL: doc(optionalUrl(['http:', 'https:']), {

@@ -14,6 +14,7 @@ import { createDatabase, startPostgres } from '@/devstack/postgres';
 import { reconcileMirror } from '@/lib/indexer/reconcile';
 import { lifecycleBacklog, type LifecycleMix } from './lifecycle-backlog';
 import { nodeKey } from './node-key';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 /** How often the cron route runs: Vercel cron as vercel.json schedules it (every minute), and scripts/serve.ts's default. */
@@ -174,7 +175,7 @@ export async function benchIndexer(
     let appUrl = ctx.appUrl;
     let rpcUrl = ctx.rpcUrl;
     if (!appUrl || !rpcUrl) {
-      const app = await startApp({ DATABASE_URL: await createDatabase(serverUrl), SOLANA_RPC_URL: localnet.url, SYNC_RATE_LIMIT: '100000000' });
+      const app = await startApp({ DATABASE_URL: await createDatabase(serverUrl), SOLANA_RPC_URL: localnet.url, RATE_LIMITS: liftedRateLimits(['sync'], 100_000_000) });
       stops.unshift(() => app.stop());
       appUrl = app.url;
       rpcUrl = localnet.url;
@@ -234,7 +235,7 @@ export async function benchIndexer(
 
 /** One runIndexer call over everything the program has on `connection`'s chain, into a fresh database, timed. */
 async function indexIntoFreshDatabase(serverUrl: string, connection: Connection, stops: (() => Promise<void>)[]) {
-  const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) });
+  const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) }, { poolSize: 10 });
   stops.unshift(() => handle.close());
   const started = performance.now();
   const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });

@@ -3,6 +3,7 @@ import { clientAddress, markSocketAddressServer, SOCKET_ADDRESS_HEADER } from '@
 import { parseConfig } from '@/lib/config';
 import { ownApp } from '../support/app';
 import { newKeypair } from '../support/keypair';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * A rate limit no client can dodge: the client address comes from the deployment
@@ -22,7 +23,7 @@ async function challenge(appUrl: string, headers: Record<string, string>) {
 }
 
 describe('direct mode, the default of npm start: the socket address, whatever the headers say', () => {
-  const app = ownApp({ AUTH_RATE_LIMIT: String(LIMIT), AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600' });
+  const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ auth: { limit: LIMIT, windowSeconds: 3600 } }) });
 
   it(`40 challenges with 40 different X-Forwarded-For and X-Real-IP values: ${LIMIT} answered, then 429`, async () => {
     const statuses: number[] = [];
@@ -37,7 +38,7 @@ describe('direct mode, the default of npm start: the socket address, whatever th
 });
 
 describe('behind a configured proxy: the configured hop, counted from the right', () => {
-  const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '2', AUTH_RATE_LIMIT: '5', AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600' });
+  const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '2', RATE_LIMITS: rateLimitsSetting({ auth: { limit: 5, windowSeconds: 3600 } }) });
 
   it('entries left of the hop are the client’s to write and change nothing; another address at the hop has its own budget', async () => {
     // Two proxies: the outer one appended 198.51.100.7 (the client it saw), the inner one 10.0.0.1.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ownApp } from '../support/app';
 import { newKeypair } from '../support/keypair';
 import { callServerAction, nextAuthSignIn } from './web-session';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * One rate-limit entry point for /v1, next-auth and the server actions: the pages'
@@ -12,7 +13,7 @@ import { callServerAction, nextAuthSignIn } from './web-session';
 
 const AUTH_LIMIT = 4;
 const REGISTER_LIMIT = 3;
-const app = ownApp({ AUTH_RATE_LIMIT: String(AUTH_LIMIT), AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600', REGISTER_RATE_LIMIT: String(REGISTER_LIMIT) });
+const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ auth: { limit: AUTH_LIMIT, windowSeconds: 3600 }, register: REGISTER_LIMIT }) });
 
 let spoof = 0;
 const spoofed = () => ({ 'x-forwarded-for': `203.0.113.${++spoof}` });

@@ -5,6 +5,7 @@ import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type I
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
 import { ownApp } from '../support/app';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
  * A page of GET /v1/events is bounded in bytes (FEED_PAGE_MAX_BYTES, 1 MiB, README) as well
@@ -14,7 +15,7 @@ import { ownApp } from '../support/app';
  */
 
 const database = ownDatabase();
-const app = ownApp({ PROFILE_RATE_LIMIT: '1000000', PROFILE_ADDRESS_RATE_LIMIT: '1000000', FEED_RATE_LIMIT: '1000000' }, { database });
+const app = ownApp({ RATE_LIMITS: liftedRateLimits(['profile', 'profileKey', 'feed']) }, { database });
 
 /** Every profile field at its maximum, in characters of four UTF-8 bytes where text allows. */
 function maximalPatch(i: number) {

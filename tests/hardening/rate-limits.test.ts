@@ -7,20 +7,21 @@ import { ownDatabase } from '../support/database';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
 import { ownApp } from '../support/app';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
+import { RATE_LIMIT_BUCKETS } from '@/lib/api/rate-limit-buckets';
 
 /*
  * Every write and every expensive read is rate limited (a burst from one caller or one
- * address gets 429s past the limit), at the defaults the README names: an app of its own with
- * no rate-limit setting but the client address taken from X-Forwarded-For, so that each case
- * is a client of its own.
+ * address gets 429s past the limit), at the buckets' own figures: an app of its own with no
+ * RATE_LIMITS but the client address taken from X-Forwarded-For, so that each case is a
+ * client of its own.
  */
 
-// The README's defaults (Configuration): per minute.
-const PROFILE_PER_KEY = 30;
-const PROFILE_PER_ADDRESS = 120;
-const FEED_PER_ADDRESS = 120;
-const BATCH_PER_ADDRESS = 120;
-const ACTION_PER_ADDRESS = 30;
+const PROFILE_PER_KEY = RATE_LIMIT_BUCKETS.profileKey.limit;
+const PROFILE_PER_ADDRESS = RATE_LIMIT_BUCKETS.profile.limit;
+const FEED_PER_ADDRESS = RATE_LIMIT_BUCKETS.feed.limit;
+const BATCH_PER_ADDRESS = RATE_LIMIT_BUCKETS.batch.limit;
+const ACTION_PER_ADDRESS = RATE_LIMIT_BUCKETS.action.limit;
 
 const database = ownDatabase();
 const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1' }, { database });
@@ -128,7 +129,7 @@ describe('PATCH /v1/identity/{tag}', () => {
 
   it('the settings form spends the same per-key budget', async () => {
     // an app whose key budget refills slowly (2 a minute: one every 30 s), so no refill lands in between
-    const slow = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', PROFILE_RATE_LIMIT: '2' });
+    const slow = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', RATE_LIMITS: rateLimitsSetting({ profileKey: 2 }) });
     try {
       const kp = newKeypair();
       const { token } = await signIn(slow.url, kp);

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ownApp } from '../support/app';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * GET /api/avatar/{tag} fetches the image from the avatar's host on every request, so it is
- * rate limited per client address like /v1 (AVATAR_RATE_LIMIT): past the limit, 429 before
+ * rate limited per client address like /v1 (the `avatar` bucket): past the limit, 429 before
  * any fetch. A database of its own, so that the budget is this test's alone.
  */
 
 const LIMIT = 3;
-const app = ownApp({ AVATAR_RATE_LIMIT: String(LIMIT) });
+const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) });
 
 describe('GET /api/avatar/{tag}', () => {
-  it('answers 404 for a tag without an avatar, in any path spelling, and 429 past AVATAR_RATE_LIMIT', async () => {
+  it('answers 404 for a tag without an avatar, in any path spelling, and 429 past the avatar bucket\'s limit', async () => {
     const statuses: number[] = [];
     for (const path of ['nobody', '@nobody', '%40nobody']) {
       const res = await fetch(`${app().url}/api/avatar/${path}`);

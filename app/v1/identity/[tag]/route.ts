@@ -26,7 +26,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
       'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
     rateLimit: 'profile',
     bearer: true,
-    callerRateLimit: 'profile',
+    callerRateLimit: 'profileKey',
     params: ({ tag }) => ({ tag: parseTagParam(tag) }), // SPEC 4.4 rule 4: the tag's format is judged before the body is read
     body: { schema: ProfilePatch },
     requestParams: tagPath,

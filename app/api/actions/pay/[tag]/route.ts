@@ -18,7 +18,7 @@ export const GET = withActionHeaders(
   withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
     const tag = parseTagParam(params.tag);
     // The signals first: the identity read after them is at least as fresh as their slot.
-    const signals = await getSignalsAtSlot(db, tag, { now: new Date(), walletChangeWarningMs: config.walletChangeWarningMs });
+    const signals = await getSignalsAtSlot(db, tag, { now: new Date() });
     const identity = await getIdentity(db, tag);
     const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
     const metadata = payActionMetadata({

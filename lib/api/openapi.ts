@@ -41,58 +41,53 @@ const ErrorEnvelope = z
     example: { error: { code: 'not_found', message: 'No identity with this tag.' } },
   });
 
+/** What each status a declared check answers means (lib/api/v1-route.ts). */
+const ENFORCED: Partial<Record<string, string>> = Object.assign({}, ...Object.values(ENFORCED_STATUSES));
+
 /**
  * The shared error answers (`components.responses`), each the envelope: one per status a
- * declared check answers, with what it means and its headers, and `Error` for the statuses only
+ * declared check answers, with its meaning and headers, and `Error` for the statuses only
  * handlers answer, each operation saying what the status means there.
  */
-const ERROR_RESPONSES: Record<string, { status?: ErrorStatus; description: string; headers?: z.ZodObject }> = {
-  Error: { description: 'The error envelope; each operation says what the status means there' },
-  BadRequest: { status: 400, description: ENFORCED_STATUSES.body[400] },
-  Unauthorized: {
-    status: 401,
-    description: ENFORCED_STATUSES.bearer[401],
-    headers: z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) }),
-  },
-  ContentTooLarge: { status: 413, description: ENFORCED_STATUSES.body[413] },
-  UnsupportedMediaType: { status: 415, description: ENFORCED_STATUSES.body[415] },
-  TooManyRequests: { status: 429, description: ENFORCED_STATUSES.rateLimit[429], headers: RateLimitHeaders.extend(RetryAfterHeader.shape) },
-  InternalServerError: { status: 500, description: ENFORCED_STATUSES.api[500] },
-  ServiceUnavailable: {
-    status: 503,
-    description: ENFORCED_STATUSES.api[503],
-    headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) }),
-  },
+const SHARED_ERRORS: Record<string, { status?: ErrorStatus; headers?: z.ZodObject }> = {
+  Error: {},
+  BadRequest: { status: 400 },
+  Unauthorized: { status: 401, headers: z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) }) },
+  ContentTooLarge: { status: 413 },
+  UnsupportedMediaType: { status: 415 },
+  TooManyRequests: { status: 429, headers: RateLimitHeaders.extend(RetryAfterHeader.shape) },
+  InternalServerError: { status: 500 },
+  ServiceUnavailable: { status: 503, headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) }) },
 };
-
-const sharedResponseOf = (status: string) => Object.keys(ERROR_RESPONSES).find((name) => String(ERROR_RESPONSES[name].status) === status) ?? 'Error';
+const GENERIC_ERROR = 'The error envelope; each operation says what the status means there';
 
 /** The error answers of one operation: references to the shared responses, with what each status means here. */
 function errorReferences(cases: Partial<Record<ErrorStatus, string>>): ZodOpenApiResponsesObject {
   return Object.fromEntries(
     Object.entries(cases).map(([status, description]) => {
-      const name = sharedResponseOf(status);
-      return [status, { $ref: `#/components/responses/${name}`, ...(description === ERROR_RESPONSES[name].description ? {} : { description }) }];
+      const name = Object.keys(SHARED_ERRORS).find((n) => String(SHARED_ERRORS[n].status) === status) ?? 'Error';
+      return [status, { $ref: `#/components/responses/${name}`, ...(description === ENFORCED[status] && name !== 'Error' ? {} : { description }) }];
     }),
   );
 }
 
-/** The shared error responses, each the envelope with its own headers (every one is in use: Redocly's lint says when one is not). */
+/** The shared error responses (every one is in use: Redocly's lint says when one is not). */
 const errorResponses = (): Record<string, ZodOpenApiResponseObject> =>
   Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([name, { description, headers }]) => [name, { description, headers, content: { 'application/json': { schema: ErrorEnvelope } } }]),
+    Object.entries(SHARED_ERRORS).map(([name, { status, headers }]) => [
+      name,
+      { description: status ? ENFORCED[status]! : GENERIC_ERROR, headers, content: { 'application/json': { schema: ErrorEnvelope } } },
+    ]),
   );
 
 /** A rate-limited operation's 2xx answers carry the RateLimit-* headers (withRateLimit sets them on every answer). */
-function withRateLimitHeaders(responses: ZodOpenApiResponsesObject): ZodOpenApiResponsesObject {
-  return Object.fromEntries(
-    Object.entries(responses).map(([status, response]: [string, ZodOpenApiResponseObject]) => {
-      if (!status.startsWith('2')) return [status, response];
-      const own = response.headers as z.ZodObject | undefined;
-      return [status, { ...response, headers: own ? RateLimitHeaders.extend(own.shape) : RateLimitHeaders }];
-    }),
+const withRateLimitHeaders = (responses: ZodOpenApiResponsesObject): ZodOpenApiResponsesObject =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, response]: [string, ZodOpenApiResponseObject]) => [
+      status,
+      status.startsWith('2') ? { ...response, headers: RateLimitHeaders.extend((response.headers as z.ZodObject | undefined)?.shape ?? {}) } : response,
+    ]),
   );
-}
 
 /** A body is required unless leaving it out is accepted: an optional body whose schema takes `{}`. */
 function bodyRequired({ optional, schema }: NonNullable<AnyV1Operation['body']>): boolean {

@@ -11,7 +11,7 @@ import { executePrepared } from '@/lib/db/rows';
  * program up to it is mirrored), or a later one POST /v1/sync mirrored ahead of the cursor.
  * One deployment indexes one program, so it is the largest over the cursors table.
  *
- * The hot reads (identity, resolve, signals, reverse) take it in their own statement, from
+ * The hot reads (identity, resolve, signals, transfer, reverse) take it in their own statement, from
  * the same snapshot as their rows; the others read it just before their data, so the data is
  * at least as fresh as the slot it is sent with.
  */

@@ -3,13 +3,14 @@ import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
 import { ChallengeRequest, ChallengeResponse } from '@/lib/auth/schemas';
-import { SIGN_IN_STEP } from '../sign-in-step';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/challenge', {
   POST: v1Operation({
     operationId: 'requestChallenge',
+    tags: ['auth'],
     summary: 'Request a single-use sign-in message for a public key',
-    ...SIGN_IN_STEP,
+    rateLimit: 'auth', // SPEC 8: one policy for challenge and verify
+    countsRequest: true, // counted in the statement that stores the nonce (one round trip)
     body: { schema: ChallengeRequest, maxBytes: 4096 },
     responses: { 200: ok('The message to sign', ChallengeResponse) },
     errors: { 400: 'Malformed body or public key' },

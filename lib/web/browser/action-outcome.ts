@@ -1,3 +1,4 @@
+import 'client-only';
 /**
  * The browser's side of a server action's answer. Actions answer with values, never by
  * throwing (a thrown error reaches a production browser without its message): the data, or
@@ -6,7 +7,7 @@
  */
 import { ServiceError } from './client-errors';
 
-/** `Code`: lib/web/server-action.ts narrows it to the envelope's codes; the browser reads any string. */
+/** `Code`: lib/web/server/server-action.ts narrows it to the envelope's codes; the browser reads any string. */
 export type ActionOutcome<T, Code extends string = string> = { ok: true; data: T } | { ok: false; error: { code: Code; message: string } };
 
 /** The action's data, or its error as a ServiceError (classified by its envelope code). */

@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * Text for the generated Open Graph image. `next/og` fetches a font from Google Fonts (or an
  * emoji image from a CDN) for any character its bundled font lacks; the image must render

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { IncomingMessage } from 'node:http';
 import { get } from 'node:https';
 import { isPublicAddress, literalAddressOf, publicOnlyLookup } from '@/lib/net/public-address';

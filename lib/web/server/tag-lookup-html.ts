@@ -1,3 +1,4 @@
+import 'server-only';
 import { TAG_MAX_BYTES } from '@/lib/identity/tag';
 import { html, type Html } from './html';
 

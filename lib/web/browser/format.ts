@@ -1,3 +1,4 @@
+import 'client-only';
 /** Display helpers shared by the pages (pure, no DOM). */
 
 const LAMPORTS_PER_SOL = 1_000_000_000;

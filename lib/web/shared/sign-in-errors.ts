@@ -1,6 +1,6 @@
 /**
- * The errors next-auth's `solana` provider reports to `signIn()` (lib/web/next-auth-options.ts,
- * server-only) and the page reads back (lib/web/wallet-sign-in.ts): one spelling for both sides.
+ * The errors next-auth's `solana` provider reports to `signIn()` (lib/web/server/next-auth-options.ts,
+ * server-only) and the page reads back (lib/web/browser/wallet-sign-in.ts): one spelling for both sides.
  */
 
 /** The shared auth rate limit was hit. */

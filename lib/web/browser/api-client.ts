@@ -1,3 +1,4 @@
+import 'client-only';
 /** Browser-side calls to the app's own /v1 routes, and how their failures read. */
 import type { Identity } from '@/lib/identity/schemas';
 import { IndexPendingError, ServiceError } from './client-errors';

@@ -1,3 +1,4 @@
+import 'client-only';
 /** The unsigned transactions the builders answer (base64 wire format), for the wallet to sign. */
 import { Transaction, VersionedTransaction } from '@solana/web3.js';
 

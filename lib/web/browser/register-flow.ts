@@ -1,5 +1,6 @@
+import 'client-only';
 /**
- * What registering adds to the shared transaction steps (lib/web/transaction-flow.ts): its
+ * What registering adds to the shared transaction steps (lib/web/browser/transaction-flow.ts): its
  * labels, and what a lost race for the tag means. The program's AlreadyRegistered (matched by
  * code) and the build's 409 both say someone else has the tag now.
  */

@@ -1,10 +1,11 @@
+import 'server-only';
 import type { PayerWarning } from '@/lib/identity/payer-warnings';
 import type { Identity } from '@/lib/identity/schemas';
 import { avatarPath } from './avatar-path';
 import { html, trustedHtml, type Html } from './html';
 import { payerWarningsHtml } from './payer-warnings-html';
 import { qrSvg } from './qr-svg';
-import { payToken, solanaPayLink, type Cluster } from './solana-pay';
+import { payToken, solanaPayLink, type Cluster } from '@/lib/web/shared/solana-pay';
 
 /**
  * The public profile (/@tag) as HTML: what the page shows inside `<main>`. Plain markup; the
@@ -32,7 +33,7 @@ ${tokenNoteHtml(identity, token)}
 }
 
 function avatarHtml(identity: Identity): Html {
-  // Served from our own origin (lib/web/avatar-path.ts): the page contacts no third party.
+  // Served from our own origin (lib/web/server/avatar-path.ts): the page contacts no third party.
   if (identity.avatar) return html`<img class="avatar" src="${avatarPath(identity.tag.slice(1), identity.avatar)}" alt="" width="96" height="96">`;
   return html`<div class="avatar" aria-hidden="true">${identity.tag.slice(1, 2).toUpperCase()}</div>`;
 }

@@ -8,7 +8,7 @@ import { resolveAuthSecret } from '@/lib/auth/secret';
 import { SESSION_TTL_SECONDS } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
 import { getConfig } from '@/lib/config';
-import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from './sign-in-errors';
+import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from '@/lib/web/shared/sign-in-errors';
 
 declare module 'next-auth' {
   interface Session {

@@ -1,15 +1,16 @@
+import 'server-only';
 import { headers } from 'next/headers';
 import type { z } from 'zod';
 import { AppError, toAppError, type ErrorCode } from '@/lib/errors';
 import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from '@/lib/api/rate-limit';
 import { getServices, type Services } from '@/lib/api/services';
-import type { ActionOutcome } from './action-outcome';
+import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { requireSessionKey } from './session';
 
 /**
  * What every server action answers. Errors travel as values, in the /v1 envelope's terms: a
  * thrown error reaches a production browser without its message, and the pages need the code
- * to react. (lib/web/action-outcome.ts is the browser's view of the same shape.)
+ * to react. (lib/web/browser/action-outcome.ts is the browser's view of the same shape.)
  */
 type ActionResult<T> = ActionOutcome<T, ErrorCode>;
 

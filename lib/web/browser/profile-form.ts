@@ -1,3 +1,4 @@
+import 'client-only';
 import type { z } from 'zod';
 import { EDITABLE_PROFILE_KEYS, type EditableProfileKey } from '@/lib/identity/schemas';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Identity } from '@/lib/identity/schemas';
 import { html, type Html } from './html';
 import { siteFooterHtml, siteHeaderHtml } from './site-chrome';

@@ -1,3 +1,4 @@
+import 'client-only';
 /**
  * The errors the pages' own code throws (wallet-adapter's convention: one class per failure,
  * `name` set as a field so it survives minification). Code that reacts to a failure checks

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { PayerWarning } from '@/lib/identity/payer-warnings';
 import { html, type Html } from './html';
 

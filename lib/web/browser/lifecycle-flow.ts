@@ -1,6 +1,7 @@
+import 'client-only';
 /**
  * The tag lifecycle on the settings page: the shared transaction steps
- * (lib/web/transaction-flow.ts) with the lifecycle's program errors read by code and its own
+ * (lib/web/browser/transaction-flow.ts) with the lifecycle's program errors read by code and its own
  * wording. Nothing here reaches the server.
  */
 import type { FailureOptions } from './transaction-flow';

@@ -1,8 +1,9 @@
+import 'server-only';
 import { html, type Html } from './html';
 
 /*
  * The header and footer every page shows: the App Router's pages render them with React
- * (components/site/SiteChrome.tsx), the /@tag handler as HTML (lib/web/profile-document.ts),
+ * (components/site/SiteChrome.tsx), the /@tag handler as HTML (lib/web/server/profile-document.ts),
  * both from these lists.
  */
 

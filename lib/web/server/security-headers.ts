@@ -10,6 +10,9 @@
  *
  * Everything else (JSON, images, scripts) gets the same headers with a CSP that allows
  * nothing: a browser that renders an API answer as a document runs nothing and frames nothing.
+ *
+ * Server code without the `server-only` marker: next.config.ts imports it, and Next.js loads
+ * that file in plain Node, where the marker throws.
  */
 
 export interface SecurityPolicyInput {

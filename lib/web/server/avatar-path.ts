@@ -1,7 +1,7 @@
+import 'server-only';
 /*
  * Where pages load a profile's avatar from: the app's own origin (GET /api/avatar/{tag}, see
- * lib/web/avatar-image.ts), never the host its owner chose. No server-only imports here:
- * components import it.
+ * lib/web/server/avatar-image.ts), never the host its owner chose.
  */
 
 /** A short, stable token of the avatar URL, so the page's image address changes when it does. */

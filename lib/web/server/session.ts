@@ -1,7 +1,7 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
 import { AppError } from '@/lib/errors';
-import { getAuthOptions } from '@/lib/web/next-auth-options';
+import { getAuthOptions } from '@/lib/web/server/next-auth-options';
 
 /**
  * The public key of the page's next-auth session, or null. Server components and server

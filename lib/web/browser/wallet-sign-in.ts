@@ -1,3 +1,4 @@
+import 'client-only';
 /**
  * Signing the server's sign-in challenge with a wallet (DESIGN.md "Sign-in"),
  * apart from React so it is tested without a browser. A wallet that offers Sign-In With
@@ -15,7 +16,7 @@ import {
   WalletCannotSignError,
   WalletNotConnectedError,
 } from './client-errors';
-import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from './sign-in-errors';
+import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from '@/lib/web/shared/sign-in-errors';
 import { signInInputOf, type SignInInput } from '@/lib/auth/sign-in-message';
 import { signedMessageIs } from './siws';
 

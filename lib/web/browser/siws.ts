@@ -1,3 +1,4 @@
+import 'client-only';
 /*
  * Sign-In With Solana on the page's side. The server's challenge is a SIWS message
  * (lib/auth/sign-in-message.ts, wallet-standard's grammar); a wallet that offers

@@ -1,3 +1,4 @@
+import 'client-only';
 /**
  * The steps of every on-chain action the pages run (DESIGN.md "Web"; register now, the tag
  * lifecycle next) as a pure state machine: build (server) → the wallet signs → send →

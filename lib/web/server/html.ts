@@ -1,3 +1,4 @@
+import 'server-only';
 /*
  * HTML built from template literals, escaped by default: what a route handler answers
  * without React (react-dom/server is not available to route handlers, which run under the

@@ -1,3 +1,4 @@
+import 'server-only';
 import QRCode from 'qrcode';
 
 /** Payment links repeat (one per profile): keep the most recent SVGs, ~1 ms each to draw. */

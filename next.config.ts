@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { NextConfig } from 'next';
+import { browserBuildRules } from './lib/web/browser-build-rules';
 import { SERVER_ACTION_BODY_LIMIT_BYTES } from './lib/web/shared/request-limits';
 import { baseSecurityHeaders, NON_DOCUMENT_CSP } from './lib/web/server/security-headers';
 
@@ -28,6 +29,9 @@ const nextConfig: NextConfig = {
   compress: true,
   env: { PUBLIC_ASSETS_VERSION: assetsVersion },
   reactStrictMode: true,
+  // Node.js built-ins stay out of the browser's bundle: a client component reaching one fails
+  // the build (lib/web/browser-build-rules.ts).
+  turbopack: { rules: browserBuildRules(__dirname) },
   experimental: {
     // Fitting the largest form; proxy.ts answers a plain-text 413 above it, which the form
     // shows (lib/web/shared/request-limits.ts).

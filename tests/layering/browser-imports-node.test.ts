@@ -1,0 +1,17 @@
+import { expect, it } from 'vitest';
+import { buildFixture } from '../support/next-build';
+
+// lib/README.md "Layers": browser code (lib/web/browser/, whatever a 'use client' component
+// imports) never reaches a Node.js built-in or a server module. Turbopack would polyfill
+// `node:crypto` for the browser and build; the rule in lib/web/browser-build-rules.ts stops it.
+// The fixture's client component imports two browser modules: one imports node:crypto, the
+// other lib/web/server/html.ts. A real `next build` must fail on both, naming each.
+it('next build fails when browser code imports a node: built-in or a server module, naming both', () => {
+  const { status, output } = buildFixture('browser-imports-node');
+  expect(status, output.slice(-3000)).not.toBe(0);
+  expect(output).toMatch(
+    /browser-imports-node\/app\/leaky-digest\.ts imports node:crypto, a Node\.js built-in, and is part of the browser's bundle .*Browser code cannot use Node\.js built-ins/,
+  );
+  expect(output).toMatch(/\.\/lib\/web\/server\/html\.ts:1:1\nError: 'server-only' cannot be imported from a Client Component module/);
+  expect(output).toMatch(/\.\/lib\/web\/server\/html\.ts \[Client Component Browser\]\n\s+\.\/tests\/fixtures\/browser-imports-node\/app\/leaky-markup\.ts \[Client Component Browser\]/);
+}, 300_000);

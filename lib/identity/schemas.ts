@@ -225,4 +225,5 @@ export type ResolvedIdentity = z.infer<typeof ResolvedIdentity>;
 export const TagPathParam = z.string().meta({
   description: 'The tag, with or without a leading `@` (or `%40`), any case',
   example: 'alice',
+  param: { id: 'tag' },
 });

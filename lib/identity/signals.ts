@@ -63,8 +63,6 @@ const findSignals = perHandle((db: Db) => {
 
 export interface SignalsOptions {
   now: Date;
-  /** PAYER_WALLET_CHANGE_WARNING_HOURS, in ms. */
-  walletChangeWarningMs: number;
 }
 
 /** The signals but the warnings: what the mirror holds, whatever the time. */
@@ -88,8 +86,8 @@ export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<Signa
 }
 
 /** The signals of an active tag at `now`; 400 malformed, 404 missing or blocked (the identity's one 404). */
-export async function getSignalsAtSlot(db: Db, tagInput: string, { now, walletChangeWarningMs }: SignalsOptions): Promise<AtSlot<Signals>> {
+export async function getSignalsAtSlot(db: Db, tagInput: string, { now }: SignalsOptions): Promise<AtSlot<Signals>> {
   const { value: facts, indexedSlot } = await readSignalFacts(db, parseTagParam(tagInput));
   if (!facts) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
-  return { value: { ...facts, warnings: payerWarnings(facts, now, walletChangeWarningMs) }, indexedSlot };
+  return { value: { ...facts, warnings: payerWarnings(facts, now) }, indexedSlot };
 }

@@ -42,7 +42,7 @@ export async function profilePageResponse(req: Request, segment: string, { db, c
       return new Response(page, { status: 404, headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, ...security } });
     }
     const { title, head } = profileHeadHtml(identity, config.appUrl);
-    const warnings = signals ? payerWarnings(signals, new Date(), config.walletChangeWarningMs) : [];
+    const warnings = signals ? payerWarnings(signals, new Date()) : [];
     const page = pageDocument({ title, head, main: await profileViewHtml(identity, config.solana.cluster, warnings), script: true });
     return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
   } catch (err) {

@@ -1,7 +1,8 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import type { z } from 'zod';
-import { AppError, toAppError, type ErrorCode } from '@/lib/errors';
+import { toAppError, type ErrorCode } from '@/lib/errors';
+import { parseWith } from '@/lib/api/parse';
 import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from '@/lib/api/rate-limit';
 import { getServices, type Services } from '@/lib/api/services';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
@@ -40,20 +41,11 @@ export function withAction<S extends z.ZodTuple, T>(
       const now = new Date();
       if (options.rateLimit) await rateLimitTicket(services, options.rateLimit, await headers(), now).count(services.authDb);
       if (options.callerRateLimit) await callerRateLimitTicket(services, options.callerRateLimit, caller, now).count(services.authDb);
-      const parsed = parseArgs(options.args, args);
+      const parsed = parseWith(options.args, args, { skipPath: 1 });
       return { ok: true, data: await body(parsed, { caller, services, now }) };
     } catch (err) {
       const { code, message } = toAppError(err);
       return { ok: false, error: { code, message } };
     }
   };
-}
-
-/** The arguments against their tuple schema; 400 naming the first offending field (not its argument's index). */
-function parseArgs<S extends z.ZodTuple>(schema: S, args: unknown[]): z.output<S> {
-  const result = schema.safeParse(args);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const path = issue.path.slice(1);
-  throw new AppError('invalid_request', `${path.length ? `\`${path.join('.')}\`: ` : ''}${issue.message}`);
 }

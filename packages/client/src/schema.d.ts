@@ -715,10 +715,6 @@ export interface components {
              */
             createdAt: string;
         };
-        ChallengeResponse: {
-            /** @description The sign-in message (SPEC 2.2), to sign as UTF-8 bytes */
-            message: string;
-        };
         /**
          * @description The error envelope of every /v1 failure
          * @example {
@@ -748,6 +744,10 @@ export interface components {
                  */
                 tag?: string;
             };
+        };
+        ChallengeResponse: {
+            /** @description The sign-in message (SPEC 2.2), to sign as UTF-8 bytes */
+            message: string;
         };
         VerifyResponse: {
             /** @description Session JWT (HS256, 1 hour, sub = public key) */
@@ -1099,10 +1099,126 @@ export interface components {
             at: string;
         };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /** @description The error envelope; each operation says what the status means there */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Malformed body */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing, invalid or expired token */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body too large */
+        ContentTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body not sent as `Content-Type: application/json` */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Rate limit exceeded */
+        TooManyRequests: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unexpected error on our side */
+        InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Briefly unavailable (database unreachable); retry after Retry-After */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait, when known */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not modified: If-None-Match named the current ETag. No body. */
+        NotModified: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
+    parameters: {
+        /** @description The tag, with or without a leading `@` (or `%40`), any case */
+        tag: string;
+        /** @description The subscription id */
+        webhookId: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests allowed in the window */
+        "RateLimit-Limit": string;
+        /** @description Requests left in the current window */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window resets */
+        "RateLimit-Reset": string;
+        /** @description The policy, e.g. `30;w=60` */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait */
+        "Retry-After": string;
+        /** @description Cacheable by shared caches for a short time */
+        "Cache-Control": string;
+        /** @description Any origin may read it */
+        "Access-Control-Allow-Origin": string;
+        /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
+        "X-Indexed-Slot": string;
+        /** @description Validator of this exact answer; send it back as If-None-Match */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1123,14 +1239,10 @@ export interface operations {
             /** @description The message to sign */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1138,71 +1250,12 @@ export interface operations {
                 };
             };
             /** @description Malformed body or public key */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifySignature: {
@@ -1221,96 +1274,24 @@ export interface operations {
             /** @description A session JWT (HS256, one hour) */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description Malformed body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable) */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSession: {
@@ -1331,36 +1312,9 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getIdentity: {
@@ -1372,7 +1326,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1381,71 +1335,23 @@ export interface operations {
             /** @description The identity */
             200: {
                 headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IdentityOutput"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProfile: {
@@ -1454,7 +1360,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1467,6 +1373,10 @@ export interface operations {
             /** @description The updated identity */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1474,99 +1384,17 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The tag belongs to another public key */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No such tag (missing or blocked) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSignals: {
@@ -1578,7 +1406,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1587,71 +1415,23 @@ export interface operations {
             /** @description The signals */
             200: {
                 headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Signals"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setWallet: {
@@ -1660,7 +1440,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1673,14 +1453,10 @@ export interface operations {
             /** @description The unsigned transaction to sign and submit */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1688,99 +1464,18 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTransferState: {
@@ -1792,7 +1487,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1801,71 +1496,23 @@ export interface operations {
             /** @description The transfer state */
             200: {
                 headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransferState"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     offerTransfer: {
@@ -1874,7 +1521,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -1887,14 +1534,10 @@ export interface operations {
             /** @description The unsigned transaction to sign and submit */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,108 +1545,20 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
             /** @description The tag is offered to its own owner */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelTransfer: {
@@ -2012,7 +1567,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -2025,14 +1580,10 @@ export interface operations {
             /** @description The unsigned transaction to sign and submit */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2040,108 +1591,20 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
             /** @description No transfer offer stands */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     acceptTransfer: {
@@ -2150,7 +1613,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -2163,14 +1626,10 @@ export interface operations {
             /** @description The unsigned transaction to sign and submit */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2178,108 +1637,20 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The tag is not offered to the caller */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
             /** @description No transfer offer stands */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     releaseTag: {
@@ -2288,7 +1659,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -2301,14 +1672,10 @@ export interface operations {
             /** @description The unsigned transaction to sign and submit */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2316,99 +1683,18 @@ export interface operations {
                 };
             };
             /** @description Malformed tag or body (unknown key, a key that is not a public key, a zero key) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The caller is not the owner on chain */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No record on chain for this tag (never registered, or released), or the tag is blocked */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resolveIdentity: {
@@ -2420,7 +1706,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -2429,71 +1715,23 @@ export interface operations {
             /** @description The resolved identity */
             200: {
                 headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ResolvedIdentity"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed tag */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description No such tag (missing or blocked) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resolveBatch: {
@@ -2512,6 +1750,10 @@ export interface operations {
             /** @description Each canonical tag → its resolve object or null */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2519,71 +1761,12 @@ export interface operations {
                 };
             };
             /** @description Malformed body, more than 100 tags, or a malformed tag (named in the message) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reverseLookup: {
@@ -2604,71 +1787,23 @@ export interface operations {
             /** @description The address’s tag */
             200: {
                 headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReverseLookup"];
                 };
             };
-            /** @description Not modified: If-None-Match named the current ETag. No body. */
-            304: {
-                headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
-                    /** @description Validator of this exact answer; send it back as If-None-Match */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             /** @description Malformed address */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reverseLookupBatch: {
@@ -2687,6 +1822,10 @@ export interface operations {
             /** @description Each address → `@tag` or null */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2694,71 +1833,12 @@ export interface operations {
                 };
             };
             /** @description Malformed body, more than 100 addresses, or a malformed address (named in the message) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setPrimaryTag: {
@@ -2777,14 +1857,10 @@ export interface operations {
             /** @description The caller’s primary tag now */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,99 +1868,17 @@ export interface operations {
                 };
             };
             /** @description Malformed body or tag */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The tag belongs to another public key */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            403: components["responses"]["Error"];
             /** @description No such tag (missing or blocked) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listIdentityEvents: {
@@ -2903,11 +1897,13 @@ export interface operations {
             /** @description A page of events and the cursor after them */
             200: {
                 headers: {
-                    /** @description Cacheable by shared caches for a short time */
-                    "Cache-Control": string;
-                    "Access-Control-Allow-Origin": string;
-                    /** @description The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot") */
-                    "X-Indexed-Slot": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,53 +1911,10 @@ export interface operations {
                 };
             };
             /** @description Malformed cursor, or a limit outside 1..1000 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTagAvailability: {
@@ -2970,7 +1923,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tag, with or without a leading `@` (or `%40`), any case */
-                tag: string;
+                tag: components["parameters"]["tag"];
             };
             cookie?: never;
         };
@@ -2979,59 +1932,20 @@ export interface operations {
             /** @description Availability of the tag */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TagAvailability"];
                 };
             };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerTag: {
@@ -3050,14 +1964,10 @@ export interface operations {
             /** @description The unsigned transaction to sign and submit */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3065,90 +1975,16 @@ export interface operations {
                 };
             };
             /** @description Malformed body, tag or key */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     syncRegistration: {
@@ -3167,14 +2003,10 @@ export interface operations {
             /** @description The identity, now mirrored */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,8 +2016,11 @@ export interface operations {
             /** @description Seen but not finalized yet; call again */
             202: {
                 headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3193,89 +2028,17 @@ export interface operations {
                 };
             };
             /** @description Malformed body or signature */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description The cluster knows no transaction with this signature (yet: try again), or the tag is blocked or released */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Not a successful transaction of this program (failed, or no instruction of it) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            422: components["responses"]["Error"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             /** @description The cluster or the database is briefly unreachable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -3290,69 +2053,20 @@ export interface operations {
             /** @description The subscriptions, oldest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -3371,14 +2085,10 @@ export interface operations {
             /** @description The subscription, with its signing secret */
             201: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -3387,90 +2097,15 @@ export interface operations {
                 };
             };
             /** @description Malformed body, or a target refused (not https, not port 443, not a public address, answers with a redirect) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The caller holds the most subscriptions an owner may */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -3479,7 +2114,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -3488,76 +2123,20 @@ export interface operations {
             /** @description Deleted; nothing more is delivered */
             204: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -3566,7 +2145,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -3575,78 +2154,22 @@ export interface operations {
             /** @description The subscription, with its new signing secret */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     replayWebhook: {
@@ -3655,7 +2178,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -3668,14 +2191,10 @@ export interface operations {
             /** @description The subscription, its cursor moved */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,90 +2202,15 @@ export interface operations {
                 };
             };
             /** @description Malformed body or cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body not sent as `Content-Type: application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -3775,7 +2219,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The subscription id */
-                id: string;
+                id: components["parameters"]["webhookId"];
             };
             cookie?: never;
         };
@@ -3784,78 +2228,22 @@ export interface operations {
             /** @description Up to 50 attempts, newest first */
             200: {
                 headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeliveryAttemptList"];
                 };
             };
-            /** @description Missing, invalid or expired token */
-            401: {
-                headers: {
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description No subscription of the caller with this id (another owner’s answers the same) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset": string;
-                    /** @description The policy, e.g. `30;w=60` */
-                    "RateLimit-Policy": string;
-                    /** @description Seconds to wait */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["Error"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiDocument: {
@@ -3887,34 +2275,9 @@ export interface operations {
                 };
             };
             /** @description The request’s `Accept` excludes `application/json`, the only form of the document */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error on our side */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Briefly unavailable (database unreachable); retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait, when known */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            406: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     identityChange: {

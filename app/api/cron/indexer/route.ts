@@ -4,7 +4,7 @@ import { getChain } from '@/lib/chain/rpc';
 import { withCron } from '@/lib/api/cron-auth';
 import { runCronJob } from '@/lib/indexer/cron-job';
 
-// Vercel stops a function at its plan's limit; a run also stops at INDEXER_MAX_TRANSACTIONS.
+// Vercel stops a function at its plan's limit; a run also stops at MAX_TRANSACTIONS_PER_RUN (lib/indexer/run-indexer.ts), sized to fit.
 export const maxDuration = 60;
 
 export const GET = withApi(

@@ -1,6 +1,5 @@
 // POST /v1/auth/verify — signed challenge → session JWT (SPEC 4.2)
-import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/docs';
+import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { issueSessionToken } from '@/lib/auth/session-token';
@@ -14,12 +13,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/aut
     description: 'Consumes the challenge whatever the outcome. Every verification failure is the same 401.',
     ...SIGN_IN_STEP,
     body: { schema: VerifyRequest, maxBytes: 8192 },
-    responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse, RateLimitHeaders) },
+    responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse) },
     errors: { 401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)' },
     handler: async (_req, { body: attempt, countRequest, services: { authDb, config, tokenKeys } }) => {
       const allowed = [config.authDomain, ...config.extraAuthDomains];
       const signedIn = await verifySignIn(authDb, attempt, allowed, countRequest);
-      return json({ token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) });
+      return { token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) };
     },
   }),
 });

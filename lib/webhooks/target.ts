@@ -5,7 +5,7 @@ import { isPublicAddress, literalAddressOf, NonPublicAddressError, publicOnlyLoo
 
 /*
  * Webhook targets are URLs their owners chose, fetched by the server: guarded as avatar URLs
- * are (lib/web/avatar-image.ts), at creation and again on every delivery. https on port 443,
+ * are (lib/web/server/avatar-image.ts), at creation and again on every delivery. https on port 443,
  * no credentials in the URL, a host on a public address (checked in the connection's own
  * lookup, so DNS rebinding cannot slip through), and no redirect followed: a 3xx is a failed
  * delivery, and a target that redirects is refused at creation.

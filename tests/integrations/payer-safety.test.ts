@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { recordAddressOf } from '@/devstack/identities';
-import { profileViewHtml } from '@/lib/web/profile-view';
+import { profileViewHtml } from '@/lib/web/server/profile-view';
 import { identities } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPublicAddress } from '@/lib/net/public-address';
-import { fetchAvatarImage } from '@/lib/web/avatar-image';
-import { avatarPath } from '@/lib/web/avatar-path';
+import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
+import { avatarPath } from '@/lib/web/server/avatar-path';
 
 /*
  * The app fetches avatars itself, so that pages contact no third party: a fetch of a

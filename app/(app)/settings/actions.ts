@@ -7,7 +7,7 @@ import { ProfilePatch } from '@/lib/identity/schemas';
 import { getChain } from '@/lib/chain/rpc';
 import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { updateProfile } from '@/lib/identity/update-profile';
-import { withAction } from '@/lib/web/server-action';
+import { withAction } from '@/lib/web/server/server-action';
 
 /**
  * The settings form's save: PATCH /v1/identity/{tag}'s code path (the tag and the patch

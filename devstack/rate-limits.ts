@@ -1,4 +1,4 @@
-import type { RateLimitBucketName } from '@/lib/api/rate-limit-buckets';
+import type { RateLimitBucketName } from '@/lib/rate-limit-buckets';
 
 type Override = number | { limit: number; windowSeconds: number };
 

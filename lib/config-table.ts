@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { RATE_LIMIT_BUCKETS, RATE_LIMIT_BUCKET_NAMES } from '@/lib/api/rate-limit-buckets';
+import { RATE_LIMIT_BUCKETS, RATE_LIMIT_BUCKET_NAMES } from '@/lib/rate-limit-buckets';
 import { envSchema, variableDocs } from '@/lib/config';
 
 /**
  * The README's "Configuration" tables, generated from the schema (lib/config.ts) and the
- * rate-limit buckets (lib/api/rate-limit-buckets.ts), so that what the README says is what the
+ * rate-limit buckets (lib/rate-limit-buckets.ts), so that what the README says is what the
  * code does. `npm run config:readme` writes them between the markers;
  * tests/config/readme-table.test.ts fails when the README differs.
  */
@@ -39,7 +39,7 @@ function rateLimitsTable(): string {
     return row(`\`${name}\``, bucket.per === 'address' ? 'client address' : 'signed-in key', policy, bucket.counts, bucket.why);
   });
   const intro =
-    'Declared once in `lib/api/rate-limit-buckets.ts`, which the limiter reads. GCRA: `limit` requests at once, then one more every window / limit; over it, 429 with `Retry-After` and `RateLimit-*` headers. `RATE_LIMITS` overrides them (tests, benchmarks).';
+    'Declared once in `lib/rate-limit-buckets.ts`, which the limiter reads. GCRA: `limit` requests at once, then one more every window / limit; over it, 429 with `Retry-After` and `RateLimit-*` headers. `RATE_LIMITS` overrides them (tests, benchmarks).';
   return [intro, '', '| bucket | per | limit | counts | why |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { PublicKeyString } from '@/lib/solana/keys';
-import { rateLimitPolicies, type RateLimitPolicies } from '@/lib/api/rate-limit-buckets';
+import { rateLimitPolicies, type RateLimitPolicies } from '@/lib/rate-limit-buckets';
 
 /**
  * The one typed configuration (DESIGN.md "Configuration"), parsed from the environment once.
@@ -48,7 +48,7 @@ function doc<T extends z.ZodType>(schema: T, meta: VariableDoc): T {
 /**
  * Every environment variable the service reads: what a deployment sets or tunes, and the few
  * a test or benchmark needs (each says so). Figures nobody sets are constants beside the code
- * that uses them, each with its reason (rate limits: lib/api/rate-limit-buckets.ts; database
+ * that uses them, each with its reason (rate limits: lib/rate-limit-buckets.ts; database
  * deadlines: lib/db/client.ts; the RPC deadline: lib/chain/rpc.ts; webhooks: lib/webhooks).
  */
 export const envSchema = z.object({
@@ -224,7 +224,7 @@ export interface Config {
    * indexer status adds its private details (reasons, the last error) only with it.
    */
   metricsToken: string | undefined;
-  /** Every rate-limit bucket's policy: lib/api/rate-limit-buckets.ts, with RATE_LIMITS on top. */
+  /** Every rate-limit bucket's policy: lib/rate-limit-buckets.ts, with RATE_LIMITS on top. */
   rateLimits: RateLimitPolicies;
   /** Where the client address that rate limits key on comes from (lib/api/client-address.ts). */
   clientAddress: ClientAddressSource;

@@ -1,5 +1,5 @@
 // `npm run config:readme`: writes the README's configuration tables from lib/config.ts and
-// lib/api/rate-limit-buckets.ts (tests/config/readme-table.test.ts fails when they differ).
+// lib/rate-limit-buckets.ts (tests/config/readme-table.test.ts fails when they differ).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { withConfigTables } from '@/lib/config-table';
 

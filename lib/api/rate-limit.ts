@@ -1,12 +1,12 @@
 import { countRequest, pruneRateLimits, rateLimitResult, type RateLimitPolicy, type RateLimitResult, type RequestCounter } from '@/lib/auth/rate-limit';
 import type { Config } from '@/lib/config';
-import type { CallerRateLimitBucket, RateLimitBucket, RateLimitBucketName } from './rate-limit-buckets';
+import type { CallerRateLimitBucket, RateLimitBucket, RateLimitBucketName } from '@/lib/rate-limit-buckets';
 import type { Db } from '@/lib/db';
 import { clientAddress } from './client-address';
 import { AppError } from '@/lib/errors';
 import { logger } from '@/lib/observability/logger';
 
-export type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit-buckets';
+export type { CallerRateLimitBucket, RateLimitBucket } from '@/lib/rate-limit-buckets';
 
 function policyOf(config: Config, bucket: RateLimitBucketName): RateLimitPolicy {
   return config.rateLimits[bucket];
@@ -47,7 +47,7 @@ class RateLimitTicket implements RequestCounter {
 
 /**
  * The one rate-limit entry point, for /v1 (withRateLimit), next-auth's sign-in and the
- * server actions (withAction), with a bucket of lib/api/rate-limit-buckets.ts: the key is the bucket and the client address the deployment
+ * server actions (withAction), with a bucket of lib/rate-limit-buckets.ts: the key is the bucket and the client address the deployment
  * vouches for (lib/api/client-address.ts). Nothing is counted yet: pass the ticket to a domain
  * function that counts in its own statement, or call `count`. Throws when the client address
  * cannot be determined (fail closed).

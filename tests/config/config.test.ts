@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '@/lib/config';
-import { RATE_LIMIT_BUCKETS } from '@/lib/api/rate-limit-buckets';
+import { RATE_LIMIT_BUCKETS } from '@/lib/rate-limit-buckets';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 
 describe('configuration (DESIGN.md "Configuration")', () => {

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { NextConfig } from 'next';
-import { SERVER_ACTION_BODY_LIMIT_BYTES } from './lib/web/request-limits';
-import { baseSecurityHeaders, NON_DOCUMENT_CSP } from './lib/web/security-headers';
+import { browserBuildRules } from './lib/web/browser-build-rules';
+import { SERVER_ACTION_BODY_LIMIT_BYTES } from './lib/web/shared/request-limits';
+import { baseSecurityHeaders, NON_DOCUMENT_CSP } from './lib/web/server/security-headers';
 
 // Read when the build runs (next.config is evaluated then): HSTS follows the APP_URL of the
-// build. Pages get theirs again at run time with their CSP (lib/web/security-headers.ts).
+// build. Pages get theirs again at run time with their CSP (lib/web/server/security-headers.ts).
 const appUrl = new URL(process.env.APP_URL || 'http://localhost:3000');
 const toList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 // The stylesheet and the /@tag script (public/) are linked with `?v=` this hash of their
-// content, taken at build time (lib/web/profile-document.ts): a new version is a new URL, so
+// content, taken at build time (lib/web/server/profile-document.ts): a new version is a new URL, so
 // a versioned URL is cached for good.
 const PUBLIC_ASSETS = ['public/site.css', 'public/profile.js'];
 const assetsVersion = createHash('sha256')
@@ -28,9 +29,12 @@ const nextConfig: NextConfig = {
   compress: true,
   env: { PUBLIC_ASSETS_VERSION: assetsVersion },
   reactStrictMode: true,
+  // Node.js built-ins stay out of the browser's bundle: a client component reaching one fails
+  // the build (lib/web/browser-build-rules.ts).
+  turbopack: { rules: browserBuildRules(__dirname) },
   experimental: {
     // Fitting the largest form; proxy.ts answers a plain-text 413 above it, which the form
-    // shows (lib/web/request-limits.ts).
+    // shows (lib/web/shared/request-limits.ts).
     serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES },
     // Bodies of requests proxy.ts sees are copied up to this size (server actions, paths with
     // a percent sign): every route behind it reads at most 16 KB anyway.
@@ -38,7 +42,7 @@ const nextConfig: NextConfig = {
   },
   // Every response: no framing, no sniffing, a strict referrer, HSTS over https. API answers
   // also get a CSP that allows nothing; pages get theirs from proxy.ts (a nonce) or from the
-  // /@tag handler (lib/web/security-headers.ts).
+  // /@tag handler (lib/web/server/security-headers.ts).
   async headers() {
     return [
       { source: '/:path*', headers: toList(baseSecurityHeaders({ appUrl })) },

@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SiteFooter, SiteHeader } from '@/components/site/SiteChrome';
-import { stylesheetUrl } from '@/lib/web/profile-document';
+import { stylesheetUrl } from '@/lib/web/server/profile-document';
 
 // No wallet code here: the public pages (/, /@tag) must not download it. The wallet
 // providers live in app/(app)/layout.tsx, around /register and /settings only.
@@ -27,7 +27,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <head>
-        {/* public/site.css, shared with the /@tag handler's pages (lib/web/profile-document.ts). */}
+        {/* public/site.css, shared with the /@tag handler's pages (lib/web/server/profile-document.ts). */}
         <link rel="stylesheet" href={stylesheetUrl()} />
       </head>
       <body>

@@ -1,4 +1,4 @@
-import { notFoundContentHtml } from '@/lib/web/tag-lookup-html';
+import { notFoundContentHtml } from '@/lib/web/server/tag-lookup-html';
 
 export const metadata = { title: 'Not found' };
 

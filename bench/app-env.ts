@@ -1,12 +1,6 @@
+import { liftedRateLimits } from '@/devstack/rate-limits';
+
 /** The app's environment in every benchmark: rate limits no load generator reaches. */
 export const BENCH_APP_ENV = {
-  AUTH_RATE_LIMIT: '100000000',
-  SYNC_RATE_LIMIT: '100000000',
-  REGISTER_RATE_LIMIT: '100000000',
-  AVAILABILITY_RATE_LIMIT: '100000000',
-  PROFILE_RATE_LIMIT: '100000000',
-  PROFILE_ADDRESS_RATE_LIMIT: '100000000',
-  FEED_RATE_LIMIT: '100000000',
-  BATCH_RATE_LIMIT: '100000000',
-  ACTION_RATE_LIMIT: '100000000',
+  RATE_LIMITS: liftedRateLimits(['auth', 'sync', 'register', 'availability', 'profile', 'profileKey', 'feed', 'batch', 'action'], 100_000_000),
 } as const;

@@ -54,7 +54,7 @@ export async function benchAvailabilityAtScale({ databaseUrl, rpcUrl }: { databa
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 2 });
   try {
     const seeded = performance.now();
-    // On a connection of its own: the app's handles stop a statement after DATABASE_STATEMENT_TIMEOUT_MS.
+    // On a connection of its own: the app's handles stop a statement after STATEMENT_TIMEOUT_MS (lib/db/client.ts).
     const seeder = new pg.Client({ connectionString: url });
     await seeder.connect();
     try {

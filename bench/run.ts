@@ -6,10 +6,12 @@
 //   npm run bench -- auth web   only these
 //   npm run bench -- scale      a million identities (opt-in: minutes; not run without names)
 //   npm run bench -- memory     one instance after 100,000 distinct /@tag views (opt-in too)
+//   npm run bench -- batchers   each group-commit call site, this build against a variant (opt-in)
 import { cpus, setPriority } from 'node:os';
 import { startStack, type Stack } from '@/devstack/stack';
 import { BENCH_APP_ENV } from './app-env';
 import { benchAuth } from './auth';
+import { benchBatchers } from './batchers';
 import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
@@ -52,6 +54,8 @@ const SECTIONS: Record<string, Section> = {
   localnet: { stack: false, run: () => benchLocalnet() },
   scale: { stack: false, run: () => benchScale(), optIn: true },
   memory: { stack: false, run: () => benchMemory(), optIn: true },
+  /** Two instances, A this build and B a variant (BENCH_B_DIST, BENCH_B_ENV): each batcher's gain. */
+  batchers: { stack: true, run: (s) => benchBatchers(s), optIn: true },
 };
 
 async function main(): Promise<void> {

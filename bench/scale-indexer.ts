@@ -60,7 +60,7 @@ export interface CatchUp {
 
 /** One runIndexer call from an empty cursor over everything the program has on `rpcUrl`. */
 export async function indexerCatchUp(databaseUrl: string, rpcUrl: string, programId: PublicKey, expected: number): Promise<CatchUp> {
-  const handle = await openDb({ driver: 'node-postgres', url: databaseUrl });
+  const handle = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 10 });
   try {
     const connection = new Connection(rpcUrl, 'confirmed');
     const t0 = performance.now();
@@ -82,7 +82,7 @@ export interface Reconciled {
 
 /** Reconcile (report only) of a mirror that should equal the chain; throws on any difference. */
 export async function reconcileOver(databaseUrl: string, rpcUrl: string, programId: PublicKey): Promise<Reconciled> {
-  const handle = await openDb({ driver: 'node-postgres', url: databaseUrl });
+  const handle = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 10 });
   try {
     const connection = new Connection(rpcUrl, 'confirmed');
     const t0 = performance.now();

@@ -13,6 +13,7 @@ import { FEED_PAGE_MAX_BYTES, feedPageQuery } from '@/lib/feed/read-events';
 import { ACTIVE_ROWS_SQL } from '@/lib/integrations/batch-resolve';
 import { REVERSE_LOOKUP_SQL } from '@/lib/integrations/reverse-lookup';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { BENCH_APP_ENV } from './app-env';
 import { comparePairs, median, type LoadSpec } from './measure';
 import { copyOfBuild, mb, viewAll } from './scale-apps';
 import { indexerCatchUp, reconcileOver, registrationBacklog } from './scale-indexer';
@@ -213,7 +214,7 @@ export async function benchScale(): Promise<void> {
     const urls = { small: await createDatabase(server.url), large: await createDatabase(server.url) };
 
     console.log('\n## Scale: seeding (INSERT … SELECT over generate_series in PostgreSQL; indexes built after the load, then VACUUM ANALYZE)');
-    console.log('| database | identities | feed events | identities + primary tags | events | indexes | vacuum, analyze | total | identities on disk | events on disk |');
+    console.log('| database | identities | feed events | identities + primary tags | events | indexes | vacuum, analyze, prewarm | total | identities on disk | events on disk |');
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     printSeed('500 tags', SMALL, await seedScale(urls.small, SMALL));
     printSeed('1M tags', LARGE, await seedScale(urls.large, LARGE));
@@ -224,7 +225,7 @@ export async function benchScale(): Promise<void> {
 
     const build = copyOfBuild();
     stops.unshift(() => build.remove());
-    const appEnv = (url: string) => ({ DATABASE_URL: url, SOLANA_RPC_URL: localnet.url, NEXT_DIST_DIR: build.dir });
+    const appEnv = (url: string) => ({ ...BENCH_APP_ENV, DATABASE_URL: url, SOLANA_RPC_URL: localnet.url, NEXT_DIST_DIR: build.dir });
     const small = { app: await startApp(appEnv(urls.small)), sample: samples.small };
     stops.unshift(() => small.app.stop());
     const large = { app: await startApp(appEnv(urls.large)), sample: samples.large };

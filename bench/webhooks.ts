@@ -14,6 +14,8 @@ import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { newKeypair } from '@/tests/support/keypair';
 import { signIn } from '@/tests/support/sign-in';
 import { seedBenchProfiles } from './seed';
+import { liftedRateLimits } from '@/devstack/rate-limits';
+import { MAX_SUBSCRIPTIONS_PER_OWNER } from '@/lib/webhooks/subscriptions';
 
 const SUBSCRIPTIONS = 50;
 const EVENTS = 1000;
@@ -75,9 +77,7 @@ export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: stri
     SOLANA_RPC_URL: rpcUrl,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_INTERVAL_SECONDS: '1',
-    WEBHOOK_MAX_PER_OWNER: String(SUBSCRIPTIONS),
-    WEBHOOK_RATE_LIMIT: '100000',
-    AUTH_RATE_LIMIT: '100000',
+    RATE_LIMITS: liftedRateLimits(['webhooks', 'auth'], 100_000),
   });
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 4 });
   const secrets = new Map<string, Webhook>();
@@ -86,8 +86,11 @@ export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: stri
   const port = (receiver.server.address() as AddressInfo).port;
   try {
     const tags = await seedBenchProfiles(url, EVENTS);
-    const { token } = await signIn(app.url, newKeypair());
+    // An owner holds at most MAX_SUBSCRIPTIONS_PER_OWNER: one owner for each that many.
+    const owners = Math.ceil(SUBSCRIPTIONS / MAX_SUBSCRIPTIONS_PER_OWNER);
+    const tokens = await Promise.all(Array.from({ length: owners }, async () => (await signIn(app.url, newKeypair())).token));
     for (let i = 0; i < SUBSCRIPTIONS; i++) {
+      const token = tokens[Math.floor(i / MAX_SUBSCRIPTIONS_PER_OWNER)];
       const res = await fetch(`${app.url}/v1/webhooks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

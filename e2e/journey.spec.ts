@@ -4,9 +4,9 @@ import { networkFee } from '@/lib/registry/compute-budget';
 import { registerTagLimit } from '@/lib/registry/compute-units';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
-import { formatSol } from '@/lib/web/format';
-import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
-import { FLOW_STEPS } from '@/lib/web/transaction-flow';
+import { formatSol } from '@/lib/web/browser/format';
+import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';
+import { FLOW_STEPS } from '@/lib/web/browser/transaction-flow';
 import {
   airdrop,
   chooseTag,

@@ -6,7 +6,7 @@
 import { getChain } from '@/lib/chain/rpc';
 import { getConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
-import { runIndexer } from '@/lib/indexer/run-indexer';
+import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/indexer/run-indexer';
 import { reconcileMirror, type MirrorDifference } from '@/lib/indexer/reconcile';
 import { runCommand } from './run-command';
 
@@ -25,7 +25,7 @@ async function main(args: string[]): Promise<number> {
   const { db, close } = await openDb(config.database, { poolSize: 3 });
   try {
     if (command === 'run') {
-      const summary = await runIndexer({ db, connection, programId, ...config.indexer, now: new Date() });
+      const summary = await runIndexer({ db, connection, programId, maxTransactions: MAX_TRANSACTIONS_PER_RUN, pageSize: config.indexerPageSize, now: new Date() });
       console.log(JSON.stringify(summary, null, 2));
       return 0;
     }

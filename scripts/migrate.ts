@@ -8,7 +8,7 @@ import { runCommand } from './run-command';
 async function main(): Promise<number> {
   const { database } = getConfig();
   if (database.driver === 'pglite') {
-    await (await openDb(database)).close();
+    await (await openDb(database, { poolSize: 1 })).close();
   } else {
     await migratePostgres(database.url);
   }

@@ -18,23 +18,20 @@ import { ConfigError, parseConfig } from '@/lib/config';
 import { logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
-const port = Number(process.env.PORT ?? 3000);
-// HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.
-const host = process.env.HOST || undefined;
 
 async function main(): Promise<void> {
   // React and Next.js read NODE_ENV when they load: set it before importing them.
   (process.env as Record<string, string>).NODE_ENV = mode === 'dev' ? 'development' : 'production';
   process.env.NEXT_TELEMETRY_DISABLED = '1';
-  // The sign-in domain must be where the app really listens.
-  process.env.APP_URL ??= `http://localhost:${port}`;
+  // Unset APP_URL is http://localhost:PORT: the sign-in domain is where the app really listens.
   const config = parseConfig(process.env);
+  const { port, host } = config.server;
   let closeLocalnet = async () => {};
 
   if (!config.solana.rpcUrl) {
     const { startLocalnet } = await import('@/localnet');
     const localnet = await startLocalnet({
-      port: Number(process.env.LOCALNET_PORT ?? 8899),
+      port: config.server.localnetPort,
       dataDir: path.join(config.dataDir, 'localnet'),
     });
     process.env.SOLANA_RPC_URL = localnet.url;

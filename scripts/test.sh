@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # `npm test`: every test of the project, on a fresh machine. Installs what the tests need,
-# type-checks, rebuilds the program (the tests compare it with the committed .so), builds
-# the production app, then runs Vitest (real PostgreSQL, LiteSVM, localnet, the built app)
-# and Playwright (Debian's Chromium against the built app).
+# generates the typed client's types, type-checks, rebuilds the program (the tests compare it
+# with the committed .so), builds the production app, then runs Vitest (real PostgreSQL,
+# LiteSVM, localnet, the built app) and Playwright (Debian's Chromium against the built app).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-system-packages.sh
 bash scripts/ensure-node-modules.sh
+echo "== client types"
+# packages/client/src/schema.d.ts is a build output: the type-check and the build read it.
+npm run --silent client:generate
 echo "== type-check"
 npx tsc --noEmit -p .
 echo "== next build"

@@ -4,7 +4,7 @@ import { WalletButton } from '@/components/wallet/WalletButton';
 import { WalletProviders } from '@/components/wallet/WalletProviders';
 import { DEFAULT_RPC_URL } from '@/lib/chain/rpc';
 import { getConfig } from '@/lib/config';
-import { getSessionKey } from '@/lib/web/session';
+import { getSessionKey } from '@/lib/web/server/session';
 
 // /register and /settings: the pages that need a wallet. The public pages stay outside this
 // group so they ship no wallet code.

@@ -3,7 +3,7 @@
 import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { useCallback, useEffect, useState } from 'react';
-import { formatSol } from '@/lib/web/format';
+import { formatSol } from '@/lib/web/browser/format';
 
 const AIRDROP_SOL = 2;
 

@@ -7,7 +7,7 @@ import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/ide
 import { isPublicKey } from '@/lib/solana/keys';
 import { CodeField } from '@/components/form/CodeField';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
-import { REGISTER_STEP_LABELS } from '@/lib/web/register-flow';
+import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';
 import { RegistrationCost } from './RegistrationCost';
 import { useRegistration, type BuildRegistration } from './useRegistration';
 import type { CostSettings } from './useRegistrationCost';

@@ -1,6 +1,6 @@
 'use client';
 
-import { formatSol } from '@/lib/web/format';
+import { formatSol } from '@/lib/web/browser/format';
 import { useRegistrationCost, type CostSettings } from './useRegistrationCost';
 
 /** "At most … SOL": the record's rent plus the network fee at the priority-fee ceiling, before anything is signed. */

@@ -1,8 +1,8 @@
 'use client';
 
 import type { RegisterResponse } from '@/lib/registry/schemas';
-import type { ActionOutcome } from '@/lib/web/action-outcome';
-import { REGISTER_FAILURES } from '@/lib/web/register-flow';
+import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
+import { REGISTER_FAILURES } from '@/lib/web/browser/register-flow';
 import { useTransactionFlow, type TransactionFlow } from '@/components/transaction/useTransactionFlow';
 
 /** The register page's build step: a server action on POST /v1/register's code path. */

@@ -3,8 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
-import { DEFAULT_STEP_LABELS } from '@/lib/web/transaction-flow';
-import { LIFECYCLE_ACTIONS } from '@/lib/web/lifecycle-flow';
+import { DEFAULT_STEP_LABELS } from '@/lib/web/browser/transaction-flow';
+import { LIFECYCLE_ACTIONS } from '@/lib/web/browser/lifecycle-flow';
 import type { LifecycleAction } from './useLifecycleAction';
 
 /**

@@ -10,9 +10,9 @@ import {
   type EditableProfileKey,
   type Identity,
 } from '@/lib/identity/schemas';
-import type { ActionOutcome } from '@/lib/web/action-outcome';
-import { profileFieldErrors, profilePatch, profileValues, type ProfileFieldErrors } from '@/lib/web/profile-form';
-import { actionFailureMessage } from '@/lib/web/request-limits';
+import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
+import { profileFieldErrors, profilePatch, profileValues, type ProfileFieldErrors } from '@/lib/web/browser/profile-form';
+import { actionFailureMessage } from '@/lib/web/shared/request-limits';
 
 /** The settings page's save: a server action on PATCH /v1/identity/{tag}'s code path. */
 export type SaveProfile = (tag: string, patch: ReturnType<typeof profilePatch>) => Promise<ActionOutcome<Identity>>;

@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { isZeroKey, type LifecycleCall } from '@/lib/lifecycle/schemas';
 import { isPublicKey } from '@/lib/solana/keys';
 import { CodeField } from '@/components/form/CodeField';
-import { confirmsRelease } from '@/lib/web/lifecycle-flow';
+import { confirmsRelease } from '@/lib/web/browser/lifecycle-flow';
 import { LifecycleProgress } from './LifecycleProgress';
 import { useLifecycleAction, type BuildLifecycle } from './useLifecycleAction';
 

@@ -1,8 +1,8 @@
 'use client';
 
 import type { LifecycleCall, LifecycleTransaction } from '@/lib/lifecycle/schemas';
-import type { ActionOutcome } from '@/lib/web/action-outcome';
-import { LIFECYCLE_FAILURES } from '@/lib/web/lifecycle-flow';
+import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
+import { LIFECYCLE_FAILURES } from '@/lib/web/browser/lifecycle-flow';
 import { useTransactionFlow, type TransactionFlow } from '@/components/transaction/useTransactionFlow';
 
 /** The settings page's build step: a server action on the /v1 lifecycle builders' code path. */

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { SITE_FOOTER_CODE, SITE_FOOTER_TAIL, SITE_FOOTER_TEXT, SITE_LINKS } from '@/lib/web/site-chrome';
+import { SITE_FOOTER_CODE, SITE_FOOTER_TAIL, SITE_FOOTER_TEXT, SITE_LINKS } from '@/lib/web/server/site-chrome';
 
 export function SiteHeader() {
   return (

@@ -4,15 +4,15 @@ import { useConnection, useWallet, type WalletContextState } from '@solana/walle
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Identity } from '@/lib/identity/schemas';
-import { unwrapAction, type ActionOutcome } from '@/lib/web/action-outcome';
-import { isUserRejection, syncTransaction } from '@/lib/web/api-client';
+import { unwrapAction, type ActionOutcome } from '@/lib/web/browser/action-outcome';
+import { isUserRejection, syncTransaction } from '@/lib/web/browser/api-client';
 import {
   TransactionFailedError,
   TransactionRefusedError,
   WalletCannotSignError,
   WalletMismatchError,
   WalletNotConnectedError,
-} from '@/lib/web/client-errors';
+} from '@/lib/web/browser/client-errors';
 import {
   INITIAL_FLOW_STATE,
   classifyFailure,
@@ -22,8 +22,8 @@ import {
   type FailureOptions,
   type FlowState,
   type FlowStep,
-} from '@/lib/web/transaction-flow';
-import { blockhashOf, decodeWireTransaction, signedWireBytes, type WireTransaction } from '@/lib/web/wire-transaction';
+} from '@/lib/web/browser/transaction-flow';
+import { blockhashOf, decodeWireTransaction, signedWireBytes, type WireTransaction } from '@/lib/web/browser/wire-transaction';
 
 /** What a builder answers: POST /v1/register's shape, and the lifecycle builders'. */
 export interface BuiltTransaction {
@@ -68,7 +68,7 @@ interface Work {
 const NO_WORK: Work = { job: null, built: null, signed: null, signature: null };
 
 /**
- * The steps of an on-chain action, headless (lib/web/transaction-flow.ts decides the order
+ * The steps of an on-chain action, headless (lib/web/browser/transaction-flow.ts decides the order
  * and the retries): build (the job's server action), the wallet signs, send through the
  * app's connection, confirm with the build's blockhash and lastValidBlockHeight, then
  * POST /v1/sync so the page is live. The steps run from the handlers, one after the other,

@@ -1,6 +1,6 @@
 'use client';
 
-import { shortKey } from '@/lib/web/format';
+import { shortKey } from '@/lib/web/browser/format';
 import { useWalletSignIn } from './useWalletSignIn';
 
 /** The session line of the wallet bar: who is signed in, and the buttons to change it. */

@@ -4,8 +4,8 @@ import { useWallet } from '@solana/wallet-adapter-react';
 import { signIn as startSession, signOut as endSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
-import { requestChallenge } from '@/lib/web/api-client';
-import { sessionErrorOf, signChallenge, signInAddressOf, signInErrorMessage } from '@/lib/web/wallet-sign-in';
+import { requestChallenge } from '@/lib/web/browser/api-client';
+import { sessionErrorOf, signChallenge, signInAddressOf, signInErrorMessage } from '@/lib/web/browser/wallet-sign-in';
 
 export type WalletSignInStatus = 'idle' | 'signing-in' | 'signing-out';
 

@@ -48,7 +48,7 @@ export function conditionalText(req: Request, text: string, contentType: string,
 }
 
 /**
- * A public /v1 read (identity, resolve, signals, reverse): conditional, cacheable by a CDN for
+ * A public /v1 read (identity, resolve, signals, transfer, reverse): conditional, cacheable by a CDN for
  * a short time, and carrying the slot its data reflects (`X-Indexed-Slot`).
  */
 export function publicReadAtSlot(req: Request, { value, indexedSlot }: { value: unknown; indexedSlot: string }): Response {

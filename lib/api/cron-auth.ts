@@ -4,15 +4,10 @@ import type { Handler } from './handler';
 import type { Services } from './services';
 
 /**
- * `Authorization: Bearer <CRON_SECRET>` (what Vercel cron sends), compared in constant time:
- * both sides are hashed to equal-length digests first, so neither the content nor the length
- * of the secret leaks through timing. Fails closed: no secret configured means no caller.
+ * Whether `authorization` is `Bearer <secret>` (what Vercel cron sends with CRON_SECRET), compared
+ * in constant time: both sides are hashed to equal-length digests first, so neither the content
+ * nor the length of the secret leaks through timing. Fails closed: no secret configured means no caller.
  */
-export function isCronAuthorized(authorization: string | null, secret: string | undefined): boolean {
-  return hasBearerSecret(authorization, secret);
-}
-
-/** Whether `authorization` is `Bearer <secret>`, compared as above; false when no secret is configured. */
 export function hasBearerSecret(authorization: string | null, secret: string | undefined): boolean {
   if (!secret || !authorization) return false;
   const expected = createHash('sha256').update(`Bearer ${secret}`, 'utf8').digest();
@@ -23,7 +18,7 @@ export function hasBearerSecret(authorization: string | null, secret: string | u
 /** The cron routes' wrapper: 401 unless the request carries the cron secret. */
 export function withCron<C extends { services: Services }>(handler: Handler<C>): Handler<C> {
   return async (req, ctx) => {
-    if (!isCronAuthorized(req.headers.get('authorization'), ctx.services.config.cronSecret)) {
+    if (!hasBearerSecret(req.headers.get('authorization'), ctx.services.config.cronSecret)) {
       throw new AppError('unauthorized', 'This route is for the scheduler only.', { 'WWW-Authenticate': 'Bearer realm="cron"' });
     }
     return handler(req, ctx);

@@ -1,61 +1,48 @@
 import { z } from 'zod';
-import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import { TagPathParam } from '@/lib/identity/schemas';
-import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
-import { REVERSE_NOT_FOUND_REASONS } from '@/lib/integrations/reverse-reasons';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
-import type { ErrorStatus } from './v1-route';
 
 /*
  * What several /v1 operations' docs share (lib/api/openapi.ts builds the document from them).
  * Types only from zod-openapi: a route loads these with its handler, the document builder
- * is loaded only by GET /v1/openapi.json.
+ * is loaded only by GET /v1/openapi.json. A header is declared once and the document refers
+ * to it (`components.headers`) wherever an answer carries it.
  */
 
-const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+/** A response header, written once in the document's `components.headers`. */
+export const header = (name: string, description: string, example?: string) =>
+  z.string().meta({ description, ...(example ? { example } : {}), header: { id: name } });
 
-/** The one error envelope (DESIGN.md "Errors"), every non-2xx answer of /v1. */
-export const ErrorEnvelope = z
-  .object({
-    error: z.object({
-      code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
-      message: z.string().meta({ description: 'Human-readable explanation; may change' }),
-      reason: z
-        .enum(REVERSE_NOT_FOUND_REASONS)
-        .optional()
-        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")' }),
-      tag: z.string().optional().meta({ description: '`lookalike` only: the verified or merchant tag the refused tag looks like', example: '@alice' }),
-    }),
-  })
-  .meta({
-    id: 'Error',
-    description: 'The error envelope of every /v1 failure',
-    example: { error: { code: 'not_found', message: 'No identity with this tag.' } },
-  });
-
+/** On every answer of a rate-limited operation (lib/api/handler.ts `withRateLimit`); the document adds them itself. */
 export const RateLimitHeaders = z.object({
-  'RateLimit-Limit': z.string().meta({ description: 'Requests allowed in the window' }),
-  'RateLimit-Remaining': z.string().meta({ description: 'Requests left in the current window' }),
-  'RateLimit-Reset': z.string().meta({ description: 'Seconds until the window resets' }),
-  'RateLimit-Policy': z.string().meta({ description: 'The policy, e.g. `30;w=60`' }),
+  'RateLimit-Limit': header('RateLimit-Limit', 'Requests allowed in the window'),
+  'RateLimit-Remaining': header('RateLimit-Remaining', 'Requests left in the current window'),
+  'RateLimit-Reset': header('RateLimit-Reset', 'Seconds until the window resets'),
+  'RateLimit-Policy': header('RateLimit-Policy', 'The policy, e.g. `30;w=60`'),
 });
+
+/** A 429's, and an answer's that says when to call again. */
+export const RetryAfterHeader = z.object({ 'Retry-After': header('Retry-After', 'Seconds to wait') });
 
 export const PublicReadHeaders = z.object({
-  'Cache-Control': z.string().meta({ description: 'Cacheable by shared caches for a short time', example: PUBLIC_READ_CACHE_CONTROL }),
-  'Access-Control-Allow-Origin': z.string().meta({ example: '*' }),
-  'X-Indexed-Slot': z.string().meta({
-    description: 'The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot")',
-    example: '312345678',
-  }),
+  'Cache-Control': header('Cache-Control', 'Cacheable by shared caches for a short time', PUBLIC_READ_CACHE_CONTROL),
+  'Access-Control-Allow-Origin': header('Access-Control-Allow-Origin', 'Any origin may read it', '*'),
+  'X-Indexed-Slot': header(
+    'X-Indexed-Slot',
+    'The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot")',
+    '312345678',
+  ),
 });
 
-/** A public read with an ETag (lib/api/conditional.ts). */
+/** A public read with an ETag (lib/api/conditional.ts); its 304 carries the same headers and no body. */
 const ConditionalReadHeaders = PublicReadHeaders.extend({
-  ETag: z.string().meta({ description: 'Validator of this exact answer; send it back as If-None-Match', example: '"3q2-7w_yQ1mJp9Xh0s6a1g"' }),
+  ETag: header('ETag', 'Validator of this exact answer; send it back as If-None-Match', '"3q2-7w_yQ1mJp9Xh0s6a1g"'),
 });
 
-/** The 304 of a conditional read: no body, the same ETag and Cache-Control. */
+/** The 304 of a conditional read, one shared response: no body, the same ETag and Cache-Control. */
 const NOT_MODIFIED: ZodOpenApiResponseObject = {
+  id: 'NotModified',
   description: 'Not modified: If-None-Match named the current ETag. No body.',
   headers: ConditionalReadHeaders,
 };
@@ -64,28 +51,6 @@ const NOT_MODIFIED: ZodOpenApiResponseObject = {
 const ifNoneMatch = z.object({
   'if-none-match': z.string().optional().meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
 });
-
-/** The error answers of one operation, each with what it means there. */
-export function errors(cases: Partial<Record<number, string>>): ZodOpenApiResponsesObject {
-  const responses: ZodOpenApiResponsesObject = {};
-  for (const [status, description] of Object.entries(cases)) {
-    const response: ZodOpenApiResponseObject = {
-      description,
-      content: { 'application/json': { schema: ErrorEnvelope } },
-    };
-    if (status === '401') {
-      response.headers = z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) });
-    }
-    if (status === '429') {
-      response.headers = RateLimitHeaders.extend({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) });
-    }
-    if (status === '503') {
-      response.headers = z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) });
-    }
-    responses[status as `${ErrorStatus}`] = response;
-  }
-  return responses;
-}
 
 /** A JSON answer: what it means, its schema, its headers. */
 export function ok(description: string, schema: z.ZodType, headers?: z.ZodObject): ZodOpenApiResponseObject {
@@ -97,6 +62,7 @@ export const tagPath = { path: z.object({ tag: TagPathParam }) };
 
 export const MISSING_OR_BLOCKED = 'No such tag (missing or blocked)';
 export const BRIEFLY_UNREACHABLE = 'The cluster or the database is briefly unreachable';
+export const ANOTHER_KEYS_TAG = 'The tag belongs to another public key';
 
 /**
  * The docs of a public cacheable read (lib/api/conditional.ts): one path parameter and
@@ -106,7 +72,10 @@ export const BRIEFLY_UNREACHABLE = 'The cluster or the database is briefly unrea
 export function conditionalReadDocs(path: z.ZodObject, answer: string, schema: z.ZodType, cases: { 400: string; 404: string }) {
   return {
     requestParams: { path, header: ifNoneMatch },
-    responses: { 200: ok(answer, schema, ConditionalReadHeaders), 304: NOT_MODIFIED },
+    responses: {
+      200: ok(answer, schema, ConditionalReadHeaders),
+      304: NOT_MODIFIED,
+    },
     errors: cases,
   };
 }
@@ -114,9 +83,4 @@ export function conditionalReadDocs(path: z.ZodObject, answer: string, schema: z
 /** The docs of a conditional read of one tag: a missing and a blocked tag give the same 404. */
 export function tagReadDocs(answer: string, schema: z.ZodType) {
   return conditionalReadDocs(tagPath.path, answer, schema, { 400: 'Malformed tag', 404: MISSING_OR_BLOCKED });
-}
-
-/** The 200 of the transaction builders (register, lifecycle): rate-limited, never signed by the service. */
-export function unsignedTransaction(schema: z.ZodType): ZodOpenApiResponsesObject {
-  return { 200: ok('The unsigned transaction to sign and submit', schema, RateLimitHeaders) };
 }

@@ -1,18 +1,93 @@
+import { z } from 'zod';
 import {
   createDocument,
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { ERROR_STATUS, type ErrorCode } from '@/lib/errors';
+import { REVERSE_NOT_FOUND_REASONS } from '@/lib/integrations/reverse-reasons';
 import { IDENTITY_CHANGE_WEBHOOK } from '@/lib/webhooks/webhook-doc';
-import { errors } from './docs';
-import { answerableErrors, type AnyV1Operation, type V1RouteDeclaration } from './v1-route';
+import { RateLimitHeaders, RetryAfterHeader } from './docs';
+import { answerableErrors, ENFORCED_STATUSES, type AnyV1Operation, type ErrorStatus, type V1RouteDeclaration } from './v1-route';
 
 /*
  * The OpenAPI 3.1 document of /v1, built from the routes' declarations (lib/api/v1-route.ts):
  * each operation's documentation sits in its route file, beside the checks and the handler it
  * describes (shared pieces in lib/api/docs.ts), and the statuses its declared checks can
- * answer are added here.
+ * answer are added here. Each error status is one response in `components.responses`, which
+ * an operation refers to with what the status means there.
  */
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The one error envelope (DESIGN.md "Errors"), every non-2xx answer of /v1. */
+const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
+      message: z.string().meta({ description: 'Human-readable explanation; may change' }),
+      reason: z
+        .enum(REVERSE_NOT_FOUND_REASONS)
+        .optional()
+        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")' }),
+      tag: z.string().optional().meta({ description: '`lookalike` only: the verified or merchant tag the refused tag looks like', example: '@alice' }),
+    }),
+  })
+  .meta({
+    id: 'Error',
+    description: 'The error envelope of every /v1 failure',
+    example: { error: { code: 'not_found', message: 'No identity with this tag.' } },
+  });
+
+/** What each status a declared check answers means (lib/api/v1-route.ts). */
+const ENFORCED: Partial<Record<string, string>> = Object.assign({}, ...Object.values(ENFORCED_STATUSES));
+
+/**
+ * The shared error answers (`components.responses`), each the envelope: one per status a
+ * declared check answers, with its meaning and headers, and `Error` for the statuses only
+ * handlers answer, each operation saying what the status means there.
+ */
+const SHARED_ERRORS: Record<string, { status?: ErrorStatus; headers?: z.ZodObject }> = {
+  Error: {},
+  BadRequest: { status: 400 },
+  Unauthorized: { status: 401, headers: z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) }) },
+  ContentTooLarge: { status: 413 },
+  UnsupportedMediaType: { status: 415 },
+  TooManyRequests: { status: 429, headers: RateLimitHeaders.extend(RetryAfterHeader.shape) },
+  InternalServerError: { status: 500 },
+  ServiceUnavailable: { status: 503, headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) }) },
+};
+const GENERIC_ERROR = 'The error envelope; each operation says what the status means there';
+
+/** The error answers of one operation: references to the shared responses, with what each status means here. */
+function errorReferences(cases: Partial<Record<ErrorStatus, string>>): ZodOpenApiResponsesObject {
+  return Object.fromEntries(
+    Object.entries(cases).map(([status, description]) => {
+      const name = Object.keys(SHARED_ERRORS).find((n) => String(SHARED_ERRORS[n].status) === status) ?? 'Error';
+      return [status, { $ref: `#/components/responses/${name}`, ...(description === ENFORCED[status] && name !== 'Error' ? {} : { description }) }];
+    }),
+  );
+}
+
+/** The shared error responses (every one is in use: Redocly's lint says when one is not). */
+const errorResponses = (): Record<string, ZodOpenApiResponseObject> =>
+  Object.fromEntries(
+    Object.entries(SHARED_ERRORS).map(([name, { status, headers }]) => [
+      name,
+      { description: status ? ENFORCED[status]! : GENERIC_ERROR, headers, content: { 'application/json': { schema: ErrorEnvelope } } },
+    ]),
+  );
+
+/** A rate-limited operation's 2xx answers carry the RateLimit-* headers (withRateLimit sets them on every answer). */
+const withRateLimitHeaders = (responses: ZodOpenApiResponsesObject): ZodOpenApiResponsesObject =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, response]: [string, ZodOpenApiResponseObject]) => [
+      status,
+      status.startsWith('2') ? { ...response, headers: RateLimitHeaders.extend((response.headers as z.ZodObject | undefined)?.shape ?? {}) } : response,
+    ]),
+  );
 
 /** A body is required unless leaving it out is accepted: an optional body whose schema takes `{}`. */
 function bodyRequired({ optional, schema }: NonNullable<AnyV1Operation['body']>): boolean {
@@ -30,7 +105,7 @@ function toOpenApi(op: AnyV1Operation): ZodOpenApiOperationObject {
     ...(body ? { requestBody: { required: bodyRequired(body), content: { 'application/json': { schema: body.schema } } } } : {}),
     // Public operations say so (`[]`): a generator or linter must not guess from absence.
     security: bearer ? [{ bearerAuth: [] }] : [],
-    responses: { ...responses, ...errors(answerableErrors(op)) },
+    responses: { ...(op.rateLimit || op.callerRateLimit ? withRateLimitHeaders(responses) : responses), ...errorReferences(answerableErrors(op)) },
   };
 }
 
@@ -84,6 +159,7 @@ export function createOpenApiDocument(routes: readonly V1RouteDeclaration[], opt
     paths: v1Paths(routes),
     webhooks: { identityChange: { post: IDENTITY_CHANGE_WEBHOOK } },
     components: {
+      responses: errorResponses(),
       securitySchemes: {
         bearerAuth: {
           type: 'http',

@@ -1,44 +1,15 @@
 import { countRequest, pruneRateLimits, rateLimitResult, type RateLimitPolicy, type RateLimitResult, type RequestCounter } from '@/lib/auth/rate-limit';
 import type { Config } from '@/lib/config';
+import type { CallerRateLimitBucket, RateLimitBucket, RateLimitBucketName } from '@/lib/rate-limit-buckets';
 import type { Db } from '@/lib/db';
 import { clientAddress } from './client-address';
 import { AppError } from '@/lib/errors';
 import { logger } from '@/lib/observability/logger';
 
-/**
- * The rate-limit buckets and their configured policies, per client address. `auth` is SPEC
- * 8's one policy for challenge and verify, which next-auth's sign-in shares; `register` is
- * shared by POST /v1/register and the register page's server action; `profile` by PATCH
- * /v1/identity/{tag} and the settings form; `batch` by POST /v1/resolve and POST /v1/reverse.
- */
-const BUCKETS = {
-  auth: (c: Config) => c.authRateLimit,
-  sync: (c: Config) => c.syncRateLimit,
-  register: (c: Config) => c.registerRateLimit,
-  availability: (c: Config) => c.availabilityRateLimit,
-  primary: (c: Config) => c.primaryRateLimit,
-  avatar: (c: Config) => c.avatarRateLimit,
-  profile: (c: Config) => c.profileAddressRateLimit,
-  feed: (c: Config) => c.feedRateLimit,
-  batch: (c: Config) => c.batchRateLimit,
-  action: (c: Config) => c.actionRateLimit,
-  webhooks: (c: Config) => c.webhookRateLimit,
-} satisfies Record<string, (config: Config) => RateLimitPolicy>;
+export type { CallerRateLimitBucket, RateLimitBucket } from '@/lib/rate-limit-buckets';
 
-export type RateLimitBucket = keyof typeof BUCKETS;
-
-/**
- * Buckets also counted per caller key, once the caller is known: one key behind many
- * addresses must not get many budgets.
- */
-const CALLER_BUCKETS = {
-  profile: (c: Config) => c.profileRateLimit,
-} satisfies Record<string, (config: Config) => RateLimitPolicy>;
-
-export type CallerRateLimitBucket = keyof typeof CALLER_BUCKETS;
-
-function policyOf(config: Config, bucket: RateLimitBucket): RateLimitPolicy {
-  return BUCKETS[bucket](config);
+function policyOf(config: Config, bucket: RateLimitBucketName): RateLimitPolicy {
+  return config.rateLimits[bucket];
 }
 
 /**
@@ -76,7 +47,7 @@ class RateLimitTicket implements RequestCounter {
 
 /**
  * The one rate-limit entry point, for /v1 (withRateLimit), next-auth's sign-in and the
- * server actions (withAction): the key is the bucket and the client address the deployment
+ * server actions (withAction), with a bucket of lib/rate-limit-buckets.ts: the key is the bucket and the client address the deployment
  * vouches for (lib/api/client-address.ts). Nothing is counted yet: pass the ticket to a domain
  * function that counts in its own statement, or call `count`. Throws when the client address
  * cannot be determined (fail closed).
@@ -103,7 +74,7 @@ export function callerRateLimitTicket(
   now: Date,
 ): RateLimitTicket {
   pruneNowAndThen(services.authDb, now);
-  return new RateLimitTicket(`${bucket}:key:${caller}`, now, CALLER_BUCKETS[bucket](services.config));
+  return new RateLimitTicket(`${bucket}:${caller}`, now, policyOf(services.config, bucket));
 }
 
 function rateLimitHeaders(result: RateLimitResult, policy: RateLimitPolicy): Record<string, string> {

@@ -6,23 +6,16 @@ const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 /**
  * Reads a JSON request body: `Content-Type: application/json` only (415 otherwise, before
  * the body is read; a charset, if given, must be UTF-8), at most `maxBytes` (413), strictly
- * UTF-8 (400 otherwise), parsed (400 otherwise).
+ * UTF-8 (400 otherwise), parsed (400 otherwise). With `optional` (POST …/transfer/accept takes
+ * none), no body or an empty one reads as `{}`; a body that is sent must still be JSON.
  */
-export async function readJson(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
-  requireJsonContentType(req.headers.get('content-type'));
+export async function readJson(req: Request, { maxBytes = DEFAULT_MAX_BODY_BYTES, optional = false } = {}): Promise<unknown> {
+  const contentType = req.headers.get('content-type');
+  if (!optional) requireJsonContentType(contentType);
   const text = await readText(req, maxBytes);
-  if (text === null || text === '') throw new AppError('invalid_request', 'The request body must be JSON.');
-  return parseJson(text);
-}
-
-/**
- * As readJson for a body that may be left out (POST …/transfer/accept takes none): no body, or
- * an empty one, is `undefined`; anything else must be JSON as readJson requires.
- */
-export async function readOptionalJson(req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
-  const text = await readText(req, maxBytes);
-  if (text === null || text.trim() === '') return undefined;
-  requireJsonContentType(req.headers.get('content-type'));
+  if (optional && !text?.trim()) return {};
+  requireJsonContentType(contentType);
+  if (!text) throw new AppError('invalid_request', 'The request body must be JSON.');
   return parseJson(text);
 }
 
@@ -49,13 +42,7 @@ export async function readBody(req: Request, maxBytes: number): Promise<Uint8Arr
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(new ArrayBuffer(size));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(chunks, size));
 }
 
 /**

@@ -4,12 +4,12 @@ import type { RequestCounter } from '@/lib/auth/rate-limit';
 import { AppError } from '@/lib/errors';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { errorResponse } from './error-response';
-import { bearerCaller, withApi, withCallerRateLimit, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
+import { bearerCaller, json, withApi, withCallerRateLimit, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
 import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
 import { methodNotAllowed } from './other-methods';
 import { parseWith } from './parse';
 import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
-import { readJson, readOptionalJson } from './read-json';
+import { readJson } from './read-json';
 import type { Services } from './services';
 
 /*
@@ -74,7 +74,8 @@ export interface V1Operation<P = Record<string, string>, B = undefined, Bearer e
   /** The path segments, parsed before the body (throw the 400 of a malformed one). */
   params?: (raw: Record<string, string>) => P;
   body?: BodyDeclaration<B>;
-  handler: (req: Request, ctx: OperationContext<P, B, Bearer, Counts>) => Promise<Response>;
+  /** Returns the value of a 200 JSON answer (`Cache-Control: no-store`), or the Response of any other answer. */
+  handler: (req: Request, ctx: OperationContext<P, B, Bearer, Counts>) => Promise<Response | object>;
   /** The answers that are not errors (2xx, 304). */
   responses: ZodOpenApiResponsesObject;
   /** The errors the handler answers itself, beyond the declared checks', and what each means here. */
@@ -115,26 +116,22 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
  * caller's rate limit, the params, the body; then the handler.
  */
 function enforce(op: AnyV1Operation, path: string): Handler<RouteContext> {
-  const checked = async (req: Request, ctx: ApiContext & { countRequest?: RequestCounter }) => {
-    const { services } = ctx;
-    const caller = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
-    if (caller && op.callerRateLimit) return withCallerRateLimit(services, op.callerRateLimit, caller, () => afterBearer(req, ctx, caller));
-    return afterBearer(req, ctx, caller);
-  };
-  const afterBearer = async (req: Request, ctx: ApiContext & { countRequest?: RequestCounter }, bearer: string | undefined) => {
-    const { services } = ctx;
-    let caller = bearer;
-    const params = op.params ? op.params(ctx.params) : ctx.params;
-    const body = op.body ? await readBody(req, op.body) : undefined;
-    if (op.bearer && op.bearerLast) caller = await bearerCaller(req, services.tokenKeys);
-    return op.handler(req, { params, body, caller, services, countRequest: op.countsRequest ? ctx.countRequest : undefined });
+  const checked = async (req: Request, { params: raw, services, countRequest }: ApiContext & { countRequest?: RequestCounter }) => {
+    const tokenFirst = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
+    const rest = async () => {
+      const params = op.params ? op.params(raw) : raw;
+      const body = op.body ? await readBody(req, op.body) : undefined;
+      const caller = op.bearer && op.bearerLast ? await bearerCaller(req, services.tokenKeys) : tokenFirst;
+      const answer = await op.handler(req, { params, body, caller, services, countRequest: op.countsRequest ? countRequest : undefined });
+      return answer instanceof Response ? answer : json(answer);
+    };
+    return tokenFirst && op.callerRateLimit ? withCallerRateLimit(services, op.callerRateLimit, tokenFirst, rest) : rest();
   };
   return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path));
 }
 
 async function readBody<B>(req: Request, { schema, maxBytes, optional, parse = parseWith }: BodyDeclaration<B>): Promise<B> {
-  const value = optional ? ((await readOptionalJson(req, maxBytes)) ?? {}) : await readJson(req, maxBytes);
-  return parse(schema, value);
+  return parse(schema, await readJson(req, { maxBytes, optional }));
 }
 
 const DECLARATION = Symbol.for('identity-tags.v1.route');

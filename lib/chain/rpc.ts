@@ -7,6 +7,12 @@ import type { Config } from '@/lib/config';
 export const DEFAULT_RPC_URL = 'http://127.0.0.1:8899';
 /** Seconds a client is told to wait when the cluster cannot be reached. */
 export const RPC_RETRY_AFTER_SECONDS = 5;
+/**
+ * The deadline of one JSON-RPC call, 429s waited out included: 10 s, far above a healthy
+ * provider's answer (tens of milliseconds), so that it only catches a cluster that is
+ * unreachable or throttling us; the caller then gets 503 within seconds, never a hung request.
+ */
+export const RPC_TIMEOUT_MS = 10_000;
 
 /**
  * Marks a failure to reach the cluster (refused, reset, timed out, HTTP 5xx), and a provider
@@ -29,13 +35,12 @@ const connections = new Map<string, Connection>();
  * becomes a 503 for our caller, not a hung request. A provider's 429 is waited out (its
  * Retry-After, else a doubling backoff) and asked again while the deadline allows.
  */
-export function getConnection(config: Pick<Config, 'solana' | 'rpcTimeoutMs'>): Connection {
+export function getConnection(config: Pick<Config, 'solana'>): Connection {
   const url = config.solana.rpcUrl ?? DEFAULT_RPC_URL;
-  const key = `${url}#${config.rpcTimeoutMs}`;
-  let connection = connections.get(key);
+  let connection = connections.get(url);
   if (!connection) {
-    connection = createConnection(url, config.rpcTimeoutMs);
-    connections.set(key, connection);
+    connection = createConnection(url, RPC_TIMEOUT_MS);
+    connections.set(url, connection);
   }
   return connection;
 }
@@ -156,7 +161,7 @@ export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
 const programIds = new Map<string, PublicKey>();
 
 /** The cluster connection and the tag registry's address, as configured (route handlers' view). */
-export function getChain(config: Pick<Config, 'solana' | 'rpcTimeoutMs'>): { connection: Connection; programId: PublicKey } {
+export function getChain(config: Pick<Config, 'solana'>): { connection: Connection; programId: PublicKey } {
   let programId = programIds.get(config.solana.programId);
   if (!programId) {
     programId = new PublicKey(config.solana.programId);

@@ -23,7 +23,7 @@ function once(slot: Slot, open: () => Promise<Db>): Promise<Db> {
 /** The process's main database handle. */
 export function getDb(): Promise<Db> {
   const config = getConfig();
-  return once('__tagServiceDb', () => openDb(config.database, { limits: config.databaseLimits, name: 'main' }).then((h) => h.db));
+  return once('__tagServiceDb', () => openDb(config.database, { poolSize: config.databasePoolSize, name: 'main' }).then((h) => h.db));
 }
 
 /** Connections kept for the sign-in and rate-limit statements. */
@@ -38,6 +38,6 @@ export function getAuthDb(): Promise<Db> {
   const config = getConfig();
   if (config.database.driver === 'pglite') return getDb();
   return once('__tagServiceAuthDb', () =>
-    openDb(config.database, { limits: config.databaseLimits, poolSize: AUTH_POOL_SIZE, name: 'auth' }).then((h) => h.db),
+    openDb(config.database, { poolSize: AUTH_POOL_SIZE, name: 'auth' }).then((h) => h.db),
   );
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
  */
 
 // Zod compiles parsers with `new Function` where it can. Pages run under a CSP without
-// 'unsafe-eval' (lib/web/security-headers.ts), which refuses the attempt and reports a
+// 'unsafe-eval' (lib/web/server/security-headers.ts), which refuses the attempt and reports a
 // violation: in the browser, parse without compiling. The server keeps the compiled parsers.
 if (typeof window !== 'undefined') z.config({ jitless: true });
 
@@ -225,4 +225,5 @@ export type ResolvedIdentity = z.infer<typeof ResolvedIdentity>;
 export const TagPathParam = z.string().meta({
   description: 'The tag, with or without a leading `@` (or `%40`), any case',
   example: 'alice',
+  param: { id: 'tag' },
 });

@@ -3,7 +3,7 @@ import { pruneRateLimits } from '@/lib/auth/rate-limit';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/config';
 import { deliverWebhooks, type DeliverySummary } from '@/lib/webhooks/deliver';
-import { runIndexer, type IndexerSummary } from './run-indexer';
+import { MAX_TRANSACTIONS_PER_RUN, runIndexer, type IndexerSummary } from './run-indexer';
 
 export interface CronSummary extends IndexerSummary {
   /** Expired sign-in challenges deleted. */
@@ -27,7 +27,7 @@ export async function runCronJob({
   config,
   now,
 }: ChainAndMirror & {
-  config: Pick<Config, 'indexer' | 'webhooks'>;
+  config: Pick<Config, 'indexerPageSize' | 'webhooks'>;
   now: Date;
 }): Promise<CronSummary> {
   const delivering = deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }).catch((err: unknown) => {
@@ -38,8 +38,8 @@ export async function runCronJob({
     db,
     connection,
     programId,
-    maxTransactions: config.indexer.maxTransactions,
-    pageSize: config.indexer.pageSize,
+    maxTransactions: MAX_TRANSACTIONS_PER_RUN,
+    pageSize: config.indexerPageSize,
     now,
   });
   const [indexed, webhooks] = await Promise.all([indexing.then((summary) => ({ summary }), (error: unknown) => ({ error })), delivering]);

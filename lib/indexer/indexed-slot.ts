@@ -11,7 +11,7 @@ import { executePrepared } from '@/lib/db/rows';
  * program up to it is mirrored), or a later one POST /v1/sync mirrored ahead of the cursor.
  * One deployment indexes one program, so it is the largest over the cursors table.
  *
- * The hot reads (identity, resolve, signals, reverse) take it in their own statement, from
+ * The hot reads (identity, resolve, signals, transfer, reverse) take it in their own statement, from
  * the same snapshot as their rows; the others read it just before their data, so the data is
  * at least as fresh as the slot it is sent with.
  */
@@ -23,6 +23,9 @@ export const INDEXED_SLOT_SQL = `(SELECT COALESCE(max(GREATEST(COALESCE(last_slo
 export const indexedSlotColumn = () => sql<string>`${sql.raw(INDEXED_SLOT_SQL)}`;
 
 // Reads arriving while one runs share the next (lib/db/batch.ts): one statement for many requests.
+// GET /v1/identity/{tag}/transfer, whose slot is read this way, serves 1.28× what it does
+// without (without it: 78%, 80%, 75% of the batched throughput in three side-by-side runs,
+// README "Benchmarks").
 const batchedRead = perHandle((db: Db) =>
   createBatcher(async (asks: null[]) => {
     const [row] = await executePrepared<{ slot: string }>(db, 'indexed_slot', `SELECT ${INDEXED_SLOT_SQL} AS slot`, []);

@@ -7,7 +7,7 @@ import type { PayerWarning } from '@/lib/identity/payer-warnings';
 import type { PriorityFeePolicy } from '@/lib/config';
 import type { Identity } from '@/lib/identity/schemas';
 import { PublicKeyString } from '@/lib/solana/keys';
-import type { Cluster } from '@/lib/web/solana-pay';
+import type { Cluster } from '@/lib/web/shared/solana-pay';
 import { toBaseUnits, type PayAsset } from './pay-asset';
 import { buildPayTransaction, payInstructions, type Payment } from './pay-transaction';
 

@@ -1,10 +1,10 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
-import { payToken, type Cluster } from '@/lib/web/solana-pay';
+import { payToken, type Cluster } from '@/lib/web/shared/solana-pay';
 
 /*
  * What a "pay @tag" Action pays in: the profile's preferred token where that token has a mint
- * on this cluster (the known mint table of lib/web/solana-pay.ts, or a mint address the
+ * on this cluster (the known mint table of lib/web/shared/solana-pay.ts, or a mint address the
  * profile named, checked on chain), SOL otherwise.
  */
 

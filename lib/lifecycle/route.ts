@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, tagPath, unsignedTransaction } from '@/lib/api/docs';
+import { BRIEFLY_UNREACHABLE, ok, tagPath } from '@/lib/api/docs';
 import { v1Operation } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { parseTagParam } from '@/lib/identity/get-identity';
@@ -45,7 +44,7 @@ export function lifecycleOperation<B extends { feePayer?: string }>(
     bearer: true,
     bearerLast: true,
     requestParams: tagPath,
-    responses: unsignedTransaction(LifecycleTransaction),
+    responses: { 200: ok('The unsigned transaction to sign and submit', LifecycleTransaction) },
     errors: {
       400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
       404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
@@ -55,7 +54,7 @@ export function lifecycleOperation<B extends { feePayer?: string }>(
     handler: async (_req, { params: { tag }, body, caller, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
       const operation = operationOf(body);
-      return json(await buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer, priorityFee: config.priorityFee }));
+      return buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer, priorityFee: config.priorityFee });
     },
   });
 }

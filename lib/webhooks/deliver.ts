@@ -32,15 +32,23 @@ export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
 /** How long one pass goes on starting deliveries (the cron route's function has 60 s). */
 export const PASS_BUDGET_MS = 20_000;
+/**
+ * One delivery attempt, connecting included: 10 s, what the README's Webhooks section asks of
+ * a receiver (answer 2xx, then work). One that takes longer is retried, and the pass's other
+ * workers keep the other subscriptions moving meanwhile.
+ */
+export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Attempts kept per subscription (what GET …/deliveries can show, and some). */
 const KEPT_ATTEMPTS = 100;
 
 export interface DeliveryPass {
   db: Db;
-  config: Pick<WebhookConfig, 'allowPrivateTargets' | 'timeoutMs'>;
+  config: WebhookConfig;
   /** The time of each attempt and of each schedule: tests pass a clock they move. */
   clock: () => Date;
   retryBaseMs?: number;
+  /** One attempt's deadline (default DELIVERY_TIMEOUT_MS; tests shorten it). */
+  timeoutMs?: number;
   budgetMs?: number;
 }
 
@@ -99,7 +107,7 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
 /** Leases up to `limit` due subscriptions not yet delivered by this pass. */
 async function claimDue(pass: DeliveryPass, seen: string[], limit: number): Promise<WebhookSubscriptionRow[]> {
   const now = pass.clock();
-  const leaseUntil = new Date(now.getTime() + (pass.budgetMs ?? PASS_BUDGET_MS) + pass.config.timeoutMs + 10_000);
+  const leaseUntil = new Date(now.getTime() + (pass.budgetMs ?? PASS_BUDGET_MS) + (pass.timeoutMs ?? DELIVERY_TIMEOUT_MS) + 10_000);
   const s = webhookSubscriptions;
   const due = pass.db
     .select({ id: s.id })
@@ -148,7 +156,7 @@ async function deliverTo(
         const at = pass.clock();
         const answer = await sendToTarget(
           target,
-          { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(secrets, String(event.id), at, body) }, body, timeoutMs: pass.config.timeoutMs },
+          { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(secrets, String(event.id), at, body) }, body, timeoutMs: pass.timeoutMs ?? DELIVERY_TIMEOUT_MS },
           pass.config,
         );
         const attempt = { ...answer, eventId: event.id, at };

@@ -36,7 +36,7 @@ export const ReplayWebhookRequest = z
   .strictObject({ after: FeedCursor })
   .meta({ id: 'ReplayWebhookRequest', description: 'Deliver again every event after this feed cursor (`0-0`: from the start)' });
 
-export const WebhookIdParam = z.string().meta({ description: 'The subscription id', example: 'wh_5f0c6a1e9d3b47a2c8e1f00d' });
+export const WebhookIdParam = z.string().meta({ description: 'The subscription id', example: 'wh_5f0c6a1e9d3b47a2c8e1f00d', param: { id: 'webhookId' } });
 
 const State = z.enum(['active', 'failing', 'disabled']).meta({
   description: '`active`: delivering. `failing`: the last attempt failed, retrying with backoff. `disabled`: gave up (see `disabledReason`); replay to start again.',

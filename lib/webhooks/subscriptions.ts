@@ -43,9 +43,16 @@ export function toWebhook(row: WebhookSubscriptionRow): Webhook {
 }
 
 /**
+ * Subscriptions one owner may hold: 10. A subscription is a stream of signed deliveries we
+ * make for as long as it lives; an integrator needs one per receiving service, and can filter
+ * by tags within one, so ten is room to spare while bounding what one key can make us send.
+ */
+export const MAX_SUBSCRIPTIONS_PER_OWNER = 10;
+
+/**
  * A new subscription of `owner` to the changes after now (to deliver older ones, replay from
  * an earlier cursor). The target is checked first (lib/webhooks/target.ts); an owner holds at
- * most `maxPerOwner` subscriptions (counted under a per-owner lock, so two requests cannot
+ * most MAX_SUBSCRIPTIONS_PER_OWNER subscriptions (counted under a per-owner lock, so two requests cannot
  * both take the last place). Returns it with its signing secret, which is never shown again.
  */
 export async function createWebhook(
@@ -64,8 +71,8 @@ export async function createWebhook(
   const row = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${WEBHOOK_OWNER_LOCK}::int, hashtext(${owner}))`);
     const [{ held }] = await tx.select({ held: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.owner, owner));
-    if (held >= config.maxPerOwner) {
-      throw new AppError('conflict', `An owner may hold ${config.maxPerOwner} webhook subscriptions; delete one first.`);
+    if (held >= MAX_SUBSCRIPTIONS_PER_OWNER) {
+      throw new AppError('conflict', `An owner may hold ${MAX_SUBSCRIPTIONS_PER_OWNER} webhook subscriptions; delete one first.`);
     }
     const head: FeedPosition = await feedHead(tx);
     const [created] = await tx

@@ -5,7 +5,7 @@ import { isPublicAddress, literalAddressOf, NonPublicAddressError, publicOnlyLoo
 
 /*
  * Webhook targets are URLs their owners chose, fetched by the server: guarded as avatar URLs
- * are (lib/web/avatar-image.ts), at creation and again on every delivery. https on port 443,
+ * are (lib/web/server/avatar-image.ts), at creation and again on every delivery. https on port 443,
  * no credentials in the URL, a host on a public address (checked in the connection's own
  * lookup, so DNS rebinding cannot slip through), and no redirect followed: a 3xx is a failed
  * delivery, and a target that redirects is refused at creation.
@@ -132,12 +132,15 @@ async function drain(res: IncomingMessage): Promise<void> {
   }
 }
 
+/** The HEAD request that checks a new target: 5 s, the person creating it is waiting for the answer. */
+const PROBE_TIMEOUT_MS = 5000;
+
 /**
  * The checks of a new target: its form, every address its host resolves to, and one HEAD
  * request, refused when it answers with a redirect. A target that cannot be reached yet is
  * accepted: deliveries retry until it answers.
  */
-export async function checkNewTarget(raw: string, policy: TargetPolicy & { timeoutMs: number }): Promise<URL> {
+export async function checkNewTarget(raw: string, policy: TargetPolicy): Promise<URL> {
   const url = parseTarget(raw, policy);
   if (!policy.allowPrivateTargets && !literalAddressOf(url)) {
     let addresses: { address: string }[];
@@ -149,7 +152,7 @@ export async function checkNewTarget(raw: string, policy: TargetPolicy & { timeo
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused) throw new TargetRefused(`is not on a public address (${url.hostname} resolves to ${refused.address})`);
   }
-  const probe = await sendToTarget(url, { method: 'HEAD', headers: {}, timeoutMs: Math.min(policy.timeoutMs, 5000) }, policy);
+  const probe = await sendToTarget(url, { method: 'HEAD', headers: {}, timeoutMs: PROBE_TIMEOUT_MS }, policy);
   if (probe.status !== null && probe.status >= 300 && probe.status < 400) {
     throw new TargetRefused(`answers with a redirect (${probe.status}); give the URL it redirects to`);
   }

@@ -14,13 +14,8 @@ const OPC_LE = 0xd4;
 const OPC_BE = 0xdc;
 const OPC_HOR64 = 0xf7;
 
-const CLASS_LDX = 0x01;
-const CLASS_ST = 0x02;
-const CLASS_STX = 0x03;
-const CLASS_ALU32 = 0x04;
-const CLASS_JMP = 0x05;
-const CLASS_PQR = 0x06;
-const CLASS_ALU64 = 0x07;
+/** The instruction classes: the opcode's low three bits. */
+const CLASS = { LDX: 0x01, ST: 0x02, STX: 0x03, ALU32: 0x04, JMP: 0x05, PQR: 0x06, ALU64: 0x07 } as const;
 
 const ALU_NAMES = ['add', 'sub', 'mul', 'div', 'or', 'and', 'lsh', 'rsh', 'neg', 'mod', 'xor', 'mov', 'arsh', 'end'];
 const JMP_NAMES: Record<number, string> = {
@@ -56,13 +51,13 @@ export function mnemonic({ opcode }: Insn): string {
   if (opcode === OPC_LDDW) return 'lddw';
   if (opcode === OPC_HOR64) return 'hor64';
   if (opcode === OPC_CALLX) return 'callx';
-  if (cls === CLASS_ALU32) return `${ALU_NAMES[op >> 4] ?? `alu 0x${op.toString(16)}`}32`;
-  if (cls === CLASS_ALU64) return `${ALU_NAMES[op >> 4] ?? `alu 0x${op.toString(16)}`}64`;
-  if (cls === CLASS_JMP) return JMP_NAMES[op] ?? `jmp 0x${op.toString(16)}`;
-  if (cls === CLASS_PQR) return `pqr/jmp32 0x${op.toString(16)}`;
-  if (cls === CLASS_LDX && (opcode & 0xe0) === 0x60) return `ldx${size}`;
-  if (cls === CLASS_ST && (opcode & 0xe0) === 0x60) return `st${size}`;
-  if (cls === CLASS_STX && (opcode & 0xe0) === 0x60) return `stx${size}`;
+  if (cls === CLASS.ALU32) return `${ALU_NAMES[op >> 4] ?? `alu 0x${op.toString(16)}`}32`;
+  if (cls === CLASS.ALU64) return `${ALU_NAMES[op >> 4] ?? `alu 0x${op.toString(16)}`}64`;
+  if (cls === CLASS.JMP) return JMP_NAMES[op] ?? `jmp 0x${op.toString(16)}`;
+  if (cls === CLASS.PQR) return `pqr/jmp32 0x${op.toString(16)}`;
+  if (cls === CLASS.LDX && (opcode & 0xe0) === 0x60) return `ldx${size}`;
+  if (cls === CLASS.ST && (opcode & 0xe0) === 0x60) return `st${size}`;
+  if (cls === CLASS.STX && (opcode & 0xe0) === 0x60) return `stx${size}`;
   return `opcode 0x${opcode.toString(16).padStart(2, '0')}`;
 }
 
@@ -92,17 +87,17 @@ export function refusal(insn: Insn): string | null {
   if (opcode === OPC_HOR64) {
     return `${name} exists only in SBPF v2 (it replaces lddw there); v3 loads 64-bit constants with lddw`;
   }
-  if (cls === CLASS_PQR) {
+  if (cls === CLASS.PQR) {
     return `${name} is in class 0x06, the PQR class of SBPF v2 (32-bit jumps upstream), which v3 refuses or decodes differently: compile with -mcpu=v2`;
   }
-  if (cls === CLASS_ALU32 && opcode !== OPC_LE && opcode !== OPC_BE) {
+  if (cls === CLASS.ALU32 && opcode !== OPC_LE && opcode !== OPC_BE) {
     return `${name} is ALU32 class: SBPF sign-extends 32-bit results where eBPF zero-extends them, so it would compute something else: compile with -mcpu=v2 (no alu32)`;
   }
   if (!ACCEPTED.has(opcode)) return `${name} is not an SBPF v3 instruction (compile with -mcpu=v2)`;
-  if (cls === CLASS_ALU64 && insn.offset !== 0) {
+  if (cls === CLASS.ALU64 && insn.offset !== 0) {
     return `${name} with offset ${insn.offset} is a -mcpu=v4 signed form SBPF does not have`;
   }
-  if ((cls === CLASS_ALU64 || cls === CLASS_LDX || opcode === OPC_LDDW) && insn.dst === STACK_REG) {
+  if ((cls === CLASS.ALU64 || cls === CLASS.LDX || opcode === OPC_LDDW) && insn.dst === STACK_REG) {
     return `${name} writes r10: SBPF v3 has fixed stack frames and a read-only frame pointer`;
   }
   return null;

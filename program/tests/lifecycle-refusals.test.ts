@@ -1,25 +1,18 @@
 // Every way a lifecycle call is refused gives a code of its own, and a refused call leaves
 // the record exactly as it was. LiteSVM with every feature on, the committed .so.
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
-import type { LiteSVM } from 'litesvm';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TAG_RECORD_OFFSETS } from '@/lib/registry/account';
 import { type RegistryErrorName } from '@/lib/registry/errors';
 import { acceptTransferInstruction, cancelTransferInstruction, encodeInstructionData, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, plantAccount, rawInstruction, recordBytes, snapshot, withAccount } from './lifecycle-support';
+import { aliceHoldsTag, expectRefusal, freshForEachTest, plantAccount, rawInstruction, recordBytes, snapshot, withAccount } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
-let svm: LiteSVM;
-let alice: Keypair;
-let bob: Keypair;
-let mallory: Keypair;
-let tagRecord: PublicKey;
-
-beforeEach(() => {
-  ({ svm, alice, bob, tagRecord } = aliceHoldsTag());
-  mallory = fundedKeypair(svm);
+const world = freshForEachTest(() => {
+  const start = aliceHoldsTag();
+  return { ...start, mallory: fundedKeypair(start.svm) };
 });
 
 /** Each lifecycle instruction as its rightful signer would send it against `record`. */
@@ -34,74 +27,74 @@ const LIFECYCLE = Object.keys(CALLS) as Array<keyof typeof CALLS>;
 const OWNER_CALLS = LIFECYCLE.filter((name) => name !== 'accept_transfer');
 
 /** Sends `ix` paid and signed by `signer`, and checks the refusal and that `address` did not change. */
-function expectRefused(ix: TransactionInstruction, signer: Keypair, error: RegistryErrorName, address = tagRecord) {
-  const before = snapshot(svm, address);
-  expectRefusal(send(svm, [ix], signer.publicKey, [signer]), error);
-  expect(snapshot(svm, address)).toEqual(before);
+function expectRefused(ix: TransactionInstruction, signer: Keypair, error: RegistryErrorName, address = world.tagRecord) {
+  const before = snapshot(world.svm, address);
+  expectRefusal(send(world.svm, [ix], signer.publicKey, [signer]), error);
+  expect(snapshot(world.svm, address)).toEqual(before);
 }
 
 /** For accept: a standing offer to bob, so that only the failure under test can stop it. */
 function offerToBob() {
-  expectSuccess(send(svm, [offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey })], alice.publicKey, [alice]));
+  expectSuccess(send(world.svm, [offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.bob.publicKey })], world.alice.publicKey, [world.alice]));
 }
 
 /** The rightful signer of each call, after an offer to bob when the call needs one (cancel, accept). */
 function rightful(name: keyof typeof CALLS): Keypair {
   if (name === 'cancel_transfer' || name === 'accept_transfer') offerToBob();
-  return name === 'accept_transfer' ? bob : alice;
+  return name === 'accept_transfer' ? world.bob : world.alice;
 }
 
 describe('the signer', () => {
   it.each(OWNER_CALLS)('%s refuses a signer that is not the owner with NotTagOwner', (name) => {
-    expectRefused(CALLS[name](tagRecord, mallory.publicKey), mallory, 'NotTagOwner');
+    expectRefused(CALLS[name](world.tagRecord, world.mallory.publicKey), world.mallory, 'NotTagOwner');
   });
 
   it.each(OWNER_CALLS)('%s refuses the owner unsigned with OwnerNotSigner', (name) => {
-    const ix = withAccount(CALLS[name](tagRecord, alice.publicKey), 1, { isSigner: false });
-    expectRefused(ix, mallory, 'OwnerNotSigner');
+    const ix = withAccount(CALLS[name](world.tagRecord, world.alice.publicKey), 1, { isSigner: false });
+    expectRefused(ix, world.mallory, 'OwnerNotSigner');
   });
 
   it('accept_transfer refuses the pending owner unsigned with NewOwnerNotSigner', () => {
     offerToBob();
-    expectRefused(withAccount(CALLS.accept_transfer(tagRecord, bob.publicKey), 1, { isSigner: false }), mallory, 'NewOwnerNotSigner');
+    expectRefused(withAccount(CALLS.accept_transfer(world.tagRecord, world.bob.publicKey), 1, { isSigner: false }), world.mallory, 'NewOwnerNotSigner');
   });
 
   it.each([
-    ['a stranger', () => mallory],
-    ['the current owner', () => alice],
+    ['a stranger', () => world.mallory],
+    ['the current owner', () => world.alice],
   ])('accept_transfer refuses %s, not the pending owner, with NotPendingOwner', (_who, who) => {
     offerToBob();
-    expectRefused(CALLS.accept_transfer(tagRecord, who().publicKey), who(), 'NotPendingOwner');
+    expectRefused(CALLS.accept_transfer(world.tagRecord, who().publicKey), who(), 'NotPendingOwner');
   });
 });
 
 describe('the arguments and the offer', () => {
   it('offer_transfer refuses the zero address with NewOwnerIsZero', () => {
-    const ix = offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: PublicKey.default });
-    expectRefused(ix, alice, 'NewOwnerIsZero');
+    const ix = offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: PublicKey.default });
+    expectRefused(ix, world.alice, 'NewOwnerIsZero');
   });
 
   it('offer_transfer refuses the owner itself with NewOwnerIsOwner', () => {
-    const ix = offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: alice.publicKey });
-    expectRefused(ix, alice, 'NewOwnerIsOwner');
+    const ix = offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.alice.publicKey });
+    expectRefused(ix, world.alice, 'NewOwnerIsOwner');
   });
 
   it('set_wallet refuses the zero address with WalletIsZero (payments there would be lost)', () => {
-    const ix = setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: PublicKey.default });
-    expectRefused(ix, alice, 'WalletIsZero');
+    const ix = setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: PublicKey.default });
+    expectRefused(ix, world.alice, 'WalletIsZero');
   });
 
   it('accept_transfer with no offer standing: NoOfferToAccept', () => {
-    expectRefused(CALLS.accept_transfer(tagRecord, bob.publicKey), bob, 'NoOfferToAccept');
+    expectRefused(CALLS.accept_transfer(world.tagRecord, world.bob.publicKey), world.bob, 'NoOfferToAccept');
   });
 
   it('cancel_transfer with no offer standing: NoOfferToCancel', () => {
-    expectRefused(CALLS.cancel_transfer(tagRecord, alice.publicKey), alice, 'NoOfferToCancel');
+    expectRefused(CALLS.cancel_transfer(world.tagRecord, world.alice.publicKey), world.alice, 'NoOfferToCancel');
   });
 
   it('release_tag refuses a read-only receiver with ReceiverNotWritable', () => {
-    const ix = withAccount(releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: bob.publicKey }), 2, { isWritable: false });
-    expectRefused(ix, alice, 'ReceiverNotWritable');
+    const ix = withAccount(releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, receiver: world.bob.publicKey }), 2, { isWritable: false });
+    expectRefused(ix, world.alice, 'ReceiverNotWritable');
   });
 });
 
@@ -110,23 +103,23 @@ describe('the record account', () => {
     const signer = rightful(name);
     const [bobsAddress] = findTagRecordAddress('bob', programId);
     // alice's exact record bytes, owned by the program, but at bob's PDA.
-    plantAccount(svm, bobsAddress, accountBytes(tagRecord));
+    plantAccount(world.svm, bobsAddress, accountBytes(world.tagRecord));
     expectRefused(CALLS[name](bobsAddress, signer.publicKey), signer, 'InvalidTagRecordAddress', bobsAddress);
   });
 
   it.each(LIFECYCLE)('%s refuses a program-owned record at an address that is no PDA of its tag with InvalidTagRecordAddress', (name) => {
     const signer = rightful(name);
     const anywhere = Keypair.generate().publicKey;
-    plantAccount(svm, anywhere, accountBytes(tagRecord));
+    plantAccount(world.svm, anywhere, accountBytes(world.tagRecord));
     expectRefused(CALLS[name](anywhere, signer.publicKey), signer, 'InvalidTagRecordAddress', anywhere);
   });
 
   it.each(LIFECYCLE)('%s refuses a record whose stored bump is not the one of its address with InvalidTagRecordAddress', (name) => {
     const signer = rightful(name);
-    const data = accountBytes(tagRecord);
+    const data = accountBytes(world.tagRecord);
     data[TAG_RECORD_OFFSETS.bump] -= 1;
-    plantAccount(svm, tagRecord, data);
-    expectRefused(CALLS[name](tagRecord, signer.publicKey), signer, 'InvalidTagRecordAddress');
+    plantAccount(world.svm, world.tagRecord, data);
+    expectRefused(CALLS[name](world.tagRecord, signer.publicKey), signer, 'InvalidTagRecordAddress');
   });
 
   it.each([
@@ -136,8 +129,8 @@ describe('the record account', () => {
     for (const name of LIFECYCLE) {
       // The right discriminator, the right owner key and offer, at the real PDA of an unregistered tag.
       const [address] = findTagRecordAddress('lookalike', programId);
-      const signer = name === 'accept_transfer' ? bob : alice;
-      plantAccount(svm, address, recordBytes('lookalike', alice.publicKey, { pendingOwner: bob.publicKey }), lookAlikeOwner());
+      const signer = name === 'accept_transfer' ? world.bob : world.alice;
+      plantAccount(world.svm, address, recordBytes('lookalike', world.alice.publicKey, { pendingOwner: world.bob.publicKey }), lookAlikeOwner());
       expectRefused(CALLS[name](address, signer.publicKey), signer, 'TagRecordNotProgramOwned', address);
     }
   });
@@ -149,11 +142,11 @@ describe('the record account', () => {
     ['a tag length over 32', (d: Uint8Array) => { new DataView(d.buffer).setUint32(TAG_RECORD_OFFSETS.tagLength, 33, true); return d; }],
   ])('every call refuses program-owned data with %s with NotATagRecord', (_case, bend) => {
     offerToBob(); // so that neither cancel nor accept could fail for want of an offer
-    const valid = accountBytes(tagRecord);
+    const valid = accountBytes(world.tagRecord);
     for (const name of LIFECYCLE) {
-      const signer = name === 'accept_transfer' ? bob : alice;
-      plantAccount(svm, tagRecord, bend(valid.slice()));
-      expectRefused(CALLS[name](tagRecord, signer.publicKey), signer, 'NotATagRecord');
+      const signer = name === 'accept_transfer' ? world.bob : world.alice;
+      plantAccount(world.svm, world.tagRecord, bend(valid.slice()));
+      expectRefused(CALLS[name](world.tagRecord, signer.publicKey), signer, 'NotATagRecord');
     }
   });
 
@@ -165,27 +158,27 @@ describe('the record account', () => {
 
   it.each(LIFECYCLE)('%s refuses a read-only record with TagRecordNotWritable', (name) => {
     const signer = rightful(name);
-    expectRefused(withAccount(CALLS[name](tagRecord, signer.publicKey), 0, { isWritable: false }), signer, 'TagRecordNotWritable');
+    expectRefused(withAccount(CALLS[name](world.tagRecord, signer.publicKey), 0, { isWritable: false }), signer, 'TagRecordNotWritable');
   });
 });
 
 describe('the instruction', () => {
   it.each(LIFECYCLE)('%s refuses too few accounts with NotEnoughAccounts', (name) => {
     const signer = rightful(name);
-    const ix = CALLS[name](tagRecord, signer.publicKey);
+    const ix = CALLS[name](world.tagRecord, signer.publicKey);
     expectRefused(rawInstruction(ix.keys.slice(0, -1), ix.data), signer, 'NotEnoughAccounts');
   });
 
   it.each(LIFECYCLE)('%s ignores accounts past the ones its ABI lists', (name) => {
     const signer = rightful(name);
-    const ix = CALLS[name](tagRecord, signer.publicKey);
-    const extra = [{ pubkey: tagRecord, isSigner: false, isWritable: true }, { pubkey: mallory.publicKey, isSigner: false, isWritable: true }];
-    expectSuccess(send(svm, [rawInstruction([...ix.keys, ...extra], ix.data)], signer.publicKey, [signer]));
+    const ix = CALLS[name](world.tagRecord, signer.publicKey);
+    const extra = [{ pubkey: world.tagRecord, isSigner: false, isWritable: true }, { pubkey: world.mallory.publicKey, isSigner: false, isWritable: true }];
+    expectSuccess(send(world.svm, [rawInstruction([...ix.keys, ...extra], ix.data)], signer.publicKey, [signer]));
   });
 
   it.each(LIFECYCLE)('%s refuses a trailing byte, and a byte short, with InvalidInstructionData', (name) => {
     const signer = rightful(name);
-    const ix = CALLS[name](tagRecord, signer.publicKey);
+    const ix = CALLS[name](world.tagRecord, signer.publicKey);
     expectRefused(rawInstruction(ix.keys, Buffer.concat([ix.data, Buffer.from([0])])), signer, 'InvalidInstructionData');
     if (ix.data.length > 8) expectRefused(rawInstruction(ix.keys, ix.data.subarray(0, -1)), signer, 'InvalidInstructionData');
   });
@@ -195,18 +188,18 @@ describe('the instruction', () => {
     ['seven bytes of a discriminator', Buffer.from(INSTRUCTION_DISCRIMINATORS.release_tag).subarray(0, 7)],
     ['an unknown discriminator', Buffer.from('unknown!')],
   ])('refuses %s with InvalidInstructionData', (_case, data) => {
-    const keys = releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: alice.publicKey }).keys;
-    expectRefused(rawInstruction(keys, data), alice, 'InvalidInstructionData');
+    const keys = releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, receiver: world.alice.publicKey }).keys;
+    expectRefused(rawInstruction(keys, data), world.alice, 'InvalidInstructionData');
   });
 
   it('encodes exactly what the program expects (sanity of the codec the tests use)', () => {
     expect(encodeInstructionData({ name: 'cancel_transfer' })).toHaveLength(8);
-    expect(encodeInstructionData({ name: 'set_wallet', wallet: alice.publicKey })).toHaveLength(40);
+    expect(encodeInstructionData({ name: 'set_wallet', wallet: world.alice.publicKey })).toHaveLength(40);
   });
 });
 
 function accountBytes(address: PublicKey): Uint8Array {
-  const account = svm.getAccount(toAddress(address));
+  const account = world.svm.getAccount(toAddress(address));
   if (!account.exists) throw new Error(`no account at ${address.toBase58()}`);
   return new Uint8Array(account.data);
 }

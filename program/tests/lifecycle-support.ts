@@ -7,7 +7,7 @@ import { AnchorError } from '@coral-xyz/anchor';
 import { lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/registry/account';
 import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/registry/errors';
 import { registerTagInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
@@ -27,6 +27,19 @@ export function aliceHoldsTag(): { svm: LiteSVM; alice: Keypair; bob: Keypair; t
   const alice = fundedKeypair(svm);
   const bob = fundedKeypair(svm);
   return { svm, alice, bob, tagRecord: registerTag(svm, 'alice', alice) };
+}
+
+/**
+ * A fixture made afresh by `make` before each test of the calling file (its beforeEach), so
+ * that no test sees another's accounts. Read its fields inside tests, hooks and the helpers
+ * they call: at load time it is still empty.
+ */
+export function freshForEachTest<T extends object>(make: () => T): T {
+  const fixture = {} as T;
+  beforeEach(() => {
+    Object.assign(fixture, make());
+  });
+  return fixture;
 }
 
 /** The decoded record at `address`; fails the test when there is none or it does not decode. */

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RunningApp } from '@/devstack/app';
-import { startAppOwnDatabase } from '../support/app';
+import { describe, expect, inject, it } from 'vitest';
+import { ownApp } from '../support/app';
 import { clientHeaders } from '../support/http';
 import { newKeypair } from '../support/keypair';
 import { callServerAction } from '../auth/web-session';
@@ -63,20 +62,16 @@ function postHuge(url: string, size: number, o: { chunked: boolean; contentType:
 }
 
 describe('/api/auth/*: 16 KB, refused before it is read', () => {
-  let app: RunningApp;
-  beforeAll(async () => {
-    app = await startAppOwnDatabase();
-  });
-  afterAll(() => app?.stop());
+  const app = ownApp();
 
   it('a 50 MB body to /api/auth/callback/solana gets 413 in the envelope, and the server grows by under 20 MB', async () => {
-    await fetch(`${app.url}/api/auth/csrf`); // load next-auth's route before the first reading
-    const before = rss(app.pid);
+    await fetch(`${app().url}/api/auth/csrf`); // load next-auth's route before the first reading
+    const before = rss(app().pid);
     const answers = await Promise.all([
-      postHuge(`${app.url}/api/auth/callback/solana`, 50 * MB, { chunked: false, contentType: 'application/x-www-form-urlencoded' }),
-      postHuge(`${app.url}/api/auth/callback/solana`, 50 * MB, { chunked: true, contentType: 'application/x-www-form-urlencoded' }),
+      postHuge(`${app().url}/api/auth/callback/solana`, 50 * MB, { chunked: false, contentType: 'application/x-www-form-urlencoded' }),
+      postHuge(`${app().url}/api/auth/callback/solana`, 50 * MB, { chunked: true, contentType: 'application/x-www-form-urlencoded' }),
     ]);
-    const growth = rss(app.pid) - before;
+    const growth = rss(app().pid) - before;
     for (const a of answers) {
       expect(a.status).toBe(413);
       expect(JSON.parse(a.body)).toEqual({ error: { code: 'payload_too_large', message: 'The request body must be at most 16384 bytes.' } });
@@ -84,29 +79,29 @@ describe('/api/auth/*: 16 KB, refused before it is read', () => {
     console.log(`RSS growth after two 50 MB posts (Content-Length and chunked): ${(growth / MB).toFixed(1)} MB`);
     expect(growth).toBeLessThan(20 * MB);
     // and the server still answers
-    expect((await fetch(`${app.url}/api/auth/csrf`)).status).toBe(200);
+    expect((await fetch(`${app().url}/api/auth/csrf`)).status).toBe(200);
   });
 
   it('a form just over 16 KB: 413; next-auth’s own small requests pass', async () => {
-    const res = await fetch(`${app.url}/api/auth/callback/solana`, {
+    const res = await fetch(`${app().url}/api/auth/callback/solana`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `message=${'a'.repeat(16 * 1024)}`,
     });
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe('payload_too_large');
-    expect((await fetch(`${app.url}/api/auth/providers`)).status).toBe(200);
+    expect((await fetch(`${app().url}/api/auth/providers`)).status).toBe(200);
   });
 
   it('a server action over its 16 KB: a plain-text 413 whose text the form shows', async () => {
-    const res = await callServerAction(app.url, '/settings', 'saveProfile', [], new Map(), { body: JSON.stringify(['@x', { bio: 'b'.repeat(17 * 1024) }]) });
+    const res = await callServerAction(app().url, '/settings', 'saveProfile', [], new Map(), { body: JSON.stringify(['@x', { bio: 'b'.repeat(17 * 1024) }]) });
     expect(res.status).toBe(413);
     expect(res.contentType).toBe('text/plain');
     expect(res.text).toBe('The form is too large to send (at most 16 KB). Shorten a field and try again.');
   });
 
   it('a server action under it reaches the action (which answers, here, that no one is signed in)', async () => {
-    const res = await callServerAction(app.url, '/settings', 'saveProfile', ['@x', { bio: 'b'.repeat(8 * 1024) }], new Map());
+    const res = await callServerAction(app().url, '/settings', 'saveProfile', ['@x', { bio: 'b'.repeat(8 * 1024) }], new Map());
     expect(res.status).toBe(200);
     expect(res.text).toContain('{"ok":false,"error":{"code":"unauthorized","message":"Sign in with your wallet first."}}');
   });

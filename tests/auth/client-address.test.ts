@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '@/devstack/app';
+import { describe, expect, it } from 'vitest';
 import { clientAddress, markSocketAddressServer, SOCKET_ADDRESS_HEADER } from '@/lib/api/client-address';
 import { parseConfig } from '@/lib/config';
-import { startAppOwnDatabase } from '../support/app';
+import { ownApp } from '../support/app';
 import { newKeypair } from '../support/keypair';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * A rate limit no client can dodge: the client address comes from the deployment
@@ -23,20 +23,13 @@ async function challenge(appUrl: string, headers: Record<string, string>) {
 }
 
 describe('direct mode, the default of npm start: the socket address, whatever the headers say', () => {
-  let app: RunningApp;
-  beforeAll(async () => {
-    app = await startAppOwnDatabase({
-      AUTH_RATE_LIMIT: String(LIMIT),
-      AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
-    });
-  });
-  afterAll(() => app?.stop());
+  const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ auth: { limit: LIMIT, windowSeconds: 3600 } }) });
 
   it(`40 challenges with 40 different X-Forwarded-For and X-Real-IP values: ${LIMIT} answered, then 429`, async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) {
       const spoof = `203.0.113.${i + 1}`;
-      const res = await challenge(app.url, { 'x-forwarded-for': spoof, 'x-real-ip': spoof, [SOCKET_ADDRESS_HEADER]: spoof });
+      const res = await challenge(app().url, { 'x-forwarded-for': spoof, 'x-real-ip': spoof, [SOCKET_ADDRESS_HEADER]: spoof });
       statuses.push(res.status);
       if (res.status === 429) expect(res.body).toEqual({ error: { code: 'rate_limited', message: 'Too many requests; try again later.' } });
     }
@@ -45,31 +38,22 @@ describe('direct mode, the default of npm start: the socket address, whatever th
 });
 
 describe('behind a configured proxy: the configured hop, counted from the right', () => {
-  let app: RunningApp;
-  beforeAll(async () => {
-    app = await startAppOwnDatabase({
-      CLIENT_ADDRESS_SOURCE: 'proxy',
-      TRUSTED_PROXY_HOPS: '2',
-      AUTH_RATE_LIMIT: '5',
-      AUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
-    });
-  });
-  afterAll(() => app?.stop());
+  const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '2', RATE_LIMITS: rateLimitsSetting({ auth: { limit: 5, windowSeconds: 3600 } }) });
 
   it('entries left of the hop are the client’s to write and change nothing; another address at the hop has its own budget', async () => {
     // Two proxies: the outer one appended 198.51.100.7 (the client it saw), the inner one 10.0.0.1.
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
-      statuses.push((await challenge(app.url, { 'x-forwarded-for': `192.0.2.${i}, 198.51.100.7, 10.0.0.1` })).status);
+      statuses.push((await challenge(app().url, { 'x-forwarded-for': `192.0.2.${i}, 198.51.100.7, 10.0.0.1` })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
-    const other = await challenge(app.url, { 'x-forwarded-for': '198.51.100.8, 10.0.0.1' });
+    const other = await challenge(app().url, { 'x-forwarded-for': '198.51.100.8, 10.0.0.1' });
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit-remaining')).toBe('4');
   });
 
   it('a request with fewer entries than proxies did not come through them: 403 in the envelope', async () => {
-    const res = await challenge(app.url, { 'x-forwarded-for': '198.51.100.9' });
+    const res = await challenge(app().url, { 'x-forwarded-for': '198.51.100.9' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: { code: 'forbidden', message: 'Requests must come through the configured proxy.' } });
   });

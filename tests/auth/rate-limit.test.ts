@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { postJson } from '../support/http';
 import { newKeypair, signText } from '../support/keypair';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 const LIMIT = 6;
 let apps: RunningApp[] = [];
@@ -14,8 +15,7 @@ beforeAll(async () => {
     SOLANA_RPC_URL: inject('rpcUrl'),
     CLIENT_ADDRESS_SOURCE: 'proxy',
     TRUSTED_PROXY_HOPS: '1',
-    AUTH_RATE_LIMIT: String(LIMIT),
-    AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+    RATE_LIMITS: rateLimitsSetting({ auth: { limit: LIMIT, windowSeconds: 60 } }),
   };
   apps = await Promise.all([startApp(env), startApp(env)]);
 });

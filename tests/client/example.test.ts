@@ -1,18 +1,12 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RunningApp } from '@/devstack/app';
-import { startAppOwnDatabase } from '../support/app';
+import { describe, expect, inject, it } from 'vitest';
+import { ownApp } from '../support/app';
 
 const run = promisify(execFile);
 const EXAMPLE = 'packages/client/examples/quickstart.ts';
-let app: RunningApp;
-
-beforeAll(async () => {
-  app = await startAppOwnDatabase({ CLIENT_ADDRESS_SOURCE: 'direct' });
-});
-afterAll(async () => app?.stop());
+const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
 
 describe("the client README's example", () => {
   it('is the README text, line for line', async () => {
@@ -22,7 +16,7 @@ describe("the client README's example", () => {
 
   it('runs against the app as written, in a process of its own', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', EXAMPLE], {
-      env: { ...process.env, APP_URL: app.url, RPC_URL: inject('rpcUrl') },
+      env: { ...process.env, APP_URL: app().url, RPC_URL: inject('rpcUrl') },
       timeout: 60_000,
     });
     const lines = stdout.trim().split('\n');

@@ -1,20 +1,14 @@
 import { Keypair } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import type { RunningApp } from '@/devstack/app';
 import { createTagClient, keypairSigner, TagServiceError, walletSigner } from '@/packages/client/src';
-import { startAppOwnDatabase } from '../support/app';
+import { ownApp } from '../support/app';
 import { connect, fund } from '../indexer/support';
 
 // The typed client (packages/client) against the real app, as an integrator runs it: an app of
 // its own in `npm start`'s shape (direct client address), the shared localnet.
 const rpcUrl = inject('rpcUrl');
-let app: RunningApp;
-
-beforeAll(async () => {
-  app = await startAppOwnDatabase({ CLIENT_ADDRESS_SOURCE: 'direct' });
-});
-afterAll(async () => app?.stop());
+const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
 
 describe('packages/client against the app', () => {
   it('signs in, registers, edits, changes the wallet, transfers, follows the feed and releases', async () => {
@@ -22,8 +16,8 @@ describe('packages/client against the app', () => {
     const bob = Keypair.generate();
     const connection = connect(rpcUrl);
     await Promise.all([fund(connection, alice.publicKey), fund(connection, bob.publicKey)]);
-    const asAlice = createTagClient({ baseUrl: app.url, rpcUrl, signer: keypairSigner(alice) });
-    const asBob = createTagClient({ baseUrl: app.url, rpcUrl, signer: keypairSigner(bob) });
+    const asAlice = createTagClient({ baseUrl: app().url, rpcUrl, signer: keypairSigner(alice) });
+    const asBob = createTagClient({ baseUrl: app().url, rpcUrl, signer: keypairSigner(bob) });
     const follower = asAlice.follower();
     await follower.catchUp();
     const tag = randomTag('cl');
@@ -63,7 +57,7 @@ describe('packages/client against the app', () => {
     const owner = Keypair.generate();
     const sponsor = Keypair.generate();
     await fund(connect(rpcUrl), sponsor.publicKey);
-    const client = createTagClient({ baseUrl: app.url, rpcUrl, signer: keypairSigner(owner) });
+    const client = createTagClient({ baseUrl: app().url, rpcUrl, signer: keypairSigner(owner) });
     const tag = randomTag('cs');
     const landed = await client.register(tag, { feePayer: sponsor.publicKey.toBase58(), cosigners: [keypairSigner(sponsor)] });
     expect(landed.identity).toMatchObject({ tag: `@${tag}`, owner: owner.publicKey.toBase58() });
@@ -80,12 +74,12 @@ describe('packages/client against the app', () => {
         return { signedMessage, signature: await signer.signMessage(signedMessage) };
       },
     });
-    const session = await createTagClient({ baseUrl: app.url, rpcUrl, signer: wallet }).signIn();
+    const session = await createTagClient({ baseUrl: app().url, rpcUrl, signer: wallet }).signIn();
     expect(session.publicKey).toBe(key.publicKey.toBase58());
   });
 
   it('answers errors as TagServiceError with the envelope code', async () => {
-    const client = createTagClient({ baseUrl: app.url, rpcUrl });
+    const client = createTagClient({ baseUrl: app().url, rpcUrl });
     const err = await client.identity('no').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TagServiceError);
     expect(err).toMatchObject({ status: 400, code: 'invalid_tag' });

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '@/lib/config';
+import { ConfigError, parseConfig } from '@/lib/config';
+import { RATE_LIMIT_BUCKETS } from '@/lib/rate-limit-buckets';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 
 describe('configuration (DESIGN.md "Configuration")', () => {
@@ -9,7 +10,9 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     expect(c.database).toEqual({ driver: 'pglite', dataDir: '.data/pglite' });
     expect(c.solana).toEqual({ rpcUrl: undefined, publicRpcUrl: undefined, cluster: 'localnet', programId: LOCALNET_PROGRAM_ID });
     expect(c.authDomain).toBe('localhost:3000');
-    expect(c.authRateLimit).toEqual({ limit: 30, windowSeconds: 60 });
+    expect(c.appUrl.href).toBe('http://localhost:3000/');
+    expect(c.rateLimits.auth).toEqual({ limit: RATE_LIMIT_BUCKETS.auth.limit, windowSeconds: RATE_LIMIT_BUCKETS.auth.windowSeconds });
+    expect(c.server).toEqual({ port: 3000, host: undefined, localnetPort: 8899 });
   });
 
   it('chooses node-postgres for DATABASE_URL and @vercel/postgres for POSTGRES_URL', () => {
@@ -28,22 +31,45 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     expect(c.extraAuthDomains).toEqual(['preview.example', 'partner.example:3000']);
   });
 
-  const INVALID: Record<string, Record<string, string>> = {
-    DATABASE_URL: { DATABASE_URL: 'mysql://x' },
-    SOLANA_RPC_URL: { SOLANA_RPC_URL: 'not a url' },
-    SOLANA_CLUSTER: { SOLANA_CLUSTER: 'moonnet' },
-    TAG_PROGRAM_ID: { TAG_PROGRAM_ID: 'xyz' },
-    APP_URL: { APP_URL: 'ftp://x' },
-    AUTH_DOMAINS: { AUTH_DOMAINS: 'https://with-scheme.example' },
-    AUTH_SECRET: { AUTH_SECRET: 'short' },
-    AUTH_RATE_LIMIT: { AUTH_RATE_LIMIT: '-3' },
-    TRUSTED_PROXY_HOPS: { TRUSTED_PROXY_HOPS: 'two' },
+  /** A value each variable refuses. */
+  const INVALID: Record<string, string> = {
+    DATABASE_URL: 'mysql://x',
+    SOLANA_RPC_URL: 'not a url',
+    SOLANA_CLUSTER: 'moonnet',
+    TAG_PROGRAM_ID: 'xyz',
+    APP_URL: 'ftp://x',
+    AUTH_DOMAINS: 'https://with-scheme.example',
+    AUTH_SECRET: 'short',
+    RATE_LIMITS: 'auth=-3',
+    PORT: '70000',
+    LOG_LEVEL: 'loud',
+    OTEL_METRIC_EXPORT_INTERVAL: '10',
+    TRUSTED_PROXY_HOPS: 'two',
   };
-  for (const [variable, env] of Object.entries(INVALID)) {
-    it(`an invalid ${variable} is refused with a message naming it`, () => {
-      expect(() => parseConfig(env)).toThrow(new RegExp(`${variable}:`));
-    });
-  }
+  it.each(Object.entries(INVALID))('an invalid %s is refused with a message naming it', (variable, value) => {
+    expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`${variable}:`));
+  });
+
+  it('an unset APP_URL is where npm start listens: http://localhost:PORT', () => {
+    expect(parseConfig({ PORT: '4123' }).appUrl.href).toBe('http://localhost:4123/');
+    expect(parseConfig({ PORT: '4123', APP_URL: 'https://tags.example' }).appUrl.href).toBe('https://tags.example/');
+  });
+
+  it('RATE_LIMITS overrides the named buckets, a limit alone or with its window, and leaves the others', () => {
+    const { rateLimits } = parseConfig({ RATE_LIMITS: 'auth=5/3600, register=3' });
+    expect(rateLimits.auth).toEqual({ limit: 5, windowSeconds: 3600 });
+    expect(rateLimits.register).toEqual({ limit: 3, windowSeconds: RATE_LIMIT_BUCKETS.register.windowSeconds });
+    expect(rateLimits.feed).toEqual({ limit: RATE_LIMIT_BUCKETS.feed.limit, windowSeconds: RATE_LIMIT_BUCKETS.feed.windowSeconds });
+  });
+
+  it.each([
+    ['an unknown bucket', 'logins=5', 'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, webhooks)'],
+    ['a malformed entry', 'auth:5', 'RATE_LIMITS: `auth:5` is not bucket=limit or bucket=limit/windowSeconds'],
+    ['a zero limit', 'auth=0', 'RATE_LIMITS: `auth=0`: the limit and the window must be positive'],
+    ['a zero window', 'auth=5/0', 'RATE_LIMITS: `auth=5/0`: the limit and the window must be positive'],
+  ])('RATE_LIMITS with %s is refused, naming it', (_name, value, line) => {
+    expect(() => parseConfig({ RATE_LIMITS: value })).toThrow(new ConfigError(`Invalid configuration:\n  ${line}`));
+  });
 
   it('AUTH_SECRET is required in production on Vercel', () => {
     expect(() => parseConfig({ NODE_ENV: 'production', VERCEL: '1' })).toThrow(/AUTH_SECRET: required/);

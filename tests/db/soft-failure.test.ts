@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
-import { openDb, type DbHandle } from '@/lib/db/client';
+import { liftedRateLimits } from '@/devstack/rate-limits';
+import { openDb, STATEMENT_TIMEOUT_MS, type DbHandle } from '@/lib/db/client';
 import { migratePostgres } from '@/lib/db/migrate';
 import { newKeypair } from '../support/keypair';
 import { startControllablePostgres, type ControllablePostgres } from './postgres-control';
@@ -14,7 +15,6 @@ import { startControllablePostgres, type ControllablePostgres } from './postgres
  * does not take sign-in down. A PostgreSQL server and an app of this test's own.
  */
 
-const STATEMENT_TIMEOUT_MS = 1500;
 let server: ControllablePostgres;
 let app: RunningApp;
 let seed: DbHandle;
@@ -26,8 +26,7 @@ beforeAll(async () => {
   app = await startApp({
     DATABASE_URL: server.url,
     SOLANA_RPC_URL: inject('rpcUrl'),
-    DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
-    AVAILABILITY_RATE_LIMIT: '1000000',
+    RATE_LIMITS: liftedRateLimits(['availability']),
   });
 });
 afterAll(async () => {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
+import { describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { identityEvents } from '@/lib/db/schema';
 import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
+import { ownApp } from '../support/app';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
  * A page of GET /v1/events is bounded in bytes (FEED_PAGE_MAX_BYTES, 1 MiB, README) as well
@@ -14,18 +15,7 @@ import { signIn } from '../support/sign-in';
  */
 
 const database = ownDatabase();
-let app: RunningApp;
-
-beforeAll(async () => {
-  app = await startApp({
-    DATABASE_URL: database.url,
-    SOLANA_RPC_URL: inject('rpcUrl'),
-    PROFILE_RATE_LIMIT: '1000000',
-    PROFILE_ADDRESS_RATE_LIMIT: '1000000',
-    FEED_RATE_LIMIT: '1000000',
-  });
-});
-afterAll(() => app?.stop());
+const app = ownApp({ RATE_LIMITS: liftedRateLimits(['profile', 'profileKey', 'feed']) }, { database });
 
 /** Every profile field at its maximum, in characters of four UTF-8 bytes where text allows. */
 function maximalPatch(i: number) {
@@ -38,17 +28,17 @@ function maximalPatch(i: number) {
 }
 
 async function page(query: string): Promise<{ status: number; bytes: number; cacheControl: string | null; body: { events: IdentityEvent[]; next: string } }> {
-  const res = await fetch(`${app.url}/v1/events?${query}`);
+  const res = await fetch(`${app().url}/v1/events?${query}`);
   const raw = Buffer.from(await res.arrayBuffer());
   return { status: res.status, bytes: raw.byteLength, cacheControl: res.headers.get('cache-control'), body: JSON.parse(raw.toString('utf8')) };
 }
 
 describe('GET /v1/events is bounded in bytes', () => {
   it('after 100 PATCHes with fields at their maximum, a limit=1000 page is at most the bound', async () => {
-    const { token, keypair } = await signIn(app.url);
+    const { token, keypair } = await signIn(app().url);
     const { tag } = await insertIdentity(database.db, { owner: keypair.publicKey });
     for (let i = 0; i < 100; i++) {
-      const res = await fetch(`${app.url}/v1/identity/${tag}`, {
+      const res = await fetch(`${app().url}/v1/identity/${tag}`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(maximalPatch(i)),

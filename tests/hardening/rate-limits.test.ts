@@ -1,38 +1,30 @@
 import { Keypair } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
+import { describe, expect, inject, it } from 'vitest';
+import { startApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { callServerAction, nextAuthSignIn } from '../auth/web-session';
 import { ownDatabase } from '../support/database';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
+import { ownApp } from '../support/app';
+import { rateLimitsSetting } from '@/devstack/rate-limits';
+import { RATE_LIMIT_BUCKETS } from '@/lib/rate-limit-buckets';
 
 /*
  * Every write and every expensive read is rate limited (a burst from one caller or one
- * address gets 429s past the limit), at the defaults the README names: an app of its own with
- * no rate-limit setting but the client address taken from X-Forwarded-For, so that each case
- * is a client of its own.
+ * address gets 429s past the limit), at the buckets' own figures: an app of its own with no
+ * RATE_LIMITS but the client address taken from X-Forwarded-For, so that each case is a
+ * client of its own.
  */
 
-// The README's defaults (Configuration): per minute.
-const PROFILE_PER_KEY = 30;
-const PROFILE_PER_ADDRESS = 120;
-const FEED_PER_ADDRESS = 120;
-const BATCH_PER_ADDRESS = 120;
-const ACTION_PER_ADDRESS = 30;
+const PROFILE_PER_KEY = RATE_LIMIT_BUCKETS.profileKey.limit;
+const PROFILE_PER_ADDRESS = RATE_LIMIT_BUCKETS.profile.limit;
+const FEED_PER_ADDRESS = RATE_LIMIT_BUCKETS.feed.limit;
+const BATCH_PER_ADDRESS = RATE_LIMIT_BUCKETS.batch.limit;
+const ACTION_PER_ADDRESS = RATE_LIMIT_BUCKETS.action.limit;
 
 const database = ownDatabase();
-let app: RunningApp;
-
-beforeAll(async () => {
-  app = await startApp({
-    DATABASE_URL: database.url,
-    SOLANA_RPC_URL: inject('rpcUrl'),
-    CLIENT_ADDRESS_SOURCE: 'proxy',
-    TRUSTED_PROXY_HOPS: '1',
-  });
-});
-afterAll(() => app?.stop());
+const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1' }, { database });
 
 let addresses = 0;
 /** A client address of its own (as the one proxy in front would append it). */
@@ -45,7 +37,7 @@ interface Answer {
 }
 
 async function send(path: string, init: RequestInit & { address: string }): Promise<Answer> {
-  const res = await fetch(`${app.url}${path}`, {
+  const res = await fetch(`${app().url}${path}`, {
     ...init,
     headers: { 'content-type': 'application/json', 'x-forwarded-for': init.address, ...(init.headers as Record<string, string>) },
   });
@@ -97,7 +89,7 @@ async function ownedTag(owner: TestKeypair): Promise<string> {
 
 describe('PATCH /v1/identity/{tag}', () => {
   it('200 PATCHes in a burst by one key from one address: 429 past the per-key limit', async () => {
-    const { token, keypair } = await signIn(app.url);
+    const { token, keypair } = await signIn(app().url);
     const tag = await ownedTag(keypair);
     const address = newAddress();
     const result = await burst(200, (i) =>
@@ -113,7 +105,7 @@ describe('PATCH /v1/identity/{tag}', () => {
   });
 
   it('one key from many addresses has one budget', async () => {
-    const { token, keypair } = await signIn(app.url);
+    const { token, keypair } = await signIn(app().url);
     const tag = await ownedTag(keypair);
     const result = await burst(PROFILE_PER_KEY + 10, (i) =>
       send(`/v1/identity/${tag}`, { method: 'PATCH', address: newAddress(), headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ bio: `edit ${i}` }) }),
@@ -123,7 +115,7 @@ describe('PATCH /v1/identity/{tag}', () => {
 
   it('many keys from one address: 429 past the per-address limit', async () => {
     const callers = await Promise.all(Array.from({ length: 6 }, async () => {
-      const { token, keypair } = await signIn(app.url);
+      const { token, keypair } = await signIn(app().url);
       return { token, tag: await ownedTag(keypair) };
     }));
     const address = newAddress();
@@ -137,7 +129,7 @@ describe('PATCH /v1/identity/{tag}', () => {
 
   it('the settings form spends the same per-key budget', async () => {
     // an app whose key budget refills slowly (2 a minute: one every 30 s), so no refill lands in between
-    const slow = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', PROFILE_RATE_LIMIT: '2' });
+    const slow = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', RATE_LIMITS: rateLimitsSetting({ profileKey: 2 }) });
     try {
       const kp = newKeypair();
       const { token } = await signIn(slow.url, kp);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { randomTag } from '@/devstack/identities';
-import { rateLimitWaitMs } from '@/lib/chain/rpc';
+import { RPC_TIMEOUT_MS, rateLimitWaitMs } from '@/lib/chain/rpc';
 import { postAuthed } from '../indexer/support';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { signIn } from '../support/sign-in';
@@ -9,10 +9,9 @@ import { signIn } from '../support/sign-in';
 /*
  * An RPC provider's 429 is its own error, not an unreachable cluster: the RPC client waits
  * (the provider's Retry-After, else a doubling backoff) and asks again within the call's
- * deadline (SOLANA_RPC_TIMEOUT_MS), and only past it answers 503 `rpc_rate_limited`.
+ * deadline (RPC_TIMEOUT_MS), and only past it answers 503 `rpc_rate_limited`.
  */
 
-const DEADLINE_MS = 4000;
 let mode: 'every-other' | 'always' = 'every-other';
 let calls = 0;
 let refused = 0;
@@ -28,7 +27,7 @@ beforeAll(async () => {
     }
     return undefined;
   });
-  app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: proxy.url, SOLANA_RPC_TIMEOUT_MS: String(DEADLINE_MS) });
+  app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: proxy.url });
 });
 afterAll(async () => {
   await app?.stop();
@@ -57,7 +56,7 @@ describe('a provider that answers 429', () => {
       error: { code: 'rpc_rate_limited', message: 'The Solana RPC provider is rate limiting this service; try again shortly.' },
     });
     expect(res.headers.get('retry-after')).toBe('5');
-    expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 2000);
+    expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 2000);
     expect(app.output()).not.toMatch(/cluster unreachable/);
     expect(app.output()).toMatch(/RPC provider rate limiting/);
   });

@@ -3,11 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { appUrl, get } from './helpers';
 import { servedV1Operations } from './routes';
 
+type Answer = { $ref?: string; description?: string; content?: Record<string, { schema: { $ref?: string } }> };
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, Answer> }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown>; responses: Record<string, Answer> };
 };
+
+/** A response as a client reads it: a reference to a shared one resolved, its own description kept. */
+function resolved(doc: Doc, answer: Answer): Answer {
+  if (!answer.$ref) return answer;
+  const shared = doc.components.responses[answer.$ref.replace('#/components/responses/', '')];
+  return { ...shared, description: answer.description ?? shared.description };
+}
 
 describe('GET /v1/openapi.json', () => {
   let doc: Doc;
@@ -90,10 +98,20 @@ describe('GET /v1/openapi.json', () => {
         expect(op.security, name).toEqual(secured.includes(name) ? [{ bearerAuth: [] }] : []);
         if (secured.includes(name)) expect(op.responses, name).toHaveProperty('401');
         for (const [status, response] of Object.entries(op.responses)) {
-          if (Number(status) >= 400) expect(response.content?.['application/json'].schema.$ref, `${name} ${status}`).toBe('#/components/schemas/Error');
+          if (Number(status) >= 400) {
+            expect(response.$ref, `${name} ${status}`).toMatch(/^#\/components\/responses\//);
+            expect(resolved(doc, response).content?.['application/json'].schema.$ref, `${name} ${status}`).toBe('#/components/schemas/Error');
+          }
         }
       }
     }
+  });
+
+  it('each error status is one shared response, which an operation refers to with what it means there', () => {
+    const patch = doc.paths['/v1/identity/{tag}'].patch.responses;
+    expect(patch['403']).toEqual({ $ref: '#/components/responses/Error', description: 'The tag belongs to another public key' });
+    expect(patch['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+    expect(resolved(doc, patch['429'])).toMatchObject({ description: 'Rate limit exceeded', headers: { 'Retry-After': expect.anything() } });
   });
 
   it('the identity schemas list every field; the profile patch refuses unknown keys', () => {

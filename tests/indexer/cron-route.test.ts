@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { isCronAuthorized } from '@/lib/api/cron-auth';
+import { hasBearerSecret } from '@/lib/api/cron-auth';
 import { TEST_CRON_SECRET } from '@/devstack/app';
 import { cron } from './support';
 
@@ -56,7 +56,7 @@ describe('GET /api/cron/indexer', () => {
   });
 });
 
-describe('isCronAuthorized', () => {
+describe('hasBearerSecret (the cron secret, the metrics token)', () => {
   it.each([
     ['the right header', 'Bearer s3cret', 's3cret', true],
     ['a wrong secret', 'Bearer s3creT', 's3cret', false],
@@ -64,6 +64,6 @@ describe('isCronAuthorized', () => {
     ['no secret configured', 'Bearer ', undefined, false],
     ['an empty secret configured', 'Bearer ', '', false],
   ])('%s', (_name, header, secret, ok) => {
-    expect(isCronAuthorized(header, secret)).toBe(ok);
+    expect(hasBearerSecret(header, secret)).toBe(ok);
   });
 });

@@ -6,6 +6,7 @@ import { startApp, type RunningApp } from '@/devstack/app';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { confirmed, connect, cron, fund, getIdentity, postAuthed, registerDirect, registerMany } from './support';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
  * An app of its own: a localnet where a transaction stays `confirmed` for FINALITY_MS before
@@ -26,8 +27,7 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
       DATABASE_URL: database.url,
       SOLANA_RPC_URL: localnet.url,
       INDEXER_PAGE_SIZE: '20',
-      SYNC_RATE_LIMIT: '1000000',
-      AUTH_RATE_LIMIT: '1000000',
+      RATE_LIMITS: liftedRateLimits(['sync', 'auth']),
     });
     owner = Keypair.generate();
     await fund(connect(localnet.url), owner.publicKey, 100);

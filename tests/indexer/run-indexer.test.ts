@@ -100,7 +100,7 @@ describe('runIndexer', () => {
     });
     await isRunning;
     // Same pool, and a second pool (another server instance): both find the lock taken.
-    const second = await openDb({ driver: 'node-postgres', url: database.url });
+    const second = await openDb({ driver: 'node-postgres', url: database.url }, { poolSize: 10 });
     try {
       const [a, b] = await Promise.all([
         runIndexer({ ...base, db: database.db, connection }),

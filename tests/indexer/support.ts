@@ -10,7 +10,8 @@ import { TEST_CRON_SECRET } from '@/devstack/app';
 import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
 import { registerTagInstruction } from '@/lib/registry/instruction';
 import { clientHeaders, readResponse } from '../support/http';
-import type { TestKeypair } from '../support/keypair';
+import { newKeypair, type TestKeypair } from '../support/keypair';
+import { signIn } from '../support/sign-in';
 
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 
@@ -26,6 +27,21 @@ export function connect(rpcUrl: string): Connection {
 export async function fund(connection: Connection, key: PublicKey, sol = 10): Promise<void> {
   const signature = await connection.requestAirdrop(key, sol * LAMPORTS_PER_SOL);
   await confirmed(connection, signature);
+}
+
+/** A wallet signed in to the app and funded on its chain: its session token, its keys as the tests and as web3.js hold them, its address. */
+export interface Party {
+  token: string;
+  keypair: TestKeypair;
+  signer: Keypair;
+  key: string;
+}
+
+export async function fundedParty(appUrl: string, connection: Connection, sol?: number): Promise<Party> {
+  const { token, keypair } = await signIn(appUrl, newKeypair());
+  const signer = web3Keypair(keypair);
+  await fund(connection, signer.publicKey, sol);
+  return { token, keypair, signer, key: keypair.publicKey };
 }
 
 /** Waits until the signature reaches `commitment` (polls getSignatureStatuses). */

@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { recordAddressOf } from '@/devstack/identities';
-import { profileViewHtml } from '@/lib/web/profile-view';
+import { profileViewHtml } from '@/lib/web/server/profile-view';
 import { identities } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
@@ -207,7 +207,7 @@ describe('signals and warnings after set_wallet', () => {
     // The same decisions with the clock moved: just inside the window, then just past it.
     const identity = await readIdentity(database.db, tag);
     const at = async (now: Date) => {
-      const { value } = await getSignalsAtSlot(database.db, tag, { now, walletChangeWarningMs: WINDOW });
+      const { value } = await getSignalsAtSlot(database.db, tag, { now });
       const description = payActionMetadata({ identity, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, actionPath: '/x', icon: '/i', warnings: value.warnings }).description;
       const page = (await profileViewHtml(identity, 'localnet', value.warnings)).text;
       return { codes: value.warnings.map((w) => w.code), description, page };

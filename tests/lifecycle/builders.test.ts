@@ -8,10 +8,8 @@ import { decodeRegistryInstruction, encodeInstructionData } from '@/lib/registry
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
-import { newKeypair, type TestKeypair } from '../support/keypair';
 import { afterBudget } from '../support/compute-budget';
-import { signIn } from '../support/sign-in';
-import { PROGRAM_ID, confirmed, connect, fund, getIdentity, postAuthed, registerDirect, web3Keypair } from '../indexer/support';
+import { PROGRAM_ID, confirmed, connect, fund, getIdentity, postAuthed, registerDirect, fundedParty, type Party } from '../indexer/support';
 
 /*
  * The lifecycle builders of /v1 over HTTP against the built app: every builder's
@@ -23,19 +21,7 @@ const appUrl = inject('appUrl');
 const connection = connect(inject('rpcUrl'));
 const ZERO = new PublicKey(new Uint8Array(32)).toBase58();
 
-interface Party {
-  token: string;
-  keypair: TestKeypair;
-  signer: Keypair;
-  key: string;
-}
-
-async function party(): Promise<Party> {
-  const { token, keypair } = await signIn(appUrl, newKeypair());
-  const signer = web3Keypair(keypair);
-  await fund(connection, signer.publicKey);
-  return { token, keypair, signer, key: keypair.publicKey };
-}
+const party = () => fundedParty(appUrl, connection);
 
 const url = (tag: string, path: string) => `${appUrl}/v1/identity/${tag}${path}`;
 const decode = (base64: string) => Transaction.from(Buffer.from(base64, 'base64'));

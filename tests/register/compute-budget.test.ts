@@ -15,8 +15,7 @@ import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';
 import { newKeypair } from '../support/keypair';
-import { signIn } from '../support/sign-in';
-import { PROGRAM_ID, confirmed, connect, fund, postAuthed, web3Keypair } from '../indexer/support';
+import { PROGRAM_ID, confirmed, connect, fund, postAuthed, web3Keypair, fundedParty, type Party } from '../indexer/support';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
@@ -24,18 +23,7 @@ const connection = connect(rpcUrl);
 /** The app runs with the default policy: 75th percentile, this ceiling. */
 const { priorityFee: POLICY } = parseConfig({});
 
-interface Party {
-  token: string;
-  signer: Keypair;
-  key: string;
-}
-
-async function party(): Promise<Party> {
-  const { token, keypair } = await signIn(appUrl, newKeypair());
-  const signer = web3Keypair(keypair);
-  await fund(connection, signer.publicKey, 20);
-  return { token, signer, key: keypair.publicKey };
-}
+const party = () => fundedParty(appUrl, connection, 20);
 
 const decode = (base64: string) => Transaction.from(Buffer.from(base64, 'base64'));
 

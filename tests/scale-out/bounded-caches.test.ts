@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildDir, startApp, type RunningApp } from '@/devstack/app';
+import { describe, expect, it } from 'vitest';
+import { buildDir } from '@/devstack/app';
 import { insertIdentity } from '@/devstack/identities';
 import { ownDatabase } from '../support/database';
+import { ownApp } from '../support/app';
 
 /*
  * Paths a stranger can vary grow neither disk nor memory: views of distinct missing tags, and
@@ -19,12 +20,7 @@ import { ownDatabase } from '../support/database';
 const MISSING = 2000;
 const CONCURRENCY = 8;
 const database = ownDatabase({ poolSize: 1 });
-let app: RunningApp;
-
-beforeAll(async () => {
-  app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl') });
-});
-afterAll(() => app?.stop());
+const app = ownApp({}, { database });
 
 /** Every file under the build folder (the page cache is `cache/` and `server/app/` in it). */
 function filesUnder(dir: string): Set<string> {
@@ -39,11 +35,11 @@ function rssBytes(pid: number): number {
 
 /** The highest RSS of the server while `work` runs (sampled every 50 ms). */
 async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak: number }> {
-  let peak = rssBytes(app.pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssBytes(app.pid))), 50);
+  let peak = rssBytes(app().pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssBytes(app().pid))), 50);
   try {
     const result = await work();
-    return { result, peak: Math.max(peak, rssBytes(app.pid)) };
+    return { result, peak: Math.max(peak, rssBytes(app().pid)) };
   } finally {
     clearInterval(timer);
   }
@@ -56,7 +52,7 @@ async function getAll(paths: string[]): Promise<Map<number, number>> {
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < paths.length) {
-        const res = await fetch(`${app.url}${paths[next++]}`, { headers: { accept: 'text/html' } });
+        const res = await fetch(`${app().url}${paths[next++]}`, { headers: { accept: 'text/html' } });
         await res.arrayBuffer();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       }

@@ -5,6 +5,7 @@ import { runAdmin } from '../support/admin-cli';
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
 import { firstViewShowing, view } from './support';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
  * README "Running several instances": two `npm start` instances (scripts/serve.ts) on one
@@ -18,7 +19,7 @@ let a: RunningApp;
 let b: RunningApp;
 
 beforeAll(async () => {
-  const env = { DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), AUTH_RATE_LIMIT: '1000' };
+  const env = { DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), RATE_LIMITS: liftedRateLimits(['auth'], 1000) };
   [a, b] = await Promise.all([startApp(env), startApp(env)]);
 });
 afterAll(async () => {

@@ -10,7 +10,7 @@ export interface TestDatabase {
 }
 
 export interface TestDatabaseOptions {
-  /** The handle's pool size (openDb's default when not given). */
+  /** The handle's pool size (10 when not given). */
   poolSize?: number;
   lifetime?: Lifetime;
 }
@@ -31,7 +31,7 @@ export function stackDatabase(options: TestDatabaseOptions = {}): TestDatabase {
   return heldDatabase('the stack database', async () => inject('databaseUrl'), options);
 }
 
-function heldDatabase(name: string, urlOf: () => Promise<string>, { poolSize, lifetime }: TestDatabaseOptions): TestDatabase {
+function heldDatabase(name: string, urlOf: () => Promise<string>, { poolSize = 10, lifetime }: TestDatabaseOptions): TestDatabase {
   const open = async (): Promise<{ url: string; handle: DbHandle }> => {
     const url = await urlOf();
     return { url, handle: await openDb({ driver: 'node-postgres', url }, { poolSize }) };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPublicAddress } from '@/lib/net/public-address';
-import { fetchAvatarImage } from '@/lib/web/avatar-image';
-import { avatarPath } from '@/lib/web/avatar-path';
+import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
+import { avatarPath } from '@/lib/web/server/avatar-path';
 
 /*
  * The app fetches avatars itself, so that pages contact no third party: a fetch of a
@@ -9,50 +9,58 @@ import { avatarPath } from '@/lib/web/avatar-path';
  */
 
 describe('isPublicAddress', () => {
-  it.each([
-    ['8.8.8.8', true],
-    ['2606:4700:4700::1111', true],
-    ['127.0.0.1', false],
-    ['10.1.2.3', false],
-    ['172.20.0.1', false],
-    ['192.168.1.1', false],
-    ['169.254.169.254', false],
-    ['100.64.0.1', false],
-    ['0.0.0.0', false],
-    ['::1', false],
-    ['fe80::1', false],
-    ['fd00::1', false],
-    ['::ffff:127.0.0.1', false],
-    ['::ffff:8.8.8.8', true],
-    ['not an address', false],
+  const PUBLIC = [
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8', // IPv4-mapped: judged by the IPv4 address it carries
+    '64:ff9b::8.8.8.8', // well-known NAT64: likewise
+  ];
+  const NOT_PUBLIC = [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.20.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    'not an address',
     // the IPv6 forms that reach an IPv4 address, a local network or nothing
-    ['::', false],
-    ['::127.0.0.1', false], // IPv4-compatible
-    ['::7f00:1', false],
-    ['::8.8.8.8', false], // IPv4-compatible is deprecated: nothing public lives there
-    ['::ffff:0:127.0.0.1', false], // SIIT IPv4-translated
-    ['64:ff9b:1::7f00:1', false], // local-use NAT64
-    ['64:ff9b:1::808:808', false],
-    ['64:ff9b::127.0.0.1', false], // well-known NAT64: judged by the IPv4 address it carries
-    ['64:ff9b::7f00:1', false],
-    ['64:ff9b::a00:1', false],
-    ['64:ff9b::8.8.8.8', true],
-    ['2002:7f00:1::1', false], // 6to4
-    ['2002:808:808::1', false],
-    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false], // Teredo
-    ['2001:2::1', false], // benchmarking
-    ['2001:10::1', false], // ORCHID
-    ['2001:db8::1', false], // documentation
-    ['3fff::1', false],
-    ['5f00::1', false], // SRv6
-    ['100::1', false], // discard
-    ['fec0::1', false], // site-local
-    ['ff02::1', false], // multicast
-    ['fe80::1%eth0', false],
-    ['2a00:1450:4001:80b::200e', true],
-    ['2001:4860:4860::8888', true],
-  ])('%s → %s', (address, expected) => {
-    expect(isPublicAddress(address)).toBe(expected);
+    '::',
+    '::127.0.0.1', // IPv4-compatible
+    '::7f00:1',
+    '::8.8.8.8', // IPv4-compatible is deprecated: nothing public lives there
+    '::ffff:0:127.0.0.1', // SIIT IPv4-translated
+    '64:ff9b:1::7f00:1', // local-use NAT64
+    '64:ff9b:1::808:808',
+    '64:ff9b::127.0.0.1', // well-known NAT64: judged by the IPv4 address it carries
+    '64:ff9b::7f00:1',
+    '64:ff9b::a00:1',
+    '2002:7f00:1::1', // 6to4
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '2001:2::1', // benchmarking
+    '2001:10::1', // ORCHID
+    '2001:db8::1', // documentation
+    '3fff::1',
+    '5f00::1', // SRv6
+    '100::1', // discard
+    'fec0::1', // site-local
+    'ff02::1', // multicast
+    'fe80::1%eth0',
+  ];
+
+  it.each(PUBLIC)('%s is public', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it.each(NOT_PUBLIC)('%s is not public', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProfilePatch } from '@/lib/identity/schemas';
-import { formatSol, shortKey } from '@/lib/web/format';
-import { confirmsRelease } from '@/lib/web/lifecycle-flow';
-import { ogSafeText } from '@/lib/web/og-text';
-import { profileFieldErrors, profilePatch, profileValues } from '@/lib/web/profile-form';
-import { payToken, solanaPayLink, TOKEN_MINTS } from '@/lib/web/solana-pay';
+import { formatSol, shortKey } from '@/lib/web/browser/format';
+import { confirmsRelease } from '@/lib/web/browser/lifecycle-flow';
+import { ogSafeText } from '@/lib/web/server/og-text';
+import { profileFieldErrors, profilePatch, profileValues } from '@/lib/web/browser/profile-form';
+import { payToken, solanaPayLink, TOKEN_MINTS } from '@/lib/web/shared/solana-pay';
 
 const WALLET = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const MINT = 'So11111111111111111111111111111111111111112';
@@ -66,7 +66,7 @@ describe('display helpers', () => {
 
 describe('qrSvg', () => {
   it('draws an SVG once per link', async () => {
-    const { qrSvg } = await import('@/lib/web/qr-svg');
+    const { qrSvg } = await import('@/lib/web/server/qr-svg');
     const link = solanaPayLink({ wallet: WALLET, mint: null, label: '@qr' });
     const first = qrSvg(link);
     expect(qrSvg(link)).toBe(first);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, startBareNext, type RunningApp } from '@/devstack/app';
 import { insertIdentity } from '@/devstack/identities';
-import { rpcOrigins } from '@/lib/web/security-headers';
+import { rpcOrigins } from '@/lib/web/server/security-headers';
 import { stackDatabase } from '../support/database';
 import { directives, expectStrictPageHeaders } from '../support/page-headers';
 

@@ -1,7 +1,7 @@
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_STATEMENT, formatSignInMessage, parseSignInMessage, signInInputOf } from '@/lib/auth/sign-in-message';
-import { signedMessageIs } from '@/lib/web/siws';
+import { signedMessageIs } from '@/lib/web/browser/siws';
 
 const ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 /** A challenge exactly as the server writes it (POST /v1/auth/challenge). */

@@ -8,8 +8,8 @@ import {
   TransactionRefusedError,
   WalletMismatchError,
   WalletNotConnectedError,
-} from '@/lib/web/client-errors';
-import { REGISTER_FAILURES, TAG_TAKEN_MESSAGE } from '@/lib/web/register-flow';
+} from '@/lib/web/browser/client-errors';
+import { REGISTER_FAILURES, TAG_TAKEN_MESSAGE } from '@/lib/web/browser/register-flow';
 import {
   DEFAULT_STEP_LABELS,
   FAILURE_MESSAGES,
@@ -25,7 +25,7 @@ import {
   type FailureKind,
   type FlowState,
   type FlowStep,
-} from '@/lib/web/transaction-flow';
+} from '@/lib/web/browser/transaction-flow';
 
 const ALL = { built: true, signed: true, signature: true };
 const NONE = { built: false, signed: false, signature: false };

@@ -10,9 +10,9 @@ import {
   SignedMessageMismatchError,
   WalletCannotSignError,
   WalletNotConnectedError,
-} from '@/lib/web/client-errors';
+} from '@/lib/web/browser/client-errors';
 import type { SignInInput } from '@/lib/auth/sign-in-message';
-import { sessionErrorOf, signChallenge, signInErrorMessage, signInMethodFor, type SignInWallet } from '@/lib/web/wallet-sign-in';
+import { sessionErrorOf, signChallenge, signInErrorMessage, signInMethodFor, type SignInWallet } from '@/lib/web/browser/wallet-sign-in';
 
 /**
  * A wallet as the page sees it, signing with a real ed25519 key. With `siws`, its

@@ -7,6 +7,7 @@ import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
  * Signed webhooks end to end: an app of its own (WEBHOOK_ALLOW_PRIVATE_TARGETS=1, so it may
@@ -23,18 +24,14 @@ describe('webhooks, delivered', () => {
   let offsetMs = 0;
   const clock = () => new Date(Date.now() + offsetMs);
   const pass = (overrides: Partial<DeliveryPass> = {}) =>
-    deliverWebhooks({ db: database.db, config: { allowPrivateTargets: true, timeoutMs: TIMEOUT_MS }, clock, retryBaseMs: 100, budgetMs: 3000, ...overrides });
+    deliverWebhooks({ db: database.db, config: { allowPrivateTargets: true }, timeoutMs: TIMEOUT_MS, clock, retryBaseMs: 100, budgetMs: 3000, ...overrides });
 
   beforeAll(async () => {
     app = await startApp({
       DATABASE_URL: database.url,
       SOLANA_RPC_URL: inject('rpcUrl'),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
-      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-      AUTH_RATE_LIMIT: '1000000',
-      WEBHOOK_RATE_LIMIT: '1000000',
-      PROFILE_RATE_LIMIT: '1000000',
-      PROFILE_ADDRESS_RATE_LIMIT: '1000000',
+      RATE_LIMITS: liftedRateLimits(['auth', 'webhooks', 'profile', 'profileKey']),
     });
   });
   afterAll(async () => {

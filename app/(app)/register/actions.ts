@@ -5,7 +5,7 @@ import { parseWith } from '@/lib/api/parse';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
 import { RegisterRequest } from '@/lib/registry/schemas';
-import { withAction } from '@/lib/web/server-action';
+import { withAction } from '@/lib/web/server/server-action';
 
 /**
  * The register page's "build" step: POST /v1/register's code path for the session's key

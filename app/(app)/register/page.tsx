@@ -1,7 +1,7 @@
 import { AirdropButton } from '@/components/register/AirdropButton';
 import { RegisterFlow } from '@/components/register/RegisterFlow';
 import { getConfig } from '@/lib/config';
-import { getSessionKey } from '@/lib/web/session';
+import { getSessionKey } from '@/lib/web/server/session';
 import { buildRegistration } from './actions';
 
 export const metadata = { title: 'Register a tag' };

@@ -5,7 +5,7 @@ import { getChain } from '@/lib/chain/rpc';
 import { TagPath } from '@/lib/identity/tag';
 import { buildLifecycleTransaction } from '@/lib/lifecycle/build-lifecycle-transaction';
 import { LifecycleCall } from '@/lib/lifecycle/schemas';
-import { withAction } from '@/lib/web/server-action';
+import { withAction } from '@/lib/web/server/server-action';
 
 /**
  * The settings page's "build" step for the tag lifecycle (change the wallet, offer, cancel,

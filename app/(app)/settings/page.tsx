@@ -6,7 +6,7 @@ import { TagLifecycle } from '@/components/settings/TagLifecycle';
 import { getServices } from '@/lib/api/services';
 import { toIdentity } from '@/lib/identity/identity-response';
 import { listIdentitiesByOwner, listTagsOfferedTo } from '@/lib/identity/queries';
-import { getSessionKey } from '@/lib/web/session';
+import { getSessionKey } from '@/lib/web/server/session';
 import { saveProfile } from './actions';
 import { buildLifecycle } from './lifecycle-actions';
 

@@ -1,6 +1,5 @@
 // PUT /v1/primary — the caller chooses its primary tag (what reverse lookups answer), or null for the default
-import { json } from '@/lib/api/handler';
-import { MISSING_OR_BLOCKED, ok, RateLimitHeaders } from '@/lib/api/docs';
+import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { ownerOnChain } from '@/lib/identity/owner-on-chain';
@@ -19,13 +18,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pri
     rateLimit: 'primary',
     bearer: true,
     body: { schema: PrimaryTagRequest, maxBytes: 1024 },
-    responses: { 200: ok('The caller’s primary tag now', PrimaryTag, RateLimitHeaders) },
-    errors: {
-      400: 'Malformed body or tag',
-      403: 'The tag belongs to another public key',
-      404: MISSING_OR_BLOCKED,
-    },
+    responses: { 200: ok('The caller’s primary tag now', PrimaryTag) },
+    errors: { 400: 'Malformed body or tag', 403: ANOTHER_KEYS_TAG, 404: MISSING_OR_BLOCKED },
     handler: async (_req, { body: { tag }, caller, services: { db, config } }) =>
-      json(await setPrimaryTag(db, { owner: caller, tag }, new Date(), ownerOnChain(getChain(config)))),
+      setPrimaryTag(db, { owner: caller, tag }, new Date(), ownerOnChain(getChain(config))),
   }),
 });

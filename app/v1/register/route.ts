@@ -1,6 +1,5 @@
 // POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
-import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, unsignedTransaction } from '@/lib/api/docs';
+import { BRIEFLY_UNREACHABLE, ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
@@ -17,7 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     rateLimit: 'register',
     bearer: true,
     body: { schema: RegisterRequest, maxBytes: 4096 },
-    responses: unsignedTransaction(RegisterResponse),
+    responses: { 200: ok('The unsigned transaction to sign and submit', RegisterResponse) },
     errors: {
       400: 'Malformed body, tag or key',
       409: 'Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`)',
@@ -25,7 +24,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     },
     handler: async (_req, { body: request, caller, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
-      return json(await buildRegisterTransaction({ db, connection, programId, owner: caller, request, priorityFee: config.priorityFee }));
+      return buildRegisterTransaction({ db, connection, programId, owner: caller, request, priorityFee: config.priorityFee });
     },
   }),
 });

@@ -1,14 +1,11 @@
 // POST /v1/sync — index one landed transaction of the program now, read from the chain (DESIGN "Indexer")
-import { z } from 'zod';
 import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders } from '@/lib/api/docs';
+import { BRIEFLY_UNREACHABLE, ok, RetryAfterHeader } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { Identity } from '@/lib/identity/schemas';
 import { syncTransaction } from '@/lib/indexer/sync-signature';
 import { SyncPending, SyncRequest } from '@/lib/registry/schemas';
-
-const RETRY_AFTER = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait' }) });
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/sync', {
   POST: v1Operation({
@@ -22,8 +19,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/syn
     rateLimit: 'sync',
     body: { schema: SyncRequest, maxBytes: 1024 },
     responses: {
-      200: ok('The identity, now mirrored', Identity, RateLimitHeaders),
-      202: ok('Seen but not finalized yet; call again', SyncPending, RETRY_AFTER),
+      200: ok('The identity, now mirrored', Identity),
+      202: ok('Seen but not finalized yet; call again', SyncPending, RetryAfterHeader),
     },
     errors: {
       400: 'Malformed body or signature',
@@ -35,7 +32,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/syn
       const { connection, programId } = getChain(config);
       const result = await syncTransaction({ db, connection, programId, signature, now: new Date() });
       if (result.status === 'pending') return json({ status: 'pending' }, { status: 202, headers: { 'Retry-After': '1' } });
-      return json(result.identity);
+      return result.identity;
     },
   }),
 });

@@ -1,15 +1,15 @@
 // POST /v1/webhooks — subscribe a URL to the change feed (signed deliveries); GET — the caller's subscriptions
 import { z } from 'zod';
 import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/docs';
+import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { CreateWebhookRequest, WebhookList, WebhookWithSecret } from '@/lib/webhooks/schemas';
 import { createWebhook, listWebhooks } from '@/lib/webhooks/subscriptions';
+import { WEBHOOK_OWNER } from './webhook-owner';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks', {
   POST: v1Operation({
     operationId: 'createWebhook',
-    tags: ['webhooks'],
     summary: 'Subscribe a URL to the change feed',
     description:
       'Every change after now (or only those of `tags`) is POSTed to `url`: the event exactly as GET /v1/events shows it, ' +
@@ -18,10 +18,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/web
       'with exponential backoff (5 s, 10 s, 20 s… up to an hour apart); after 24 hours of failures the subscription is ' +
       'disabled, with the reason in `disabledReason`. The target must be https on port 443, on a public address, and answer ' +
       'without a redirect; it is checked again on every delivery. The answer carries the signing secret, shown only this once.',
-    rateLimit: 'webhooks',
-    bearer: true,
+    ...WEBHOOK_OWNER,
     body: { schema: CreateWebhookRequest, maxBytes: 8192 },
-    responses: { 201: ok('The subscription, with its signing secret', WebhookWithSecret, RateLimitHeaders.extend({ Location: z.string() })) },
+    responses: { 201: ok('The subscription, with its signing secret', WebhookWithSecret, z.object({ Location: z.string() })) },
     errors: {
       400: 'Malformed body, or a target refused (not https, not port 443, not a public address, answers with a redirect)',
       409: 'The caller holds the most subscriptions an owner may',
@@ -33,11 +32,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/web
   }),
   GET: v1Operation({
     operationId: 'listWebhooks',
-    tags: ['webhooks'],
     summary: 'The caller’s subscriptions, their state and cursor',
-    rateLimit: 'webhooks',
-    bearer: true,
-    responses: { 200: ok('The subscriptions, oldest first', WebhookList, RateLimitHeaders) },
-    handler: async (_req, { caller, services: { db } }) => json({ webhooks: await listWebhooks(db, caller) }),
+    ...WEBHOOK_OWNER,
+    responses: { 200: ok('The subscriptions, oldest first', WebhookList) },
+    handler: async (_req, { caller, services: { db } }) => ({ webhooks: await listWebhooks(db, caller) }),
   }),
 });

@@ -4,9 +4,9 @@ import { NextRequest } from 'next/server';
 import { errorResponse } from '@/lib/api/error-response';
 import { otherMethods } from '@/lib/api/other-methods';
 import { readBody } from '@/lib/api/read-json';
-import { getAuthOptions } from '@/lib/web/next-auth-options';
 import { observeRequest } from '@/lib/observability/observe-request';
-import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/request-limits';
+import { getAuthOptions } from '@/lib/web/server/next-auth-options';
+import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/shared/request-limits';
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

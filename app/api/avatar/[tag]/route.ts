@@ -3,7 +3,7 @@ import { withApi, withRateLimit, type ApiContext } from '@/lib/api/handler';
 import { AppError } from '@/lib/errors';
 import { normalizePathTag } from '@/lib/identity/tag';
 import { findActiveIdentity } from '@/lib/identity/queries';
-import { fetchAvatarImage } from '@/lib/web/avatar-image';
+import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
 import { otherMethods } from '@/lib/api/other-methods';
 
 type TagRoute = { tag: string };

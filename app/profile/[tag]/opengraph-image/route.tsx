@@ -5,9 +5,9 @@ import { ImageResponse } from 'next/og';
 import { errorResponse } from '@/lib/api/error-response';
 import { getServices } from '@/lib/api/services';
 import { tagNotFound } from '@/lib/identity/get-identity';
-import { loadPublicIdentity } from '@/lib/web/load-identity';
-import { ogSafeText } from '@/lib/web/og-text';
-import { PROFILE_CACHE_CONTROL } from '@/lib/web/profile-page';
+import { loadPublicIdentity } from '@/lib/web/server/load-identity';
+import { ogSafeText } from '@/lib/web/server/og-text';
+import { PROFILE_CACHE_CONTROL } from '@/lib/web/server/profile-page';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,6 @@
 // GET /v1/auth/session — the bearer token's public key and expiry (is my token still good?)
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { json } from '@/lib/api/handler';
 import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { PublicKeyString } from '@/lib/solana/keys';
@@ -22,7 +21,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/aut
     responses: { 200: ok('The token is valid', Session) },
     handler: async (req, { caller }) => {
       const { exp } = decodeJwt(req.headers.get('authorization')!.slice('Bearer '.length));
-      return json({ pubkey: caller, expiresAt: new Date((exp ?? 0) * 1000).toISOString() });
+      return { pubkey: caller, expiresAt: new Date((exp ?? 0) * 1000).toISOString() };
     },
   }),
 });

@@ -1,25 +1,25 @@
 // POST /v1/auth/verify — signed challenge → session JWT (SPEC 4.2)
-import { json } from '@/lib/api/handler';
-import { ok, RateLimitHeaders } from '@/lib/api/docs';
+import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
-import { SIGN_IN_STEP } from '../sign-in-step';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/verify', {
   POST: v1Operation({
     operationId: 'verifySignature',
+    tags: ['auth'],
     summary: 'Exchange the signed message for a session token',
     description: 'Consumes the challenge whatever the outcome. Every verification failure is the same 401.',
-    ...SIGN_IN_STEP,
+    rateLimit: 'auth', // SPEC 8: one policy for challenge and verify
+    countsRequest: true, // counted in the statement that consumes the nonce (one round trip)
     body: { schema: VerifyRequest, maxBytes: 8192 },
-    responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse, RateLimitHeaders) },
+    responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse) },
     errors: { 401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)' },
     handler: async (_req, { body: attempt, countRequest, services: { authDb, config, tokenKeys } }) => {
       const allowed = [config.authDomain, ...config.extraAuthDomains];
       const signedIn = await verifySignIn(authDb, attempt, allowed, countRequest);
-      return json({ token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) });
+      return { token: await issueSessionToken(tokenKeys, signedIn, countRequest.at) };
     },
   }),
 });

@@ -1,6 +1,6 @@
 // GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
 import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, ok, RateLimitHeaders, tagPath } from '@/lib/api/docs';
+import { BRIEFLY_UNREACHABLE, ok, tagPath } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
@@ -15,7 +15,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
     description: 'Advisory: the chain decides, and two people can race for the same tag. A malformed tag is a 200 with `reason: invalid`.',
     rateLimit: 'availability',
     requestParams: tagPath,
-    responses: { 200: ok('Availability of the tag', TagAvailability, RateLimitHeaders) },
+    responses: { 200: ok('Availability of the tag', TagAvailability) },
     errors: { 503: BRIEFLY_UNREACHABLE },
     handler: async (_req, { params: { tag }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);

@@ -1,8 +1,7 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
 import { publicReadAtSlot } from '@/lib/api/conditional';
 import { getChain } from '@/lib/chain/rpc';
-import { json } from '@/lib/api/handler';
-import { MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
+import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
 import { Identity, ProfilePatch } from '@/lib/identity/schemas';
@@ -16,10 +15,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     summary: 'Read an identity',
     description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
     ...tagReadDocs('The identity', Identity),
-    handler: async (req, { params: { tag }, services: { db } }) => {
-      const { value, indexedSlot } = await getIdentityAtSlot(db, tag);
-      return publicReadAtSlot(req, { value, indexedSlot });
-    },
+    handler: async (req, { params: { tag }, services: { db } }) => publicReadAtSlot(req, await getIdentityAtSlot(db, tag)),
   }),
   PATCH: v1Operation({
     operationId: 'updateProfile',
@@ -28,21 +24,19 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     description:
       'Checks, in order: token (401), tag format and body (400), existence (404, also for blocked tags), ownership (403). ' +
       'An omitted key is left as it is; `null` clears the field; `tag`, `owner`, `wallet`, `verified` and `merchant` are refused.',
-    bearer: true,
     rateLimit: 'profile',
-    callerRateLimit: 'profile',
+    bearer: true,
+    callerRateLimit: 'profileKey',
     params: ({ tag }) => ({ tag: parseTagParam(tag) }), // SPEC 4.4 rule 4: the tag's format is judged before the body is read
     body: { schema: ProfilePatch },
     requestParams: tagPath,
     responses: { 200: ok('The updated identity', Identity) },
     errors: {
       400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
-      403: 'The tag belongs to another public key',
+      403: ANOTHER_KEYS_TAG,
       404: MISSING_OR_BLOCKED,
     },
-    handler: async (_req, { params: { tag }, body: patch, caller, services: { db, config } }) => {
-      const identity = await updateProfile(db, { tag, caller, patch }, new Date(), ownerOnChain(getChain(config)));
-      return json(identity);
-    },
+    handler: async (_req, { params: { tag }, body: patch, caller, services: { db, config } }) =>
+      updateProfile(db, { tag, caller, patch }, new Date(), ownerOnChain(getChain(config))),
   }),
 });

@@ -21,7 +21,7 @@ export const GET = withActionHeaders(
   withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
     const tag = parseTagParam(params.tag);
     // The signals first: the identity read after them is at least as fresh as their slot.
-    const signals = await getSignalsAtSlot(db, tag, { now: new Date(), walletChangeWarningMs: config.walletChangeWarningMs });
+    const signals = await getSignalsAtSlot(db, tag, { now: new Date() });
     const identity = await getIdentity(db, tag);
     const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
     const metadata = payActionMetadata({
@@ -40,7 +40,7 @@ export const POST = withActionHeaders(
     withRateLimit('action', async (req, { params, services: { db, config } }) => {
       const tag = parseTagParam(params.tag);
       const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
-      const { account } = parseWith(PayActionRequest, await readJson(req, 4096));
+      const { account } = parseWith(PayActionRequest, await readJson(req, { maxBytes: 4096 }));
       const identity = await getIdentity(db, tag);
       const { connection } = getChain(config);
       const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);

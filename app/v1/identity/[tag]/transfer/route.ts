@@ -1,13 +1,11 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction
-import { conditionalJson } from '@/lib/api/conditional';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
+import { publicReadAtSlot } from '@/lib/api/conditional';
 import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { parseTagParam } from '@/lib/identity/get-identity';
-import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { OfferTransferRequest, TransferState } from '@/lib/lifecycle/schemas';
-import { getTransferState } from '@/lib/lifecycle/transfer-state';
+import { getTransferStateAtSlot } from '@/lib/lifecycle/transfer-state';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/transfer', {
   GET: v1Operation({
@@ -17,8 +15,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
     ...tagReadDocs('The transfer state', TransferState),
     params: ({ tag }) => ({ tag: parseTagParam(tag) }),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      atIndexedSlot(db, async () => conditionalJson(req, await getTransferState(db, tag), { cacheControl: PUBLIC_READ_CACHE_CONTROL })),
+    handler: async (req, { params: { tag }, services: { db } }) => publicReadAtSlot(req, await getTransferStateAtSlot(db, tag)),
   }),
   POST: lifecycleOperation(
     {

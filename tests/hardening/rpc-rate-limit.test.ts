@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
+import { describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { RPC_TIMEOUT_MS, rateLimitWaitMs } from '@/lib/chain/rpc';
 import { postAuthed } from '../indexer/support';
-import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+import { appBehindRpcProxy } from '../support/app';
 import { signIn } from '../support/sign-in';
 
 /*
@@ -15,32 +14,22 @@ import { signIn } from '../support/sign-in';
 let mode: 'every-other' | 'always' = 'every-other';
 let calls = 0;
 let refused = 0;
-let proxy: RpcProxy;
-let app: RunningApp;
-
-beforeAll(async () => {
-  proxy = await startRpcProxy(inject('rpcUrl'), () => {
-    calls += 1;
-    if (mode === 'always' || calls % 2 === 1) {
-      refused += 1;
-      return { status: 429, text: 'Too Many Requests', headers: { 'retry-after': '1' } };
-    }
-    return undefined;
-  });
-  app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: proxy.url });
-});
-afterAll(async () => {
-  await app?.stop();
-  await proxy?.close();
+const app = appBehindRpcProxy(() => {
+  calls += 1;
+  if (mode === 'always' || calls % 2 === 1) {
+    refused += 1;
+    return { status: 429, text: 'Too Many Requests', headers: { 'retry-after': '1' } };
+  }
+  return undefined;
 });
 
 describe('a provider that answers 429', () => {
   it('to some calls: POST /v1/register still answers 200, after waiting out Retry-After', async () => {
     mode = 'every-other';
-    const { token } = await signIn(app.url);
+    const { token } = await signIn(app().url);
     const before = refused;
     const started = Date.now();
-    const res = await postAuthed(`${app.url}/v1/register`, token, { tag: randomTag('rl_') });
+    const res = await postAuthed(`${app().url}/v1/register`, token, { tag: randomTag('rl_') });
     expect(res.status, res.text).toBe(200);
     expect(refused).toBeGreaterThan(before);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // Retry-After: 1 was honoured
@@ -48,17 +37,17 @@ describe('a provider that answers 429', () => {
 
   it('to every call: 503 naming rate limiting once the deadline passes', async () => {
     mode = 'always';
-    const { token } = await signIn(app.url);
+    const { token } = await signIn(app().url);
     const started = Date.now();
-    const res = await postAuthed(`${app.url}/v1/register`, token, { tag: randomTag('rl_') });
+    const res = await postAuthed(`${app().url}/v1/register`, token, { tag: randomTag('rl_') });
     expect(res.status).toBe(503);
     expect(res.json).toEqual({
       error: { code: 'rpc_rate_limited', message: 'The Solana RPC provider is rate limiting this service; try again shortly.' },
     });
     expect(res.headers.get('retry-after')).toBe('5');
     expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 2000);
-    expect(app.output()).not.toMatch(/cluster unreachable/);
-    expect(app.output()).toMatch(/RPC provider rate limiting/);
+    expect(app().output()).not.toMatch(/cluster unreachable/);
+    expect(app().output()).toMatch(/RPC provider rate limiting/);
   });
 });
 

@@ -4,47 +4,37 @@
 // shared localnet behind a proxy that answers that one method with the error a provider
 // gives for a method it does not serve; every other call reaches the localnet unchanged.
 import { Transaction } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
+import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { readComputeBudget } from '@/lib/registry/compute-budget';
 import { registerTagLimit } from '@/lib/registry/compute-units';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { confirmed, connect, fund, postAuthed, PROGRAM_ID, web3Keypair } from '../indexer/support';
 import { loggedLine } from '../observability/support';
-import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
+import { appBehindRpcProxy } from '../support/app';
+import type { RpcCall } from '../support/rpc-proxy';
 import { afterBudget } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
 
 const connection = connect(inject('rpcUrl'));
 const METHOD_NOT_FOUND = { code: -32601, message: 'Method not found' };
 let refusals = 0;
-let proxy: RpcProxy;
-let app: RunningApp;
-
-beforeAll(async () => {
-  proxy = await startRpcProxy(inject('rpcUrl'), (request) => {
-    const call = request as RpcCall | undefined;
-    if (Array.isArray(request) || call?.method !== 'getRecentPrioritizationFees') return undefined;
-    refusals += 1;
-    return { json: { jsonrpc: '2.0', id: call.id, error: METHOD_NOT_FOUND } };
-  });
-  app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: proxy.url });
-});
-afterAll(async () => {
-  await app?.stop();
-  await proxy?.close();
+const app = appBehindRpcProxy((request) => {
+  const call = request as RpcCall | undefined;
+  if (Array.isArray(request) || call?.method !== 'getRecentPrioritizationFees') return undefined;
+  refusals += 1;
+  return { json: { jsonrpc: '2.0', id: call.id, error: METHOD_NOT_FOUND } };
 });
 
 describe('a cluster that refuses getRecentPrioritizationFees', () => {
   it('POST /v1/register answers 200 with a transaction priced at 0, logs why under the request id, and the transaction lands', async () => {
-    const { token, keypair } = await signIn(app.url);
+    const { token, keypair } = await signIn(app().url);
     const owner = web3Keypair(keypair);
     await fund(connection, owner.publicKey, 2);
     const tag = randomTag('nofee_');
     const before = refusals;
 
-    const res = await postAuthed(`${app.url}/v1/register`, token, { tag });
+    const res = await postAuthed(`${app().url}/v1/register`, token, { tag });
     expect(res.status, res.text).toBe(200);
     expect(refusals).toBe(before + 1);
     const tx = Transaction.from(Buffer.from(res.json.transaction, 'base64'));
@@ -54,7 +44,7 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
 
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toBeTruthy();
-    const warning = await loggedLine(app, (l) => l.requestId === requestId && String(l.msg).startsWith('priority fee:'));
+    const warning = await loggedLine(app(), (l) => l.requestId === requestId && String(l.msg).startsWith('priority fee:'));
     expect(warning).toMatchObject({
       level: 'warn',
       msg: 'priority fee: the cluster refused getRecentPrioritizationFees; building at 0 micro-lamports per CU',

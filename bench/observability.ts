@@ -2,12 +2,22 @@
 // /v1/identity/{tag} and the trivial route, each served by two instances of the same build on
 // the same database, one observing (request id, metrics, a log line per request) and one with
 // OBSERVABILITY=off, measured in turn in one run (issue: under 5% on each).
+// Two instances of one build differ by up to ±5% on their own (where the JIT and the heap
+// happened to land), which would fall wholly on one side of the ratio: so the run starts
+// PAIRS pairs in turn, fresh, each measured over its rounds, and the overhead is the median
+// over every round of every pair.
+// Each instance writes its log to a file, as `npm start >> file` or a collector would take
+// it, not to a pipe this process reads: this process generates the load, and must not also
+// do the log collector's work on the same two cores. The line count is checked against the
+// requests served, so a run where the lines stopped cannot pass.
 // Besides throughput, each instance's CPU time per request (from /proc, both sides of every
 // round): on a machine others share, throughput moves with their load, while CPU time per
 // request mostly does not.
 //   npm run bench -- observability
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import bs58 from 'bs58';
 import { startApp, type RunningApp } from '@/devstack/app';
 import type { Stack } from '@/devstack/stack';
@@ -16,7 +26,8 @@ import { measure, median, type LoadResult, type LoadSpec } from './measure';
 import { seedBenchProfile } from './seed';
 
 const TARGET_OVERHEAD = 0.05;
-const ROUNDS = 10;
+const PAIRS = 3;
+const ROUNDS_PER_PAIR = 6;
 const ROUND_SECONDS = 1.5;
 
 /** The CPU time (user + system, µs) a process has used, from /proc; null where there is none. */
@@ -47,28 +58,27 @@ function pubkey(): string {
   return bs58.encode(Buffer.from(x, 'base64url'));
 }
 
-export async function benchObservability({ databaseUrl, rpcUrl }: Stack) {
-  const tag = await seedBenchProfile(databaseUrl);
-  const env = { ...BENCH_APP_ENV, DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl };
-  // started one after the other, each in turn the first (BENCH_OBSERVED_FIRST=0 starts the bare one first)
-  const observedFirst = process.env.BENCH_OBSERVED_FIRST !== '0';
-  const [observed, bare] = observedFirst
-    ? [await startApp(env), await startApp({ ...env, OBSERVABILITY: 'off' })]
-    : await startApp({ ...env, OBSERVABILITY: 'off' }).then(async (b) => [await startApp(env), b] as const);
-  try {
-    const challengeBody = JSON.stringify({ pubkey: pubkey() });
-    const routes: { name: string; load: (app: RunningApp) => LoadSpec }[] = [
-      { name: 'GET /api/health (trivial)', load: (app) => ({ name: 'trivial', url: `${app.url}/api/health` }) },
-      { name: 'GET /v1/identity/{tag}', load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}` }) },
-      {
-        name: 'POST /v1/auth/challenge',
-        load: (app) => ({ name: 'challenge', url: `${app.url}/v1/auth/challenge`, method: 'POST', headers: { 'content-type': 'application/json' }, body: challengeBody }),
-      },
-    ];
-    for (const route of routes) for (const app of [observed, bare]) await measure({ ...route.load(app), durationSeconds: 1 }); // warm-up
+type Route = { name: string; load: (app: RunningApp) => LoadSpec };
+type Rounds = { on: Measured[]; off: Measured[] };
 
-    const results = routes.map(() => ({ on: [] as Measured[], off: [] as Measured[] }));
-    for (let round = 0; round < ROUNDS; round++) {
+/** One pair of fresh instances, measured over ROUNDS_PER_PAIR rounds of every route; `observedFirst` starts the observing one first. */
+async function measurePair(env: Record<string, string>, routes: Route[], observedFirst: boolean, logDir: string, pair: number): Promise<Rounds[]> {
+  const logFile = (side: 'on' | 'off') => path.join(logDir, `pair-${pair}-${side}.log`);
+  const start = (side: 'on' | 'off') => startApp(side === 'on' ? env : { ...env, OBSERVABILITY: 'off' }, { logFile: logFile(side) });
+  const first = await start(observedFirst ? 'on' : 'off');
+  const second = await start(observedFirst ? 'off' : 'on').catch(async (err) => {
+    await first.stop();
+    throw err;
+  });
+  const [observed, bare] = observedFirst ? [first, second] : [second, first];
+  const results = routes.map((): Rounds => ({ on: [], off: [] }));
+  let served = 0; // requests the observing instance answered, each of which must have its line
+  try {
+    for (const route of routes) for (const app of [observed, bare]) {
+      const warmUp = await measure({ ...route.load(app), durationSeconds: 1 });
+      if (app === observed) served += warmUp.requests;
+    }
+    for (let round = 0; round < ROUNDS_PER_PAIR; round++) {
       for (const [i, route] of routes.entries()) {
         // which instance goes first alternates, so the machine's drift falls on both alike
         const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
@@ -78,36 +88,64 @@ export async function benchObservability({ databaseUrl, rpcUrl }: Stack) {
         }
       }
     }
-
-    console.log(
-      `\n## Metrics and logging on the hot path (production build, 10 connections) — ${ROUNDS} rounds of ${ROUND_SECONDS} s per instance, ` +
-        'the instance with OBSERVABILITY=off and the observing one in turn; overhead = 1 − the median of each round\'s throughput ratio; ' +
-        'CPU = the instance\'s CPU time per request (µs, median of the rounds), CPU overhead = the median of each round\'s on / off − 1',
-    );
-    console.log('| route | req/s off | req/s on | p50 ms off | p50 ms on | p99 ms off | p99 ms on | failed | overhead | range | CPU µs off | CPU µs on | CPU overhead | target |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    const summaries = routes.map((route, i) => {
-      const { on, off } = results[i]!;
-      const overheads = on.map((r, round) => 1 - r.requestsPerSecond / off[round]!.requestsPerSecond);
-      const overhead = median(overheads);
-      const cpuOn = on.map((r) => r.cpuMicrosPerRequest);
-      const cpuOff = off.map((r) => r.cpuMicrosPerRequest);
-      const cpuKnown = cpuOn.every((x) => x !== null) && cpuOff.every((x) => x !== null);
-      const cpuOverhead = cpuKnown ? median(cpuOn.map((x, round) => x! / cpuOff[round]! - 1)) : null;
-      const failed = [...on, ...off].reduce((n, r) => n + r.non2xx + r.errors, 0);
-      const verdict = `< ${pct(TARGET_OVERHEAD)} ${overhead < TARGET_OVERHEAD ? 'met' : 'NOT MET'}`;
-      const us = (xs: (number | null)[]) => (cpuKnown ? median(xs as number[]).toFixed(0) : '—');
-      console.log(
-        `| ${route.name} | ${median(off.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(on.map((r) => r.requestsPerSecond)).toFixed(0)} | ` +
-          `${median(off.map((r) => r.p50))} | ${median(on.map((r) => r.p50))} | ${median(off.map((r) => r.p99))} | ${median(on.map((r) => r.p99))} | ` +
-          `${failed} | ${pct(overhead)} | ${pct(Math.min(...overheads))} to ${pct(Math.max(...overheads))} | ` +
-          `${us(cpuOff)} | ${us(cpuOn)} | ${cpuOverhead === null ? '—' : pct(cpuOverhead)} | ${verdict} |`,
-      );
-      return { name: route.name, overhead, cpuOverhead, failed };
-    });
-    return summaries;
   } finally {
-    await Promise.all([observed.stop(), bare.stop()]);
+    await Promise.all([observed.stop(), bare.stop()]); // a stopped server has written every line
   }
+  served += results.reduce((n, r) => n + r.on.reduce((m, x) => m + x.requests, 0), 0);
+  const lines = readFileSync(logFile('on'), 'utf8').split('\n').filter((line) => line.includes('"msg":"request"')).length;
+  if (lines < served) throw new Error(`the observing instance wrote ${lines} request lines for ${served} requests`);
+  return results;
+}
+
+export async function benchObservability({ databaseUrl, rpcUrl }: Stack) {
+  const tag = await seedBenchProfile(databaseUrl);
+  const env = { ...BENCH_APP_ENV, DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl };
+  const challengeBody = JSON.stringify({ pubkey: pubkey() });
+  const routes: Route[] = [
+    { name: 'GET /api/health (trivial)', load: (app) => ({ name: 'trivial', url: `${app.url}/api/health` }) },
+    { name: 'GET /v1/identity/{tag}', load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}` }) },
+    {
+      name: 'POST /v1/auth/challenge',
+      load: (app) => ({ name: 'challenge', url: `${app.url}/v1/auth/challenge`, method: 'POST', headers: { 'content-type': 'application/json' }, body: challengeBody }),
+    },
+  ];
+  const logDir = mkdtempSync(path.join(tmpdir(), 'bench-observability-'));
+  const pairs: Rounds[][] = [];
+  try {
+    // each pair started fresh, the observing instance first in every other one
+    for (let pair = 0; pair < PAIRS; pair++) pairs.push(await measurePair(env, routes, pair % 2 === 0, logDir, pair));
+  } finally {
+    rmSync(logDir, { recursive: true, force: true });
+  }
+
+  console.log(
+    `\n## Metrics and logging on the hot path (production build, 10 connections) — ${PAIRS} pairs of fresh instances, each over ${ROUNDS_PER_PAIR} rounds of ${ROUND_SECONDS} s per instance, ` +
+      'the instance with OBSERVABILITY=off and the observing one in turn, logs written to files; overhead = 1 − the median of every round\'s throughput ratio (each pair\'s median beside it); ' +
+      'CPU = the instance\'s CPU time per request (µs, median of the rounds), CPU overhead = the median of each round\'s on / off − 1',
+  );
+  console.log('| route | req/s off | req/s on | p50 ms off | p50 ms on | p99 ms off | p99 ms on | failed | overhead | by pair | range | CPU µs off | CPU µs on | CPU overhead | target |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const overheadsOf = ({ on, off }: Rounds) => on.map((r, round) => 1 - r.requestsPerSecond / off[round]!.requestsPerSecond);
+  return routes.map((route, i) => {
+    const on = pairs.flatMap((p) => p[i]!.on);
+    const off = pairs.flatMap((p) => p[i]!.off);
+    const overheads = overheadsOf({ on, off });
+    const overhead = median(overheads);
+    const byPair = pairs.map((p) => pct(median(overheadsOf(p[i]!)))).join(', ');
+    const cpuOn = on.map((r) => r.cpuMicrosPerRequest);
+    const cpuOff = off.map((r) => r.cpuMicrosPerRequest);
+    const cpuKnown = cpuOn.every((x) => x !== null) && cpuOff.every((x) => x !== null);
+    const cpuOverhead = cpuKnown ? median(cpuOn.map((x, round) => x! / cpuOff[round]! - 1)) : null;
+    const failed = [...on, ...off].reduce((n, r) => n + r.non2xx + r.errors, 0);
+    const verdict = `< ${pct(TARGET_OVERHEAD)} ${overhead < TARGET_OVERHEAD ? 'met' : 'NOT MET'}`;
+    const us = (xs: (number | null)[]) => (cpuKnown ? median(xs as number[]).toFixed(0) : '—');
+    console.log(
+      `| ${route.name} | ${median(off.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(on.map((r) => r.requestsPerSecond)).toFixed(0)} | ` +
+        `${median(off.map((r) => r.p50))} | ${median(on.map((r) => r.p50))} | ${median(off.map((r) => r.p99))} | ${median(on.map((r) => r.p99))} | ` +
+        `${failed} | ${pct(overhead)} | ${byPair} | ${pct(Math.min(...overheads))} to ${pct(Math.max(...overheads))} | ` +
+        `${us(cpuOff)} | ${us(cpuOn)} | ${cpuOverhead === null ? '—' : pct(cpuOverhead)} | ${verdict} |`,
+    );
+    return { name: route.name, overhead, cpuOverhead, failed };
+  });
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from './ports';
 
@@ -43,8 +43,18 @@ export function requireProductionBuild(dir = buildDir()): void {
  * environment, and waits until it answers. No background indexer and no webhook deliveries
  * unless `env` asks for them.
  */
-export async function startApp(env: Record<string, string>): Promise<RunningApp> {
-  return startServer(['--import', 'tsx', 'scripts/serve.ts', 'start'], env);
+export async function startApp(env: Record<string, string>, options: StartOptions = {}): Promise<RunningApp> {
+  return startServer(['--import', 'tsx', 'scripts/serve.ts', 'start'], env, options);
+}
+
+export interface StartOptions {
+  /**
+   * Where the server's stdout and stderr go: by default a pipe this process reads (for
+   * `output()`); with a file, straight into it, as `npm start >> file` or a log collector
+   * would take them, so that reading the log costs this process nothing (a benchmark's load
+   * generator must not also be the log's reader). `output()` then reads the file.
+   */
+  logFile?: string;
 }
 
 /**
@@ -56,12 +66,13 @@ export async function startBareNext(env: Record<string, string>): Promise<Runnin
   return startServer(['node_modules/next/dist/bin/next', 'start', '-p', '{port}', '-H', '127.0.0.1'], { VERCEL: '1', ...env });
 }
 
-async function startServer(args: string[], env: Record<string, string>): Promise<RunningApp> {
+async function startServer(args: string[], env: Record<string, string>, { logFile }: StartOptions = {}): Promise<RunningApp> {
   requireProductionBuild();
   // Without it the app would open the embedded PGlite in the repository's .data/.
   if (!env.DATABASE_URL) throw new Error('startApp needs DATABASE_URL (a test PostgreSQL).');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
   const child = spawn(process.execPath, args.map((arg) => arg.replace('{port}', String(port))), {
     env: {
       ...process.env,
@@ -77,8 +88,9 @@ async function startServer(args: string[], env: Record<string, string>): Promise
       WEBHOOK_INTERVAL_SECONDS: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
   });
+  if (logFd !== undefined) closeSync(logFd); // the child holds its own copy
   let output = '';
   const keep = (d: Buffer) => {
     output += d;
@@ -86,8 +98,13 @@ async function startServer(args: string[], env: Record<string, string>): Promise
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  await waitUntilUp(url, child, () => output, env);
-  return { url, pid: child.pid!, output: () => output, stop: () => stopChild(child) };
+  const read = logFile === undefined ? () => output : () => tail(readFileSync(logFile, 'utf8'));
+  await waitUntilUp(url, child, read, env);
+  return { url, pid: child.pid!, output: read, stop: () => stopChild(child) };
+}
+
+function tail(text: string): string {
+  return text.length > KEPT_OUTPUT ? text.slice(text.length - KEPT_OUTPUT) : text;
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string, env: Record<string, string>): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logger, requestLog } from './logger';
 import { recordRequest } from './metrics';
-import { requestContext } from './request-context';
+import { withRequestId } from './request-context';
 import { pathnameOf, routeLabel } from './route-label';
 import { scrub } from './scrub';
 
@@ -43,7 +43,7 @@ export async function observeRequest(req: Request, route: string | undefined, an
   const requestId = given && ACCEPTED_REQUEST_ID.test(given) && scrub(given) === given ? given : randomUUID();
   let response: Response;
   try {
-    response = await requestContext.run({ requestId }, answer);
+    response = await withRequestId(requestId, answer);
   } catch (err) {
     finish(req, route, requestId, 500, started, err);
     throw err;

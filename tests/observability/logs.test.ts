@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogs } from '@/lib/observability/logger';
-import { requestContext } from '@/lib/observability/request-context';
+import { withRequestId } from '@/lib/observability/request-context';
+import { workAsyncStorage, type WorkStore } from 'next/dist/server/app-render/work-async-storage.external';
 import { scrub } from '@/lib/observability/scrub';
 
 /** A logger whose lines land in an array, parsed. */
@@ -25,12 +26,19 @@ describe('log lines', () => {
   it('are JSON with level, time and message, and carry the request id of the request being served', () => {
     const { log, parsed } = capturedLogger();
     log.info('outside');
-    requestContext.run({ requestId: 'req-1234567890' }, () => log.warn({ detail: 1 }, 'inside'));
-    const [outside, inside] = parsed();
+    // inside a request Next.js serves (its work store: one per request), as a route's wrapper runs
+    const serving = (fn: () => void) => workAsyncStorage.run({} as WorkStore, fn);
+    serving(() => withRequestId('req-1234567890', () => log.warn({ detail: 1 }, 'inside')));
+    serving(() => log.warn('another request'));
+    const [outside, inside, another] = parsed();
     expect(outside).toMatchObject({ level: 'info', msg: 'outside' });
     expect(outside).not.toHaveProperty('requestId');
-    expect(typeof outside!.time).toBe('string');
+    // ISO 8601, the wall clock's time (./logger.ts reads it once a second)
+    expect(outside!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(outside!.time as string) - Date.now())).toBeLessThan(1000);
     expect(inside).toMatchObject({ level: 'warn', msg: 'inside', detail: 1, requestId: 'req-1234567890' });
+    expect(another).toMatchObject({ msg: 'another request' });
+    expect(another).not.toHaveProperty('requestId');
   });
 
   it('never carry a token, a signature or a secret: fields by name are redacted, text is scrubbed', () => {

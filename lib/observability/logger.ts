@@ -37,15 +37,16 @@ function serializeError(err: unknown, depth = 0): Record<string, unknown> {
 }
 
 /*
- * pino's `time` field, ISO 8601, cheaply: Next.js wraps Date.now and new Date() (to find
- * prerenders that read the clock), which made the stock ISO timestamp a visible part of each
- * request line's cost. The wall clock is read once a second (so a clock that is stepped is
- * followed within one), performance's clock in between, and the text is made once a millisecond.
+ * pino's `time` field, ISO 8601, cheaply: Next.js wraps Date.now and the Date constructor (to
+ * find prerenders that read the clock), which made the stock ISO timestamp a visible part of
+ * each request line's cost. The wall clock is read once a second (so a clock that is stepped
+ * is followed within one), performance's clock in between; the date and time are formatted
+ * once a second, the milliseconds appended.
  */
 let wallClockReadAt = -Infinity;
 let wallClockOffset = 0;
-let lastMs = -1;
-let lastTime = '';
+let lastSecond = -1;
+let secondText = '';
 function isoTimeNow(): string {
   const now = performance.now();
   if (now - wallClockReadAt > 1000) {
@@ -53,11 +54,12 @@ function isoTimeNow(): string {
     wallClockOffset = Date.now() - now;
   }
   const ms = Math.floor(wallClockOffset + now);
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastTime = `,"time":"${new Date(ms).toISOString()}"`;
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    secondText = `,"time":"${new Date(second * 1000).toISOString().slice(0, 20)}`; // …T02:18:21.
   }
-  return lastTime;
+  return `${secondText}${String(ms - second * 1000).padStart(3, '0')}Z"`;
 }
 
 /** What every line has: level as its name, an ISO time, LOG_LEVEL. */
@@ -69,10 +71,19 @@ function lineOptions(): LoggerOptions {
   };
 }
 
+/*
+ * How lines reach stdout, off the request's path. A server that stays up (`npm start`, or any
+ * `next start` of our own) gathers them into writes of 4 KB, at most 100 ms apart: one write
+ * a line cost each request a round trip through libuv's threads (README "Benchmarks"). pino
+ * flushes what is gathered, synchronously, when the process exits. On Vercel (VERCEL=1) each
+ * line is written as it comes (a write in flight still gathers the next ones): a function may
+ * be frozen right after its answer, and must not hold its lines.
+ */
+const GATHERED_WRITES = { minLength: 4096, periodicFlush: 100 };
+
 /** The loggers writing to `destination` (stdout by default; tests pass a stream of their own). */
 export function createLogs(destination?: DestinationStream): Logs {
-  // written as lines come, off the request's path (a write in flight gathers the next ones)
-  const out = destination ?? pino.destination({ dest: 1, sync: false });
+  const out = destination ?? pino.destination({ dest: 1, sync: false, ...(process.env.VERCEL === '1' ? {} : GATHERED_WRITES) });
   const logger = pino(
     {
       ...lineOptions(),

@@ -57,7 +57,7 @@ function doc<T extends z.ZodType>(schema: T, description: string, more: Omit<Var
  */
 export const envSchema = z.object({
   NODE_ENV: doc(z.enum(['development', 'production', 'test']).default('development'), '`npm start` and `next start` set `production`, `npm run dev` `development`'),
-  VERCEL: doc(z.string().optional(), 'set by Vercel, never by hand: AUTH_SECRET becomes required and the client address comes from Vercel\'s edge'),
+  VERCEL: doc(z.string().optional(), 'set by Vercel, never by hand: AUTH_SECRET becomes required, the client address comes from Vercel\'s edge, and log lines are written as they come (lib/observability/logger.ts)'),
   PORT: doc(port(3000), 'port `npm start` / `npm run dev` listen on'),
   HOST: doc(z.string().optional().transform((v) => v || undefined), 'address `npm start` / `npm run dev` listen on (not HOSTNAME: shells set that to the machine\'s name)', {
     shownDefault: 'all interfaces',

@@ -83,7 +83,7 @@ const GATHERED_WRITES = { minLength: 4096, periodicFlush: 100 };
 
 /** The loggers writing to `destination` (stdout by default; tests pass a stream of their own). */
 export function createLogs(destination?: DestinationStream): Logs {
-  const out = destination ?? pino.destination({ dest: 1, sync: false, ...(process.env.VERCEL === '1' ? {} : GATHERED_WRITES) });
+  const out = destination ?? pino.destination({ dest: 1, sync: false, ...(process.env.VERCEL ? {} : GATHERED_WRITES) });
   const logger = pino(
     {
       ...lineOptions(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { RPC_TIMEOUT_MS, rateLimitWaitMs } from '@/lib/chain/rpc';
 import { postAuthed } from '../indexer/support';
+import { loggedLine } from '../observability/support';
 import { appBehindRpcProxy } from '../support/app';
 import { signIn } from '../support/sign-in';
 
@@ -46,8 +47,9 @@ describe('a provider that answers 429', () => {
     });
     expect(res.headers.get('retry-after')).toBe('5');
     expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 2000);
+    // the log is written off the request's path: wait for the line, then look at everything logged
+    await loggedLine(app(), (line) => /RPC provider rate limiting/.test(JSON.stringify(line)));
     expect(app().output()).not.toMatch(/cluster unreachable/);
-    expect(app().output()).toMatch(/RPC provider rate limiting/);
   });
 });
 

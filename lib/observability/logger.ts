@@ -79,11 +79,13 @@ function lineOptions(): LoggerOptions {
  * line is written as it comes (a write in flight still gathers the next ones): a function may
  * be frozen right after its answer, and must not hold its lines.
  */
-const GATHERED_WRITES = { minLength: 4096, periodicFlush: 100 };
+export function stdoutOptions(env: { VERCEL?: string } = process.env): Parameters<typeof pino.destination>[0] {
+  return { dest: 1, sync: false, ...(env.VERCEL ? {} : { minLength: 4096, periodicFlush: 100 }) };
+}
 
 /** The loggers writing to `destination` (stdout by default; tests pass a stream of their own). */
 export function createLogs(destination?: DestinationStream): Logs {
-  const out = destination ?? pino.destination({ dest: 1, sync: false, ...(process.env.VERCEL ? {} : GATHERED_WRITES) });
+  const out = destination ?? pino.destination(stdoutOptions());
   const logger = pino(
     {
       ...lineOptions(),

@@ -3,6 +3,8 @@ import { json } from '@/lib/api/handler';
 import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
 import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
 
+export const dynamic = 'force-dynamic';
+
 export const GET = withActionHeaders(async () => json(ACTIONS_JSON, { headers: { 'Cache-Control': 'public, max-age=3600' } }));
 
 export const OPTIONS = actionPreflight;

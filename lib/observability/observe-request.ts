@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { logger, requestLog } from './logger';
 import { recordRequest } from './metrics';
 import { withRequestId } from './request-context';
+import { newRequestId } from './request-id';
 import { pathnameOf, routeLabel } from './route-label';
 import { scrub } from './scrub';
 
@@ -40,16 +40,16 @@ export function observeRequest(req: Request, route: string | undefined, answer: 
   if (!observing) return answer();
   const started = performance.now();
   const given = req.headers.get(REQUEST_ID_HEADER);
-  const requestId = given && ACCEPTED_REQUEST_ID.test(given) && scrub(given) === given ? given : randomUUID();
+  const requestId = given && ACCEPTED_REQUEST_ID.test(given) && scrub(given) === given ? given : newRequestId();
   // one `then` rather than an async function's await: every promise costs each of Next.js's stores
   return withRequestId(requestId, answer).then(
     (response) => {
       const answered = withHeader(response, REQUEST_ID_HEADER, requestId);
-      finish(req, route, requestId, answered.status, started);
+      finish(req.method, req.url, route, requestId, answered.status, started);
       return answered;
     },
     (err: unknown) => {
-      finish(req, route, requestId, 500, started, err);
+      finish(req.method, req.url, route, requestId, 500, started, err);
       throw err;
     },
   );
@@ -60,12 +60,12 @@ export function observeRequest(req: Request, route: string | undefined, answer: 
  * secret, the path (the client's own text) scrubbed, so it goes to the lean requestLog; a
  * failure's line carries the error, and goes through the logger that scrubs it (./logger.ts).
  */
-function finish(req: Request, declared: string | undefined, requestId: string, status: number, started: number, err?: unknown): void {
+function finish(method: string, url: string, declared: string | undefined, requestId: string, status: number, started: number, err?: unknown): void {
   const durationMs = performance.now() - started;
-  const path = pathnameOf(req.url);
+  const path = pathnameOf(url);
   const route = declared ?? routeLabel(path);
-  recordRequest(route, req.method, status, durationMs / 1000);
-  const line = { requestId, method: req.method, route, path: scrub(path), status, durationMs: Math.round(durationMs * 10) / 10 };
+  recordRequest(route, method, status, durationMs / 1000);
+  const line = { requestId, method, route, path: scrub(path), status, durationMs: Math.round(durationMs * 10) / 10 };
   if (status >= 500 || err !== undefined) logger.error(err === undefined ? line : { ...line, err }, 'request');
   else requestLog.info(line, 'request');
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogs, stdoutOptions } from '@/lib/observability/logger';
+import { createLogs, STDOUT_GATHERING, stdoutGathering } from '@/lib/observability/logger';
 import { withRequestId } from '@/lib/observability/request-context';
 import { workAsyncStorage, type WorkStore } from 'next/dist/server/app-render/work-async-storage.external';
 import { scrub } from '@/lib/observability/scrub';
@@ -64,10 +64,8 @@ describe('log lines', () => {
   });
 
   it('reach stdout gathered on a server that stays up, and each as it comes on Vercel, where a function may be frozen after its answer', () => {
-    expect(stdoutOptions({})).toMatchObject({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
-    const onVercel = stdoutOptions({ VERCEL: '1' });
-    expect(onVercel).toMatchObject({ dest: 1, sync: false });
-    expect(onVercel).not.toHaveProperty('minLength');
-    expect(onVercel).not.toHaveProperty('periodicFlush');
+    expect(stdoutGathering({})).toEqual({ minChars: 4096, maxDelayMs: 100 });
+    expect(stdoutGathering({})).toBe(STDOUT_GATHERING);
+    expect(stdoutGathering({ VERCEL: '1' })).toBeNull();
   });
 });

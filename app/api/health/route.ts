@@ -4,6 +4,8 @@
 import { observeRequest } from '@/lib/observability/observe-request';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 export function GET(req: Request): Promise<Response> {
   return observeRequest(req, '/api/health', async () => Response.json({ ok: true }));
 }

@@ -7,6 +7,8 @@ import { AppError } from '@/lib/errors';
 import { prometheusText } from '@/lib/observability/metrics';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 export const GET = withApi(async (req, { services: { config } }) => {
   if (config.metricsToken && !hasBearerSecret(req.headers.get('authorization'), config.metricsToken)) {
     throw new AppError('unauthorized', 'This route needs the metrics token.', { 'WWW-Authenticate': 'Bearer realm="metrics"' });

@@ -5,6 +5,8 @@ import { getChain } from '@/lib/chain/rpc';
 import { checkReadiness } from '@/lib/observability/readiness';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 export const GET = withApi(async (_req, { services: { db, config } }) => {
   const readiness = await checkReadiness({ db, connection: getChain(config).connection });
   return json(readiness, { status: readiness.ok ? 200 : 503 });

@@ -7,6 +7,8 @@ import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
 import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
 import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/events', {
   GET: v1Operation({
     operationId: 'listIdentityEvents',

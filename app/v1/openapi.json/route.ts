@@ -7,6 +7,8 @@ import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { AppError } from '@/lib/errors';
 import { v1Routes } from '../v1-routes';
 
+export const dynamic = 'force-dynamic';
+
 let body: string | undefined;
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/openapi.json', {

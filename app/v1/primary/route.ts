@@ -6,6 +6,8 @@ import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { setPrimaryTag } from '@/lib/integrations/primary-tag';
 import { PrimaryTag, PrimaryTagRequest } from '@/lib/integrations/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/primary', {
   PUT: v1Operation({
     operationId: 'setPrimaryTag',

@@ -5,6 +5,8 @@ import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
 import { RegisterRequest, RegisterResponse } from '@/lib/registry/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/register', {
   POST: v1Operation({
     operationId: 'registerTag',

@@ -7,6 +7,8 @@ import { resolveMany } from '@/lib/integrations/batch-resolve';
 import { parseBatch } from '@/lib/integrations/parse-batch';
 import { ResolveBatchRequest, ResolveBatchResponse } from '@/lib/integrations/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve', {
   POST: v1Operation({
     operationId: 'resolveBatch',

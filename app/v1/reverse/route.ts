@@ -7,6 +7,8 @@ import { parseBatch } from '@/lib/integrations/parse-batch';
 import { reverseLookupMany } from '@/lib/integrations/reverse-lookup';
 import { ReverseBatchRequest, ReverseBatchResponse } from '@/lib/integrations/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reverse', {
   POST: v1Operation({
     operationId: 'reverseLookupBatch',

@@ -7,6 +7,8 @@ import { Identity } from '@/lib/identity/schemas';
 import { syncTransaction } from '@/lib/indexer/sync-signature';
 import { SyncPending, SyncRequest } from '@/lib/registry/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/sync', {
   POST: v1Operation({
     operationId: 'syncRegistration',

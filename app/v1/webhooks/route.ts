@@ -7,6 +7,8 @@ import { CreateWebhookRequest, WebhookList, WebhookWithSecret } from '@/lib/webh
 import { createWebhook, listWebhooks } from '@/lib/webhooks/subscriptions';
 import { WEBHOOK_OWNER } from './webhook-owner';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks', {
   POST: v1Operation({
     operationId: 'createWebhook',

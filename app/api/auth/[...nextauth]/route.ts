@@ -8,6 +8,8 @@ import { observeRequest } from '@/lib/observability/observe-request';
 import { getAuthOptions } from '@/lib/web/server/next-auth-options';
 import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/shared/request-limits';
 
+export const dynamic = 'force-dynamic';
+
 type Context = { params: Promise<{ nextauth: string[] }> };
 
 /** What metrics and logs name every path of the catch-all. */

@@ -6,6 +6,8 @@ import { findActiveIdentity } from '@/lib/identity/queries';
 import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 type TagRoute = { tag: string };
 
 // Every request fetches the image from its host (up to 2 MB, 5 s): limited per client address,

@@ -5,6 +5,8 @@ import { withCron } from '@/lib/api/cron-auth';
 import { runCronJob } from '@/lib/indexer/cron-job';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 // Vercel stops a function at its plan's limit; a run also stops at MAX_TRANSACTIONS_PER_RUN (lib/indexer/run-indexer.ts), sized to fit.
 export const maxDuration = 60;
 

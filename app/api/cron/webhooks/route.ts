@@ -4,6 +4,8 @@ import { withCron } from '@/lib/api/cron-auth';
 import { deliverWebhooks } from '@/lib/webhooks/deliver';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 export const maxDuration = 60;
 
 export const GET = withApi(

@@ -7,6 +7,8 @@ import { getChain } from '@/lib/chain/rpc';
 import { readIndexerStatus } from '@/lib/indexer/status';
 import { otherMethods } from '@/lib/api/other-methods';
 
+export const dynamic = 'force-dynamic';
+
 export const GET = withApi(async (req, { services: { db, config } }) => {
   const withPrivate = hasBearerSecret(req.headers.get('authorization'), config.metricsToken);
   return json(await readIndexerStatus({ db, ...getChain(config) }, withPrivate));

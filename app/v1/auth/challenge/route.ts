@@ -4,6 +4,8 @@ import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
 import { ChallengeRequest, ChallengeResponse } from '@/lib/auth/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/challenge', {
   POST: v1Operation({
     operationId: 'requestChallenge',

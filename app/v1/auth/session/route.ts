@@ -5,6 +5,8 @@ import { ok } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { PublicKeyString } from '@/lib/solana/keys';
 
+export const dynamic = 'force-dynamic';
+
 const Session = z
   .object({
     pubkey: PublicKeyString,

@@ -5,6 +5,8 @@ import { VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { verifySignIn } from '@/lib/auth/verify-sign-in';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/auth/verify', {
   POST: v1Operation({
     operationId: 'verifySignature',

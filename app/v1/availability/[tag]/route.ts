@@ -7,6 +7,8 @@ import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
 import { getTagAvailability } from '@/lib/registry/availability';
 import { TagAvailability } from '@/lib/registry/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/availability/{tag}', {
   GET: v1Operation({
     operationId: 'getTagAvailability',

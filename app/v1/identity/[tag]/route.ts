@@ -8,6 +8,8 @@ import { Identity, ProfilePatch } from '@/lib/identity/schemas';
 import { ownerOnChain } from '@/lib/identity/owner-on-chain';
 import { updateProfile } from '@/lib/identity/update-profile';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}', {
   GET: v1Operation({
     operationId: 'getIdentity',

@@ -5,6 +5,8 @@ import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
 import { ResolvedIdentity } from '@/lib/identity/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/resolve/{tag}', {
   GET: v1Operation({
     operationId: 'resolveIdentity',

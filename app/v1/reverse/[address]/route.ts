@@ -8,6 +8,8 @@ import { getChain } from '@/lib/chain/rpc';
 import { reverseLookup } from '@/lib/integrations/reverse-lookup';
 import { AddressPathParam, ReverseLookup } from '@/lib/integrations/schemas';
 
+export const dynamic = 'force-dynamic';
+
 const ReversePath = z.object({ address: AddressPathParam });
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reverse/{address}', {

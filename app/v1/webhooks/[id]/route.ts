@@ -3,6 +3,8 @@ import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { deleteWebhook } from '@/lib/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../webhook-owner';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks/{id}', {
   DELETE: v1Operation({
     operationId: 'deleteWebhook',

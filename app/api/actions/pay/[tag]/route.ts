@@ -14,6 +14,8 @@ import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } f
 import { payAssetOf } from '@/lib/integrations/pay-asset';
 import { observeRequest } from '@/lib/observability/observe-request';
 
+export const dynamic = 'force-dynamic';
+
 type TagRoute = { tag: string };
 const ROUTE = '/api/actions/pay/{tag}';
 

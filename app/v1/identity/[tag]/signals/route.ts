@@ -4,6 +4,8 @@ import { tagReadDocs } from '@/lib/api/docs';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { getSignalsAtSlot, Signals } from '@/lib/identity/signals';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/signals', {
   GET: v1Operation({
     operationId: 'getSignals',

@@ -7,6 +7,8 @@ import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { OfferTransferRequest, TransferState } from '@/lib/lifecycle/schemas';
 import { getTransferStateAtSlot } from '@/lib/lifecycle/transfer-state';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/transfer', {
   GET: v1Operation({
     operationId: 'getTransferState',

@@ -3,6 +3,8 @@ import { v1Route } from '@/lib/api/v1-route';
 import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
 import { SetWalletRequest } from '@/lib/lifecycle/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/wallet', {
   POST: lifecycleOperation(
     {

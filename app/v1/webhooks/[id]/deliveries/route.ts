@@ -5,6 +5,8 @@ import { DeliveryAttemptList } from '@/lib/webhooks/schemas';
 import { listDeliveries } from '@/lib/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../../webhook-owner';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks/{id}/deliveries', {
   GET: v1Operation({
     operationId: 'listWebhookDeliveries',

@@ -5,6 +5,8 @@ import { ReplayWebhookRequest, Webhook } from '@/lib/webhooks/schemas';
 import { replayWebhook } from '@/lib/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../../webhook-owner';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks/{id}/replay', {
   POST: v1Operation({
     operationId: 'replayWebhook',

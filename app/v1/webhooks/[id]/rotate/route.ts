@@ -5,6 +5,8 @@ import { WebhookWithSecret } from '@/lib/webhooks/schemas';
 import { rotateWebhookSecret } from '@/lib/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../../webhook-owner';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/webhooks/{id}/rotate', {
   POST: v1Operation({
     operationId: 'rotateWebhookSecret',

@@ -3,6 +3,8 @@ import { v1Route } from '@/lib/api/v1-route';
 import { lifecycleOperation } from '@/lib/lifecycle/route';
 import { FeePayerOnlyRequest } from '@/lib/lifecycle/schemas';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/identity/{tag}/transfer/accept', {
   POST: lifecycleOperation(
     {

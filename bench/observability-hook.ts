@@ -55,7 +55,6 @@ async function measureInChild(): Promise<void> {
   // (to find prerenders that read them), and every request pays for those wrappers
   await import('next/dist/server/node-environment');
   const nodeCrypto = (await import('node:crypto')).default;
-  const { newRequestId } = await import('@/lib/observability/request-id');
   const { observeRequest } = await import('@/lib/observability/observe-request');
   const { requestLog } = await import('@/lib/observability/logger');
   const { recordRequest } = await import('@/lib/observability/metrics');
@@ -87,7 +86,7 @@ async function measureInChild(): Promise<void> {
   const looked = await microsPerCall(() => inFramework(() => observeRequest(requests[1]!, undefined, answer)));
   const busyBare = await microsPerCall(() => inFramework(busyAnswer));
   const busyObserved = await microsPerCall((i) => inFramework(() => observeRequest(requests[i % 3]!, routes[i % 3], busyAnswer)));
-  const line = { requestId: newRequestId(), method: 'GET', route: '/api/health', path: '/api/health', status: 200, durationMs: 0.4 };
+  const line = { requestId: nodeCrypto.randomUUID(), method: 'GET', route: '/api/health', path: '/api/health', status: 200, durationMs: 0.4 };
   const rows: Row[] = [
     ['an answer, unobserved', bare],
     ['the answer observed (declared route)', observed],
@@ -96,8 +95,7 @@ async function measureInChild(): Promise<void> {
     [`an answer awaiting ${BUSY_AWAITS} times, unobserved`, busyBare],
     ['that answer observed', busyObserved],
     [`**observing, per request of ${BUSY_AWAITS} awaits** (the framework's stores follow each)`, busyObserved - busyBare],
-    ['  a new request id (newRequestId)', await microsPerCall(() => newRequestId())],
-    ['  (crypto.randomUUID(), as Next.js wraps it, instead)', await microsPerCall(() => nodeCrypto.randomUUID())],
+    ['  a new request id (crypto.randomUUID(), as Next.js wraps it)', await microsPerCall(() => nodeCrypto.randomUUID())],
     ['  performance.now(), twice', await microsPerCall(() => performance.now() - performance.now())],
     ['  req.url → path → route', await microsPerCall((i) => routeLabel(pathnameOf(requests[i % 3]!.url)))],
     ['  scrub(path)', await microsPerCall(() => scrub('/v1/identity/alice'))],

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { logger, requestLog } from './logger';
 import { recordRequest } from './metrics';
 import { withRequestId } from './request-context';
-import { newRequestId } from './request-id';
 import { pathnameOf, routeLabel } from './route-label';
 import { scrub } from './scrub';
 
@@ -40,7 +40,7 @@ export function observeRequest(req: Request, route: string | undefined, answer: 
   if (!observing) return answer();
   const started = performance.now();
   const given = req.headers.get(REQUEST_ID_HEADER);
-  const requestId = given && ACCEPTED_REQUEST_ID.test(given) && scrub(given) === given ? given : newRequestId();
+  const requestId = given && ACCEPTED_REQUEST_ID.test(given) && scrub(given) === given ? given : randomUUID();
   // one `then` rather than an async function's await: every promise costs each of Next.js's stores
   return withRequestId(requestId, answer).then(
     (response) => {

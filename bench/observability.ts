@@ -13,13 +13,16 @@
 // Besides throughput, each instance's CPU time per request (from /proc, both sides of every
 // round): on a machine others share, throughput moves with their load, while CPU time per
 // request mostly does not.
+// `observability-vercel` measures the same with each instance a bare `next start` as Vercel
+// runs it (VERCEL=1), where each log line is written as it comes rather than gathered.
 //   npm run bench -- observability
+//   npm run bench -- observability-vercel
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import bs58 from 'bs58';
-import { startApp, type RunningApp } from '@/devstack/app';
+import { startApp, startBareNext, type RunningApp } from '@/devstack/app';
 import type { Stack } from '@/devstack/stack';
 import { BENCH_APP_ENV } from './app-env';
 import { measure, median, type LoadResult, type LoadSpec } from './measure';
@@ -59,12 +62,15 @@ function pubkey(): string {
 }
 
 type Route = { name: string; load: (app: RunningApp) => LoadSpec };
+/** How each instance is served: `npm start` (our server), or a bare `next start` as on Vercel. */
+type Shape = 'npm-start' | 'vercel';
 type Rounds = { on: Measured[]; off: Measured[] };
 
 /** One pair of fresh instances, measured over ROUNDS_PER_PAIR rounds of every route; `observedFirst` starts the observing one first. */
-async function measurePair(env: Record<string, string>, routes: Route[], observedFirst: boolean, logDir: string, pair: number): Promise<Rounds[]> {
+async function measurePair(shape: Shape, env: Record<string, string>, routes: Route[], observedFirst: boolean, logDir: string, pair: number): Promise<Rounds[]> {
   const logFile = (side: 'on' | 'off') => path.join(logDir, `pair-${pair}-${side}.log`);
-  const start = (side: 'on' | 'off') => startApp(side === 'on' ? env : { ...env, OBSERVABILITY: 'off' }, { logFile: logFile(side) });
+  const serve = shape === 'vercel' ? startBareNext : startApp;
+  const start = (side: 'on' | 'off') => serve(side === 'on' ? env : { ...env, OBSERVABILITY: 'off' }, { logFile: logFile(side) });
   const first = await start(observedFirst ? 'on' : 'off');
   const second = await start(observedFirst ? 'off' : 'on').catch(async (err) => {
     await first.stop();
@@ -97,29 +103,37 @@ async function measurePair(env: Record<string, string>, routes: Route[], observe
   return results;
 }
 
-export async function benchObservability({ databaseUrl, rpcUrl }: Stack) {
+export async function benchObservability({ databaseUrl, rpcUrl }: Stack, shape: Shape = 'npm-start') {
   const tag = await seedBenchProfile(databaseUrl);
   const env = { ...BENCH_APP_ENV, DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl };
   const challengeBody = JSON.stringify({ pubkey: pubkey() });
+  // Vercel's edge sets the client address on every request; a bare `next start` as Vercel runs it needs it
+  const headers: Record<string, string> = shape === 'vercel' ? { 'x-vercel-forwarded-for': '127.0.0.1' } : {};
   const routes: Route[] = [
-    { name: 'GET /api/health (trivial)', load: (app) => ({ name: 'trivial', url: `${app.url}/api/health` }) },
-    { name: 'GET /v1/identity/{tag}', load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}` }) },
+    { name: 'GET /api/health (trivial)', load: (app) => ({ name: 'trivial', url: `${app.url}/api/health`, headers }) },
+    { name: 'GET /v1/identity/{tag}', load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}`, headers }) },
     {
       name: 'POST /v1/auth/challenge',
-      load: (app) => ({ name: 'challenge', url: `${app.url}/v1/auth/challenge`, method: 'POST', headers: { 'content-type': 'application/json' }, body: challengeBody }),
+      load: (app) => ({
+        name: 'challenge',
+        url: `${app.url}/v1/auth/challenge`,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: challengeBody,
+      }),
     },
   ];
   const logDir = mkdtempSync(path.join(tmpdir(), 'bench-observability-'));
   const pairs: Rounds[][] = [];
   try {
     // each pair started fresh, the observing instance first in every other one
-    for (let pair = 0; pair < PAIRS; pair++) pairs.push(await measurePair(env, routes, pair % 2 === 0, logDir, pair));
+    for (let pair = 0; pair < PAIRS; pair++) pairs.push(await measurePair(shape, env, routes, pair % 2 === 0, logDir, pair));
   } finally {
     rmSync(logDir, { recursive: true, force: true });
   }
 
   console.log(
-    `\n## Metrics and logging on the hot path (production build, 10 connections) — ${PAIRS} pairs of fresh instances, each over ${ROUNDS_PER_PAIR} rounds of ${ROUND_SECONDS} s per instance, ` +
+    `\n## Metrics and logging on the hot path (production build, ${shape === 'vercel' ? 'bare `next start` with VERCEL=1, as on Vercel' : '`npm start`'}, 10 connections) — ${PAIRS} pairs of fresh instances, each over ${ROUNDS_PER_PAIR} rounds of ${ROUND_SECONDS} s per instance, ` +
       'the instance with OBSERVABILITY=off and the observing one in turn, logs written to files; overhead = 1 − the median of every round\'s throughput ratio (each pair\'s median beside it); ' +
       'CPU = the instance\'s CPU time per request (µs, median of the rounds), CPU overhead = the median of each round\'s on / off − 1',
   );

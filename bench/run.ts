@@ -46,6 +46,8 @@ const SECTIONS: Record<string, Section> = {
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   webhooks: { stack: true, run: (s) => benchWebhooks(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
+  /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
+  'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },
   /** What observing costs a request, in isolation (CPU µs). */
   'observability-hook': { stack: false, run: () => benchObservabilityHook() },
   program: { stack: false, run: () => benchProgram() },

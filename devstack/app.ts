@@ -62,8 +62,8 @@ export interface StartOptions {
  * client address comes from `x-vercel-forwarded-for`, which whatever is in front must set).
  * `env` adds to or overrides that.
  */
-export async function startBareNext(env: Record<string, string>): Promise<RunningApp> {
-  return startServer(['node_modules/next/dist/bin/next', 'start', '-p', '{port}', '-H', '127.0.0.1'], { VERCEL: '1', ...env });
+export async function startBareNext(env: Record<string, string>, options: StartOptions = {}): Promise<RunningApp> {
+  return startServer(['node_modules/next/dist/bin/next', 'start', '-p', '{port}', '-H', '127.0.0.1'], { VERCEL: '1', ...env }, options);
 }
 
 async function startServer(args: string[], env: Record<string, string>, { logFile }: StartOptions = {}): Promise<RunningApp> {

@@ -64,7 +64,7 @@ describe('log lines', () => {
   });
 
   it('reach stdout gathered on a server that stays up, and each as it comes on Vercel, where a function may be frozen after its answer', () => {
-    expect(stdoutGathering({})).toEqual({ minChars: 4096, maxDelayMs: 100 });
+    expect(stdoutGathering({})).toEqual({ minChars: 4096, maxDelayMs: 10 });
     expect(stdoutGathering({})).toBe(STDOUT_GATHERING);
     expect(stdoutGathering({ VERCEL: '1' })).toBeNull();
   });

@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import bs58 from 'bs58';
-import { startApp, startBareNext, type RunningApp } from '@/devstack/app';
+import { startApp, startBareNext, VERCEL_EDGE_HEADERS, type RunningApp } from '@/devstack/app';
 import type { Stack } from '@/devstack/stack';
 import { BENCH_APP_ENV } from './app-env';
 import { measure, median, type LoadResult, type LoadSpec } from './measure';
@@ -107,8 +107,7 @@ export async function benchObservability({ databaseUrl, rpcUrl }: Stack, shape: 
   const tag = await seedBenchProfile(databaseUrl);
   const env = { ...BENCH_APP_ENV, DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl };
   const challengeBody = JSON.stringify({ pubkey: pubkey() });
-  // Vercel's edge sets the client address on every request; a bare `next start` as Vercel runs it needs it
-  const headers: Record<string, string> = shape === 'vercel' ? { 'x-vercel-forwarded-for': '127.0.0.1' } : {};
+  const headers: Record<string, string> = shape === 'vercel' ? { ...VERCEL_EDGE_HEADERS } : {};
   const routes: Route[] = [
     { name: 'GET /api/health (trivial)', load: (app) => ({ name: 'trivial', url: `${app.url}/api/health`, headers }) },
     { name: 'GET /v1/identity/{tag}', load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}`, headers }) },

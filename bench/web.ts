@@ -4,7 +4,7 @@
 // under a bare `next start` (as Vercel runs it) on the same database, in one run.
 //   npm run bench -- web
 import { Agent, request } from 'node:http';
-import { startBareNext } from '@/devstack/app';
+import { startBareNext, VERCEL_EDGE_HEADERS } from '@/devstack/app';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { seedBenchProfile } from './seed';
 
@@ -74,8 +74,7 @@ export async function timesToFirstByte(appUrl: string, paths: string[], requests
   const once = (i: number) =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
-      // x-vercel-forwarded-for: what Vercel's edge sets, which a bare `next start` as Vercel runs it expects (ignored elsewhere).
-      const headers = { 'accept-encoding': BROWSER_ACCEPT_ENCODING, 'x-vercel-forwarded-for': '127.0.0.1' };
+      const headers = { 'accept-encoding': BROWSER_ACCEPT_ENCODING, ...VERCEL_EDGE_HEADERS };
       const req = request(new URL(paths[i]!, appUrl), { agent: agents[i], headers }, (res) => {
         const ms = performance.now() - start;
         if (res.statusCode !== 200) reject(new Error(`GET ${paths[i]}: ${res.statusCode}`));

@@ -58,6 +58,12 @@ export interface StartOptions {
 }
 
 /**
+ * What Vercel's edge sets on every request: a bare `next start` as Vercel runs it (VERCEL=1)
+ * takes the client address from it, so whatever calls one must send it (ignored elsewhere).
+ */
+export const VERCEL_EDGE_HEADERS = { 'x-vercel-forwarded-for': '127.0.0.1' } as const;
+
+/**
  * Starts the production build under a bare `next start`, as Vercel runs it (VERCEL=1: the
  * client address comes from `x-vercel-forwarded-for`, which whatever is in front must set).
  * `env` adds to or overrides that.
@@ -112,8 +118,7 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${output()}`);
     try {
-      // Vercel's edge sets this header on every request; a bare `next start` as Vercel runs it needs it.
-      const res = await fetch(`${url}/api/health`, { headers: env.VERCEL ? { 'x-vercel-forwarded-for': '127.0.0.1' } : {} });
+      const res = await fetch(`${url}/api/health`, { headers: env.VERCEL ? VERCEL_EDGE_HEADERS : {} });
       if (res.ok) return;
     } catch {
       // not listening yet

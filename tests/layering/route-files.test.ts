@@ -9,17 +9,12 @@ import { describe, expect, it } from 'vitest';
  * that could be rendered once: each read through it costs, on every request (README
  * "Benchmarks", observability). Said as a literal in each file, as Next.js reads it.
  */
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return /^route\.(ts|tsx|js)$/.test(entry.name) ? [full] : [];
-  });
-}
+const routeFiles = (): string[] =>
+  (readdirSync('app', { recursive: true }) as string[]).filter((file) => /(^|\/)route\.(ts|tsx|js)$/.test(file)).map((file) => path.join('app', file));
 
 describe('route handler files', () => {
   it("are all rendered per request, so Next.js hands them the request itself (export const dynamic = 'force-dynamic')", () => {
-    const files = routeFiles('app');
+    const files = routeFiles();
     expect(files.length).toBeGreaterThan(30);
     const notDynamic = files.filter((file) => !/^export const dynamic = 'force-dynamic';$/m.test(readFileSync(file, 'utf8')));
     expect(notDynamic).toEqual([]);

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { randomBytes } from 'node:crypto';
-import { invalidPercentEncoding } from '@/lib/api/invalid-percent-encoding';
-import { getConfig } from '@/lib/config';
+import { invalidPercentEncoding } from '@/lib/http/invalid-percent-encoding';
+import { getConfig } from '@/lib/core/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/shared/request-limits';
 import { pagePolicyOf, pageSecurityHeaders, type SecurityPolicyInput } from '@/lib/web/server/security-headers';
 

@@ -2,7 +2,7 @@
 // change feed, each side by side with the trivial route of the same build.
 //   npm run bench -- integrators
 import { openDb } from '@/lib/db/client';
-import { recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
 import { compareRoutes, measure } from './measure';
 import { seedBenchProfiles } from './seed';
 import { timesToFirstByte } from './web';

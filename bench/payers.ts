@@ -10,11 +10,11 @@ import { Connection, PublicKey } from '@solana/web3.js';
 import { createDatabase } from '@/devstack/postgres';
 import { openDb } from '@/lib/db/client';
 import { executePrepared } from '@/lib/db/rows';
-import { findSkeletonMates, SKELETON_MATES_SQL } from '@/lib/identity/lookalikes';
-import { skeletonOf } from '@/lib/identity/skeleton';
-import { moderate } from '@/lib/identity/moderation';
-import { checkTag } from '@/lib/registry/availability';
-import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { findSkeletonMates, SKELETON_MATES_SQL } from '@/lib/features/identity/lookalikes';
+import { skeletonOf } from '@/lib/core/skeleton';
+import { moderate } from '@/lib/features/identity/moderation';
+import { checkTag } from '@/lib/features/registry/availability';
+import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
 import { compareRoutes } from './measure';
 import { seedBenchProfiles } from './seed';
 

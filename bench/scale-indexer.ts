@@ -2,9 +2,9 @@
 import { sign } from 'node:crypto';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
 import { openDb } from '@/lib/db/client';
-import { reconcileMirror } from '@/lib/indexer/reconcile';
-import { runIndexer } from '@/lib/indexer/run-indexer';
-import { registerTagInstruction } from '@/lib/registry/instruction';
+import { reconcileMirror } from '@/lib/features/indexer/reconcile';
+import { runIndexer } from '@/lib/features/indexer/run-indexer';
+import { registerTagInstruction } from '@/lib/chain/instruction';
 import { nodeKey } from './node-key';
 
 /** Transactions per JSON-RPC batch: each on a fresh blockhash (one lives 150 slots, one slot a transaction here). */

@@ -10,12 +10,12 @@ import { Webhook } from 'standardwebhooks';
 import { startApp } from '@/devstack/app';
 import { createDatabase } from '@/devstack/postgres';
 import { openDb, type Db } from '@/lib/db/client';
-import { recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
 import { newKeypair } from '@/tests/support/keypair';
 import { signIn } from '@/tests/support/sign-in';
 import { seedBenchProfiles } from './seed';
 import { liftedRateLimits } from '@/devstack/rate-limits';
-import { MAX_SUBSCRIPTIONS_PER_OWNER } from '@/lib/webhooks/subscriptions';
+import { MAX_SUBSCRIPTIONS_PER_OWNER } from '@/lib/features/webhooks/subscriptions';
 
 const SUBSCRIPTIONS = 50;
 const EVENTS = 1000;

@@ -1,6 +1,6 @@
 import type { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 
 /** One lifecycle call as the tests and the benchmark send it straight to the cluster (not through /v1). */
 export type LifecycleCall =

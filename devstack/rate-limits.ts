@@ -1,9 +1,9 @@
-import type { RateLimitBucketName } from '@/lib/rate-limit-buckets';
+import type { RateLimitBucketName } from '@/lib/core/rate-limit-buckets';
 
 type Override = number | { limit: number; windowSeconds: number };
 
 /**
- * RATE_LIMITS' text for some buckets (lib/config.ts): a limit, or a limit and a window. Bucket
+ * RATE_LIMITS' text for some buckets (lib/core/config.ts): a limit, or a limit and a window. Bucket
  * names are checked by the compiler, so a renamed bucket fails the build of the tests too.
  */
 export function rateLimitsSetting(overrides: Partial<Record<RateLimitBucketName, Override>>): string {

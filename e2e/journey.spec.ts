@@ -1,9 +1,9 @@
 import { PublicKey } from '@solana/web3.js';
-import { parseConfig } from '@/lib/config';
-import { networkFee } from '@/lib/registry/compute-budget';
-import { registerTagLimit } from '@/lib/registry/compute-units';
-import { findTagRecordAddress } from '@/lib/registry/pda';
-import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { parseConfig } from '@/lib/core/config';
+import { networkFee } from '@/lib/chain/compute-budget';
+import { registerTagLimit } from '@/lib/chain/compute-units';
+import { findTagRecordAddress } from '@/lib/chain/pda';
+import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
 import { formatSol } from '@/lib/web/browser/format';
 import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';
 import { FLOW_STEPS } from '@/lib/web/browser/transaction-flow';

@@ -8,7 +8,7 @@ import {
   RPC_UNSUPPORTED_TRANSACTION_VERSION,
 } from './errors';
 import { computeFee, decodeWireMessage, decodeWireTransaction, isWritable } from './wire';
-import { decodeBase58, isPublicKey } from '@/lib/solana/keys';
+import { decodeBase58, isPublicKey } from '@/lib/core/keys';
 
 /** What getVersion reports; also the `apiVersion` of every context. */
 export const SOLANA_CORE_VERSION = '3.0.0';

@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { verifyEd25519 } from '@/lib/solana/ed25519';
+import { verifyEd25519 } from '@/lib/core/ed25519';
 import { RpcError, RPC_INVALID_PARAMS } from './errors';
 
 /** Parsed wire form of a legacy or v0 transaction (the parts the localnet serves). */

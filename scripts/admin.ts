@@ -1,11 +1,11 @@
 // `npm run admin -- block|unblock|verify|unverify|merchant|unmerchant|redact <tag>`: moderation
 // (DESIGN.md "Identity"). The only way to change a tag's status or flags; nothing in /v1 can.
 // `redact` replaces a blocked tag's profile text in its change-feed history.
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/core/config';
 import { openDb } from '@/lib/db/client';
-import { parseTagParam } from '@/lib/identity/get-identity';
-import { isModerationAction, moderate, MODERATION_ACTIONS } from '@/lib/identity/moderation';
-import { redactFeedHistory } from '@/lib/identity/redact-history';
+import { parseTagParam } from '@/lib/features/identity/get-identity';
+import { isModerationAction, moderate, MODERATION_ACTIONS } from '@/lib/features/identity/moderation';
+import { redactFeedHistory } from '@/lib/features/identity/redact-history';
 import { runCommand } from './run-command';
 
 const USAGE = `usage: npm run admin -- <${[...MODERATION_ACTIONS, 'redact'].join('|')}> <tag>`;

@@ -1,7 +1,7 @@
-// `npm run config:readme`: writes the README's configuration tables from lib/config.ts and
-// lib/rate-limit-buckets.ts (tests/config/readme-table.test.ts fails when they differ).
+// `npm run config:readme`: writes the README's configuration tables from lib/core/config.ts and
+// lib/core/rate-limit-buckets.ts (tests/config/readme-table.test.ts fails when they differ).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withConfigTables } from '@/lib/config-table';
+import { withConfigTables } from '@/lib/core/config-table';
 
 const README = 'README.md';
 const before = readFileSync(README, 'utf8');

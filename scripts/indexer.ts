@@ -4,10 +4,10 @@
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
 import { getChain } from '@/lib/chain/rpc';
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/core/config';
 import { openDb } from '@/lib/db/client';
-import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/indexer/run-indexer';
-import { reconcileMirror, type MirrorDifference } from '@/lib/indexer/reconcile';
+import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run-indexer';
+import { reconcileMirror, type MirrorDifference } from '@/lib/features/indexer/reconcile';
 import { runCommand } from './run-command';
 
 const USAGE = 'usage: npm run indexer -- run | reconcile [--repair]';

@@ -1,6 +1,6 @@
 // `npm run db:migrate`: applies drizzle/ migrations to the configured database
 // (DATABASE_URL or POSTGRES_URL; the embedded PGlite migrates itself on open).
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/core/config';
 import { openDb } from '@/lib/db/client';
 import { migratePostgres } from '@/lib/db/migrate';
 import { runCommand } from './run-command';

@@ -1,8 +1,8 @@
 // How `npm run admin` and `npm run indexer` end: with the exit code their `main` returns, or,
 // when it throws, with exit code 1 and one line on stderr: an AppError as `error: <code>:
 // <message>`, a configuration problem as the configuration words it, anything else by its message.
-import { AppError } from '@/lib/errors';
-import { ConfigError } from '@/lib/config';
+import { AppError } from '@/lib/core/errors';
+import { ConfigError } from '@/lib/core/config';
 
 export function runCommand(main: (args: string[]) => Promise<number>): void {
   main(process.argv.slice(2)).then(

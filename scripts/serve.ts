@@ -8,13 +8,13 @@
 // client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
 // default here), the rate limit must key on the socket's peer: this server stamps it into a
 // header of its own on every request, after deleting any copy the client sent
-// (lib/api/client-address.ts). That is all it does to a request: pages, their CSP and
+// (lib/http/client-address.ts). That is all it does to a request: pages, their CSP and
 // compression are Next.js's, the same as under a bare `next start` or on Vercel.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
-import { ConfigError, parseConfig } from '@/lib/config';
+import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-address';
+import { ConfigError, parseConfig } from '@/lib/core/config';
 import { logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';

@@ -3,7 +3,7 @@ import { SignInPanel } from '@/components/wallet/SignInPanel';
 import { WalletButton } from '@/components/wallet/WalletButton';
 import { WalletProviders } from '@/components/wallet/WalletProviders';
 import { DEFAULT_RPC_URL } from '@/lib/chain/rpc';
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/core/config';
 import { getSessionKey } from '@/lib/web/server/session';
 
 // /register and /settings: the pages that need a wallet. The public pages stay outside this

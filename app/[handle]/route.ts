@@ -1,6 +1,6 @@
 // GET /@{tag} — the public profile page (SPEC 3.1), rendered per view; any other one-segment
 // path that no page serves gets the same not-found page.
-import { getServices } from '@/lib/api/services';
+import { getServices } from '@/lib/http/services';
 import { profilePageResponse } from '@/lib/web/server/profile-page';
 
 export const dynamic = 'force-dynamic';

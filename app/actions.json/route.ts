@@ -1,7 +1,7 @@
 // GET /actions.json — tells wallets and blink clients that /@tag pages have a "pay @tag" Action
-import { json } from '@/lib/api/handler';
-import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
-import { ACTIONS_JSON } from '@/lib/integrations/actions-json';
+import { json } from '@/lib/http/handler';
+import { actionPreflight, withActionHeaders } from '@/lib/http/action-route';
+import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { TagLookupForm } from '@/components/site/TagLookupForm';
-import { normalizePathTag, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
+import { normalizePathTag, TAG_RULE_IN_WORDS } from '@/lib/core/tag';
 
 export const metadata = { title: 'Look up a tag' };
 

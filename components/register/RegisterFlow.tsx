@@ -3,8 +3,8 @@
 import { useWallet } from '@solana/wallet-adapter-react';
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
-import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/identity/tag';
-import { isPublicKey } from '@/lib/solana/keys';
+import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/core/tag';
+import { isPublicKey } from '@/lib/core/keys';
 import { CodeField } from '@/components/form/CodeField';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';

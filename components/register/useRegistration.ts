@@ -1,6 +1,6 @@
 'use client';
 
-import type { RegisterResponse } from '@/lib/registry/schemas';
+import type { RegisterResponse } from '@/lib/features/registry/schemas';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { REGISTER_FAILURES } from '@/lib/web/browser/register-flow';
 import { useTransactionFlow, type TransactionFlow } from '@/components/transaction/useTransactionFlow';

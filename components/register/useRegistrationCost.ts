@@ -2,8 +2,8 @@
 
 import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useMemo, useState } from 'react';
-import { TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { maxRegistrationCost, type RegistrationCost } from '@/lib/registry/registration-cost';
+import { TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { maxRegistrationCost, type RegistrationCost } from '@/lib/chain/registration-cost';
 
 /** What the register page knows of the service's pricing: the program and the priority-fee ceiling. */
 export interface CostSettings {

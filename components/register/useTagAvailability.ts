@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { normalizeTag } from '@/lib/identity/tag';
+import { normalizeTag } from '@/lib/core/tag';
 
 export type Availability =
   | { state: 'empty' }

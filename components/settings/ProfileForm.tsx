@@ -9,7 +9,7 @@ import {
   countChars,
   type EditableProfileKey,
   type Identity,
-} from '@/lib/identity/schemas';
+} from '@/lib/features/identity/schemas';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { profileFieldErrors, profilePatch, profileValues, type ProfileFieldErrors } from '@/lib/web/browser/profile-form';
 import { actionFailureMessage } from '@/lib/web/shared/request-limits';

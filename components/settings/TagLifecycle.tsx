@@ -1,8 +1,8 @@
 'use client';
 
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { isZeroKey, type LifecycleCall } from '@/lib/lifecycle/schemas';
-import { isPublicKey } from '@/lib/solana/keys';
+import { isZeroKey, type LifecycleCall } from '@/lib/features/lifecycle/schemas';
+import { isPublicKey } from '@/lib/core/keys';
 import { CodeField } from '@/components/form/CodeField';
 import { confirmsRelease } from '@/lib/web/browser/lifecycle-flow';
 import { LifecycleProgress } from './LifecycleProgress';

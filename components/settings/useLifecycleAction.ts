@@ -1,6 +1,6 @@
 'use client';
 
-import type { LifecycleCall, LifecycleTransaction } from '@/lib/lifecycle/schemas';
+import type { LifecycleCall, LifecycleTransaction } from '@/lib/features/lifecycle/schemas';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { LIFECYCLE_FAILURES } from '@/lib/web/browser/lifecycle-flow';
 import { useTransactionFlow, type TransactionFlow } from '@/components/transaction/useTransactionFlow';

@@ -3,7 +3,7 @@
 import { useConnection, useWallet, type WalletContextState } from '@solana/wallet-adapter-react';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import type { Identity } from '@/lib/identity/schemas';
+import type { Identity } from '@/lib/features/identity/schemas';
 import { unwrapAction, type ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { isUserRejection, syncTransaction } from '@/lib/web/browser/api-client';
 import {

@@ -5,7 +5,7 @@ import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react
 import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 import { SolflareWalletAdapter } from '@solana/wallet-adapter-solflare';
 import { useMemo, type ReactNode } from 'react';
-import type { Cluster } from '@/lib/web/shared/solana-pay';
+import type { Cluster } from '@/lib/core/solana-pay';
 // The adapter's stylesheet without its Google Fonts @import (pages fetch nothing from third parties).
 import '@/app/wallet-adapter.css';
 

@@ -1,6 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
-import type { PriorityFeePolicy } from '@/lib/config';
-import { AppError } from '@/lib/errors';
+import type { PriorityFeePolicy } from '@/lib/core/config';
+import { AppError } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
 import { rpcCall } from './rpc';
 

@@ -1,7 +1,7 @@
 import { Connection, PublicKey } from '@solana/web3.js';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
-import type { Config } from '@/lib/config';
+import type { Config } from '@/lib/core/config';
 
 /** Where `solana-test-validator` and our localnet listen when SOLANA_RPC_URL is unset. */
 export const DEFAULT_RPC_URL = 'http://127.0.0.1:8899';

@@ -2,7 +2,7 @@ import 'server-only';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ClientConfig } from 'pg';
 import { mkdirSync } from 'node:fs';
-import type { Config } from '@/lib/config';
+import type { Config } from '@/lib/core/config';
 import { logger } from '@/lib/observability/logger';
 import { observePool, type ObservablePool } from '@/lib/observability/pool-metrics';
 import { MIGRATIONS_FOLDER } from './migrate';
@@ -53,7 +53,7 @@ function opened(db: unknown, driver: DbDriver, close: () => Promise<void>): DbHa
 
 /*
  * The database deadlines. Figures, not settings: a request that waits longer than these for the
- * database is better answered 503 (lib/db/unavailable.ts) than held, and no deployment has
+ * database is better answered 503 (lib/core/database-errors.ts) than held, and no deployment has
  * needed others.
  * - A statement: 5 s. Ours are indexed lookups and small writes that take milliseconds (the
  *   README's benchmarks: an availability check with look-alikes over a million tags, p95
@@ -72,7 +72,7 @@ export const POOL_ACQUIRE_TIMEOUT_MS = 3000;
  * migrated on open (nothing to set up on a fresh machine).
  *
  * Every deadline is bounded, so a database that hangs turns into errors a caller can answer
- * 503 with (lib/db/unavailable.ts), never into requests that wait forever and hold the pool:
+ * 503 with (lib/core/database-errors.ts), never into requests that wait forever and hold the pool:
  * - each statement ends at STATEMENT_TIMEOUT_MS (PostgreSQL's statement_timeout, which also
  *   bounds waiting on a lock), with a client-side backstop a little later for a server that
  *   stops answering altogether;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/core/config';
 import { openDb, type Db } from './client';
 
 export type { Db } from './client';

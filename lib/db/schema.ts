@@ -20,7 +20,7 @@ export const authNonces = pgTable(
 
 /**
  * Rate-limit state per bucket and client address, shared by every server process (SPEC 8):
- * GCRA (lib/auth/rate-limit.ts). `tat` is the theoretical arrival time: once it has passed the
+ * GCRA (lib/features/auth/rate-limit.ts). `tat` is the theoretical arrival time: once it has passed the
  * bucket is full again and the row says nothing, so rows with `tat` in the past are pruned.
  * The other columns are the last update's: when, under which policy, how many were granted.
  */
@@ -77,7 +77,7 @@ export const identities = pgTable(
     ownerSince: ts('owner_since'),
     walletSince: ts('wallet_since'),
     /**
-     * The tag's look-alike skeleton (lib/identity/skeleton.ts), computed by the database from
+     * The tag's look-alike skeleton (lib/core/skeleton.ts), computed by the database from
      * the tag, so every row has it however it was written.
      */
     skeleton: text('skeleton')
@@ -137,7 +137,7 @@ export const indexerDeferrals = pgTable('indexer_deferrals', {
 
 /**
  * The indexer's last run per program, whichever instance ran it, so every instance's
- * GET /api/indexer/status reports the same (lib/indexer/last-run.ts). `caughtUpSlot` is the
+ * GET /api/indexer/status reports the same (lib/features/indexer/last-run.ts). `caughtUpSlot` is the
  * newest finalized slot a run listed every signature up to (the cursor's slot only moves
  * with the program's own transactions, so it alone cannot tell a quiet program from a
  * stopped indexer); a run that failed or stopped early leaves it as it was.
@@ -164,7 +164,7 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 /**
  * The change feed (DESIGN.md "For integrators", GET /v1/events): one row per change of what
  * GET /v1/identity answers for a tag, written in the transaction of the change
- * (lib/feed/identity-changes.ts). `identity` is the full public identity for `upsert`, null
+ * (lib/features/identity/identity-changes.ts). `identity` is the full public identity for `upsert`, null
  * for `remove` (missing, blocked and released read the same).
  *
  * Readers page by (`xid`, `id`) and see only rows whose `xid` is older than every transaction

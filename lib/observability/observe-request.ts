@@ -7,7 +7,7 @@ import { scrub } from './scrub';
 
 /*
  * What every /v1 and /api request goes through once, from the one wrapper its handler has
- * (lib/api/handler.ts withApi; /api/health calls it directly): a request id, returned as
+ * (lib/http/handler.ts withApi; /api/health calls it directly): a request id, returned as
  * X-Request-Id and on every log line written while the request is served; its count and
  * latency under its route and status; one log line when it is answered.
  *

@@ -1,7 +1,7 @@
 /*
  * The route a request was served by, as metrics and logs name it: the path with its dynamic
  * segments as `{name}` (as the OpenAPI document writes them), so a metric has one series per
- * route, not one per tag. A /v1 route passes the path it declares (lib/api/v1-route.ts); the
+ * route, not one per tag. A /v1 route passes the path it declares (lib/http/v1-route.ts); the
  * others are listed here, since Next.js does not tell a handler which route matched.
  * tests/observability/route-label.test.ts fails when an observed route file (withApi,
  * observeRequest) outside app/v1 is missing from this list or listed without one.

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { createOpenApiDocument } from '@/lib/api/openapi';
+import { createOpenApiDocument } from '@/lib/http/openapi';
 import { v1Routes } from '@/app/v1/v1-routes';
 
 /** Where the generated types are written: a build output (git ignores it), made by `npm run build`, `npm run typecheck` and `npm test`. */

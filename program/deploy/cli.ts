@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isPublicKey } from '../../lib/solana/keys';
+import { isPublicKey } from '@/lib/core/keys';
 import { COMMITTED_SO } from '../build';
 import { Cluster } from './cluster';
 import { deployProgram } from './deploy';

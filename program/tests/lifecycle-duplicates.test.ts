@@ -3,10 +3,10 @@
 // call changes no account; none ever leaves a corrupt record.
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { decodeTagRecord } from '@/lib/registry/account';
-import { type RegistryErrorName } from '@/lib/registry/errors';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { decodeTagRecord } from '@/lib/chain/account';
+import { type RegistryErrorName } from '@/lib/chain/registry-errors';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
 

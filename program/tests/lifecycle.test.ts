@@ -3,9 +3,9 @@
 // registering the same tag again.
 import { Keypair, SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, registerTag } from './lifecycle-support';
 

@@ -2,10 +2,10 @@
 import { Keypair, PublicKey, SystemProgram, type AccountMeta } from '@solana/web3.js';
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeTagRecord, TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { type RegistryErrorName } from '@/lib/registry/errors';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { decodeTagRecord, TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { type RegistryErrorName } from '@/lib/chain/registry-errors';
+import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import {
   accountData,
   balance,

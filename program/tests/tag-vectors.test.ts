@@ -1,13 +1,13 @@
-// The program's side of lib/identity/tag-vectors.json: the raw bytes of every vector go on
+// The program's side of lib/core/tag-vectors.json: the raw bytes of every vector go on
 // chain as they are (no trimming, no lower-casing). Service side: tests/identity/tag-rules.test.ts.
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import vectors from '@/lib/identity/tag-vectors.json';
-import { decodeTagRecord } from '@/lib/registry/account';
-import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import vectors from '@/lib/core/tag-vectors.json';
+import { decodeTagRecord } from '@/lib/chain/account';
+import { registryErrorCode, type RegistryErrorName } from '@/lib/chain/registry-errors';
+import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { expectRefusal } from './lifecycle-support';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseWith } from '@/lib/api/parse';
-import { AppError } from '@/lib/errors';
-import { ProfilePatch } from '@/lib/identity/schemas';
+import { parseWith } from '@/lib/http/parse';
+import { AppError } from '@/lib/core/errors';
+import { ProfilePatch } from '@/lib/features/identity/schemas';
 
 /*
  * One parser for /v1 bodies and server-action arguments: the action's tuple names the field,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, markSocketAddressServer, SOCKET_ADDRESS_HEADER } from '@/lib/api/client-address';
-import { parseConfig } from '@/lib/config';
+import { clientAddress, markSocketAddressServer, SOCKET_ADDRESS_HEADER } from '@/lib/http/client-address';
+import { parseConfig } from '@/lib/core/config';
 import { ownApp } from '../support/app';
 import { newKeypair } from '../support/keypair';
 import { rateLimitsSetting } from '@/devstack/rate-limits';

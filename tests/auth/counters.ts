@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RateLimitPolicy, RequestCounter } from '@/lib/auth/rate-limit';
+import type { RateLimitPolicy, RequestCounter } from '@/lib/features/auth/rate-limit';
 
 /** A generous policy: tests that do not test the limit never reach it. */
 export const ROOMY_POLICY: RateLimitPolicy = { limit: 1_000_000, windowSeconds: 60 };

@@ -3,8 +3,8 @@
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { consumeNonce, storeNonce } from '@/lib/auth/nonce-store';
-import { countRequest, type RequestCounter } from '@/lib/auth/rate-limit';
+import { consumeNonce, storeNonce } from '@/lib/features/auth/nonce-store';
+import { countRequest, type RequestCounter } from '@/lib/features/auth/rate-limit';
 import { testCounter } from './counters';
 import { stackDatabase } from '../support/database';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { countRequest, pruneRateLimits, type RateLimitPolicy } from '@/lib/auth/rate-limit';
+import { countRequest, pruneRateLimits, type RateLimitPolicy } from '@/lib/features/auth/rate-limit';
 import { rateLimits } from '@/lib/db/schema';
 import { ownDatabase } from '../support/database';
 import { testCounter } from './counters';

@@ -1,7 +1,7 @@
 import { jwtVerify } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
-import { SIGN_IN_STATEMENT } from '@/lib/auth/sign-in-message';
-import { isBase58 } from '@/lib/solana/keys';
+import { SIGN_IN_STATEMENT } from '@/lib/features/auth/sign-in-message';
+import { isBase58 } from '@/lib/core/keys';
 import { TEST_AUTH_SECRET } from '@/devstack/app';
 import { postJson } from '../support/http';
 import { newKeypair, signText } from '../support/keypair';

@@ -1,9 +1,9 @@
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { storeNonce } from '@/lib/auth/nonce-store';
-import { formatSignInMessage } from '@/lib/auth/sign-in-message';
-import type { SignInAttempt } from '@/lib/auth/verify-sign-in';
+import { storeNonce } from '@/lib/features/auth/nonce-store';
+import { formatSignInMessage } from '@/lib/features/auth/sign-in-message';
+import type { SignInAttempt } from '@/lib/features/auth/verify-sign-in';
 import type { Db } from '@/lib/db';
 import { newKeypair, signText, type TestKeypair } from '../support/keypair';
 import { testCounter } from './counters';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@/lib/errors';
-import { issueChallenge } from '@/lib/auth/issue-challenge';
-import { verifySignIn, type SignInAttempt } from '@/lib/auth/verify-sign-in';
+import { AppError } from '@/lib/core/errors';
+import { issueChallenge } from '@/lib/features/auth/issue-challenge';
+import { verifySignIn, type SignInAttempt } from '@/lib/features/auth/verify-sign-in';
 import { stackDatabase } from '../support/database';
 import { newKeypair, signText, type TestKeypair } from '../support/keypair';
 import { testCounter } from './counters';

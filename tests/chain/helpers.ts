@@ -8,8 +8,8 @@ import {
   type TransactionSignature,
 } from '@solana/web3.js';
 import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
-import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
-import { registerTagInstruction } from '@/lib/registry/instruction';
+import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { registerTagInstruction } from '@/lib/chain/instruction';
 import { COMMITTED_SO } from '@/program/build';
 
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);

@@ -9,10 +9,10 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { decodeTagRecord } from '@/lib/registry/account';
-import { registryErrorCode } from '@/lib/registry/errors';
-import { findTagRecordAddress } from '@/lib/registry/pda';
-import { decodeBase58 } from '@/lib/solana/keys';
+import { decodeTagRecord } from '@/lib/chain/account';
+import { registryErrorCode } from '@/lib/chain/registry-errors';
+import { findTagRecordAddress } from '@/lib/chain/pda';
+import { decodeBase58 } from '@/lib/core/keys';
 import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
 
 /** The JSON-RPC error a SendTransactionError carries, whichever web3.js version words it. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_TABLE_END, CONFIG_TABLE_START, configTables, withConfigTables } from '@/lib/config-table';
-import { envSchema } from '@/lib/config';
-import { RATE_LIMIT_BUCKET_NAMES } from '@/lib/rate-limit-buckets';
+import { CONFIG_TABLE_END, CONFIG_TABLE_START, configTables, withConfigTables } from '@/lib/core/config-table';
+import { envSchema } from '@/lib/core/config';
+import { RATE_LIMIT_BUCKET_NAMES } from '@/lib/core/rate-limit-buckets';
 
 /*
  * The README's configuration tables are generated from the schema and the rate-limit buckets:
@@ -11,7 +11,7 @@ import { RATE_LIMIT_BUCKET_NAMES } from '@/lib/rate-limit-buckets';
 describe('README "Configuration"', () => {
   const readme = readFileSync('README.md', 'utf8');
 
-  it('holds the tables lib/config.ts and lib/rate-limit-buckets.ts generate', () => {
+  it('holds the tables lib/core/config.ts and lib/core/rate-limit-buckets.ts generate', () => {
     const section = readme.slice(readme.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length, readme.indexOf(CONFIG_TABLE_END));
     expect(section.trim(), 'README.md\'s configuration tables differ from the schema: run `npm run config:readme` and commit README.md').toBe(configTables());
   });

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
-import { isClientHangUp, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { isClientHangUp, isDatabaseUnavailable } from '@/lib/core/database-errors';
 import { signIn } from '../support/sign-in';
 
 /*

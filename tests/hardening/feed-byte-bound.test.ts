@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { identityEvents } from '@/lib/db/schema';
-import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
+import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
 import { ownApp } from '../support/app';

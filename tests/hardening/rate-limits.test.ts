@@ -8,7 +8,7 @@ import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
 import { ownApp } from '../support/app';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
-import { RATE_LIMIT_BUCKETS } from '@/lib/rate-limit-buckets';
+import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
 
 /*
  * Every write and every expensive read is rate limited (a burst from one caller or one

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { identityEvents } from '@/lib/db/schema';
-import { updateProfile } from '@/lib/identity/update-profile';
+import { updateProfile } from '@/lib/features/identity/update-profile';
 import { admin } from '../support/admin-cli';
 import { closeTestDb, expectedIdentity, get, readRow, seedIdentity, testDb } from '../identity/helpers';
 import { localOwnerCheck } from '../support/owner-check';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { moderate } from '@/lib/identity/moderation';
+import { moderate } from '@/lib/features/identity/moderation';
 import { NO_PROFILE } from '../support/identity';
 import {
   appUrl, closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb,

@@ -59,7 +59,7 @@ const SHOWN_AS_STORED = ['owner', 'wallet', 'displayName', 'avatar', 'bio', 'pre
 
 /**
  * The public identity the API should show for a row (SPEC 2.1). Stated from the SPEC's table,
- * independently of lib/identity/identity-response.ts, so a mapping that drops or renames a
+ * independently of lib/features/identity/identity-response.ts, so a mapping that drops or renames a
  * field fails the tests instead of agreeing with itself.
  */
 export function expectedIdentity(row: IdentityRow) {

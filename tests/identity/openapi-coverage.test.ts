@@ -1,13 +1,13 @@
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { createOpenApiDocument } from '@/lib/api/openapi';
-import { answerableErrors, HTTP_METHODS, type V1Method } from '@/lib/api/v1-route';
+import { createOpenApiDocument } from '@/lib/http/openapi';
+import { answerableErrors, HTTP_METHODS, type V1Method } from '@/lib/http/v1-route';
 import { v1Routes } from '@/app/v1/v1-routes';
 import { v1RouteModules } from './routes';
 
 /*
  * The statuses the OpenAPI document lists for each operation against the statuses its route
- * can answer: what its declared checks can answer (lib/api/v1-route.ts `ENFORCED_STATUSES`:
+ * can answer: what its declared checks can answer (lib/http/v1-route.ts `ENFORCED_STATUSES`:
  * withApi's, the token's, the rate limit's, a JSON body's) and the operation's own. The route
  * files, their declarations and the document's list of routes (app/v1/v1-routes.ts) must agree.
  */

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { declarationOf, type V1RouteDeclaration } from '@/lib/api/v1-route';
+import { declarationOf, type V1RouteDeclaration } from '@/lib/http/v1-route';
 
 /** Every `app/v1/**\/route.ts` but the catch-all, with the path its place in the tree gives it (`[tag]` → `{tag}`). */
 export function v1RouteFiles(root = path.join(process.cwd(), 'app', 'v1')): { file: string; path: string }[] {

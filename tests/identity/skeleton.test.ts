@@ -1,10 +1,10 @@
-// Look-alike skeletons (README "Look-alike tags"): named vectors against lib/identity/skeleton.ts,
+// Look-alike skeletons (README "Look-alike tags"): named vectors against lib/core/skeleton.ts,
 // and the database's generated column computing the same skeleton.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { executePrepared } from '@/lib/db/rows';
-import { SKELETON_RULES, skeletonOf } from '@/lib/identity/skeleton';
+import { SKELETON_RULES, skeletonOf } from '@/lib/core/skeleton';
 import { stackDatabase } from '../support/database';
 
 /** name → [tag, its skeleton, a tag it must look like (or must not, with `!`)] */

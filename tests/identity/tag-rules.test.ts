@@ -1,8 +1,8 @@
 // The service's tag rule against the shared vectors (DESIGN.md "Tags"); the program's side
 // of the same file is program/tests/tag-vectors.test.ts.
 import { describe, expect, it } from 'vitest';
-import vectors from '@/lib/identity/tag-vectors.json';
-import { isCanonicalTag, normalizePathTag, normalizeTag, TAG_MAX_BYTES, TAG_MIN_BYTES, TagBody, TagPath } from '@/lib/identity/tag';
+import vectors from '@/lib/core/tag-vectors.json';
+import { isCanonicalTag, normalizePathTag, normalizeTag, TAG_MAX_BYTES, TAG_MIN_BYTES, TagBody, TagPath } from '@/lib/core/tag';
 
 const nonCanonicalBody = vectors.nonCanonical.filter((v) => !('path' in v && v.path));
 const nonCanonicalPath = vectors.nonCanonical.filter((v) => 'path' in v && v.path);

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { AppError } from '@/lib/errors';
-import { parseWith } from '@/lib/api/parse';
-import { parseTagParam } from '@/lib/identity/get-identity';
-import { ProfilePatch } from '@/lib/identity/schemas';
-import { updateProfile } from '@/lib/identity/update-profile';
+import { AppError } from '@/lib/core/errors';
+import { parseWith } from '@/lib/http/parse';
+import { parseTagParam } from '@/lib/features/identity/get-identity';
+import { ProfilePatch } from '@/lib/features/identity/schemas';
+import { updateProfile } from '@/lib/features/identity/update-profile';
 import { newKeypair } from '../support/keypair';
 import { closeTestDb, expectedIdentity, FORBIDDEN, NOT_FOUND, readRow, seedIdentity, testDb } from './helpers';
 import { localOwnerCheck } from '../support/owner-check';

@@ -1,6 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { runIndexer } from '@/lib/indexer/run-indexer';
+import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startRpcProxy } from '../support/rpc-proxy';

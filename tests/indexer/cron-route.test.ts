@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { hasBearerSecret } from '@/lib/api/cron-auth';
+import { hasBearerSecret } from '@/lib/http/cron-auth';
 import { TEST_CRON_SECRET } from '@/devstack/app';
 import { cron } from './support';
 

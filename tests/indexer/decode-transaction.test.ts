@@ -1,9 +1,9 @@
 import bs58 from 'bs58';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, type VersionedTransactionResponse } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { decodeTransaction, type TransactionForIndexing } from '@/lib/indexer/decode-transaction';
-import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { decodeTransaction, type TransactionForIndexing } from '@/lib/features/indexer/decode-transaction';
+import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { PROGRAM_ID } from './support';
 
 /*

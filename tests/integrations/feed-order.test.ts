@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import type { Db } from '@/lib/db';
 import { identities, identityEvents } from '@/lib/db/schema';
-import { recordIdentityChanges } from '@/lib/feed/identity-changes';
-import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/feed/read-events';
+import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
+import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 
 /*

@@ -1,8 +1,8 @@
 import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
-import { payAssetOf, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/integrations/pay-asset';
-import { payInstructions } from '@/lib/integrations/pay-transaction';
-import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/solana/spl-token';
+import { payAssetOf, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/integrations/pay-asset';
+import { payInstructions } from '@/lib/features/integrations/pay-transaction';
+import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
  * The pieces of the pay Action, without HTTP: amounts in base units, the instructions of a

@@ -1,13 +1,13 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import type { Db } from '@/lib/db/client';
 import { identities, type IdentityRow } from '@/lib/db/schema';
-import { runIndexer } from '@/lib/indexer/run-indexer';
-import { syncTransaction } from '@/lib/indexer/sync-signature';
-import { reconcileMirror } from '@/lib/indexer/reconcile';
-import { decodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/lib/registry/account';
+import { runIndexer } from '@/lib/features/indexer/run-indexer';
+import { syncTransaction } from '@/lib/features/indexer/sync-signature';
+import { reconcileMirror } from '@/lib/features/indexer/reconcile';
+import { decodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/lib/chain/account';
 import bs58 from 'bs58';
 import { PROGRAM_ID, connect, fund } from '../indexer/support';
 import { ownDatabase } from '../support/database';

@@ -2,7 +2,7 @@ import { Keypair } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { startApp, TEST_CRON_SECRET, type RunningApp } from '@/devstack/app';
 import { createDatabase } from '@/devstack/postgres';
-import type { IndexerStatus } from '@/lib/indexer/status';
+import type { IndexerStatus } from '@/lib/features/indexer/status';
 import { held } from '../support/held';
 import { ownLocalnet } from '../support/localnet';
 import { connect, fund, registerDirect, confirmed, runCron } from '../indexer/support';

@@ -7,10 +7,10 @@
 import { PublicKey, SystemProgram, Transaction, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { parseConfig } from '@/lib/config';
-import { isReservedTag } from '@/lib/identity/tag';
-import { readComputeBudget, type ComputeBudget } from '@/lib/registry/compute-budget';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { parseConfig } from '@/lib/core/config';
+import { isReservedTag } from '@/lib/core/tag';
+import { readComputeBudget, type ComputeBudget } from '@/lib/chain/compute-budget';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';

@@ -6,9 +6,9 @@
 import { Transaction } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { readComputeBudget } from '@/lib/registry/compute-budget';
-import { registerTagLimit } from '@/lib/registry/compute-units';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { readComputeBudget } from '@/lib/chain/compute-budget';
+import { registerTagLimit } from '@/lib/chain/compute-units';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { confirmed, connect, fund, postAuthed, PROGRAM_ID, web3Keypair } from '../indexer/support';
 import { loggedLine } from '../observability/support';
 import { appBehindRpcProxy } from '../support/app';

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { PublicKey, SystemProgram, Transaction, ComputeBudgetProgram, TransactionInstruction } from '@solana/web3.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
+import { findTagRecordAddress } from '@/lib/chain/pda';
 import { clientHeaders } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { afterBudget } from '../support/compute-budget';
@@ -261,7 +261,7 @@ describe('POST /v1/register', () => {
   });
 });
 
-/** A tag that looks like no existing tag (lib/identity/skeleton.ts). */
+/** A tag that looks like no existing tag (lib/core/skeleton.ts). */
 const NO_LOOKALIKES = { lookalikes: [], warning: null };
 
 describe('GET /v1/availability/{tag}', () => {

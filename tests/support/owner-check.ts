@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { getChain } from '@/lib/chain/rpc';
-import { parseConfig } from '@/lib/config';
-import { ownerOnChain, type OwnerCheck } from '@/lib/identity/owner-on-chain';
+import { parseConfig } from '@/lib/core/config';
+import { ownerOnChain, type OwnerCheck } from '@/lib/features/identity/owner-on-chain';
 
 /** The owner check the app's writers use, on the test localnet and the default program id. */
 export function localOwnerCheck(): OwnerCheck {

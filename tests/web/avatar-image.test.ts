@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '@/lib/net/public-address';
+import { isPublicAddress } from '@/lib/core/public-address';
 import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
 import { avatarPath } from '@/lib/web/server/avatar-path';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ProfilePatch } from '@/lib/identity/schemas';
+import { ProfilePatch } from '@/lib/features/identity/schemas';
 import { formatSol, shortKey } from '@/lib/web/browser/format';
 import { confirmsRelease } from '@/lib/web/browser/lifecycle-flow';
 import { ogSafeText } from '@/lib/web/server/og-text';
 import { profileFieldErrors, profilePatch, profileValues } from '@/lib/web/browser/profile-form';
-import { payToken, solanaPayLink, TOKEN_MINTS } from '@/lib/web/shared/solana-pay';
+import { payToken, solanaPayLink, TOKEN_MINTS } from '@/lib/core/solana-pay';
 
 const WALLET = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const MINT = 'So11111111111111111111111111111111111111112';

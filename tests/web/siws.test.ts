@@ -1,6 +1,6 @@
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_STATEMENT, formatSignInMessage, parseSignInMessage, signInInputOf } from '@/lib/auth/sign-in-message';
+import { SIGN_IN_STATEMENT, formatSignInMessage, parseSignInMessage, signInInputOf } from '@/lib/features/auth/sign-in-message';
 import { signedMessageIs } from '@/lib/web/browser/siws';
 
 const ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';

@@ -2,7 +2,7 @@ import { createSignInMessageText } from '@solana/wallet-standard-util';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { describe, expect, inject, it } from 'vitest';
-import { formatSignInMessage } from '@/lib/auth/sign-in-message';
+import { formatSignInMessage } from '@/lib/features/auth/sign-in-message';
 import {
   ServiceError,
   SignInRefusedError,
@@ -11,7 +11,7 @@ import {
   WalletCannotSignError,
   WalletNotConnectedError,
 } from '@/lib/web/browser/client-errors';
-import type { SignInInput } from '@/lib/auth/sign-in-message';
+import type { SignInInput } from '@/lib/features/auth/sign-in-message';
 import { sessionErrorOf, signChallenge, signInErrorMessage, signInMethodFor, type SignInWallet } from '@/lib/web/browser/wallet-sign-in';
 
 /**

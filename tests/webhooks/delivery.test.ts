@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
-import { deliverWebhooks, type DeliveryPass } from '@/lib/webhooks/deliver';
+import { deliverWebhooks, type DeliveryPass } from '@/lib/features/webhooks/deliver';
 import { ownDatabase } from '../support/database';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
 import { newKeypair } from '../support/keypair';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { retryDelayMs } from '@/lib/webhooks/deliver';
-import { parseTarget, TargetRefused } from '@/lib/webhooks/target';
+import { retryDelayMs } from '@/lib/features/webhooks/deliver';
+import { parseTarget, TargetRefused } from '@/lib/features/webhooks/target';
 import { clientHeaders, readResponse } from '../support/http';
 import { signIn } from '../support/sign-in';
 

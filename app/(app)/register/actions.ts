@@ -1,10 +1,10 @@
 'use server';
 
 import { z } from 'zod';
-import { parseWith } from '@/lib/api/parse';
+import { parseWith } from '@/lib/http/parse';
 import { getChain } from '@/lib/chain/rpc';
-import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
-import { RegisterRequest } from '@/lib/registry/schemas';
+import { buildRegisterTransaction } from '@/lib/features/registry/build-register-transaction';
+import { RegisterRequest } from '@/lib/features/registry/schemas';
 import { withAction } from '@/lib/web/server/server-action';
 
 /**

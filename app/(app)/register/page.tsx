@@ -1,6 +1,6 @@
 import { AirdropButton } from '@/components/register/AirdropButton';
 import { RegisterFlow } from '@/components/register/RegisterFlow';
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/core/config';
 import { getSessionKey } from '@/lib/web/server/session';
 import { buildRegistration } from './actions';
 

@@ -1,12 +1,12 @@
 'use server';
 
 import { z } from 'zod';
-import { parseWith } from '@/lib/api/parse';
-import { parseTagParam } from '@/lib/identity/get-identity';
-import { ProfilePatch } from '@/lib/identity/schemas';
+import { parseWith } from '@/lib/http/parse';
+import { parseTagParam } from '@/lib/features/identity/get-identity';
+import { ProfilePatch } from '@/lib/features/identity/schemas';
 import { getChain } from '@/lib/chain/rpc';
-import { ownerOnChain } from '@/lib/identity/owner-on-chain';
-import { updateProfile } from '@/lib/identity/update-profile';
+import { ownerOnChain } from '@/lib/features/identity/owner-on-chain';
+import { updateProfile } from '@/lib/features/identity/update-profile';
 import { withAction } from '@/lib/web/server/server-action';
 
 /**

@@ -2,9 +2,9 @@
 
 import { z } from 'zod';
 import { getChain } from '@/lib/chain/rpc';
-import { TagPath } from '@/lib/identity/tag';
-import { buildLifecycleTransaction } from '@/lib/lifecycle/build-lifecycle-transaction';
-import { LifecycleCall } from '@/lib/lifecycle/schemas';
+import { TagPath } from '@/lib/core/tag';
+import { buildLifecycleTransaction } from '@/lib/features/lifecycle/build-lifecycle-transaction';
+import { LifecycleCall } from '@/lib/features/lifecycle/schemas';
 import { withAction } from '@/lib/web/server/server-action';
 
 /**

@@ -2,7 +2,7 @@
 // the cluster (GET /api/ready checks those). Also the trivial route the benchmarks compare
 // against; observed like every route (request id, metrics, its log line).
 import { observeRequest } from '@/lib/observability/observe-request';
-import { otherMethods } from '@/lib/api/other-methods';
+import { otherMethods } from '@/lib/http/other-methods';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,11 +1,11 @@
 // GET /api/metrics — this instance's metrics in Prometheus's text format
 // (lib/observability/metrics.ts). With METRICS_TOKEN set, only with `Authorization: Bearer
 // <METRICS_TOKEN>`; without it, open (README "Operating the service").
-import { hasBearerSecret } from '@/lib/api/cron-auth';
-import { withApi } from '@/lib/api/handler';
-import { AppError } from '@/lib/errors';
+import { hasBearerSecret } from '@/lib/http/cron-auth';
+import { withApi } from '@/lib/http/handler';
+import { AppError } from '@/lib/core/errors';
 import { prometheusText } from '@/lib/observability/metrics';
-import { otherMethods } from '@/lib/api/other-methods';
+import { otherMethods } from '@/lib/http/other-methods';
 
 export const dynamic = 'force-dynamic';
 

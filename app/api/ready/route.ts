@@ -1,9 +1,9 @@
 // GET /api/ready — readiness: the database and the cluster each answer within 2 s; 200, or
-// 503 naming the part that failed (lib/observability/readiness.ts). GET /api/health is liveness.
-import { json, withApi } from '@/lib/api/handler';
+// 503 naming the part that failed (lib/http/readiness.ts). GET /api/health is liveness.
+import { json, withApi } from '@/lib/http/handler';
 import { getChain } from '@/lib/chain/rpc';
-import { checkReadiness } from '@/lib/observability/readiness';
-import { otherMethods } from '@/lib/api/other-methods';
+import { checkReadiness } from '@/lib/http/readiness';
+import { otherMethods } from '@/lib/http/other-methods';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 // /v1 and any /v1 path no route names, any method — the envelope's 404 instead of Next.js's HTML page
-import { unknownPath } from '@/lib/api/v1-route';
+import { unknownPath } from '@/lib/http/v1-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,11 +1,11 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
-import { json } from '@/lib/api/handler';
-import { ok, PublicReadHeaders } from '@/lib/api/docs';
-import { parseWith } from '@/lib/api/parse';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
-import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
-import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
+import { json } from '@/lib/http/handler';
+import { ok, PublicReadHeaders } from '@/lib/http/docs';
+import { parseWith } from '@/lib/http/parse';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { feedCacheControl, FeedQuery } from '@/lib/features/feed/feed-query';
+import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/features/feed/read-events';
+import { atIndexedSlot } from '@/lib/db/indexed-slot';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
 // GET /v1/openapi.json — the OpenAPI 3.1 document of /v1, built from the routes' declarations
 import { z } from 'zod';
-import { acceptsJson } from '@/lib/api/accepts-json';
-import { ok } from '@/lib/api/docs';
-import { createOpenApiDocument } from '@/lib/api/openapi';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { AppError } from '@/lib/errors';
+import { acceptsJson } from '@/lib/http/accepts-json';
+import { ok } from '@/lib/http/docs';
+import { createOpenApiDocument } from '@/lib/http/openapi';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { AppError } from '@/lib/core/errors';
 import { v1Routes } from '../v1-routes';
 
 export const dynamic = 'force-dynamic';

@@ -1,10 +1,10 @@
 // PUT /v1/primary — the caller chooses its primary tag (what reverse lookups answer), or null for the default
-import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { ownerOnChain } from '@/lib/identity/owner-on-chain';
-import { setPrimaryTag } from '@/lib/integrations/primary-tag';
-import { PrimaryTag, PrimaryTagRequest } from '@/lib/integrations/schemas';
+import { ownerOnChain } from '@/lib/features/identity/owner-on-chain';
+import { setPrimaryTag } from '@/lib/features/integrations/primary-tag';
+import { PrimaryTag, PrimaryTagRequest } from '@/lib/features/integrations/schemas';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 // POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
-import { BRIEFLY_UNREACHABLE, ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { BRIEFLY_UNREACHABLE, ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { buildRegisterTransaction } from '@/lib/registry/build-register-transaction';
-import { RegisterRequest, RegisterResponse } from '@/lib/registry/schemas';
+import { buildRegisterTransaction } from '@/lib/features/registry/build-register-transaction';
+import { RegisterRequest, RegisterResponse } from '@/lib/features/registry/schemas';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,11 +1,11 @@
 // POST /v1/resolve — up to 100 tags, any spelling → `{ results: { <tag>: <resolve object> | null } }`
-import { json } from '@/lib/api/handler';
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
-import { resolveMany } from '@/lib/integrations/batch-resolve';
-import { parseBatch } from '@/lib/integrations/parse-batch';
-import { ResolveBatchRequest, ResolveBatchResponse } from '@/lib/integrations/schemas';
+import { json } from '@/lib/http/handler';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { atIndexedSlot } from '@/lib/db/indexed-slot';
+import { resolveMany } from '@/lib/features/integrations/batch-resolve';
+import { parseBatch } from '@/lib/features/integrations/parse-batch';
+import { ResolveBatchRequest, ResolveBatchResponse } from '@/lib/features/integrations/schemas';
 
 export const dynamic = 'force-dynamic';
 

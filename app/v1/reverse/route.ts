@@ -1,11 +1,11 @@
 // POST /v1/reverse — up to 100 addresses → `{ results: { <address>: "@tag" | null } }`
-import { json } from '@/lib/api/handler';
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
-import { parseBatch } from '@/lib/integrations/parse-batch';
-import { reverseLookupMany } from '@/lib/integrations/reverse-lookup';
-import { ReverseBatchRequest, ReverseBatchResponse } from '@/lib/integrations/schemas';
+import { json } from '@/lib/http/handler';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { parseBatch } from '@/lib/features/integrations/parse-batch';
+import { reverseLookupMany } from '@/lib/features/integrations/reverse-lookup';
+import { ReverseBatchRequest, ReverseBatchResponse } from '@/lib/features/integrations/schemas';
 
 export const dynamic = 'force-dynamic';
 

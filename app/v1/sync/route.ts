@@ -1,11 +1,11 @@
 // POST /v1/sync — index one landed transaction of the program now, read from the chain (DESIGN "Indexer")
-import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, ok, RetryAfterHeader } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { json } from '@/lib/http/handler';
+import { BRIEFLY_UNREACHABLE, ok, RetryAfterHeader } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { Identity } from '@/lib/identity/schemas';
-import { syncTransaction } from '@/lib/indexer/sync-signature';
-import { SyncPending, SyncRequest } from '@/lib/registry/schemas';
+import { Identity } from '@/lib/features/identity/schemas';
+import { syncTransaction } from '@/lib/features/indexer/sync-signature';
+import { SyncPending, SyncRequest } from '@/lib/features/registry/schemas';
 
 export const dynamic = 'force-dynamic';
 

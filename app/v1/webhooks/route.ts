@@ -1,10 +1,10 @@
 // POST /v1/webhooks — subscribe a URL to the change feed (signed deliveries); GET — the caller's subscriptions
 import { z } from 'zod';
-import { json } from '@/lib/api/handler';
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { CreateWebhookRequest, WebhookList, WebhookWithSecret } from '@/lib/webhooks/schemas';
-import { createWebhook, listWebhooks } from '@/lib/webhooks/subscriptions';
+import { json } from '@/lib/http/handler';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { CreateWebhookRequest, WebhookList, WebhookWithSecret } from '@/lib/features/webhooks/schemas';
+import { createWebhook, listWebhooks } from '@/lib/features/webhooks/subscriptions';
 import { WEBHOOK_OWNER } from './webhook-owner';
 
 export const dynamic = 'force-dynamic';

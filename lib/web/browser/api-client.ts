@@ -1,6 +1,6 @@
 import 'client-only';
 /** Browser-side calls to the app's own /v1 routes, and how their failures read. */
-import type { Identity } from '@/lib/identity/schemas';
+import type { Identity } from '@/lib/features/identity/schemas';
 import { IndexPendingError, ServiceError } from './client-errors';
 
 /** The /v1 error envelope of `res` as a ServiceError (a generic one when the body is not the envelope). */

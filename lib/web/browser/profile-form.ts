@@ -1,6 +1,6 @@
 import 'client-only';
 import type { z } from 'zod';
-import { EDITABLE_PROFILE_KEYS, type EditableProfileKey } from '@/lib/identity/schemas';
+import { EDITABLE_PROFILE_KEYS, type EditableProfileKey } from '@/lib/features/identity/schemas';
 
 export type ProfileFieldErrors = Partial<Record<EditableProfileKey, string>>;
 export type ProfileValues = Record<EditableProfileKey, string>;

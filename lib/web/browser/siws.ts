@@ -1,7 +1,7 @@
 import 'client-only';
 /*
  * Sign-In With Solana on the page's side. The server's challenge is a SIWS message
- * (lib/auth/sign-in-message.ts, wallet-standard's grammar); a wallet that offers
+ * (lib/features/auth/sign-in-message.ts, wallet-standard's grammar); a wallet that offers
  * `solana:signIn` builds the text itself from input fields, so the page hands it the
  * challenge's fields only when they write the challenge back byte for byte (`signInInputOf`),
  * and checks what the wallet says it signed.

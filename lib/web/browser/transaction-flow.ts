@@ -7,7 +7,7 @@ import 'client-only';
  * the side effects; this file decides what happens next, so it is tested without a browser.
  */
 import { TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
-import { isTagRegistryError, type RegistryErrorName } from '@/lib/registry/errors';
+import { isTagRegistryError, type RegistryErrorName } from '@/lib/chain/registry-errors';
 import { isUserRejection } from './api-client';
 import {
   IndexPendingError,
@@ -186,13 +186,13 @@ export const FAILURE_MESSAGES: Readonly<Record<FailureKind, string>> = {
 
 /** What a flow adds to the classification: its program errors and its own wording. */
 export interface FailureOptions {
-  /** Registry errors (matched by code through lib/registry/errors.ts) and what they mean here. */
+  /** Registry errors (matched by code through lib/chain/registry-errors.ts) and what they mean here. */
   programErrors?: Partial<Record<RegistryErrorName, FailureKind>>;
   /** Messages that replace the default ones for this flow. */
   messages?: Partial<Record<FailureKind, string>>;
 }
 
-/** Envelope codes of /v1 and of the server actions (lib/api/errors.ts) → failure kinds. */
+/** Envelope codes of /v1 and of the server actions (lib/http/errors.ts) → failure kinds. */
 const CODE_KINDS: Readonly<Record<string, FailureKind>> = {
   conflict: 'conflict',
   forbidden: 'forbidden',

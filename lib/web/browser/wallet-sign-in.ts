@@ -17,7 +17,7 @@ import {
   WalletNotConnectedError,
 } from './client-errors';
 import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from '@/lib/web/shared/sign-in-errors';
-import { signInInputOf, type SignInInput } from '@/lib/auth/sign-in-message';
+import { signInInputOf, type SignInInput } from '@/lib/features/auth/sign-in-message';
 import { signedMessageIs } from './siws';
 
 /** What the page's wallet offers for signing in (wallet-adapter's `useWallet()` fits it). */

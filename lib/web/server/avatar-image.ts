@@ -1,7 +1,7 @@
 import 'server-only';
 import type { IncomingMessage } from 'node:http';
 import { get } from 'node:https';
-import { isPublicAddress, literalAddressOf, publicOnlyLookup } from '@/lib/net/public-address';
+import { isPublicAddress, literalAddressOf, publicOnlyLookup } from '@/lib/core/public-address';
 
 /*
  * Profile avatars are URLs their owners chose, on any https host. Pages never load them from

@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Db } from '@/lib/db';
-import { toIdentity } from '@/lib/identity/identity-response';
-import { findActiveIdentity } from '@/lib/identity/queries';
-import { type Identity } from '@/lib/identity/schemas';
-import { readSignalFacts, type SignalFacts } from '@/lib/identity/signals';
-import { normalizePathTag } from '@/lib/identity/tag';
+import { toIdentity } from '@/lib/features/identity/identity-response';
+import { findActiveIdentity } from '@/lib/features/identity/queries';
+import { type Identity } from '@/lib/features/identity/schemas';
+import { readSignalFacts, type SignalFacts } from '@/lib/features/identity/signals';
+import { normalizePathTag } from '@/lib/core/tag';
 
 /**
  * The public identity for the /@tag page and its image, or null for anything that must show
@@ -18,7 +18,7 @@ export async function loadPublicIdentity(db: Db, tagInput: string): Promise<Iden
   return row ? toIdentity(row) : null;
 }
 
-/** The payer signals of the /@tag page (lib/identity/signals.ts), read per view as the identity is; null as loadPublicIdentity. */
+/** The payer signals of the /@tag page (lib/features/identity/signals.ts), read per view as the identity is; null as loadPublicIdentity. */
 export async function loadSignalFacts(db: Db, tagInput: string): Promise<SignalFacts | null> {
   const tag = normalizePathTag(tagInput);
   if (!tag) return null;

@@ -1,13 +1,13 @@
 import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { toAppError } from '@/lib/errors';
-import { rateLimitTicket } from '@/lib/api/rate-limit';
-import { getServices } from '@/lib/api/services';
-import { resolveAuthSecret } from '@/lib/auth/secret';
-import { SESSION_TTL_SECONDS } from '@/lib/auth/session-token';
-import { verifySignIn } from '@/lib/auth/verify-sign-in';
-import { getConfig } from '@/lib/config';
+import { toAppError } from '@/lib/core/errors';
+import { rateLimitTicket } from '@/lib/http/rate-limit';
+import { getServices } from '@/lib/http/services';
+import { resolveAuthSecret } from '@/lib/features/auth/secret';
+import { SESSION_TTL_SECONDS } from '@/lib/features/auth/session-token';
+import { verifySignIn } from '@/lib/features/auth/verify-sign-in';
+import { getConfig } from '@/lib/core/config';
 import { SIGN_IN_RATE_LIMITED, SIGN_IN_UNAVAILABLE } from '@/lib/web/shared/sign-in-errors';
 
 declare module 'next-auth' {

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Identity } from '@/lib/identity/schemas';
+import type { Identity } from '@/lib/features/identity/schemas';
 import { html, type Html } from './html';
 import { siteFooterHtml, siteHeaderHtml } from './site-chrome';
 

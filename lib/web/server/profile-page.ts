@@ -1,11 +1,11 @@
 import 'server-only';
-import { conditionalText } from '@/lib/api/conditional';
-import type { Config } from '@/lib/config';
+import { conditionalText } from '@/lib/http/conditional';
+import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/core/database-errors';
 import { logger } from '@/lib/observability/logger';
 import { html } from './html';
-import { payerWarnings } from '@/lib/identity/payer-warnings';
+import { payerWarnings } from '@/lib/features/identity/payer-warnings';
 import { loadPublicIdentity, loadSignalFacts } from './load-identity';
 import { NOT_FOUND_HEAD, pageDocument, profileHeadHtml } from './profile-document';
 import { profileViewHtml } from './profile-view';

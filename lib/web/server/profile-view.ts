@@ -1,11 +1,11 @@
 import 'server-only';
-import type { PayerWarning } from '@/lib/identity/payer-warnings';
-import type { Identity } from '@/lib/identity/schemas';
+import type { PayerWarning } from '@/lib/features/identity/payer-warnings';
+import type { Identity } from '@/lib/features/identity/schemas';
 import { avatarPath } from './avatar-path';
 import { html, trustedHtml, type Html } from './html';
 import { payerWarningsHtml } from './payer-warnings-html';
 import { qrSvg } from './qr-svg';
-import { payToken, solanaPayLink, type Cluster } from '@/lib/web/shared/solana-pay';
+import { payToken, solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
 
 /**
  * The public profile (/@tag) as HTML: what the page shows inside `<main>`. Plain markup; the

@@ -1,10 +1,10 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import type { z } from 'zod';
-import { toAppError, type ErrorCode } from '@/lib/errors';
-import { parseWith } from '@/lib/api/parse';
-import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from '@/lib/api/rate-limit';
-import { getServices, type Services } from '@/lib/api/services';
+import { toAppError, type ErrorCode } from '@/lib/core/errors';
+import { parseWith } from '@/lib/http/parse';
+import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from '@/lib/http/rate-limit';
+import { getServices, type Services } from '@/lib/http/services';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { requireSessionKey } from './session';
 

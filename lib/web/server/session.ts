@@ -1,6 +1,6 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { getAuthOptions } from '@/lib/web/server/next-auth-options';
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { TAG_MAX_BYTES } from '@/lib/identity/tag';
+import { TAG_MAX_BYTES } from '@/lib/core/tag';
 import { html, type Html } from './html';
 
 /*

@@ -1,9 +1,9 @@
 // GET/POST /api/auth/* — next-auth: wallet sign-in for the pages (/v1 uses bearer JWTs)
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
-import { errorResponse } from '@/lib/api/error-response';
-import { otherMethods } from '@/lib/api/other-methods';
-import { readBody } from '@/lib/api/read-json';
+import { errorResponse } from '@/lib/http/error-response';
+import { otherMethods } from '@/lib/http/other-methods';
+import { readBody } from '@/lib/http/read-json';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { getAuthOptions } from '@/lib/web/server/next-auth-options';
 import { AUTH_BODY_LIMIT_BYTES } from '@/lib/web/shared/request-limits';

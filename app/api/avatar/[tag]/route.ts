@@ -1,10 +1,10 @@
 // GET /api/avatar/{tag} — the profile's avatar, fetched by the app and served from its own origin
-import { withApi, withRateLimit, type ApiContext } from '@/lib/api/handler';
-import { AppError } from '@/lib/errors';
-import { normalizePathTag } from '@/lib/identity/tag';
-import { findActiveIdentity } from '@/lib/identity/queries';
+import { withApi, withRateLimit, type ApiContext } from '@/lib/http/handler';
+import { AppError } from '@/lib/core/errors';
+import { normalizePathTag } from '@/lib/core/tag';
+import { findActiveIdentity } from '@/lib/features/identity/queries';
 import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
-import { otherMethods } from '@/lib/api/other-methods';
+import { otherMethods } from '@/lib/http/other-methods';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
 // GET /api/cron/webhooks — one webhook delivery pass (Bearer CRON_SECRET); `npm start` calls it every second
-import { json, withApi } from '@/lib/api/handler';
-import { withCron } from '@/lib/api/cron-auth';
-import { deliverWebhooks } from '@/lib/webhooks/deliver';
-import { otherMethods } from '@/lib/api/other-methods';
+import { json, withApi } from '@/lib/http/handler';
+import { withCron } from '@/lib/http/cron-auth';
+import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
+import { otherMethods } from '@/lib/http/other-methods';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,11 +1,11 @@
 // GET /api/indexer/status — how far behind the chain the mirror is, its deferred and skipped
-// transactions, the last run (lib/indexer/status.ts). Public; with `Authorization: Bearer
+// transactions, the last run (lib/features/indexer/status.ts). Public; with `Authorization: Bearer
 // <METRICS_TOKEN>` it adds the private part (reasons and the last error).
-import { hasBearerSecret } from '@/lib/api/cron-auth';
-import { json, withApi } from '@/lib/api/handler';
+import { hasBearerSecret } from '@/lib/http/cron-auth';
+import { json, withApi } from '@/lib/http/handler';
 import { getChain } from '@/lib/chain/rpc';
-import { readIndexerStatus } from '@/lib/indexer/status';
-import { otherMethods } from '@/lib/api/other-methods';
+import { readIndexerStatus } from '@/lib/features/indexer/status';
+import { otherMethods } from '@/lib/http/other-methods';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,9 +2,9 @@
 // request from one indexed read. Drawn with next/og's bundled font only (ogSafeText keeps the
 // text to what that font covers, so nothing is fetched from the network).
 import { ImageResponse } from 'next/og';
-import { errorResponse } from '@/lib/api/error-response';
-import { getServices } from '@/lib/api/services';
-import { tagNotFound } from '@/lib/identity/get-identity';
+import { errorResponse } from '@/lib/http/error-response';
+import { getServices } from '@/lib/http/services';
+import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { loadPublicIdentity } from '@/lib/web/server/load-identity';
 import { ogSafeText } from '@/lib/web/server/og-text';
 import { PROFILE_CACHE_CONTROL } from '@/lib/web/server/profile-page';

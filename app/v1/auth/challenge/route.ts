@@ -1,8 +1,8 @@
 // POST /v1/auth/challenge — public key → single-use sign-in message (SPEC 4.1)
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { issueChallenge, signInDomain } from '@/lib/auth/issue-challenge';
-import { ChallengeRequest, ChallengeResponse } from '@/lib/auth/schemas';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { issueChallenge, signInDomain } from '@/lib/features/auth/issue-challenge';
+import { ChallengeRequest, ChallengeResponse } from '@/lib/features/auth/schemas';
 
 export const dynamic = 'force-dynamic';
 

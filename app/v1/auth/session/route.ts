@@ -1,9 +1,9 @@
 // GET /v1/auth/session — the bearer token's public key and expiry (is my token still good?)
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { PublicKeyString } from '@/lib/solana/keys';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { PublicKeyString } from '@/lib/core/keys';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 // POST /v1/auth/verify — signed challenge → session JWT (SPEC 4.2)
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { VerifyRequest, VerifyResponse } from '@/lib/auth/schemas';
-import { issueSessionToken } from '@/lib/auth/session-token';
-import { verifySignIn } from '@/lib/auth/verify-sign-in';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { VerifyRequest, VerifyResponse } from '@/lib/features/auth/schemas';
+import { issueSessionToken } from '@/lib/features/auth/session-token';
+import { verifySignIn } from '@/lib/features/auth/verify-sign-in';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,11 +1,11 @@
 // GET /v1/availability/{tag} — can this tag be registered right now? (the register page's live check)
-import { json } from '@/lib/api/handler';
-import { BRIEFLY_UNREACHABLE, ok, tagPath } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { json } from '@/lib/http/handler';
+import { BRIEFLY_UNREACHABLE, ok, tagPath } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
-import { getTagAvailability } from '@/lib/registry/availability';
-import { TagAvailability } from '@/lib/registry/schemas';
+import { atIndexedSlot } from '@/lib/db/indexed-slot';
+import { getTagAvailability } from '@/lib/features/registry/availability';
+import { TagAvailability } from '@/lib/features/registry/schemas';
 
 export const dynamic = 'force-dynamic';
 

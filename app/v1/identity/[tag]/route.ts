@@ -1,12 +1,12 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
-import { publicReadAtSlot } from '@/lib/api/conditional';
+import { publicReadAtSlot } from '@/lib/http/conditional';
 import { getChain } from '@/lib/chain/rpc';
-import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { getIdentityAtSlot, parseTagParam } from '@/lib/identity/get-identity';
-import { Identity, ProfilePatch } from '@/lib/identity/schemas';
-import { ownerOnChain } from '@/lib/identity/owner-on-chain';
-import { updateProfile } from '@/lib/identity/update-profile';
+import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { getIdentityAtSlot, parseTagParam } from '@/lib/features/identity/get-identity';
+import { Identity, ProfilePatch } from '@/lib/features/identity/schemas';
+import { ownerOnChain } from '@/lib/features/identity/owner-on-chain';
+import { updateProfile } from '@/lib/features/identity/update-profile';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 // GET /v1/resolve/{tag} — tag → owner and payout wallet, the identity without `bio` (DESIGN.md "Identity")
-import { publicReadAtSlot } from '@/lib/api/conditional';
-import { tagReadDocs } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { resolveIdentityAtSlot } from '@/lib/identity/get-identity';
-import { ResolvedIdentity } from '@/lib/identity/schemas';
+import { publicReadAtSlot } from '@/lib/http/conditional';
+import { tagReadDocs } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { resolveIdentityAtSlot } from '@/lib/features/identity/get-identity';
+import { ResolvedIdentity } from '@/lib/features/identity/schemas';
 
 export const dynamic = 'force-dynamic';
 

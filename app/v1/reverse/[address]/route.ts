@@ -1,12 +1,12 @@
 // GET /v1/reverse/{address} — address → its primary tag (or the oldest it is the payout wallet of)
 import { z } from 'zod';
-import { publicReadAtSlot } from '@/lib/api/conditional';
-import { conditionalReadDocs } from '@/lib/api/docs';
-import { parseWith } from '@/lib/api/parse';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
+import { publicReadAtSlot } from '@/lib/http/conditional';
+import { conditionalReadDocs } from '@/lib/http/docs';
+import { parseWith } from '@/lib/http/parse';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { reverseLookup } from '@/lib/integrations/reverse-lookup';
-import { AddressPathParam, ReverseLookup } from '@/lib/integrations/schemas';
+import { reverseLookup } from '@/lib/features/integrations/reverse-lookup';
+import { AddressPathParam, ReverseLookup } from '@/lib/features/integrations/schemas';
 
 export const dynamic = 'force-dynamic';
 

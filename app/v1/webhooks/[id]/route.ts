@@ -1,6 +1,6 @@
 // DELETE /v1/webhooks/{id} — end one of the caller's subscriptions
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { deleteWebhook } from '@/lib/webhooks/subscriptions';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { deleteWebhook } from '@/lib/features/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../webhook-owner';
 
 export const dynamic = 'force-dynamic';

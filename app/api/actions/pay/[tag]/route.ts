@@ -1,17 +1,17 @@
 // GET /api/actions/pay/{tag} — the "pay @tag" Solana Action's metadata; POST `{ account }` — its unsigned transfer
 import { Keypair } from '@solana/web3.js';
-import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
-import { json, withApi, withRateLimit } from '@/lib/api/handler';
-import { otherMethods } from '@/lib/api/other-methods';
-import { parseWith } from '@/lib/api/parse';
-import { readJson } from '@/lib/api/read-json';
+import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/http/cors';
+import { json, withApi, withRateLimit } from '@/lib/http/handler';
+import { otherMethods } from '@/lib/http/other-methods';
+import { parseWith } from '@/lib/http/parse';
+import { readJson } from '@/lib/http/read-json';
 import { getChain } from '@/lib/chain/rpc';
-import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
-import { getSignalsAtSlot } from '@/lib/identity/signals';
-import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
-import { actionPreflight, withActionHeaders } from '@/lib/integrations/action-route';
-import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/integrations/pay-action';
-import { payAssetOf } from '@/lib/integrations/pay-asset';
+import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity';
+import { getSignalsAtSlot } from '@/lib/features/identity/signals';
+import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { actionPreflight, withActionHeaders } from '@/lib/http/action-route';
+import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/features/integrations/pay-action';
+import { payAssetOf } from '@/lib/features/integrations/pay-asset';
 import { observeRequest } from '@/lib/observability/observe-request';
 
 export const dynamic = 'force-dynamic';

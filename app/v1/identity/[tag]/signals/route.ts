@@ -1,8 +1,8 @@
 // GET /v1/identity/{tag}/signals — what a payer weighs before paying: dates of the owner and wallet, flags, look-alikes, warnings
-import { publicReadAtSlot } from '@/lib/api/conditional';
-import { tagReadDocs } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { getSignalsAtSlot, Signals } from '@/lib/identity/signals';
+import { publicReadAtSlot } from '@/lib/http/conditional';
+import { tagReadDocs } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { getSignalsAtSlot, Signals } from '@/lib/features/identity/signals';
 
 export const dynamic = 'force-dynamic';
 

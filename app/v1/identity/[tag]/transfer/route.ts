@@ -1,11 +1,11 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction
-import { publicReadAtSlot } from '@/lib/api/conditional';
-import { tagReadDocs } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { parseTagParam } from '@/lib/identity/get-identity';
-import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
-import { OfferTransferRequest, TransferState } from '@/lib/lifecycle/schemas';
-import { getTransferStateAtSlot } from '@/lib/lifecycle/transfer-state';
+import { publicReadAtSlot } from '@/lib/http/conditional';
+import { tagReadDocs } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { parseTagParam } from '@/lib/features/identity/get-identity';
+import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/http/lifecycle-route';
+import { OfferTransferRequest, TransferState } from '@/lib/features/lifecycle/schemas';
+import { getTransferStateAtSlot } from '@/lib/features/lifecycle/transfer-state';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
 // GET /v1/webhooks/{id}/deliveries — the subscription's last delivery attempts, newest first
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { DeliveryAttemptList } from '@/lib/webhooks/schemas';
-import { listDeliveries } from '@/lib/webhooks/subscriptions';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { DeliveryAttemptList } from '@/lib/features/webhooks/schemas';
+import { listDeliveries } from '@/lib/features/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../../webhook-owner';
 
 export const dynamic = 'force-dynamic';

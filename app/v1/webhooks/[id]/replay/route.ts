@@ -1,8 +1,8 @@
 // POST /v1/webhooks/{id}/replay { after } — deliver again every event after a feed cursor
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { ReplayWebhookRequest, Webhook } from '@/lib/webhooks/schemas';
-import { replayWebhook } from '@/lib/webhooks/subscriptions';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { ReplayWebhookRequest, Webhook } from '@/lib/features/webhooks/schemas';
+import { replayWebhook } from '@/lib/features/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../../webhook-owner';
 
 export const dynamic = 'force-dynamic';

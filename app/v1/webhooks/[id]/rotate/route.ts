@@ -1,8 +1,8 @@
 // POST /v1/webhooks/{id}/rotate — a new signing secret (the old one still signs for a day)
-import { ok } from '@/lib/api/docs';
-import { v1Operation, v1Route } from '@/lib/api/v1-route';
-import { WebhookWithSecret } from '@/lib/webhooks/schemas';
-import { rotateWebhookSecret } from '@/lib/webhooks/subscriptions';
+import { ok } from '@/lib/http/docs';
+import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { WebhookWithSecret } from '@/lib/features/webhooks/schemas';
+import { rotateWebhookSecret } from '@/lib/features/webhooks/subscriptions';
 import { OWN_WEBHOOK } from '../../webhook-owner';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 // POST /v1/identity/{tag}/transfer/cancel — the UNSIGNED cancel_transfer transaction for the owner to sign
-import { v1Route } from '@/lib/api/v1-route';
-import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/lifecycle/route';
-import { FeePayerOnlyRequest } from '@/lib/lifecycle/schemas';
+import { v1Route } from '@/lib/http/v1-route';
+import { lifecycleOperation, NOT_THE_OWNER } from '@/lib/http/lifecycle-route';
+import { FeePayerOnlyRequest } from '@/lib/features/lifecycle/schemas';
 
 export const dynamic = 'force-dynamic';
 

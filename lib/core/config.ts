@@ -1,0 +1,291 @@
+import { z } from 'zod';
+import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { PublicKeyString } from '@/lib/core/keys';
+import { rateLimitPolicies, type RateLimitPolicies } from '@/lib/core/rate-limit-buckets';
+
+/**
+ * The one typed configuration (DESIGN.md "Configuration"), parsed from the environment once.
+ * An invalid value stops start-up with a message naming the variable.
+ */
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || isUrlWith(v, protocols), {
+      message: `must be a URL (${protocols.join(', ')})`,
+    });
+
+function isUrlWith(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const postgresUrl = () => optionalUrl(['postgres:', 'postgresql:']);
+const httpUrl = () => optionalUrl(['http:', 'https:']);
+
+const port = (fallback: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).default(fallback));
+
+/** What the README's "Configuration" table says of a variable (`npm run config:readme` writes it). */
+export interface VariableDoc {
+  /** One line: what it sets and, where it is not obvious, who sets it. */
+  description: string;
+  /** When a production deployment must set it; absent: never. */
+  production?: string;
+  /** The default in words, where the schema's own default does not say it. */
+  shownDefault?: string;
+}
+
+/** Each variable's documentation, beside its schema (lib/core/config-table.ts reads it). */
+export const variableDocs = z.registry<VariableDoc>();
+/** `schema` with its documentation: a description always, `production` and `shownDefault` where they apply. */
+function doc<T extends z.ZodType>(schema: T, description: string, more: Omit<VariableDoc, 'description'> = {}): T {
+  variableDocs.add(schema as z.ZodType, { description, ...more });
+  return schema;
+}
+
+/**
+ * Every environment variable the service reads: what a deployment sets or tunes, and the few
+ * a test or benchmark needs (each says so). Figures nobody sets are constants beside the code
+ * that uses them, each with its reason (rate limits: lib/core/rate-limit-buckets.ts; database
+ * deadlines: lib/db/client.ts; the RPC deadline: lib/chain/rpc.ts; webhooks: lib/webhooks).
+ */
+export const envSchema = z.object({
+  NODE_ENV: doc(z.enum(['development', 'production', 'test']).default('development'), '`npm start` and `next start` set `production`, `npm run dev` `development`'),
+  VERCEL: doc(z.string().optional(), 'set by Vercel, never by hand: AUTH_SECRET becomes required, the client address comes from Vercel\'s edge, and log lines are written as they come (lib/observability/logger.ts)'),
+  PORT: doc(port(3000), 'port `npm start` / `npm run dev` listen on'),
+  HOST: doc(z.string().optional().transform((v) => v || undefined), 'address `npm start` / `npm run dev` listen on (not HOSTNAME: shells set that to the machine\'s name)', {
+    shownDefault: 'all interfaces',
+  }),
+  DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {
+    production: 'this or POSTGRES_URL, with more than one instance',
+    shownDefault: 'unset: embedded PGlite in `DATA_DIR/pglite` (one process only)',
+  }),
+  POSTGRES_URL: doc(postgresUrl(), 'on Vercel (Neon integration), through `@vercel/postgres`; set `statement_timeout` on the database role, its pooler refuses it at connect'),
+  DATABASE_POOL_SIZE: doc(z.coerce.number().int().positive().default(10), 'connections of the main pool per process (the sign-in and rate-limit statements have 3 of their own); lower it for many serverless instances'),
+  SOLANA_RPC_URL: doc(httpUrl(), 'JSON-RPC endpoint of the cluster', {
+    production: 'required',
+    shownDefault: 'unset: a localnet started with the app',
+  }),
+  SOLANA_PUBLIC_RPC_URL: doc(httpUrl(), 'the RPC endpoint given to browsers (keep a provider\'s API key out of pages)', {
+    production: 'when SOLANA_RPC_URL holds a key',
+    shownDefault: '`SOLANA_RPC_URL`',
+  }),
+  SOLANA_CLUSTER: doc(z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'), '`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet\'s chain)', {
+    production: 'required',
+  }),
+  TAG_PROGRAM_ID: doc(PublicKeyString.default(LOCALNET_PROGRAM_ID), 'address of the tag registry program', {
+    production: 'required',
+    shownDefault: 'the localnet program\'s fixed id',
+  }),
+  LOCALNET_PORT: doc(port(8899), 'port of the localnet `npm start` starts when SOLANA_RPC_URL is unset'),
+  APP_URL: doc(httpUrl(), 'public origin; its host is the sign-in domain', {
+    production: 'required',
+    shownDefault: '`http://localhost:PORT`',
+  }),
+  AUTH_DOMAINS: doc(
+    z
+      .string()
+      .default('')
+      .transform((v) => v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean))
+      .refine((list) => list.every((d) => /^[a-z0-9.-]+(:\d{1,5})?$/.test(d)), {
+        message: 'must be a comma-separated list of host[:port]',
+      }),
+    'extra sign-in domains (comma-separated `host[:port]`), accepted through a matching `Origin`',
+    { shownDefault: 'none' },
+  ),
+  AUTH_SECRET: doc(z.string().min(32, 'must be at least 32 characters').optional(), 'signs session JWTs and next-auth sessions (≥ 32 characters); the same on every instance', {
+    production: 'required (enforced on Vercel)',
+    shownDefault: 'generated once into `DATA_DIR/auth-secret`',
+  }),
+  CRON_SECRET: doc(z.string().optional().transform((v) => (v ? v : undefined)), 'bearer secret of `/api/cron/indexer` and `/api/cron/webhooks` (Vercel cron sends it)', {
+    production: 'required where cron calls the app',
+    shownDefault: 'unset: the routes refuse every call; `npm start` makes one per run',
+  }),
+  METRICS_TOKEN: doc(
+    z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+    'the operator\'s bearer secret (≥ 16 characters): `GET /api/metrics` answers only with it, `GET /api/indexer/status` adds its private part only with it',
+    { shownDefault: 'unset: metrics open to anyone, the status\'s private part to no one' },
+  ),
+  CLIENT_ADDRESS_SOURCE: doc(z.enum(['direct', 'proxy', 'vercel']).optional(), 'where the client address the rate limits key on comes from: `direct` (the socket\'s peer; `X-Forwarded-For` ignored), `proxy` (behind proxies of yours: see TRUSTED_PROXY_HOPS) or `vercel` (`x-vercel-forwarded-for`, set by Vercel\'s edge)', {
+    production: 'behind a proxy of yours',
+    shownDefault: '`vercel` on Vercel, else `direct`',
+  }),
+  TRUSTED_PROXY_HOPS: doc(z.coerce.number().int().min(1).max(10).optional(), 'with `proxy` only: how many proxies append to `x-forwarded-for`; the entry that many from the right is the client', {
+    production: 'with `CLIENT_ADDRESS_SOURCE=proxy`',
+  }),
+  RATE_LIMITS: doc(
+    z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const policies = rateLimitPolicies(text);
+        if (typeof policies === 'string') {
+          ctx.addIssue({ code: 'custom', message: policies });
+          return z.NEVER;
+        }
+        return policies;
+      }),
+    'overrides of the rate-limit buckets below, `bucket=limit[/windowSeconds]` comma-separated: for tests and benchmarks that send many requests from one address, or need a small budget to reach the 429',
+    { shownDefault: 'none: the buckets\' figures' },
+  ),
+  PRIORITY_FEE_PERCENTILE: doc(z.coerce.number().int().min(0).max(100).default(75), 'which percentile (0–100) of the cluster\'s recent prioritization fees, for the accounts a built transaction writes, it bids per compute unit (see [Compute budget and fees](#compute-budget-and-fees))'),
+  PRIORITY_FEE_MAX_MICRO_LAMPORTS: doc(z.coerce.number().int().min(0).max(1_000_000_000).default(5_000_000), 'the most a built transaction bids per compute unit, in micro-lamports, whatever the cluster asks'),
+  INDEXER_INTERVAL_SECONDS: doc(z.coerce.number().int().min(0).default(15), 'interval of the indexer run by `npm start` / `npm run dev` (0: none, for a second instance or a test)'),
+  INDEXER_PAGE_SIZE: doc(z.coerce.number().int().min(1).max(1000).default(1000), '`getSignaturesForAddress` page size (a node answers at most 1,000; a provider may cap it lower; tests set it small so that one run pages)'),
+  WEBHOOK_INTERVAL_SECONDS: doc(z.coerce.number().int().min(0).default(1), 'interval of the webhook delivery pass run by `npm start` / `npm run dev` (0: only with the indexer\'s cron)'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: doc(z.enum(['0', '1', '']).default('0'), '`1` lifts the https, port and public-address checks of webhook targets, so that tests and local development can deliver to 127.0.0.1. **Never in production**'),
+  DATA_DIR: doc(z.string().default('.data'), 'folder of the embedded database, the localnet\'s state and the development secret'),
+  LOG_LEVEL: doc(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent', '']).default('info'), 'the least severe log line written (lib/observability/logger.ts)'),
+  OBSERVABILITY: doc(z.enum(['on', 'off', '']).default('on'), '`off` serves requests without request ids, metrics or request log lines (what the benchmark compares against)'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: doc(httpUrl(), 'also push the metrics over OTLP/HTTP (Vercel, where nothing can scrape a function)', {
+    shownDefault: 'unset: scrape only',
+  }),
+  OTEL_EXPORTER_OTLP_HEADERS: doc(z.string().optional(), 'headers of the OTLP pushes (`key=value` comma-separated: an API key), read by the exporter'),
+  OTEL_METRIC_EXPORT_INTERVAL: doc(z.coerce.number().int().min(1000).default(60_000), 'milliseconds between two OTLP pushes'),
+  OTEL_SERVICE_NAME: doc(z.string().default('identity-tag-service'), 'the `service.name` of the pushed metrics'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  /** Where `npm start` / `npm run dev` listen, and the localnet they start without SOLANA_RPC_URL. */
+  server: { port: number; host: string | undefined; localnetPort: number };
+  database:
+    | { driver: 'pglite'; dataDir: string }
+    | { driver: 'node-postgres'; url: string }
+    | { driver: 'vercel-postgres'; url: string };
+  /** Connections of the main pool (lib/db/index.ts); the deadlines are lib/db/client.ts's constants. */
+  databasePoolSize: number;
+  solana: {
+    rpcUrl: string | undefined;
+    /** What browsers are given: a paid RPC URL with a key in it must not reach the page. */
+    publicRpcUrl: string | undefined;
+    cluster: Env['SOLANA_CLUSTER'];
+    programId: string;
+  };
+  appUrl: URL;
+  /** Host (with port) of APP_URL: the sign-in domain. */
+  authDomain: string;
+  /** Extra sign-in domains allowed through a matching `Origin`. */
+  extraAuthDomains: string[];
+  authSecret: string | undefined;
+  cronSecret: string | undefined;
+  /**
+   * The operator's bearer secret: when set, GET /api/metrics answers only with it; the
+   * indexer status adds its private details (reasons, the last error) only with it.
+   */
+  metricsToken: string | undefined;
+  /** Every rate-limit bucket's policy: lib/core/rate-limit-buckets.ts, with RATE_LIMITS on top. */
+  rateLimits: RateLimitPolicies;
+  /** Where the client address that rate limits key on comes from (lib/http/client-address.ts). */
+  clientAddress: ClientAddressSource;
+  indexerIntervalSeconds: number;
+  webhookIntervalSeconds: number;
+  /** How every built transaction prices its compute units (lib/chain/priority-fee.ts). */
+  priorityFee: PriorityFeePolicy;
+  /** Signatures per getSignaturesForAddress page. */
+  indexerPageSize: number;
+  /** Webhook delivery (lib/webhooks): what the routes and every delivery pass need. */
+  webhooks: WebhookConfig;
+  dataDir: string;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: http and non-public addresses allowed (tests, local development). */
+  allowPrivateTargets: boolean;
+}
+
+export interface PriorityFeePolicy {
+  /** Percentile (0–100) of the recent per-slot fees of the transaction's writable accounts. */
+  percentile: number;
+  /** Ceiling in micro-lamports per compute unit. */
+  maxMicroLamports: number;
+}
+
+export type ClientAddressSource = { source: 'direct' } | { source: 'vercel' } | { source: 'proxy'; hops: number };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseConfig(source: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  if (e.NODE_ENV === 'production' && !e.AUTH_SECRET && e.VERCEL) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
+  }
+  const appUrl = new URL(e.APP_URL ?? `http://localhost:${e.PORT}`);
+  const clientAddress = clientAddressSource(e);
+  return {
+    env: e.NODE_ENV,
+    server: { port: e.PORT, host: e.HOST, localnetPort: e.LOCALNET_PORT },
+    database: e.DATABASE_URL
+      ? { driver: 'node-postgres', url: e.DATABASE_URL }
+      : e.POSTGRES_URL
+        ? { driver: 'vercel-postgres', url: e.POSTGRES_URL }
+        : { driver: 'pglite', dataDir: `${e.DATA_DIR}/pglite` },
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    solana: {
+      rpcUrl: e.SOLANA_RPC_URL,
+      publicRpcUrl: e.SOLANA_PUBLIC_RPC_URL ?? e.SOLANA_RPC_URL,
+      cluster: e.SOLANA_CLUSTER,
+      programId: e.TAG_PROGRAM_ID,
+    },
+    appUrl,
+    authDomain: appUrl.host,
+    extraAuthDomains: e.AUTH_DOMAINS,
+    authSecret: e.AUTH_SECRET,
+    cronSecret: e.CRON_SECRET,
+    metricsToken: e.METRICS_TOKEN,
+    rateLimits: e.RATE_LIMITS,
+    clientAddress,
+    indexerIntervalSeconds: e.INDEXER_INTERVAL_SECONDS,
+    webhookIntervalSeconds: e.WEBHOOK_INTERVAL_SECONDS,
+    priorityFee: { percentile: e.PRIORITY_FEE_PERCENTILE, maxMicroLamports: e.PRIORITY_FEE_MAX_MICRO_LAMPORTS },
+    indexerPageSize: e.INDEXER_PAGE_SIZE,
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' },
+    dataDir: e.DATA_DIR,
+  };
+}
+
+/**
+ * Fails closed: a mode that cannot tell the client's address is refused at start-up rather
+ * than letting clients choose theirs (Vercel's header exists only on Vercel; a hop count only
+ * means something behind a proxy).
+ */
+function clientAddressSource(e: Env): ClientAddressSource {
+  const mode = e.CLIENT_ADDRESS_SOURCE ?? (e.VERCEL ? 'vercel' : 'direct');
+  const invalid = (line: string) => new ConfigError(`Invalid configuration:\n  ${line}`);
+  if (mode === 'proxy') {
+    if (e.TRUSTED_PROXY_HOPS === undefined) {
+      throw invalid('TRUSTED_PROXY_HOPS: required with CLIENT_ADDRESS_SOURCE=proxy (how many proxies append to x-forwarded-for)');
+    }
+    return { source: 'proxy', hops: e.TRUSTED_PROXY_HOPS };
+  }
+  if (e.TRUSTED_PROXY_HOPS !== undefined) {
+    throw invalid(`TRUSTED_PROXY_HOPS: applies only with CLIENT_ADDRESS_SOURCE=proxy (it is ${mode})`);
+  }
+  if (mode === 'vercel' && !e.VERCEL) {
+    throw invalid('CLIENT_ADDRESS_SOURCE: vercel is only for deployments on Vercel (VERCEL is not set)');
+  }
+  return { source: mode };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed on first use; throws ConfigError when invalid. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

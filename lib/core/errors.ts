@@ -1,0 +1,82 @@
+import { DATABASE_RETRY_AFTER_SECONDS, isClientHangUp, isDatabaseUnavailable } from '@/lib/core/database-errors';
+import { logger } from '@/lib/observability/logger';
+
+/**
+ * The one error type (DESIGN.md "Errors"): domain code throws AppError with a code; the one
+ * code → status table below gives its HTTP status. It lives outside lib/api so that lib/auth,
+ * lib/identity… can throw it without importing the HTTP layer (which imports them).
+ * lib/http/error-response.ts turns anything thrown into the one envelope.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_tag: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  conflict: 409,
+  /** POST /v1/register: the tag looks like an active verified or merchant tag (lib/core/skeleton.ts). */
+  lookalike: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  /** The Solana RPC provider kept answering 429 until the request's deadline. */
+  rpc_rate_limited: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    /** More fields of the envelope's `error`, beside code and message (a reverse 404's `reason`, a look-alike's `tag`). */
+    readonly details: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  /** The same error answering with more headers (e.g. a rate limit's), its own winning. */
+  withHeaders(headers: Record<string, string>): AppError {
+    return new AppError(this.code, this.message, { ...headers, ...this.headers }, this.details);
+  }
+}
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string } & Record<string, string>;
+}
+
+/** The 503 for a database that cannot answer right now (down, unreachable, a deadline passed). */
+export function databaseUnavailable(): AppError {
+  return new AppError('service_unavailable', 'The service is briefly unavailable; try again shortly.', {
+    'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
+}
+
+/**
+ * Anything thrown → the AppError to answer: itself, a 400 for a client that hung up, a 503
+ * for a database outage, else a generic 500 (the detail goes to the log, never to the client).
+ */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (isClientHangUp(err)) {
+    logger.warn({ err }, 'client hung up');
+    return new AppError('invalid_request', 'The request ended before it was complete.');
+  }
+  if (isDatabaseUnavailable(err)) {
+    logger.warn({ err }, 'database unavailable');
+    return databaseUnavailable();
+  }
+  logger.error({ err }, 'unhandled error');
+  return new AppError('internal_error', 'Something went wrong on our side.');
+}

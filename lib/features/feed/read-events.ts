@@ -1,0 +1,193 @@
+import { and, asc, desc, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '@/lib/db';
+import { identityEvents } from '@/lib/db/schema';
+import { Identity } from '@/lib/features/identity/schemas';
+import { displayTag } from '@/lib/core/tag';
+
+/*
+ * The read side of the change feed (GET /v1/events). Events are served in (xid, id) order and
+ * only once their xid is older than every transaction still in flight: an event that commits
+ * late always has an xid at least that of a transaction in flight when a reader passed by, so
+ * it sorts after the reader's cursor and is never skipped (DESIGN.md "For integrators", the
+ * commit-order trap). Ids alone would not do: a transaction that began early can insert its
+ * event after a later one's and commit first.
+ */
+
+export const MAX_FEED_LIMIT = 1000;
+export const DEFAULT_FEED_LIMIT = 100;
+
+/** A position in the feed: the (xid, id) of the last event served. */
+export interface FeedPosition {
+  xid: string;
+  id: number;
+}
+
+/** Where a reader with no cursor starts: before every event. */
+export const FEED_START = '0-0';
+
+const CURSOR = /^(\d{1,20})-(\d{1,16})$/;
+
+/** The `after` query parameter: a cursor the feed gave as `next` (opaque to consumers). */
+export const FeedCursor = z
+  .string()
+  .regex(CURSOR, { message: 'must be a cursor returned as `next` by this feed' })
+  .transform((text): FeedPosition => {
+    const [, xid, id] = CURSOR.exec(text)!;
+    return { xid: BigInt(xid).toString(), id: Number(id) };
+  })
+  .meta({ description: 'The `next` of an earlier page; omit it to start at the beginning', example: '1042-318' });
+
+export function formatCursor(position: FeedPosition): string {
+  return `${position.xid}-${position.id}`;
+}
+
+/** One change of what GET /v1/identity/{tag} answers. */
+export const IdentityEvent = z
+  .object({
+    id: z.number().int().meta({ description: 'Unique id of the event (not its position: page with `next`)' }),
+    tag: z.string().meta({ description: 'The tag, with a leading `@`', example: '@alice' }),
+    type: z.enum(['upsert', 'remove']).meta({
+      description: '`upsert`: the tag is live, `identity` is its full identity now. `remove`: GET answers 404 now (missing, released or blocked alike).',
+    }),
+    identity: Identity.nullable(),
+    at: z.iso.datetime({ precision: 3 }).meta({ description: 'When the change was made (ISO 8601 UTC)' }),
+  })
+  .meta({ id: 'IdentityEvent' });
+export type IdentityEvent = z.infer<typeof IdentityEvent>;
+
+export const IdentityEventPage = z
+  .object({
+    events: z.array(IdentityEvent),
+    next: z.string().meta({ description: 'The cursor to pass as `after` next; the given one when no event is newer' }),
+  })
+  .meta({ id: 'IdentityEventPage' });
+export type IdentityEventPage = z.infer<typeof IdentityEventPage>;
+
+/**
+ * The most bytes of JSON one page of the feed answers (1 MiB): a page ends early, between two
+ * events, rather than pass it. An event is at most a few KB (the profile fields' limits), so a
+ * page of 1,000 short events is not cut, and a page cut by bytes still holds hundreds.
+ */
+export const FEED_PAGE_MAX_BYTES = 1024 * 1024;
+
+/** `{"events":[` + `],"next":"` + the longest cursor + `"}`, rounded up. */
+const PAGE_ENVELOPE_BYTES = 64;
+
+/**
+ * A page, and whether it is full: it ends at `limit` events or at the byte bound while a
+ * next event already exists. A full page can never change (anything committed later sorts
+ * after it); a page that is not full is the live end.
+ */
+export interface FeedPage {
+  page: IdentityEventPage;
+  full: boolean;
+}
+
+/**
+ * The statement of one page: up to `limit` events after `from` in (xid, id) order, only those
+ * older than every transaction in flight, and PostgreSQL stops sending rows once the profiles
+ * before them fill `maxBytes` (a running sum of their JSON text), one row past it so that a
+ * page cut by the bound knows that a next event exists. Apart so the scale benchmark can
+ * EXPLAIN it as sent.
+ */
+export function feedPageQuery(db: Db, from: FeedPosition, limit: number, maxBytes: number) {
+  const candidates = db
+    .select({
+      id: identityEvents.id,
+      tag: identityEvents.tag,
+      type: identityEvents.type,
+      identity: identityEvents.identity,
+      at: identityEvents.at,
+      xid: identityEvents.xid,
+      bytesBeforePrevious: sql<number>`coalesce(sum(octet_length(${identityEvents.identity}::text)) OVER (ORDER BY ${identityEvents.xid}, ${identityEvents.id} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING), 0)`.as('bytes_before_previous'),
+    })
+    .from(identityEvents)
+    .where(
+      and(
+        sql`(${identityEvents.xid}, ${identityEvents.id}) > (${from.xid}::xid8, ${from.id}::bigint)`,
+        sql`${identityEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`,
+      ),
+    )
+    .orderBy(asc(identityEvents.xid), asc(identityEvents.id))
+    .limit(limit)
+    .as('candidates');
+  return db
+    .select()
+    .from(candidates)
+    .where(sql`${candidates.bytesBeforePrevious} < ${maxBytes}`)
+    .orderBy(asc(candidates.xid), asc(candidates.id));
+}
+
+/**
+ * Up to `limit` events after `after` (the start when null), at most `maxBytes` of JSON in all
+ * (at least one event, so the feed always moves on), and the cursor after the last one; each
+ * event's exact size is counted here, after feedPageQuery's estimate.
+ */
+export async function readIdentityEvents(
+  db: Db,
+  { after, limit, maxBytes }: { after: FeedPosition | null; limit: number; maxBytes: number },
+): Promise<FeedPage> {
+  const from = after ?? { xid: '0', id: 0 };
+  const rows = await feedPageQuery(db, from, limit, maxBytes);
+  const events: IdentityEvent[] = [];
+  let bytes = PAGE_ENVELOPE_BYTES;
+  let last: FeedPosition | null = null;
+  for (const row of rows) {
+    const event: IdentityEvent = {
+      id: row.id,
+      tag: displayTag(row.tag),
+      type: row.type,
+      identity: row.identity as Identity | null,
+      at: row.at.toISOString(),
+    };
+    bytes += Buffer.byteLength(JSON.stringify(event)) + 1; // the comma after it
+    if (bytes > maxBytes && events.length > 0) break;
+    events.push(event);
+    last = { xid: row.xid, id: row.id };
+  }
+  const cutByBytes = events.length < rows.length;
+  return {
+    page: { events, next: formatCursor(last ?? from) },
+    full: events.length === limit || cutByBytes,
+  };
+}
+
+/** An event and its position in the feed (what a cursor just after it says). */
+export interface PlacedEvent {
+  event: IdentityEvent;
+  position: FeedPosition;
+}
+
+/**
+ * Up to `limit` events after `after`, each with its position: for a reader that may stop
+ * part-way through a page (a webhook delivery) and must resume just after the last it used.
+ * Bounded in bytes as a page is (feedPageQuery's estimate; at least one event).
+ */
+export async function readPlacedEvents(db: Db, { after, limit, maxBytes }: { after: FeedPosition; limit: number; maxBytes: number }): Promise<PlacedEvent[]> {
+  const rows = await feedPageQuery(db, after, limit, maxBytes);
+  return rows.map((row) => ({
+    event: {
+      id: row.id,
+      tag: displayTag(row.tag),
+      type: row.type,
+      identity: row.identity as Identity | null,
+      at: row.at.toISOString(),
+    },
+    position: { xid: row.xid, id: row.id },
+  }));
+}
+
+/**
+ * The position of the newest event a reader can see now: a reader starting there gets every
+ * event committed later, a late commit included (its xid sorts after, as above).
+ */
+export async function feedHead(db: Db): Promise<FeedPosition> {
+  const [row] = await db
+    .select({ xid: identityEvents.xid, id: identityEvents.id })
+    .from(identityEvents)
+    .where(sql`${identityEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`)
+    .orderBy(desc(identityEvents.xid), desc(identityEvents.id))
+    .limit(1);
+  return row ? { xid: row.xid, id: row.id } : { xid: '0', id: 0 };
+}

@@ -1,0 +1,35 @@
+import type { IdentityRow } from '@/lib/db/schema';
+import { displayTag } from '@/lib/core/tag';
+import type { Identity, ResolvedIdentity } from './schemas';
+
+/**
+ * What the public identity is made of: the row's public columns (batch reads select only these).
+ * `createdAt` is the row's Date, or the ISO 8601 text a statement already wrote for it
+ * (milliseconds, `Z`): a hundred-row batch then makes no Date only to print it again.
+ */
+export type PublicIdentityColumns = Pick<
+  IdentityRow,
+  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant'
+> & { createdAt: Date | string };
+
+/** Row → the public identity (SPEC 2.1): `@tag`, every field present, `createdAt` with ms. */
+export function toIdentity(row: PublicIdentityColumns): Identity {
+  return {
+    tag: displayTag(row.tag),
+    owner: row.owner,
+    wallet: row.wallet,
+    displayName: row.displayName,
+    avatar: row.avatar,
+    bio: row.bio,
+    preferredToken: row.preferredToken,
+    verified: row.verified,
+    merchant: row.merchant,
+    createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(),
+  };
+}
+
+/** Row → the resolve answer: the identity without `bio`. */
+export function toResolvedIdentity(row: PublicIdentityColumns): ResolvedIdentity {
+  const { bio: _bio, ...resolved } = toIdentity(row);
+  return resolved;
+}

@@ -1,0 +1,60 @@
+/*
+ * What a payer must be told before sending money to a tag (README "Warnings for payers"):
+ * the payout wallet changed recently (the first sign of a taken-over account), or the tag
+ * looks like a verified or merchant tag (lib/core/skeleton.ts). A pure function of the
+ * tag's signals and the time, so /@tag, the pay Action and GET
+ * /v1/identity/{tag}/signals say the same, and tests choose the time.
+ */
+
+export const PAYER_WARNING_CODES = ['wallet_changed_recently', 'lookalike'] as const;
+export type PayerWarningCode = (typeof PAYER_WARNING_CODES)[number];
+
+export interface PayerWarning {
+  code: PayerWarningCode;
+  /** One plain sentence for the payer. */
+  message: string;
+}
+
+/** What the decision reads: dates as ISO 8601 text (as the signals answer carries them), tags with `@`. */
+export interface WarningSignals {
+  tag: string;
+  registeredAt: string;
+  walletSince: string;
+  /** Active verified or merchant tags that look like this one. */
+  lookalikes: readonly string[];
+}
+
+/**
+ * How long after a payout-wallet change payers are warned: 72 hours. A taken-over account's
+ * first move is to point the wallet elsewhere and ask for money at once; three days covers a
+ * weekend in which the real owner may not notice, while an owner who changed wallets on
+ * purpose is not flagged for good.
+ */
+export const WALLET_CHANGE_WARNING_MS = 72 * 3_600_000;
+
+/**
+ * The warnings for a payer at `now`. The wallet warning counts only a change after the
+ * registration (a new tag's first wallet is not a change), for WALLET_CHANGE_WARNING_MS after it; a
+ * change dated after `now` (clocks apart) warns too.
+ */
+export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[] {
+  const warnings: PayerWarning[] = [];
+  const walletSince = Date.parse(signals.walletSince);
+  if (walletSince > Date.parse(signals.registeredAt) && now.getTime() - walletSince < WALLET_CHANGE_WARNING_MS) {
+    warnings.push({
+      code: 'wallet_changed_recently',
+      message: `The payout wallet of ${signals.tag} changed on ${signals.walletSince.slice(0, 16).replace('T', ' ')} UTC, less than ${hours(WALLET_CHANGE_WARNING_MS)} hours ago. If you did not expect this, confirm the address with the recipient another way before paying.`,
+    });
+  }
+  if (signals.lookalikes.length > 0) {
+    warnings.push({
+      code: 'lookalike',
+      message: `${signals.tag} looks like ${signals.lookalikes.join(', ')}, a verified or merchant tag. Check that this is the tag you mean to pay.`,
+    });
+  }
+  return warnings;
+}
+
+function hours(ms: number): string {
+  return String(Math.round(ms / 3_600_000));
+}

@@ -1,0 +1,50 @@
+import { pruneNonces } from '@/lib/features/auth/nonce-store';
+import { pruneRateLimits } from '@/lib/features/auth/rate-limit';
+import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
+import type { Config } from '@/lib/core/config';
+import { deliverWebhooks, type DeliverySummary } from '@/lib/features/webhooks/deliver';
+import { MAX_TRANSACTIONS_PER_RUN, runIndexer, type IndexerSummary } from './run-indexer';
+
+export interface CronSummary extends IndexerSummary {
+  /** Expired sign-in challenges deleted. */
+  prunedNonces: number;
+  /** Rate-limit rows deleted (their bucket full again). */
+  prunedRateLimits: number;
+  /** The webhook delivery pass; null when it could not run (the reason is logged). */
+  webhooks: DeliverySummary | null;
+}
+
+/**
+ * GET /api/cron/indexer's work: one indexer run and one webhook delivery pass side by side (a
+ * slow cluster never holds up deliveries of the changes already in the feed; what this run
+ * indexes goes out with the next pass), then housekeeping (expired nonces, old rate-limit
+ * windows). Pruning runs after the indexer, so a slow prune never delays identities.
+ */
+export async function runCronJob({
+  db,
+  connection,
+  programId,
+  config,
+  now,
+}: ChainAndMirror & {
+  config: Pick<Config, 'indexerPageSize' | 'webhooks'>;
+  now: Date;
+}): Promise<CronSummary> {
+  const delivering = deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }).catch((err: unknown) => {
+    console.warn('webhooks: delivery pass failed:', err instanceof Error ? err.message : err);
+    return null;
+  });
+  const indexing = runIndexer({
+    db,
+    connection,
+    programId,
+    maxTransactions: MAX_TRANSACTIONS_PER_RUN,
+    pageSize: config.indexerPageSize,
+    now,
+  });
+  const [indexed, webhooks] = await Promise.all([indexing.then((summary) => ({ summary }), (error: unknown) => ({ error })), delivering]);
+  if ('error' in indexed) throw indexed.error;
+  const prunedNonces = await pruneNonces(db, now);
+  const prunedRateLimits = await pruneRateLimits(db, now);
+  return { ...indexed.summary, prunedNonces, prunedRateLimits, webhooks };
+}

@@ -1,0 +1,100 @@
+import bs58 from 'bs58';
+import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
+import { isCanonicalTag } from '@/lib/core/tag';
+import { logger } from '@/lib/observability/logger';
+import { decodeRegisterTagData, hasDiscriminator, INSTRUCTION_ACCOUNTS, REGISTER_TAG_DISCRIMINATOR } from '@/lib/chain/instruction';
+
+/** The newest transaction version the indexer reads (v1 is live on mainnet, DESIGN "Web"). */
+export const MAX_SUPPORTED_TRANSACTION_VERSION = 1;
+
+/** What `decodeTransaction` needs of a getTransaction answer. */
+export type TransactionForIndexing = Pick<VersionedTransactionResponse, 'slot' | 'blockTime' | 'meta' | 'transaction'>;
+
+interface RawInstruction {
+  programIdIndex: number;
+  accounts: readonly number[];
+  data: Uint8Array;
+  where: string;
+}
+
+/** What a transaction holds for the indexer: see `decodeTransaction`. */
+export interface DecodedTransaction {
+  /** Instructions of ours with the register_tag discriminator that do not decode, with why. */
+  malformed: string[];
+  /** Whether any instruction, top-level or inner, is one of `programId`'s. */
+  invokesProgram: boolean;
+  /**
+   * The tag records the transaction's instructions of ours name (account 0 of every one of
+   * them, whatever the instruction: the ABI puts the record first), base58, each once. The
+   * indexer re-reads these records rather than replaying the instructions (DESIGN "Indexer").
+   */
+  touched: string[];
+}
+
+/**
+ * The node's answer lacks what decoding needs (lookup-table addresses not resolved): asking
+ * again, or another node, may give the full answer, so the indexer defers the transaction
+ * rather than passing over it.
+ */
+export class IncompleteTransactionError extends Error {
+  override name = 'IncompleteTransactionError';
+}
+
+/**
+ * The instructions of `programId` in a transaction, top-level AND inner (a program that calls
+ * ours through CPI), in execution order: the records they touch, and the register_tag ones
+ * whose data or accounts are malformed. It does not look at `meta.err`: the caller decides
+ * what a failed transaction means. Other instructions of ours are not checked further (the
+ * record they touch is re-read anyway). Throws IncompleteTransactionError when the answer is
+ * incomplete, and any other error when the transaction cannot be read at all.
+ */
+export function decodeTransaction(tx: TransactionForIndexing, programId: PublicKey): DecodedTransaction {
+  const keys = accountKeysOf(tx);
+  const raw: RawInstruction[] = [];
+  const inner = new Map<number, RawInstruction[]>();
+  for (const group of tx.meta?.innerInstructions ?? []) {
+    inner.set(
+      group.index,
+      group.instructions.map((ix, i) => ({
+        programIdIndex: ix.programIdIndex,
+        accounts: ix.accounts,
+        data: bs58.decode(ix.data),
+        where: `inner ${group.index}.${i}`,
+      })),
+    );
+  }
+  tx.transaction.message.compiledInstructions.forEach((ix, i) => {
+    raw.push({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: ix.data, where: `instruction ${i}` });
+    raw.push(...(inner.get(i) ?? []));
+  });
+
+  const decoded: DecodedTransaction = { malformed: [], invokesProgram: false, touched: [] };
+  const touched = new Set<string>();
+  for (const ix of raw) {
+    if (!keys.get(ix.programIdIndex)?.equals(programId)) continue;
+    decoded.invokesProgram = true;
+    const record = ix.accounts.length > 0 ? keys.get(ix.accounts[0]!) : undefined;
+    if (record) touched.add(record.toBase58());
+    if (!hasDiscriminator(ix.data, REGISTER_TAG_DISCRIMINATOR)) continue;
+    const args = decodeRegisterTagData(ix.data);
+    const owner = ix.accounts.length >= INSTRUCTION_ACCOUNTS.register_tag.length ? keys.get(ix.accounts[1]!) : undefined;
+    if (!args || !owner || !isCanonicalTag(args.tag)) {
+      const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
+      decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);
+    }
+  }
+  decoded.touched = [...touched];
+  return decoded;
+}
+
+function accountKeysOf(tx: TransactionForIndexing): MessageAccountKeys {
+  const message = tx.transaction.message;
+  if (message.version === 0) {
+    const loaded = tx.meta?.loadedAddresses;
+    if (message.addressTableLookups.length > 0 && !loaded) {
+      throw new IncompleteTransactionError('the node did not resolve its address lookup tables');
+    }
+    return message.getAccountKeys({ accountKeysFromLookups: loaded ?? undefined });
+  }
+  return message.getAccountKeys();
+}

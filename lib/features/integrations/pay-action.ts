@@ -1,0 +1,165 @@
+import { PublicKey, type Connection } from '@solana/web3.js';
+import { z } from 'zod';
+import { AppError } from '@/lib/core/errors';
+import { recentPriorityFee } from '@/lib/chain/priority-fee';
+import { rpcCall } from '@/lib/chain/rpc';
+import type { PayerWarning } from '@/lib/features/identity/payer-warnings';
+import type { PriorityFeePolicy } from '@/lib/core/config';
+import type { Identity } from '@/lib/features/identity/schemas';
+import { PublicKeyString } from '@/lib/core/keys';
+import type { Cluster } from '@/lib/core/solana-pay';
+import { toBaseUnits, type PayAsset } from './pay-asset';
+import { buildPayTransaction, payInstructions, type Payment } from './pay-transaction';
+
+/*
+ * The "pay @tag" Solana Action (Solana Actions spec 2.x): GET answers the metadata a wallet or
+ * blink client renders as pay buttons, POST `{ account }` answers the transaction to sign.
+ * Money stays between the payer and the payout wallet: the service builds, never signs or holds.
+ */
+
+export const ACTION_VERSION = '2.4';
+
+/** CAIP-2 ids of the public clusters (`solana:` + the first 32 characters of the genesis hash). */
+const BLOCKCHAIN_IDS: Partial<Record<Cluster, string>> = {
+  'mainnet-beta': 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  devnet: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  testnet: 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+};
+
+let localBlockchainId: Promise<string> | undefined;
+
+/** The cluster's CAIP-2 id; a localnet's is read from its genesis hash once. */
+export async function blockchainIdOf(cluster: Cluster, connection: Connection): Promise<string> {
+  const known = BLOCKCHAIN_IDS[cluster];
+  if (known) return known;
+  localBlockchainId ??= rpcCall(() => connection.getGenesisHash()).then((hash) => `solana:${hash.slice(0, 32)}`);
+  localBlockchainId.catch(() => (localBlockchainId = undefined));
+  return localBlockchainId;
+}
+
+/**
+ * The headers the Actions spec asks of every Action answer, actions.json's included: open CORS
+ * (an Action is fetched from any wallet's or blink client's origin; nothing here is
+ * credentialed) and the version and chain the client checks against its own.
+ */
+export function actionHeaders(blockchainId: string | null): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET,POST,PUT,OPTIONS',
+    // The request headers blink clients send (@solana/actions' ACTIONS_CORS_HEADERS): the
+    // version and chains they accept; X-Action-Version and X-Blockchain-Ids are our answer's.
+    'Access-Control-Allow-Headers':
+      'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Accept-Action-Version, X-Accept-Blockchain-Ids',
+    'Access-Control-Expose-Headers': 'X-Action-Version, X-Blockchain-Ids',
+    'X-Action-Version': ACTION_VERSION,
+    ...(blockchainId ? { 'X-Blockchain-Ids': blockchainId } : {}),
+  };
+}
+
+/** Buttons offered besides the free amount field: a few amounts in the asset's units. */
+const PRESETS: Record<string, readonly string[]> = {
+  SOL: ['0.1', '0.5', '1'],
+  USDC: ['5', '20', '50'],
+  USDT: ['5', '20', '50'],
+  PYUSD: ['5', '20', '50'],
+  EURC: ['5', '20', '50'],
+};
+
+export interface ActionMetadataInput {
+  identity: Identity;
+  asset: PayAsset;
+  /** Where the Action lives: `https://host/api/actions/pay/alice` (links are made relative to it). */
+  actionPath: string;
+  icon: string;
+  /** What the payer must read first (lib/features/identity/payer-warnings.ts): they open the description. */
+  warnings: readonly PayerWarning[];
+}
+
+/** GET /api/actions/pay/{tag}: the ActionGetResponse. */
+export function payActionMetadata({ identity, asset, actionPath, icon, warnings }: ActionMetadataInput) {
+  const name = identity.displayName ? `${identity.displayName} (${identity.tag})` : identity.tag;
+  const fallback = asset.kind === 'sol' && asset.fallback ? ` ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster.` : '';
+  return {
+    type: 'action' as const,
+    icon,
+    title: `Pay ${name}`,
+    description: `${warnings.map((w) => `Warning: ${w.message} `).join('')}Send ${asset.symbol} straight to the payout wallet of ${identity.tag} (${identity.wallet}).${fallback}`,
+    label: `Pay ${identity.tag}`,
+    links: {
+      actions: [
+        ...(PRESETS[asset.symbol] ?? []).map((amount) => ({
+          type: 'transaction' as const,
+          label: `Send ${amount} ${asset.symbol}`,
+          href: `${actionPath}?amount=${amount}`,
+        })),
+        {
+          type: 'transaction' as const,
+          label: `Send ${asset.symbol}`,
+          href: `${actionPath}?amount={amount}`,
+          parameters: [
+            {
+              type: 'number' as const,
+              name: 'amount',
+              label: `Amount in ${asset.symbol}`,
+              required: true,
+              min: 10 ** -asset.decimals,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+/** POST body (the spec allows more fields; they are ignored). */
+export const PayActionRequest = z.object({ account: PublicKeyString.meta({ description: 'The payer: signs and pays the fee' }) });
+
+/** POST query: the amount in the asset's units, and an optional reference key chosen by the payer's app. */
+export const PayActionQuery = z.object({
+  // refused, never trimmed: an amount with a BOM or a zero-width space is not the amount shown
+  amount: z
+    .string({ message: 'is required' })
+    .max(40)
+    .regex(/^[0-9.]+$/, { message: 'must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)' }),
+  reference: PublicKeyString.optional(),
+});
+
+export interface PayActionInput {
+  identity: Identity;
+  asset: PayAsset;
+  account: string;
+  amount: string;
+  reference: string | undefined;
+  connection: Connection;
+  /** How the compute units are priced (config `priorityFee`). */
+  priorityFee: PriorityFeePolicy;
+  /** A new reference key when the payer's app gave none. */
+  newReference: () => PublicKey;
+}
+
+/** POST /api/actions/pay/{tag}: the unsigned transfer, its reference key and a message. */
+export async function buildPayAction(input: PayActionInput) {
+  const { identity, asset } = input;
+  const amount = toBaseUnits(input.amount, asset.decimals);
+  if (amount === null) {
+    throw new AppError(
+      'invalid_request',
+      `\`amount\`: must be a positive number of ${asset.symbol} with at most ${asset.decimals} decimal places`,
+    );
+  }
+  const reference = input.reference ? new PublicKey(input.reference) : input.newReference();
+  const payment: Payment = { payer: new PublicKey(input.account), wallet: new PublicKey(identity.wallet), asset, amount, reference };
+  const writable = payInstructions(payment).flatMap((ix) => ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey));
+  const [latest, microLamports] = await Promise.all([
+    rpcCall(() => input.connection.getLatestBlockhash('confirmed')),
+    recentPriorityFee(input.connection, writable, input.priorityFee),
+  ]);
+  const { transaction } = buildPayTransaction({ payment, latest, microLamports });
+  return {
+    type: 'transaction' as const,
+    transaction,
+    message: `Pay ${input.amount} ${asset.symbol} to ${identity.tag}`,
+    /** Not in the spec (extra fields are allowed): the key to find the payment by. */
+    reference: reference.toBase58(),
+  };
+}

@@ -1,0 +1,84 @@
+import { SystemProgram, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { TOKEN_PROGRAM_ID } from './pay-asset';
+import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
+import { limitFor } from '@/lib/chain/compute-units';
+import { readonly } from '@/lib/chain/account-meta';
+import { associatedTokenAddress, createAssociatedTokenAccountIdempotent, transferCheckedInstruction } from '@/lib/chain/spl-token';
+import type { PayAsset } from './pay-asset';
+
+/*
+ * The transaction of the "pay @tag" Action: a plain transfer from the payer to the payout
+ * wallet, SOL or SPL token, nothing else, with the `reference` key as a read-only account of
+ * the transfer (the Solana Pay convention), so the payer's app finds it with
+ * getSignaturesForAddress(reference). The payer pays the fee and signs; the service never does.
+ */
+
+/** One payment: who pays whom, what, and the reference key to find it by. */
+export interface Payment {
+  payer: PublicKey;
+  wallet: PublicKey;
+  asset: PayAsset;
+  /** In the asset's base units (lamports, token atoms). */
+  amount: bigint;
+  reference: PublicKey;
+}
+
+/*
+ * What the transfers cost, known rather than simulated per payment: a System transfer is a
+ * builtin charged 150 CU. A token payment is CreateIdempotent (creating the payee's account
+ * the first time) then TransferChecked: 15,183 CU with SPL Token and 20,090 with Token-2022
+ * for a plain mint in LiteSVM with the programs it ships (6,095 and 8,193 once the account
+ * exists). The allowances are about 2.5× that: the programs deployed on a cluster differ by
+ * version, and Token-2022 extensions (transfer fees, memo checks) add work; a transfer hook
+ * can cost anything, and such a mint's payer needs a wallet that re-budgets it.
+ */
+export const PAY_UNITS = {
+  sol: 150,
+  splToken: 40_000,
+  token2022: 60_000,
+} as const;
+
+/** The compute-unit limit of a payment's transaction. */
+export function payLimit(asset: PayAsset): number {
+  if (asset.kind === 'sol') return limitFor(PAY_UNITS.sol);
+  return limitFor(asset.tokenProgram.equals(TOKEN_PROGRAM_ID) ? PAY_UNITS.splToken : PAY_UNITS.token2022);
+}
+
+export interface PayTransactionInput {
+  payment: Payment;
+  latest: BlockhashWithExpiryBlockHeight;
+  /** The compute-unit price, from the recent fees of the accounts the payment writes. */
+  microLamports: number;
+}
+
+export function buildPayTransaction({ payment, latest, microLamports }: PayTransactionInput): UnsignedTransaction {
+  return buildUnsignedTransaction({
+    feePayer: payment.payer,
+    latest,
+    budget: { units: payLimit(payment.asset), microLamports },
+    instructions: payInstructions(payment),
+  });
+}
+
+export function payInstructions({ payer, wallet, asset, amount, reference }: Payment): TransactionInstruction[] {
+  const referenceKey = readonly(reference);
+  if (asset.kind === 'sol') {
+    const transfer = SystemProgram.transfer({ fromPubkey: payer, toPubkey: wallet, lamports: amount });
+    transfer.keys.push(referenceKey);
+    return [transfer];
+  }
+  const { mint, tokenProgram, decimals } = asset;
+  // The payout wallet may never have held this token: its account is created if missing (the payer pays the rent).
+  const createDestination = createAssociatedTokenAccountIdempotent({ funder: payer, owner: wallet, mint, tokenProgram });
+  const transfer = transferCheckedInstruction({
+    source: associatedTokenAddress(payer, mint, tokenProgram),
+    mint,
+    destination: associatedTokenAddress(wallet, mint, tokenProgram),
+    authority: payer,
+    amount,
+    decimals,
+    tokenProgram,
+  });
+  transfer.keys.push(referenceKey);
+  return [createDestination, transfer];
+}

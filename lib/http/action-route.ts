@@ -1,0 +1,28 @@
+import type { Handler } from '@/lib/http/handler';
+import { currentActionHeaders } from '@/lib/features/integrations/action-answer';
+
+/**
+ * The outer wrapper of the Action routes and actions.json: every answer (errors, preflights)
+ * carries the Actions spec's CORS, version and chain headers, and an error also carries the
+ * spec's `{ message }` beside our envelope (`{ message, error: { code, message } }`), so both
+ * blink clients and our own clients read it.
+ */
+export function withActionHeaders<C>(handler: Handler<C>): Handler<C> {
+  return async (req, ctx) => {
+    const [response, headers] = await Promise.all([handler(req, ctx), currentActionHeaders()]);
+    const answer = response.status >= 400 ? await withSpecMessage(response) : response;
+    for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
+    return answer;
+  };
+}
+
+/** OPTIONS of an Action route: the same headers, no body. */
+export async function actionPreflight(): Promise<Response> {
+  return new Response(null, { status: 204, headers: { ...(await currentActionHeaders()), 'Cache-Control': 'public, max-age=86400' } });
+}
+
+async function withSpecMessage(response: Response): Promise<Response> {
+  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+  const message = body?.error?.message ?? 'The request failed.';
+  return Response.json({ message, ...body }, { status: response.status, headers: response.headers });
+}

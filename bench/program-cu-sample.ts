@@ -4,7 +4,7 @@
  * loader-v3 transactions into LiteSVM with every feature on, as the tests deploy it.
  * Printed as mean, p99 and max, beside the same sample run on the build before the PDA
  * checks moved to sol_sha256 + sol_curve_validate_point
- * (program/tests/fixtures/tag_registry_runtime_pda.so) and the figures the README recorded
+ * (program/tests/fixtures/tag_registry_runtime_pda.so) and the figures recorded earlier
  * at one chosen id. `npm run bench -- cu`, or `npx tsx bench/program-cu-sample.ts [tags]`.
  */
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
@@ -36,7 +36,7 @@ export const SAMPLED = [
 ] as const;
 export type Sampled = (typeof SAMPLED)[number];
 
-/** The README's figures at the localnet id, where every measured tag had bump 255. */
+/** The figures recorded earlier at the localnet id, where every tag had bump 255 (bench/results/2026-11-26.md). */
 const README_FIGURES: Partial<Record<Sampled, string>> = {
   register_tag: '3,634',
   'register_tag, PDA pre-funded': '5,893',

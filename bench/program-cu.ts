@@ -2,7 +2,7 @@
  * Compute units of one register_tag in LiteSVM with every feature on (from the transaction
  * metadata): the committed SBPF v3 build, deployed through loader-v3, beside the old v0
  * build (program/tests/fixtures/tag_registry_v0.so) at the same program id and with the
- * same tags, and beside the v0 figures the README recorded. Then the binary's size and what
+ * same tags, and beside the v0 figures recorded earlier. Then the binary's size and what
  * a deploy costs at today's rent. `npx tsx bench/program-cu.ts`, or `npm run bench -- program`.
  */
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
@@ -22,7 +22,7 @@ import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } f
 export const PROGRAM_CU_TARGET = 10_000;
 /** No worse than v0, at most this when the owner pays. */
 export const OWNER_PAYS_V3_TARGET = 4_000;
-/** What the README recorded for the v0 build (program id of that time; every tag at bump 255). */
+/** What was recorded for the v0 build (program id of that time; every tag at bump 255; bench/results/2026-11-26.md). */
 export const README_V0_FIGURES = { ownerPays: 3_642, sponsored: 3_639, preFunded: 5_901 };
 const V0_SO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'program', 'tests', 'fixtures', 'tag_registry_v0.so');
 const LONGEST_TAG = 'abcdefghijklmnopqrstuvwxyz012345';

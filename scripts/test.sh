@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: every test of the project, on a fresh machine. Installs what the tests need,
-# generates the typed client's types, type-checks, rebuilds the program (the tests compare it
-# with the committed .so), builds the production app, then runs Vitest (real PostgreSQL,
-# LiteSVM, localnet, the built app) and Playwright (Debian's Chromium against the built app).
+# `npm test`: every test of the project, on a fresh machine. Installs what the tests need
+# (Debian's clang-19 and chromium, the npm packages), generates the typed client's types,
+# type-checks, builds the production app, then runs Vitest (real PostgreSQL, LiteSVM, a
+# localnet, the built app; program/tests/reproducible-build.test.ts rebuilds the program and
+# compares it with the committed .so) and Playwright (Debian's Chromium against the built app).
+# `npm test -- <files or filters>` hands its arguments to Vitest and skips Playwright.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1

@@ -2,7 +2,7 @@
  * Compute-unit limits of the transactions the service builds (DESIGN "Operating"): what each
  * instruction costs at worst, as bench/program-cu-sample.ts measures the committed build
  * (1,000 random tags of 3–32 bytes at a fresh program id, LiteSVM with every feature on),
- * plus the compute-budget instructions themselves, plus a margin (README "Compute budget").
+ * plus the compute-budget instructions themselves, plus a margin (docs/integrators.md, "Compute budget and fees").
  * The program's costs are deterministic for one build and one feature set; the margin is
  * for what can change under a deployed transaction builder: the runtime's prices.
  *

@@ -14,8 +14,8 @@ const MAX_FEE_ACCOUNTS = 128;
  * getRecentPrioritizationFees answers), at the policy's percentile, never above its ceiling.
  * A cluster that reports nothing recent gives 0, and so does one that refuses the method (a
  * JSON-RPC error; some providers do not serve it) or answers something else than fees, with a
- * warning: a transaction without a priority fee still lands, later under congestion (README
- * "Compute budget and fees"). An unreachable cluster, or a provider rate limiting us, is a 503
+ * warning: a transaction without a priority fee still lands, later under congestion
+ * (docs/integrators.md, "Compute budget and fees"). An unreachable cluster, or a provider rate limiting us, is a 503
  * like any other read of the builders (the blockhash read beside this one needs it too).
  */
 export async function recentPriorityFee(connection: Connection, writable: readonly PublicKey[], policy: PriorityFeePolicy): Promise<number> {

@@ -31,7 +31,7 @@ const httpUrl = () => optionalUrl(['http:', 'https:']);
 const port = (fallback: number) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).default(fallback));
 
-/** What the README's "Configuration" table says of a variable (`npm run config:readme` writes it). */
+/** What docs/configuration.md's table says of a variable (`npm run config:readme` writes it). */
 export interface VariableDoc {
   /** One line: what it sets and, where it is not obvious, who sets it. */
   description: string;
@@ -134,7 +134,7 @@ export const envSchema = z.object({
     'overrides of the rate-limit buckets below, `bucket=limit[/windowSeconds]` comma-separated: for tests and benchmarks that send many requests from one address, or need a small budget to reach the 429',
     { shownDefault: 'none: the buckets\' figures' },
   ),
-  PRIORITY_FEE_PERCENTILE: doc(z.coerce.number().int().min(0).max(100).default(75), 'which percentile (0–100) of the cluster\'s recent prioritization fees, for the accounts a built transaction writes, it bids per compute unit (see [Compute budget and fees](#compute-budget-and-fees))'),
+  PRIORITY_FEE_PERCENTILE: doc(z.coerce.number().int().min(0).max(100).default(75), 'which percentile (0–100) of the cluster\'s recent prioritization fees, for the accounts a built transaction writes, it bids per compute unit (see [Compute budget and fees](integrators.md#compute-budget-and-fees))'),
   PRIORITY_FEE_MAX_MICRO_LAMPORTS: doc(z.coerce.number().int().min(0).max(1_000_000_000).default(5_000_000), 'the most a built transaction bids per compute unit, in micro-lamports, whatever the cluster asks'),
   INDEXER_INTERVAL_SECONDS: doc(z.coerce.number().int().min(0).default(15), 'interval of the indexer run by `npm start` / `npm run dev` (0: none, for a second instance or a test)'),
   INDEXER_PAGE_SIZE: doc(z.coerce.number().int().min(1).max(1000).default(1000), '`getSignaturesForAddress` page size (a node answers at most 1,000; a provider may cap it lower; tests set it small so that one run pages)'),

@@ -1,7 +1,7 @@
 /**
  * Every rate-limit bucket, declared once: what it counts, how it is keyed, its policy and why.
- * The limiter (lib/http/rate-limit.ts) reads the policies, and the README's "Rate limits" table
- * is generated from this object (`npm run config:readme`). A policy is GCRA
+ * The limiter (lib/http/rate-limit.ts) reads the policies, and the "Rate limits" table of
+ * docs/configuration.md is generated from this object (`npm run config:readme`). A policy is GCRA
  * (lib/features/auth/rate-limit.ts): `limit` requests at once, then one more every `windowSeconds / limit`.
  *
  * The figures are constants, not settings: no deployment has needed others. RATE_LIMITS
@@ -101,7 +101,7 @@ export interface RateLimitBucketDeclaration {
   /** Requests allowed at once, and per window. */
   limit: number;
   windowSeconds: number;
-  /** The routes and forms that spend this budget (the README's table). */
+  /** The routes and forms that spend this budget (docs/configuration.md's table). */
   counts: string;
   /** Why these figures. */
   why: string;

@@ -2,7 +2,7 @@
  * Group commit for a hot statement: calls made while a batch is on its way to the database
  * wait, and go together in the next one (one statement, one round trip for all of them). An
  * idle server sends each call at once, alone; a busy one sends fewer, larger statements. A
- * round trip costs the server far more than the rows it carries (see README "Benchmarks"):
+ * round trip costs the server far more than the rows it carries (see bench/results/2026-11-26.md):
  * measured side by side, one batch in flight beat two and beat none.
  *
  * `run` gets the items in call order and answers one result per item, in the same order.

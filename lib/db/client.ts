@@ -56,7 +56,7 @@ function opened(db: unknown, driver: DbDriver, close: () => Promise<void>): DbHa
  * database is better answered 503 (lib/core/database-errors.ts) than held, and no deployment has
  * needed others.
  * - A statement: 5 s. Ours are indexed lookups and small writes that take milliseconds (the
- *   README's benchmarks: an availability check with look-alikes over a million tags, p95
+ *   benchmarks, bench/results/2026-11-26.md: an availability check with look-alikes over a million tags, p95
  *   0.66 ms); 5 s only catches a lock held elsewhere or a database that stopped answering.
  * - Opening a connection (TCP, TLS, start-up): 5 s, enough for a cold serverless database.
  * - Waiting for a free connection of the pool, connecting included: 3 s, shorter than a
@@ -117,7 +117,7 @@ export async function openDb(
       const { createPool } = await import('@vercel/postgres');
       const { drizzle } = await import('drizzle-orm/vercel-postgres');
       // Neon's pooler refuses start-up parameters such as statement_timeout: set it on the
-      // database role instead (README "Configuration"); the client-side deadline stays.
+      // database role instead (docs/operating.md, "Deploying to Vercel"); the client-side deadline stays.
       const pool = createPool({
         connectionString: database.url,
         max,

@@ -5,7 +5,7 @@ import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
 
 /*
- * Freshness of public reads (README "Freshness: X-Indexed-Slot"): every public read answers
+ * Freshness of public reads (docs/integrators.md, "Freshness: X-Indexed-Slot"): every public read answers
  * with the slot its data reflects, so a client that saw a transaction land at slot S can tell
  * whether the answer includes it. That slot is the indexer cursor's (every transaction of the
  * program up to it is mirrored), or a later one POST /v1/sync mirrored ahead of the cursor.
@@ -25,7 +25,7 @@ export const indexedSlotColumn = () => sql<string>`${sql.raw(INDEXED_SLOT_SQL)}`
 // Reads arriving while one runs share the next (lib/db/batch.ts): one statement for many requests.
 // GET /v1/identity/{tag}/transfer, whose slot is read this way, serves 1.28× what it does
 // without (without it: 78%, 80%, 75% of the batched throughput in three side-by-side runs,
-// README "Benchmarks").
+// bench/results/2026-11-26.md).
 const batchedRead = perHandle((db: Db) =>
   createBatcher(async (asks: null[]) => {
     const [row] = await executePrepared<{ slot: string }>(db, 'indexed_slot', `SELECT ${INDEXED_SLOT_SQL} AS slot`, []);

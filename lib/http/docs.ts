@@ -30,7 +30,7 @@ export const PublicReadHeaders = z.object({
   'Access-Control-Allow-Origin': header('Access-Control-Allow-Origin', 'Any origin may read it', '*'),
   'X-Indexed-Slot': header(
     'X-Indexed-Slot',
-    'The slot the answer reflects: every transaction of the program up to it is mirrored (README "Freshness: X-Indexed-Slot")',
+    'The slot the answer reflects: every transaction of the program up to it is mirrored (docs/integrators.md, "Freshness: X-Indexed-Slot")',
     '312345678',
   ),
 });

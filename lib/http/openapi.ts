@@ -31,7 +31,7 @@ const ErrorEnvelope = z
       reason: z
         .enum(REVERSE_NOT_FOUND_REASONS)
         .optional()
-        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (README "Reverse lookup: why a 404")' }),
+        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")' }),
       tag: z.string().optional().meta({ description: '`lookalike` only: the verified or merchant tag the refused tag looks like', example: '@alice' }),
     }),
   })

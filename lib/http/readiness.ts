@@ -19,7 +19,7 @@ export interface Check {
   error?: 'timeout' | 'unavailable' | 'failed';
 }
 
-/** GET /api/ready's answer: 200 when every check passed, else 503 (README "Operating the service"). */
+/** GET /api/ready's answer: 200 when every check passed, else 503 (docs/operating.md). */
 export interface Readiness {
   ok: boolean;
   checks: { database: Check; cluster: Check & { finalizedSlot?: number } };

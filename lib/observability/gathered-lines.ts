@@ -6,7 +6,7 @@ import type { DestinationStream } from 'pino';
  * minLength), but it measures the whole gathered text again on every line (Buffer.byteLength
  * of a string that keeps growing, copied each time), about as dear as the line itself. Here a
  * line is pushed on a list, and the list is joined and handed on once: pino's line plus its
- * write went from 4.1 to 2.1 µs (README "Benchmarks").
+ * write went from 4.1 to 2.1 µs (bench/results/2026-11-26.md).
  */
 
 /** Where gathered lines are handed, as one text: a destination that writes what it is given (a synchronous SonicBoom). */

@@ -4,7 +4,7 @@ import { currentRequestId } from './request-context';
 import { REDACTED, REDACTED_FIELDS, scrub } from './scrub';
 
 /*
- * The server's log: one JSON object a line on stdout (README "Operating the service", "Logs").
+ * The server's log: one JSON object a line on stdout (docs/operating.md, "Logs").
  * Two loggers write to it:
  * - `logger`, for what lib/ code logs: every line written while a request is served carries
  *   its `requestId` (the X-Request-Id its answer returns), found through the request context,

@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/sdk-metrics';
 
 /*
- * The service's metrics (README "Operating the service", "Metrics"), with OpenTelemetry's
+ * The service's metrics (docs/operating.md, "Metrics"), with OpenTelemetry's
  * SDK: read in Prometheus's text format at GET /api/metrics (each instance scraped on its
  * own), and pushed over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (Vercel, where no
  * scraper reaches a function). One MeterProvider per process, on globalThis: Next.js gives
@@ -82,7 +82,7 @@ function exportIntervalMs(): number {
  * The request latency histogram, kept per series in the requests map and handed to the
  * readers when they collect (a MetricProducer), as an OpenTelemetry histogram would report
  * it. An SDK histogram would hash the series' attributes and read the clock on every record:
- * about 5 µs a request in place, measured by CPU profile (README "Benchmarks").
+ * about 5 µs a request in place, measured by CPU profile (bench/results/2026-11-26.md).
  */
 function requestDurations(requests: Map<string, RequestSeries>): MetricProducer {
   return {
@@ -221,7 +221,7 @@ function telemetry(): Telemetry {
   return (holder[SLOT] ??= createTelemetry());
 }
 
-/** One answered request (on every request: kept cheap, see README "Benchmarks"). */
+/** One answered request (on every request: kept cheap, see bench/results/2026-11-26.md). */
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
   const t = telemetry();
   const key = `${route} ${method} ${status}`;

@@ -8,7 +8,7 @@ import { workAsyncStorage } from 'next/dist/server/app-render/work-async-storage
  * 20 every AsyncLocalStorage in use costs every promise the process makes (each one is copied
  * onto each new promise), and Next.js makes hundreds a request: a CPU profile of the trivial
  * route under load put ours at about 16 µs a request, a quarter of what observing cost
- * (README "Benchmarks"). The import is Next.js's own module for that store, the one its
+ * (bench/results/2026-11-26.md). The import is Next.js's own module for that store, the one its
  * `headers()` and `after()` read; a Next.js that moved it fails the build, and a request
  * whose lines lost their id fails tests/register/priority-fee-refused.test.ts.
  * Outside a request (startup, the indexer's own process) there is no store, and no id.

@@ -1,6 +1,6 @@
 /**
- * `npm run program:deploy -- …` and `npm run program:verify -- …` (README "Deploying the
- * program"). Exit code 0 on success, 1 when the deploy or the comparison fails, 2 on bad
+ * `npm run program:deploy -- …` and `npm run program:verify -- …` (docs/operating.md,
+ * "Deploying the program"). Exit code 0 on success, 1 when the deploy or the comparison fails, 2 on bad
  * arguments.
  */
 import { existsSync, readFileSync } from 'node:fs';

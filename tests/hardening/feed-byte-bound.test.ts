@@ -8,7 +8,7 @@ import { ownApp } from '../support/app';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
- * A page of GET /v1/events is bounded in bytes (FEED_PAGE_MAX_BYTES, 1 MiB, README) as well
+ * A page of GET /v1/events is bounded in bytes (FEED_PAGE_MAX_BYTES, 1 MiB, docs/integrators.md) as well
  * as in events: the attack was 1,100 PATCHes of 2.7 KB each making a 2.9 MB page. A page cut
  * by the bound ends between two events, `next` continues right after its last one, and it
  * is cacheable as immutable only because a next event already exists.

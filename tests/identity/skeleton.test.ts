@@ -1,4 +1,4 @@
-// Look-alike skeletons (README "Look-alike tags"): named vectors against lib/core/skeleton.ts,
+// Look-alike skeletons (docs/integrators.md, "Look-alike tags"): named vectors against lib/core/skeleton.ts,
 // and the database's generated column computing the same skeleton.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Paying the right person (README "Look-alike tags", "Signals for payers", "Warnings for payers",
-// "Reverse lookup: why a 404", "Freshness: X-Indexed-Slot"), against the built app, the shared
+// Paying the right person (docs/integrators.md: "Paying the right person", "Resolve, reverse,
+// batch", "Freshness: X-Indexed-Slot"), against the built app, the shared
 // localnet and PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';

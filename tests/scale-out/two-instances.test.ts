@@ -8,7 +8,7 @@ import { firstViewShowing, view } from './support';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
- * README "Running several instances": two `npm start` instances (scripts/serve.ts) on one
+ * docs/operating.md, "Running several instances": two `npm start` instances (scripts/serve.ts) on one
  * PostgreSQL and one localnet, as behind a load balancer. A change made through one (or by
  * the admin command, which talks to neither) shows on the other's /@tag within 1 s of the
  * change's answer, although the other had served the page before.

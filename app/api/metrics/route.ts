@@ -1,6 +1,6 @@
 // GET /api/metrics — this instance's metrics in Prometheus's text format
 // (lib/observability/metrics.ts). With METRICS_TOKEN set, only with `Authorization: Bearer
-// <METRICS_TOKEN>`; without it, open (README "Operating the service").
+// <METRICS_TOKEN>`; without it, open (docs/operating.md).
 import { hasBearerSecret } from '@/lib/http/cron-auth';
 import { withApi } from '@/lib/http/handler';
 import { AppError } from '@/lib/core/errors';

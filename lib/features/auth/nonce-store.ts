@@ -65,7 +65,7 @@ interface NonceToStore {
 
 // Batched (lib/db/batch.ts): POST /v1/auth/challenge went from 62% to 71% of the trivial route
 // with it, measured side by side; against the same build without it, 1.22× (without it: 73%,
-// 82%, 83% of the batched throughput in three runs; README "Benchmarks").
+// 82%, 83% of the batched throughput in three runs; bench/results/2026-11-26.md).
 const storeBatcher = perHandle((db: Db) =>
   createBatcher(async (items: NonceToStore[]) => {
     const rows = await executePrepared<{ n: number }>(db, 'store_nonces', STORE, [
@@ -88,7 +88,7 @@ interface NonceToConsume {
 
 type ConsumedRow = { n: number | string; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date };
 
-// Batched: POST /v1/auth/verify went from 46% to 49% of the trivial route with it (README "Benchmarks").
+// Batched: POST /v1/auth/verify went from 46% to 49% of the trivial route with it (bench/results/2026-11-26.md).
 const consumeBatcher = perHandle((db: Db) =>
   createBatcher((items: NonceToConsume[]) =>
     executePrepared<ConsumedRow>(db, 'consume_nonces', CONSUME, [

@@ -18,7 +18,7 @@ export type OwnerCheck = (row: IdentityRow, caller: string) => Promise<void>;
  * old owner must not edit the tag any more: the record on chain (at `confirmed`, as the
  * lifecycle builders read it) decides, 403 another owner, 404 no record (released). Without
  * an offer the mirror's owner is the chain's (a transfer needs an offer first), so no RPC.
- * An offer and its acceptance both inside the mirror's lag are not seen (README "Security").
+ * An offer and its acceptance both inside the mirror's lag are not seen (docs/security.md, "Threat notes").
  */
 export function ownerOnChain({ connection, programId }: { connection: Connection; programId: PublicKey }): OwnerCheck {
   return async (row, caller) => {

@@ -1,6 +1,6 @@
 /*
- * What a payer must be told before sending money to a tag (README "Warnings for payers"):
- * the payout wallet changed recently (the first sign of a taken-over account), or the tag
+ * What a payer must be told before sending money to a tag (docs/integrators.md, "Signals for
+ * payers"): the payout wallet changed recently (the first sign of a taken-over account), or the tag
  * looks like a verified or merchant tag (lib/core/skeleton.ts). A pure function of the
  * tag's signals and the time, so /@tag, the pay Action and GET
  * /v1/identity/{tag}/signals say the same, and tests choose the time.

@@ -19,7 +19,7 @@ import { indexedSlotColumn } from '@/lib/db/indexed-slot';
 
 // Batched: GET /v1/identity/{tag} over 500 tags went from 64% to 73% of the trivial route with
 // it, measured side by side; against the same build without it, 1.33× (without it: 61%, 75%,
-// 75% of the batched throughput in three runs; README "Benchmarks").
+// 75% of the batched throughput in three runs; bench/results/2026-11-26.md).
 const findActiveTags = perHandle((db: Db) => {
   // From the one-row slot read, so a batch where no tag is found still answers the slot (X-Indexed-Slot).
   const slot = db.$with('indexed').as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));

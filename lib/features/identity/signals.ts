@@ -11,7 +11,7 @@ import { displayTag } from '@/lib/core/tag';
 import { activeIdentitySql, isActiveIdentity } from './active';
 
 /*
- * GET /v1/identity/{tag}/signals (README "Signals for payers"): what a payment app weighs
+ * GET /v1/identity/{tag}/signals (docs/integrators.md, "Signals for payers"): what a payment app weighs
  * before sending money, beside the identity object (which keeps exactly SPEC 2.1's fields).
  */
 
@@ -25,7 +25,7 @@ export const Signals = z
     walletSince: Timestamp.meta({ description: 'When the payout wallet became the current one: the block time of the landed transaction that set it.' }),
     verified: z.boolean(),
     merchant: z.boolean(),
-    lookalikes: z.array(z.string()).meta({ description: 'Active verified or merchant tags (with `@`) that look like this one (README "Look-alike tags").', example: ['@a1ice'] }),
+    lookalikes: z.array(z.string()).meta({ description: 'Active verified or merchant tags (with `@`) that look like this one (docs/integrators.md, "Look-alike tags").', example: ['@a1ice'] }),
     warnings: z
       .array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() }))
       .meta({ description: 'What /@tag and the pay Action warn a payer about now: `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.' }),
@@ -36,7 +36,7 @@ export type Signals = z.infer<typeof Signals>;
 // One statement per batch of tags: the row, its protected look-alikes (skeleton index) and the slot.
 // Batched (lib/db/batch.ts): GET /v1/identity/{tag}/signals over 500 tags serves 1.23× what it
 // does without (without it: 83%, 81%, 74% of the batched throughput in three side-by-side runs,
-// README "Benchmarks").
+// bench/results/2026-11-26.md).
 const findSignals = perHandle((db: Db) => {
   const slot = db.$with('indexed').as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
   const query = db

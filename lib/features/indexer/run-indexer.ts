@@ -40,7 +40,7 @@ export const INDEXER_FETCH_RETRY = { attempts: 3, firstDelayMs: 250 } as const;
 /**
  * Signatures one scheduled run processes at most (the cron route and `npm run indexer`): 5,000.
  * The cron route's function may run 60 s (app/api/cron/indexer/route.ts), and the slowest
- * catch-up measured (README benchmarks: 20,000 from an empty cursor on a loaded machine) went
+ * catch-up measured (`npm run bench -- scale`: 20,000 from an empty cursor, on a loaded machine) went
  * at 207 transactions a second, so 5,000 take about 24 s; the rest wait for the next run.
  */
 export const MAX_TRANSACTIONS_PER_RUN = 5000;

@@ -12,7 +12,7 @@ import { readLastRun } from './last-run';
 const LISTED = 20;
 
 /**
- * GET /api/indexer/status (README "Operating the service"). Everything but `private` is
+ * GET /api/indexer/status (docs/operating.md). Everything but `private` is
  * public: slots, counts and times say nothing the chain does not (the cursor is a signature
  * of the program's, on chain for all to read). `private` (with the operator's bearer secret)
  * adds what may quote a provider's error: each deferral's and skip's reason, the last error.

@@ -6,7 +6,7 @@ import { executePrepared } from '@/lib/db/rows';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/chain/account';
 
 /*
- * Why a reverse lookup found no tag (README "Reverse lookup: why a 404"), in the 404's
+ * Why a reverse lookup found no tag (docs/integrators.md, "Resolve, reverse, batch"), in the 404's
  * envelope as `reason`, checked in this order:
  *   blocked            the address owns, or is the payout wallet of, a tag that is blocked;
  *   not_indexed        the chain holds a tag record owned by it or paying it that the mirror

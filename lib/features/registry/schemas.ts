@@ -63,7 +63,7 @@ export const TagAvailability = z
           merchant: z.boolean(),
         }),
       )
-      .meta({ description: 'Existing active tags this one would look like (README "Look-alike tags"): verified and merchant ones first, at most 20.' }),
+      .meta({ description: 'Existing active tags this one would look like (docs/integrators.md, "Look-alike tags"): verified and merchant ones first, at most 20.' }),
     warning: z
       .string()
       .nullable()

@@ -33,7 +33,7 @@ export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
 /** How long one pass goes on starting deliveries (the cron route's function has 60 s). */
 export const PASS_BUDGET_MS = 20_000;
 /**
- * One delivery attempt, connecting included: 10 s, what the README's Webhooks section asks of
+ * One delivery attempt, connecting included: 10 s, what docs/integrators.md ("Webhooks") asks of
  * a receiver (answer 2xx, then work). One that takes longer is retried, and the pass's other
  * workers keep the other subscriptions moving meanwhile.
  */

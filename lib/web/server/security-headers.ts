@@ -1,5 +1,5 @@
 /*
- * The security headers of every response, in one place (README "Security").
+ * The security headers of every response, in one place (docs/security.md).
  *
  * Pages: a Content-Security-Policy with no 'unsafe-inline' in script-src. Two kinds of page:
  * - /@tag (app/[handle]/route.ts) has no inline script at all: `script-src 'self'`, the

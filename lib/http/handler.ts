@@ -4,7 +4,7 @@ import { AppError, toAppError } from '@/lib/core/errors';
 import { errorResponse } from '@/lib/http/error-response';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from './rate-limit';
-import { getServices, type Services } from './services';
+import { getServices, type Services, type ServicesProvider } from './services';
 
 /** What Next.js passes a route handler: the dynamic segments, as a Promise (Next 15+). */
 export interface RouteContext<P = Record<string, string>> {
@@ -30,11 +30,13 @@ export function withApi<P = Record<string, string>>(
   handler: Handler<ApiContext<P>>,
   /** The route's path as metrics and logs name it (v1Route passes its declared path); else looked up from the URL. */
   route?: string,
+  /** Where the handler's services come from: the process's own in production, a test's own in-process. */
+  provide: ServicesProvider = getServices,
 ): Handler<RouteContext<P>> {
   return (req: Request, ctx: RouteContext<P>) =>
     observeRequest(req, route, async () => {
       try {
-        const [services, params] = await Promise.all([getServices(), ctx?.params ?? ({} as P)]);
+        const [services, params] = await Promise.all([provide(), ctx?.params ?? ({} as P)]);
         return await handler(req, { params, services });
       } catch (err) {
         return errorResponse(err);

@@ -13,6 +13,17 @@ export interface Services {
   tokenKeys: SessionTokenKeys;
 }
 
+/** Where a route's handlers take their services from (lib/http/v1-route.ts `v1Handlers`). */
+export type ServicesProvider = () => Promise<Services>;
+
+/**
+ * Services made from a configuration and database handles the caller opened: what a test
+ * binds a route's handlers to in-process (tests/support/in-process.ts), one per configuration.
+ */
+export async function servicesOf(config: Config, db: Db, authDb: Db = db): Promise<Services> {
+  return { config, db, authDb, tokenKeys: await sessionTokenKeys(resolveAuthSecret(config), config.appUrl.origin) };
+}
+
 let cached: Promise<Services> | undefined;
 
 /** What route handlers pass into lib/: configuration, database and token keys, made once. */

@@ -10,7 +10,7 @@ import { methodNotAllowed } from './other-methods';
 import { parseWith } from './parse';
 import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
 import { readJson } from './read-json';
-import type { Services } from './services';
+import { getServices, type Services, type ServicesProvider } from './services';
 
 /*
  * A /v1 route declares what it is once: per method, one `V1Operation` object holding its auth,
@@ -115,7 +115,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
  * envelope, the rate limit, the bearer token (or after the body with `bearerLast`) and the
  * caller's rate limit, the params, the body; then the handler.
  */
-function enforce(op: AnyV1Operation, path: string): Handler<RouteContext> {
+function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): Handler<RouteContext> {
   const checked = async (req: Request, { params: raw, services, countRequest }: ApiContext & { countRequest?: RequestCounter }) => {
     const tokenFirst = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
     const rest = async () => {
@@ -127,7 +127,7 @@ function enforce(op: AnyV1Operation, path: string): Handler<RouteContext> {
     };
     return tokenFirst && op.callerRateLimit ? withCallerRateLimit(services, op.callerRateLimit, tokenFirst, rest) : rest();
   };
-  return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path));
+  return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path, provide));
 }
 
 async function readBody<B>(req: Request, { schema, maxBytes, optional, parse = parseWith }: BodyDeclaration<B>): Promise<B> {
@@ -146,9 +146,18 @@ type RouteHandler = ((req: Request, ctx: RouteContext) => Response | Promise<Res
  *   export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/x', { GET: v1Operation({ … }) });
  */
 export function v1Route(path: string, operations: V1RouteDeclaration['operations']): Record<HttpMethod, RouteHandler> {
-  const declaration: V1RouteDeclaration = { path, operations };
+  return v1Handlers({ path, operations }, getServices);
+}
+
+/**
+ * The handlers of a declared route, taking their services from `provide`: v1Route binds the
+ * process's own; a test binds its own configuration and database and calls the handlers
+ * in-process (tests/support/in-process.ts), with no server of its own.
+ */
+export function v1Handlers(declaration: V1RouteDeclaration, provide: ServicesProvider): Record<HttpMethod, RouteHandler> {
+  const { path, operations } = declaration;
   const own: Partial<Record<HttpMethod, RouteHandler>> = {};
-  for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][]) own[method] = enforce(op, path);
+  for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][]) own[method] = enforce(op, path, provide);
   if (own.GET) own.HEAD = own.GET;
   const declared = HTTP_METHODS.filter((m) => m !== 'HEAD' && own[m]);
   const preflight = corsPreflight(declared);

@@ -1,0 +1,116 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { inject } from 'vitest';
+import { v1Routes } from '@/app/v1/v1-routes';
+import { parseConfig, type Config } from '@/lib/core/config';
+import { openDb, type Db } from '@/lib/db/client';
+import { servicesOf, type Services } from '@/lib/http/services';
+import { unknownPath, v1Handlers } from '@/lib/http/v1-route';
+import { TEST_AUTH_SECRET, TEST_CRON_SECRET } from '@/devstack/app';
+import { held, type Lifetime } from './held';
+
+/*
+ * The /v1 API in the test's own process: every route's handlers bound to services of the
+ * test's own (its configuration, its database), called directly. A configuration variant is a
+ * value here, not another server (tests/README.md "Which tests start a process"). `url` is a
+ * listener in this same process that hands each request to the same handlers, so helpers that
+ * take a base URL (signIn, the clients) work unchanged; `fetch` skips the socket altogether.
+ */
+
+/** The environment every in-process app starts from: the shared PostgreSQL and localnet, the client address from the one proxy. */
+export function baseEnv(): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: inject('databaseUrl'),
+    SOLANA_RPC_URL: inject('rpcUrl'),
+    APP_URL: 'http://127.0.0.1:3999',
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    CRON_SECRET: TEST_CRON_SECRET,
+    CLIENT_ADDRESS_SOURCE: 'proxy',
+    TRUSTED_PROXY_HOPS: '1',
+    INDEXER_INTERVAL_SECONDS: '0',
+    WEBHOOK_INTERVAL_SECONDS: '0',
+  };
+}
+
+export interface InProcessApp {
+  config: Config;
+  services: Services;
+  db: Db;
+  /** A base URL answered in this process by the same handlers (a listener on 127.0.0.1). */
+  url: string;
+  /** One request to the /v1 handlers, no socket: `path` is absolute (`/v1/...`) and may carry a query. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+type Handlers = ReturnType<typeof v1Handlers>;
+
+/** The /v1 routes bound to `services`, each with the pattern of its declared path. */
+function router(services: Services): (req: Request) => Promise<Response> {
+  const provide = async () => services;
+  const routes = v1Routes().map((declaration) => {
+    const names: string[] = [];
+    const pattern = new RegExp(
+      '^' + declaration.path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)')) + '/?$',
+    );
+    return { pattern, names, handlers: v1Handlers(declaration, provide) as Handlers };
+  });
+  return async (req) => {
+    const { pathname } = new URL(req.url);
+    for (const { pattern, names, handlers } of routes) {
+      const match = pattern.exec(pathname);
+      if (!match) continue;
+      const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+      return handlers[req.method.toUpperCase() as keyof Handlers](req, { params: Promise.resolve(params) });
+    }
+    return unknownPath(req);
+  };
+}
+
+/** Services for `env` over the base environment, with a database handle of their own. */
+export async function inProcessApp(env: Record<string, string> = {}): Promise<InProcessApp> {
+  const config = parseConfig({ ...baseEnv(), ...env });
+  const main = await openDb(config.database, { poolSize: 6, name: 'main' });
+  const services = await servicesOf(config, main.db);
+  const route = router(services);
+  const listener = createServer((req, res) => void answer(route, req, res));
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  return {
+    config,
+    services,
+    db: main.db,
+    url,
+    fetch: (path, init) => route(new Request(new URL(path, url), init)),
+    async close() {
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
+      await main.close();
+    },
+  };
+}
+
+/** The listener's side: a Node request in, our handlers' Response out. The socket's peer is the client the one proxy names. */
+async function answer(route: (req: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', req.socket.remoteAddress ?? '127.0.0.1');
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const request = new Request(`http://${req.headers.host}${req.url}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    duplex: 'half',
+  } as RequestInit);
+  const response = await route(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body && req.method !== 'HEAD') for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  res.end();
+}
+
+/** An in-process app held for a describe's (or file's) tests, closed after them (./held.ts). */
+export function heldInProcessApp(env: Record<string, string> = {}, lifetime?: Lifetime): () => InProcessApp {
+  return held('the in-process app', () => inProcessApp(env), (app) => app.close(), lifetime);
+}

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { ownApp } from '../support/app';
+import { heldInProcessApp } from '../support/in-process';
 
 const run = promisify(execFile);
 const EXAMPLE = 'packages/client/examples/quickstart.ts';
-const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
+const app = heldInProcessApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
 
 describe("the client README's example", () => {
   it('is the README text, line for line', async () => {

@@ -2,13 +2,13 @@ import { Keypair } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { createTagClient, keypairSigner, TagServiceError, walletSigner } from '@/packages/client/src';
-import { ownApp } from '../support/app';
+import { heldInProcessApp } from '../support/in-process';
 import { connect, fund } from '../indexer/support';
 
 // The typed client (packages/client) against the real app, as an integrator runs it: an app of
 // its own in `npm start`'s shape (direct client address), the shared localnet.
 const rpcUrl = inject('rpcUrl');
-const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
+const app = heldInProcessApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
 
 describe('packages/client against the app', () => {
   it('signs in, registers, edits, changes the wallet, transfers, follows the feed and releases', async () => {

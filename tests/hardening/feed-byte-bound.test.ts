@@ -4,7 +4,7 @@ import { identityEvents } from '@/lib/db/schema';
 import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
-import { ownApp } from '../support/app';
+import { heldInProcessApp } from '../support/in-process';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
@@ -15,7 +15,7 @@ import { liftedRateLimits } from '@/devstack/rate-limits';
  */
 
 const database = ownDatabase();
-const app = ownApp({ RATE_LIMITS: liftedRateLimits(['profile', 'profileKey', 'feed']) }, { database });
+const app = heldInProcessApp({ RATE_LIMITS: liftedRateLimits(['profile', 'profileKey', 'feed']) }, { database });
 
 /** Every profile field at its maximum, in characters of four UTF-8 bytes where text allows. */
 function maximalPatch(i: number) {

@@ -8,6 +8,7 @@ import { openDb, type Db } from '@/lib/db/client';
 import { servicesOf, type Services } from '@/lib/http/services';
 import { unknownPath, v1Handlers } from '@/lib/http/v1-route';
 import { TEST_AUTH_SECRET, TEST_CRON_SECRET } from '@/devstack/app';
+import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
 
 /*
@@ -110,7 +111,14 @@ async function answer(route: (req: Request) => Promise<Response>, req: IncomingM
   res.end();
 }
 
+export interface HeldInProcessOptions {
+  /** The database it runs on (the shared one when not given), e.g. an ownDatabase() the test also reads. */
+  database?: TestDatabase;
+  lifetime?: Lifetime;
+}
+
 /** An in-process app held for a describe's (or file's) tests, closed after them (./held.ts). */
-export function heldInProcessApp(env: Record<string, string> = {}, lifetime?: Lifetime): () => InProcessApp {
-  return held('the in-process app', () => inProcessApp(env), (app) => app.close(), lifetime);
+export function heldInProcessApp(env: Record<string, string> = {}, { database, lifetime }: HeldInProcessOptions = {}): () => InProcessApp {
+  const open = () => inProcessApp(database ? { DATABASE_URL: database.url, ...env } : env);
+  return held('the in-process app', open, (app) => app.close(), lifetime);
 }

@@ -14,11 +14,21 @@ import { registerTagInstruction, type RegistryInstructionName } from '@/lib/regi
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
 
-/** Registers `tag` for `owner` (who pays) and returns the record's address. */
-export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {
-  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey });
-  expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
+/** Registers `tag` for `owner` (who pays; the payout wallet signs too) and returns the record's address. */
+export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: Keypair = owner): PublicKey {
+  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: owner.publicKey });
+  expectSuccess(send(svm, [ix], owner.publicKey, [owner, wallet]));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
+}
+
+/** How long a released tag rests (program/src/abi.h REST_SECONDS): 30 days of the Clock's unix_timestamp. */
+export const REST_SECONDS = 30n * 86_400n;
+
+/** Sets the Clock sysvar's unix_timestamp, the time the program reads. */
+export function setUnixTime(svm: LiteSVM, unixTimestamp: bigint): void {
+  const clock = svm.getClock();
+  clock.unixTimestamp = unixTimestamp;
+  svm.setClock(clock);
 }
 
 /** Where every lifecycle test starts: a fresh LiteSVM in which alice holds the tag `alice`, and bob has a funded key. */

@@ -1,13 +1,13 @@
 // The tag lifecycle on its happy paths, in LiteSVM with every feature on, against the
 // committed program/tag_registry.so: set_wallet, offer / cancel / accept. Release, the rest
 // and registering the tag again: resting.test.ts.
-import { Keypair, SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
+import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, registerTag } from './lifecycle-support';
+import { accountData, balance, expectSuccess, fundedKeypair, PROGRAM_ID, send } from '@/program/litesvm-harness';
+import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const world = freshForEachTest(aliceHoldsTag);

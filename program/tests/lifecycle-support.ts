@@ -21,16 +21,6 @@ export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: K
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
 }
 
-/** How long a released tag rests (program/src/abi.h REST_SECONDS): 30 days of the Clock's unix_timestamp. */
-export const REST_SECONDS = 30n * 86_400n;
-
-/** Sets the Clock sysvar's unix_timestamp, the time the program reads. */
-export function setUnixTime(svm: LiteSVM, unixTimestamp: bigint): void {
-  const clock = svm.getClock();
-  clock.unixTimestamp = unixTimestamp;
-  svm.setClock(clock);
-}
-
 /** Where every lifecycle test starts: a fresh LiteSVM in which alice holds the tag `alice`, and bob has a funded key. */
 export function aliceHoldsTag(): { svm: LiteSVM; alice: Keypair; bob: Keypair; tagRecord: PublicKey } {
   const svm = startSvm();

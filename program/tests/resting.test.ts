@@ -7,8 +7,8 @@ import { Rent } from 'litesvm';
 import { describe, expect, it } from 'vitest';
 import { TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/registry/account';
 import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, send, type SendResult } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, REST_SECONDS, setUnixTime, snapshot } from './lifecycle-support';
+import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, REST_SECONDS, send, setUnixTime, type SendResult } from '@/program/litesvm-harness';
+import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const RELEASED_AT = 1_800_000_000n;

@@ -16,8 +16,8 @@ import { readKeypairFile } from '@/program/deploy/keys';
 import { deployToLiteSvm, upgradeInLiteSvm } from '@/program/deploy/litesvm-deploy';
 import { programDataAddress } from '@/program/deploy/loader-v3';
 import { parseProgramData } from '@/program/deploy/program-data';
-import { expectSuccess, fundedKeypair, logs, newSvm, PROGRAM_ID, send, type SendResult } from '@/program/litesvm-harness';
-import { expectRefusal, rawInstruction, recordAt, REST_SECONDS, setUnixTime } from './lifecycle-support';
+import { expectSuccess, fundedKeypair, logs, newSvm, PROGRAM_ID, REST_SECONDS, send, setUnixTime, type SendResult } from '@/program/litesvm-harness';
+import { expectRefusal, rawInstruction, recordAt } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const V1_SO = new Uint8Array(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tag_registry_v1.so')));

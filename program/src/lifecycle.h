@@ -2,7 +2,8 @@
  * The tag's lifecycle after register_tag (DESIGN.md "Lifecycle"): set_wallet,
  * offer_transfer, cancel_transfer, accept_transfer, release_tag. Each takes the record as
  * account 0 and trusts it only after check_record; each checks, in this order: data,
- * account count, the record, the signer, the signer's authority, the arguments.
+ * account count, the record, whether it rests (only release_tag takes a resting record),
+ * the signer, the signer's authority, the arguments and the other accounts.
  */
 #ifndef TAG_REGISTRY_LIFECYCLE_H
 #define TAG_REGISTRY_LIFECYCLE_H

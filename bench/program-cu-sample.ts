@@ -2,10 +2,11 @@
  * Compute units of every instruction over many random tags, each run at a fresh random
  * program id (so at whatever PDA bumps that id gives), the program deployed through real
  * loader-v3 transactions into LiteSVM with every feature on, as the tests deploy it.
- * Printed as mean, p99 and max, beside the same sample run on the build before the PDA
- * checks moved to sol_sha256 + sol_curve_validate_point
- * (program/tests/fixtures/tag_registry_runtime_pda.so) and the figures recorded earlier
- * at one chosen id. `npm run bench -- cu`, or `npx tsx bench/program-cu-sample.ts [tags]`.
+ * Printed as mean, p99 and max: BEFORE, the build without the payout-wallet and rest rules
+ * (program/tests/fixtures/tag_registry_v1.so), and AFTER, the committed build, over the
+ * same tags and the same transactions. Both builds take the new account lists: the old one
+ * ignores accounts past its own (the wallet), so the two figures price the same calls.
+ * `npm run bench -- cu`, or `npx tsx bench/program-cu-sample.ts [tags]`.
  */
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
@@ -15,37 +16,29 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { COMMITTED_SO } from '@/program/build';
-import { generateSigner } from '@/program/deploy/keys';
+import { generateSigner, type Signer } from '@/program/deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from '@/program/deploy/litesvm-deploy';
-import { customErrorCode, expectSuccess, fundedKeypair, LAMPORTS_PER_SOL, send } from '@/program/litesvm-harness';
+import { customErrorCode, expectSuccess, fundedKeypair, LAMPORTS_PER_SOL, REST_SECONDS, send, setUnixTime } from '@/program/litesvm-harness';
 
-const PREVIOUS_SO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'program', 'tests', 'fixtures', 'tag_registry_runtime_pda.so');
+const BEFORE_SO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'program', 'tests', 'fixtures', 'tag_registry_v1.so');
 export const SAMPLE_TAGS = 1_000;
+const ALREADY_REGISTERED = 6012;
+const NOT_TAG_OWNER = 6015;
 
 /** What each row measures, in the order printed. */
 export const SAMPLED = [
-  'register_tag',
-  'register_tag, PDA pre-funded',
+  'register_tag, a separate wallet signing',
   'register_tag refused (AlreadyRegistered)',
-  'set_wallet',
+  'set_wallet, a separate wallet signing',
+  'set_wallet, the owner as wallet',
   'set_wallet refused (NotTagOwner)',
   'offer_transfer',
   'cancel_transfer',
   'accept_transfer',
   'release_tag',
+  'register_tag after the rest, address funded',
 ] as const;
 export type Sampled = (typeof SAMPLED)[number];
-
-/** The figures recorded earlier at the localnet id, where every tag had bump 255 (bench/results/2026-11-26.md). */
-const README_FIGURES: Partial<Record<Sampled, string>> = {
-  register_tag: '3,634',
-  'register_tag, PDA pre-funded': '5,893',
-  set_wallet: '1,825',
-  offer_transfer: '1,826',
-  cancel_transfer: '1,824',
-  accept_transfer: '1,834',
-  release_tag: '1,864–1,868',
-};
 
 const TAG_EDGE = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const TAG_INNER = `${TAG_EDGE}_`;
@@ -66,10 +59,9 @@ export function randomTags(count: number): string[] {
   return [...tags];
 }
 
-/** A LiteSVM with `so` deployed through loader-v3 at a fresh random program id. */
-export function deployAtFreshId(so: Uint8Array): { svm: LiteSVM; programId: PublicKey } {
+/** A fresh LiteSVM with `so` deployed through loader-v3 at the address of `program`. */
+export function deployAt(so: Uint8Array, program: Signer): { svm: LiteSVM; programId: PublicKey } {
   const svm = allFeaturesSvm();
-  const program = generateSigner();
   deployToLiteSvm(svm, so, { program });
   return { svm, programId: new PublicKey(program.address) };
 }
@@ -81,36 +73,44 @@ export interface TagCost {
 }
 
 /**
- * Every instruction once per tag, in a life that exercises each: register, a second
- * register (refused), set_wallet by the owner and by a stranger (refused), offer, cancel,
- * offer again, accept, release, then a register of the released tag at a pre-funded PDA.
+ * Every instruction once per tag, in a life that exercises each: register (a separate
+ * payout wallet signing), a second register (refused), set_wallet to another signing wallet
+ * and back to the owner, by a stranger (refused), offer, cancel, offer again, accept,
+ * release; then, 30 days on and 1,000,000 lamports sent to the address, a register by
+ * another key (the build before: a pre-funded PDA, Transfer + Allocate + Assign; the
+ * committed build: the resting record rewritten in place, no System call).
  */
-export function sampleCosts(so: Uint8Array, tags: readonly string[]): { programId: PublicKey; costs: TagCost[] } {
-  const { svm, programId } = deployAtFreshId(so);
+export function sampleCosts(so: Uint8Array, program: Signer, tags: readonly string[]): { programId: PublicKey; costs: TagCost[] } {
+  const { svm, programId } = deployAt(so, program);
   const funds = 10n * LAMPORTS_PER_SOL + BigInt(tags.length) * 10_000_000n;
   const [alice, bob, carol] = [fundedKeypair(svm, funds), fundedKeypair(svm, funds), fundedKeypair(svm, funds)];
   const costs = tags.map((tag): TagCost => {
     const [tagRecord, bump] = findTagRecordAddress(tag, programId);
     const units = {} as Record<Sampled, number>;
-    const run = (label: Sampled | null, ix: TransactionInstruction, signer: Keypair, refusal?: number) => {
-      const result = send(svm, [ix], signer.publicKey, [signer]);
+    const run = (label: Sampled | null, ix: TransactionInstruction, signer: Keypair, refusal?: number, wallet?: Keypair) => {
+      const result = send(svm, [ix], signer.publicKey, wallet ? [signer, wallet] : [signer]);
       if (refusal === undefined) expectSuccess(result);
       else if (customErrorCode(result) !== refusal) throw new Error(`${label} for ${tag}: expected error ${refusal}, got ${customErrorCode(result)}`);
       if (label) units[label] = Number((('meta' in result ? result.meta() : result) as { computeUnitsConsumed(): bigint }).computeUnitsConsumed());
     };
-    const register = (owner: Keypair) => registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+    const register = (owner: Keypair, wallet: Keypair = owner) => registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: owner.publicKey });
+    const setWallet = (owner: Keypair, wallet: Keypair) => setWalletInstruction({ programId, tagRecord, owner: owner.publicKey, wallet: wallet.publicKey });
     const offerToBob = () => offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey });
-    run('register_tag', register(alice), alice);
-    run('register_tag refused (AlreadyRegistered)', register(carol), carol, 6012);
-    run('set_wallet', setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: Keypair.generate().publicKey }), alice);
-    run('set_wallet refused (NotTagOwner)', setWalletInstruction({ programId, tagRecord, owner: bob.publicKey, wallet: bob.publicKey }), bob, 6015);
+    const payee = Keypair.generate();
+    run('register_tag, a separate wallet signing', register(alice, payee), alice, undefined, payee);
+    run('register_tag refused (AlreadyRegistered)', register(carol), carol, ALREADY_REGISTERED);
+    const next = Keypair.generate();
+    run('set_wallet, a separate wallet signing', setWallet(alice, next), alice, undefined, next);
+    run('set_wallet, the owner as wallet', setWallet(alice, alice), alice);
+    run('set_wallet refused (NotTagOwner)', setWallet(bob, bob), bob, NOT_TAG_OWNER);
     run('offer_transfer', offerToBob(), alice);
     run('cancel_transfer', cancelTransferInstruction({ programId, tagRecord, owner: alice.publicKey }), alice);
     run(null, offerToBob(), alice);
     run('accept_transfer', acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
     run('release_tag', releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }), bob);
+    setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
     run(null, SystemProgram.transfer({ fromPubkey: carol.publicKey, toPubkey: tagRecord, lamports: 1_000_000 }), carol);
-    run('register_tag, PDA pre-funded', register(carol), carol);
+    run('register_tag after the rest, address funded', register(carol), carol);
     return { tag, bump, units };
   });
   return { programId, costs };
@@ -132,21 +132,23 @@ export function summarize(values: readonly number[]): Summary {
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
 const cell = ({ mean, p99, max }: Summary) => `${n(mean).padStart(6)} ${n(p99).padStart(6)} ${n(max).padStart(6)}`;
 
-/** Prints this build and the previous one over the same tags, each at a fresh program id. */
+/** Prints the build before and the committed build over the same tags, each at a fresh program id. */
 export function benchProgramCuSample(count = SAMPLE_TAGS): Record<Sampled, Summary> {
   const tags = randomTags(count);
-  const now = sampleCosts(new Uint8Array(readFileSync(COMMITTED_SO)), tags);
-  const before = sampleCosts(new Uint8Array(readFileSync(PREVIOUS_SO)), tags);
-  const bumps = (costs: TagCost[]) => summarize(costs.map((c) => 255 - c.bump));
-  console.log(`\n## Compute units per instruction, ${n(count)} random tags (3–32 bytes), each build at a fresh random program id (LiteSVM, every feature on, deployed through loader-v3)`);
-  console.log(`this build at ${now.programId.toBase58()}: bumps tried beyond the first, mean ${bumps(now.costs).mean.toFixed(2)}, max ${bumps(now.costs).max}`);
-  console.log(`previous build at ${before.programId.toBase58()}: mean ${bumps(before.costs).mean.toFixed(2)}, max ${bumps(before.costs).max}`);
-  console.log(`${'instruction'.padEnd(42)} ${'this build: mean    p99    max'.padEnd(30)}   ${'previous build: mean    p99    max'.padEnd(34)}  README (one id, bump 255)`);
+  // One fresh random id for both builds (each in a LiteSVM of its own): the same tags at the same bumps.
+  const program = generateSigner();
+  const before = sampleCosts(new Uint8Array(readFileSync(BEFORE_SO)), program, tags);
+  const after = sampleCosts(new Uint8Array(readFileSync(COMMITTED_SO)), program, tags);
+  const bumps = summarize(after.costs.map((c) => 255 - c.bump));
+  console.log(`\n## Compute units per instruction, ${n(count)} random tags (3–32 bytes), both builds at one fresh random program id (LiteSVM, every feature on, deployed through loader-v3)`);
+  console.log(`program id ${program.address}: PDA bumps tried beyond the first, mean ${bumps.mean.toFixed(2)}, max ${bumps.max}`);
+  console.log('before: program/tests/fixtures/tag_registry_v1.so; after: program/tag_registry.so');
+  console.log(`${'instruction'.padEnd(44)} ${'before: mean    p99    max'.padEnd(26)}   ${'after: mean    p99    max'.padEnd(25)}`);
   const summaries = {} as Record<Sampled, Summary>;
   for (const label of SAMPLED) {
-    summaries[label] = summarize(now.costs.map((c) => c.units[label]));
-    const previous = summarize(before.costs.map((c) => c.units[label]));
-    console.log(`${label.padEnd(42)} ${' '.repeat(9)}${cell(summaries[label])}   ${' '.repeat(13)}${cell(previous)}   ${README_FIGURES[label] ?? '-'}`);
+    summaries[label] = summarize(after.costs.map((c) => c.units[label]));
+    const old = summarize(before.costs.map((c) => c.units[label]));
+    console.log(`${label.padEnd(44)} ${' '.repeat(5)}${cell(old)}   ${' '.repeat(4)}${cell(summaries[label])}`);
   }
   return summaries;
 }

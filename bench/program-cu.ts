@@ -56,9 +56,9 @@ function registerCu(svm: LiteSVM, { sponsored = false, preFunded = false, tag = 
     const transfer = SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: pda, lamports: 1_000_000 });
     expectSuccess(send(svm, [transfer], stranger.publicKey, [stranger]));
   }
-  const wallet = Keypair.generate().publicKey;
-  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: payer.publicKey });
-  const result = expectSuccess(send(svm, [ix], payer.publicKey, sponsored ? [payer, owner] : [owner]));
+  const wallet = Keypair.generate(); // the payout wallet signs (the v0 build ignores the account)
+  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: payer.publicKey });
+  const result = expectSuccess(send(svm, [ix], payer.publicKey, sponsored ? [payer, owner, wallet] : [owner, wallet]));
   return Number(result.computeUnitsConsumed());
 }
 

@@ -43,6 +43,16 @@ export function startSvm(soPath: string = COMMITTED_SO): LiteSVM {
   return LiteSVM.fromBytes(snapshot);
 }
 
+/** How long a released tag rests (program/src/abi.h REST_SECONDS): 30 days of the Clock's unix_timestamp. */
+export const REST_SECONDS = 30n * 86_400n;
+
+/** Sets the Clock sysvar's unix_timestamp, the time the program reads. */
+export function setUnixTime(svm: LiteSVM, unixTimestamp: bigint): void {
+  const clock = svm.getClock();
+  clock.unixTimestamp = unixTimestamp;
+  svm.setClock(clock);
+}
+
 export function fundedKeypair(svm: LiteSVM, lamports = 10n * LAMPORTS_PER_SOL): Keypair {
   const keypair = Keypair.generate();
   svm.airdrop(toAddress(keypair.publicKey), toLamports(lamports));

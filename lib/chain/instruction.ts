@@ -34,8 +34,8 @@ export type RegistryInstructionName = keyof typeof INSTRUCTION_DISCRIMINATORS;
 
 /** Each instruction's accounts by name, in ABI order (the IDL's names in camelCase). */
 export const INSTRUCTION_ACCOUNTS = {
-  register_tag: ['tagRecord', 'owner', 'feePayer', 'systemProgram'],
-  set_wallet: ['tagRecord', 'owner'],
+  register_tag: ['tagRecord', 'owner', 'feePayer', 'systemProgram', 'wallet'],
+  set_wallet: ['tagRecord', 'owner', 'wallet'],
   offer_transfer: ['tagRecord', 'owner'],
   cancel_transfer: ['tagRecord', 'owner'],
   accept_transfer: ['tagRecord', 'newOwner'],
@@ -172,13 +172,13 @@ export interface RegisterTagAccounts {
   tag: string;
   /** Signs; recorded as the tag's owner. */
   owner: PublicKey;
-  /** Payout wallet stored in the record. */
+  /** Payout wallet stored in the record; signs (it may equal `owner`). */
   wallet: PublicKey;
   /** Signs and pays rent; may equal `owner`. */
   feePayer: PublicKey;
 }
 
-/** The `register_tag` instruction, accounts in ABI order: tag_record, owner, fee_payer, System Program. */
+/** The `register_tag` instruction, accounts in ABI order: tag_record, owner, fee_payer, System Program, wallet (s). */
 export function registerTagInstruction({ programId, tag, owner, wallet, feePayer }: RegisterTagAccounts): TransactionInstruction {
   const [tagRecord] = findTagRecordAddress(tag, programId);
   return new TransactionInstruction({
@@ -188,6 +188,7 @@ export function registerTagInstruction({ programId, tag, owner, wallet, feePayer
       signer(owner),
       writableSigner(feePayer),
       readonly(SystemProgram.programId),
+      signer(wallet),
     ],
     data: encodeRegisterTagData(tag, wallet),
   });
@@ -199,9 +200,9 @@ interface RecordCall {
   tagRecord: PublicKey;
 }
 
-/** `set_wallet(wallet)`: tag_record (w), owner (s). */
+/** `set_wallet(wallet)`: tag_record (w), owner (s), wallet (s). */
 export function setWalletInstruction({ programId, tagRecord, owner, wallet }: RecordCall & { owner: PublicKey; wallet: PublicKey }): TransactionInstruction {
-  return new TransactionInstruction({ programId, keys: [writable(tagRecord), signer(owner)], data: encodeInstructionData({ name: 'set_wallet', wallet }) });
+  return new TransactionInstruction({ programId, keys: [writable(tagRecord), signer(owner), signer(wallet)], data: encodeInstructionData({ name: 'set_wallet', wallet }) });
 }
 
 /** `offer_transfer(new_owner)`: tag_record (w), owner (s). */

@@ -32,6 +32,12 @@ export const REGISTRY_ERRORS = [
   { code: 6022, name: 'WalletIsZero', msg: 'The payout wallet may not be the zero address' },
   { code: 6023, name: 'ReceiverNotWritable', msg: 'Receiver must be writable' },
   { code: 6024, name: 'ReceiverIsTagRecord', msg: 'Receiver may not be the tag record itself' },
+  { code: 6025, name: 'WalletNotSigner', msg: 'The payout wallet must sign' },
+  { code: 6026, name: 'WalletAccountMismatch', msg: 'The wallet account is not the wallet argument' },
+  { code: 6027, name: 'WalletNotSystemOwned', msg: 'The payout wallet must be an account of the System Program' },
+  { code: 6028, name: 'WalletAccountMissing', msg: 'The payout wallet account is missing: it comes last, and signs' },
+  { code: 6029, name: 'TagResting', msg: 'The released tag rests for 30 days: only its previous owner may take it' },
+  { code: 6030, name: 'TagReleased', msg: 'The tag was released: register it again before any other call' },
 ] as const;
 
 /** One row of the error table: `code` is what the program returns as `Custom(code)`. */

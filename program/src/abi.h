@@ -35,6 +35,12 @@ enum {
   ERR_WALLET_IS_ZERO,
   ERR_RECEIVER_NOT_WRITABLE,
   ERR_RECEIVER_IS_TAG_RECORD,
+  ERR_WALLET_NOT_SIGNER,
+  ERR_WALLET_ACCOUNT_MISMATCH,
+  ERR_WALLET_NOT_SYSTEM_OWNED,
+  ERR_WALLET_ACCOUNT_MISSING,
+  ERR_TAG_RESTING,
+  ERR_TAG_RELEASED,
   ERR_END
 };
 
@@ -75,6 +81,12 @@ static const ErrorText ERROR_TEXTS[ERR_END - ERR_TAG_TOO_SHORT] = {
     ERROR_TEXT("WalletIsZero", "The payout wallet may not be the zero address"),
     ERROR_TEXT("ReceiverNotWritable", "Receiver must be writable"),
     ERROR_TEXT("ReceiverIsTagRecord", "Receiver may not be the tag record itself"),
+    ERROR_TEXT("WalletNotSigner", "The payout wallet must sign"),
+    ERROR_TEXT("WalletAccountMismatch", "The wallet account is not the wallet argument"),
+    ERROR_TEXT("WalletNotSystemOwned", "The payout wallet must be an account of the System Program"),
+    ERROR_TEXT("WalletAccountMissing", "The payout wallet account is missing: it comes last, and signs"),
+    ERROR_TEXT("TagResting", "The released tag rests for 30 days: only its previous owner may take it"),
+    ERROR_TEXT("TagReleased", "The tag was released: register it again before any other call"),
 };
 #define ERROR_NAME_MAX 24
 #define ERROR_MESSAGE_MAX 72
@@ -112,6 +124,12 @@ static const u8 IX_NAME_LENGTHS[IX_END] = {12, 10, 14, 15, 15, 11};
 /*
  * TagRecord: discriminator | owner | wallet | pending_owner (zero = none) | bump |
  * registered_at | tag (u32 len + 32, zero padded). The three keys sit 8-aligned.
+ *
+ * A released tag's record stays, resting (program/README.md "The resting record"): owner =
+ * the previous owner, wallet = zero, pending_owner = owner, registered_at = the release
+ * time. pending_owner = owner is the mark, as no live record can hold it (offer_transfer
+ * refuses the owner, accept_transfer and register_tag clear it), in this build or the one
+ * before; a zero wallet alone is not, as the build before accepted one at registration.
  */
 #define REC_OWNER 8
 #define REC_WALLET 40
@@ -122,14 +140,18 @@ static const u8 IX_NAME_LENGTHS[IX_END] = {12, 10, 14, 15, 15, 11};
 #define REC_TAG 117
 #define TAG_RECORD_SIZE (REC_TAG + TAG_MAX_BYTES) /* 149 */
 
+/* How long a released tag rests, in the Clock sysvar's seconds: 30 days. */
+#define REST_SECONDS (30ll * 86400)
+
 /* Instruction data sizes: discriminator, then one pubkey argument or none. */
 #define IX_DISCRIMINATOR_BYTES 8
 #define IX_PUBKEY_ARG_BYTES (IX_DISCRIMINATOR_BYTES + PUBKEY_BYTES)
 
 /* Account positions shared by every instruction; the third differs. */
-enum { A_TAG_RECORD, A_OWNER, A_THIRD, A_SYSTEM_PROGRAM, A_MAX };
+enum { A_TAG_RECORD, A_OWNER, A_THIRD, A_SYSTEM_PROGRAM, A_REGISTER_WALLET, A_MAX };
 #define A_FEE_PAYER A_THIRD /* register_tag */
 #define A_RECEIVER A_THIRD  /* release_tag */
+#define A_WALLET A_THIRD    /* set_wallet */
 #define A_NEW_OWNER A_OWNER /* accept_transfer: the pending owner signs where the owner would */
 
 #endif

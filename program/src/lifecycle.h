@@ -2,13 +2,17 @@
  * The tag's lifecycle after register_tag (DESIGN.md "Lifecycle"): set_wallet,
  * offer_transfer, cancel_transfer, accept_transfer, release_tag. Each takes the record as
  * account 0 and trusts it only after check_record; each checks, in this order: data,
- * account count, the record, the signer, the signer's authority, the arguments.
+ * account count, the record, whether it rests (only release_tag takes a resting record),
+ * the signer, the signer's authority, the arguments and the other accounts.
  */
 #ifndef TAG_REGISTRY_LIFECYCLE_H
 #define TAG_REGISTRY_LIFECYCLE_H
 
 #include "input.h"
 #include "pda.h"
+#include "rent.h"
+#include "resting.h"
+#include "wallet.h"
 
 /*
  * Account 0 is a real record: owned by this program, a TagRecord by size and
@@ -66,10 +70,18 @@ static void log_record(u64 ix, const u8 *data) {
  * last check.
  */
 
-/* set_wallet(wallet): the payout wallet, never the zero address (payments there are lost). */
+/*
+ * set_wallet(wallet): the payout wallet, passed as account 2 and signing (wallet.h); never
+ * the zero address. The two-account form of the build before (no wallet account) is
+ * refused with WalletAccountMissing, after the owner's checks, so its caller learns the one
+ * thing to change.
+ */
 static u64 set_wallet(const Input *in, u8 *data) {
   const u8 *wallet = in->data + IX_DISCRIMINATOR_BYTES;
+  if (in->num_accounts <= A_WALLET) return ERR_WALLET_ACCOUNT_MISSING;
   if (key_is_zero_aligned(wallet)) return ERR_WALLET_IS_ZERO;
+  u64 err = check_wallet(in->accounts[A_WALLET], wallet);
+  if (err) return err;
   key_copy_aligned(data + REC_WALLET, wallet);
   log_record(IX_SET_WALLET, data);
   return 0;
@@ -111,13 +123,29 @@ static u64 accept_transfer(const Input *in, u8 *data) {
 }
 
 /*
- * release_tag: closes the record so that nothing is left and the tag can be registered
- * again. Every lamport goes to the receiver, the data is zeroed and shrunk to nothing, and
- * the account goes back to the System Program. The runtime applies the serialized
- * account's lamports and data before its owner (the owner last, so that the program still
- * owns what it debits and shrinks), and lets a program give away an account it owns only
- * when the data is empty or all zero: both hold here. At zero lamports the account is gone
- * once the transaction ends.
+ * Closes the record: every lamport goes to the receiver, the data is zeroed and shrunk to
+ * nothing, and the account goes back to the System Program. The runtime applies the
+ * serialized account's lamports and data before its owner (the owner last, so that the
+ * program still owns what it debits and shrinks), and lets a program give away an account
+ * it owns only when the data is empty or all zero: both hold here. At zero lamports the
+ * account is gone once the transaction ends.
+ */
+static void close_record(u8 *record, u8 *receiver, u8 *data) {
+  *(u64 *)(receiver + ACC_LAMPORTS) += *(const u64 *)(record + ACC_LAMPORTS);
+  *(u64 *)(record + ACC_LAMPORTS) = 0;
+  u64 *words = (u64 *)data; /* 8-aligned */
+  for (u64 i = 0; i < TAG_RECORD_SIZE / 8; i++) words[i] = 0;
+  for (u64 i = TAG_RECORD_SIZE & ~7ull; i < TAG_RECORD_SIZE; i++) data[i] = 0;
+  *(u64 *)(record + ACC_DATA_LEN) = 0;
+  key_zero_aligned(record + ACC_OWNER);
+}
+
+/*
+ * release_tag on a live record puts the tag to rest (resting.h): the receiver gets every
+ * lamport above the record's rent-exempt minimum, the record keeps that minimum (or what it
+ * holds, if less) for the 30 days. On a resting record whose rest is over, the previous
+ * owner closes it and the receiver gets every lamport, so the deposit is never stranded;
+ * before that, TagResting. program/README.md "Where each lamport goes".
  */
 static u64 release_tag(const Input *in, u8 *data) {
   u8 *record = (u8 *)in->accounts[A_TAG_RECORD];
@@ -126,22 +154,35 @@ static u64 release_tag(const Input *in, u8 *data) {
   /* Paying the record to itself would leave it funded, or wipe its lamports: refuse it. */
   if (key_equal_aligned(receiver + ACC_KEY, record + ACC_KEY)) return ERR_RECEIVER_IS_TAG_RECORD;
 
+  SolClock clock;
+  u64 err = sol_get_clock_sysvar(&clock);
+  if (err) return err;
+  if (record_is_resting(data)) {
+    if (!rest_is_over(data, clock.unix_timestamp)) return ERR_TAG_RESTING;
+    log_record(IX_RELEASE_TAG, data);
+    close_record(record, receiver, data);
+    return 0;
+  }
+
+  SolRent rent;
+  if ((err = sol_get_rent_sysvar(&rent))) return err;
+  u64 deposit = rent_exempt_minimum(&rent, TAG_RECORD_SIZE);
+  u64 held = *(const u64 *)(record + ACC_LAMPORTS);
+  u64 excess = held > deposit ? held - deposit : 0;
   log_record(IX_RELEASE_TAG, data);
-  *(u64 *)(receiver + ACC_LAMPORTS) += *(const u64 *)(record + ACC_LAMPORTS);
-  *(u64 *)(record + ACC_LAMPORTS) = 0;
-  u64 *words = (u64 *)data; /* 8-aligned */
-  for (u64 i = 0; i < TAG_RECORD_SIZE / 8; i++) words[i] = 0;
-  for (u64 i = TAG_RECORD_SIZE & ~7ull; i < TAG_RECORD_SIZE; i++) data[i] = 0;
-  *(u64 *)(record + ACC_DATA_LEN) = 0;
-  key_zero_aligned(record + ACC_OWNER);
+  *(u64 *)(receiver + ACC_LAMPORTS) += excess;
+  *(u64 *)(record + ACC_LAMPORTS) = held - excess;
+  put_to_rest(data, clock.unix_timestamp);
   return 0;
 }
 
 /*
  * What the entrypoint checks before a lifecycle handler runs, in this order: the exact
- * data length, the account count and the record (check_record), then, where the owner
- * signs, account 1 (check_owner). One table, so every call checks alike and the order of
- * the errors is the same for all.
+ * data length, the account count and the record (check_record), that the record is live
+ * unless the call takes a resting one (TagReleased), then, where the owner signs, account 1
+ * (check_owner). One table, so every call checks alike and the order of the errors is the
+ * same for all. `accounts` is the least the call takes; set_wallet counts its wallet
+ * account itself, to name the old two-account form.
  */
 typedef struct {
   u64 discriminator;
@@ -149,14 +190,15 @@ typedef struct {
   u8 data_len;
   u8 accounts;
   u8 owner_signs;
+  u8 takes_resting;
 } LifecycleCall;
 
 static const LifecycleCall LIFECYCLE_CALLS[] = {
-    {SET_WALLET_DISCRIMINATOR, set_wallet, IX_PUBKEY_ARG_BYTES, 2, 1},
-    {OFFER_TRANSFER_DISCRIMINATOR, offer_transfer, IX_PUBKEY_ARG_BYTES, 2, 1},
-    {CANCEL_TRANSFER_DISCRIMINATOR, cancel_transfer, IX_DISCRIMINATOR_BYTES, 2, 1},
-    {ACCEPT_TRANSFER_DISCRIMINATOR, accept_transfer, IX_DISCRIMINATOR_BYTES, 2, 0},
-    {RELEASE_TAG_DISCRIMINATOR, release_tag, IX_DISCRIMINATOR_BYTES, 3, 1},
+    {SET_WALLET_DISCRIMINATOR, set_wallet, IX_PUBKEY_ARG_BYTES, 2, 1, 0},
+    {OFFER_TRANSFER_DISCRIMINATOR, offer_transfer, IX_PUBKEY_ARG_BYTES, 2, 1, 0},
+    {CANCEL_TRANSFER_DISCRIMINATOR, cancel_transfer, IX_DISCRIMINATOR_BYTES, 2, 1, 0},
+    {ACCEPT_TRANSFER_DISCRIMINATOR, accept_transfer, IX_DISCRIMINATOR_BYTES, 2, 0, 0},
+    {RELEASE_TAG_DISCRIMINATOR, release_tag, IX_DISCRIMINATOR_BYTES, 3, 1, 1},
 };
 
 /* Runs the lifecycle instruction named by `discriminator`; an unknown one fails as such. */
@@ -165,6 +207,7 @@ static u64 run_lifecycle(const Input *in, u64 discriminator) {
     const LifecycleCall *call = &LIFECYCLE_CALLS[i];
     if (call->discriminator != discriminator) continue;
     u64 err = in->data_len != call->data_len ? ERR_INVALID_INSTRUCTION_DATA : check_record(in, call->accounts);
+    if (!err && !call->takes_resting && record_is_resting(record_data(in))) err = ERR_TAG_RELEASED;
     if (!err && call->owner_signs) err = check_owner(in);
     if (!err) err = call->run(in, record_data(in));
     return err ? fail(err) : 0;

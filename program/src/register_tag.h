@@ -1,6 +1,9 @@
 /*
  * register_tag(tag: string, wallet: pubkey): creates the record at the PDA ["tag", tag]
- * through a PDA-signed System Program CPI, the fee payer paying rent.
+ * through a PDA-signed System Program CPI, the fee payer paying rent; or, for a tag whose
+ * record rests (resting.h), rewrites that record in place, by its previous owner at any
+ * time and by anyone once the rest is over. The payout wallet is account 4 and consents
+ * (wallet.h).
  */
 #ifndef TAG_REGISTRY_REGISTER_TAG_H
 #define TAG_REGISTRY_REGISTER_TAG_H
@@ -8,6 +11,8 @@
 #include "input.h"
 #include "pda.h"
 #include "rent.h"
+#include "resting.h"
+#include "wallet.h"
 
 /* System Program instruction indices (u32 LE enum tags). */
 #define SYS_CREATE_ACCOUNT 0
@@ -97,6 +102,26 @@ static u64 create_record(Cpi *cpi, const u8 *program_id, u64 lamports) {
   return system_invoke(cpi, data, 4 + PUBKEY_BYTES, 0, 1);
 }
 
+/*
+ * What the tag's address holds: nothing the program owns (a new record is created), a
+ * resting record `signer` may take now (rewritten in place), or a refusal.
+ */
+enum { ADDRESS_EMPTY, ADDRESS_RESTING_TAKEN };
+static u64 address_state(const u8 *record, const Input *in, const u8 *signer, i64 now, u64 *state) {
+  const u8 *data = record + ACC_DATA;
+  if (key_is_zero_aligned(record + ACC_OWNER) && *(const u64 *)(record + ACC_DATA_LEN) == 0) {
+    *state = ADDRESS_EMPTY;
+    return 0;
+  }
+  /* The canonical PDA and owned by this program: only register_tag wrote it, as a TagRecord. */
+  if (!key_equal_aligned(record + ACC_OWNER, in->program_id) || *(const u64 *)(record + ACC_DATA_LEN) != TAG_RECORD_SIZE ||
+      *(const u64 *)data != TAG_RECORD_DISCRIMINATOR || !record_is_resting(data))
+    return ERR_ALREADY_REGISTERED;
+  if (!key_equal_aligned(signer + ACC_KEY, data + REC_OWNER) && !rest_is_over(data, now)) return ERR_TAG_RESTING;
+  *state = ADDRESS_RESTING_TAKEN;
+  return 0;
+}
+
 static u64 register_tag(const Input *in) {
   const u8 *data = in->data;
   if (in->data_len < REGISTER_FIXED_BYTES) return fail(ERR_INVALID_INSTRUCTION_DATA);
@@ -104,9 +129,13 @@ static u64 register_tag(const Input *in) {
   /* truncated, or trailing bytes */
   if (in->data_len != REGISTER_FIXED_BYTES + tag_len) return fail(ERR_INVALID_INSTRUCTION_DATA);
   const u8 *tag = data + 12;
-  const u8 *wallet = tag + tag_len;
+  /* The wallet argument follows the tag, so it is unaligned: copy it once. */
+  u64 wallet[PUBKEY_BYTES / 8];
+  sol_memcpy_(wallet, tag + tag_len, PUBKEY_BYTES);
 
-  if (in->num_accounts < A_MAX) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
+  /* Four accounts is the call of the build before, which took no wallet account. */
+  if (in->num_accounts < A_REGISTER_WALLET) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
+  if (in->num_accounts < A_MAX) return fail(ERR_WALLET_ACCOUNT_MISSING);
   u64 err = check_tag(tag, tag_len);
   if (err) return fail(err);
 
@@ -119,6 +148,7 @@ static u64 register_tag(const Input *in) {
   if (!payer[ACC_IS_WRITABLE]) return fail(ERR_FEE_PAYER_NOT_WRITABLE);
   if (!record[ACC_IS_WRITABLE]) return fail(ERR_TAG_RECORD_NOT_WRITABLE);
   if (!key_is_zero_aligned(system + ACC_KEY)) return fail(ERR_INVALID_SYSTEM_PROGRAM);
+  if ((err = check_wallet(in->accounts[A_REGISTER_WALLET], (const u8 *)wallet))) return fail(err);
 
   Cpi cpi;
   u8 bump_seed[1];
@@ -136,33 +166,42 @@ static u64 register_tag(const Input *in) {
   cpi.signer.len = 3;
   cpi.system_program = system + ACC_KEY;
 
-  /* Registered, or otherwise in use: only an empty, system-owned address can become a record. */
-  if (!key_is_zero_aligned(record + ACC_OWNER) || *(const u64 *)(record + ACC_DATA_LEN) != 0)
-    return fail(ERR_ALREADY_REGISTERED);
-
-  SolRent rent;
   SolClock clock;
-  if ((err = sol_get_rent_sysvar(&rent))) return err;
   if ((err = sol_get_clock_sysvar(&clock))) return err;
+  u64 state;
+  if ((err = address_state(record, in, owner, clock.unix_timestamp, &state))) return fail(err);
+  SolRent rent;
+  if ((err = sol_get_rent_sysvar(&rent))) return err;
+  u64 deposit = rent_exempt_minimum(&rent, TAG_RECORD_SIZE);
 
   account_info(&cpi.infos[0], payer);
   account_info(&cpi.infos[1], record);
-  if ((err = create_record(&cpi, in->program_id, rent_exempt_minimum(&rent, TAG_RECORD_SIZE))))
-    return err;
+  if (state == ADDRESS_EMPTY) {
+    if ((err = create_record(&cpi, in->program_id, deposit))) return err;
+  } else {
+    /* The resting record keeps its deposit; top it up only if the rent has grown since. */
+    u64 held = *(const u64 *)(record + ACC_LAMPORTS);
+    if (held < deposit) {
+      u8 transfer[4 + 8];
+      store_u64(transfer, SYS_TRANSFER);
+      store_u64(transfer + 4, deposit - held);
+      if ((err = system_invoke(&cpi, transfer, sizeof(transfer), 1, 0))) return err;
+    }
+  }
 
   /*
    * The CPI updated the serialized account in place: data_len is now TAG_RECORD_SIZE and
-   * the data (8-aligned in the input) is freshly allocated, so all zero: the tag's padding
-   * needs no writes. pending_owner is written anyway, as the one field a reader acts on.
+   * the data (8-aligned in the input) is freshly allocated, so all zero; a resting record
+   * holds this same tag, its padding zero. Every field is written, so both end alike.
    */
   u8 *out = (u8 *)(record + ACC_DATA);
   *(u64 *)out = TAG_RECORD_DISCRIMINATOR;
   key_copy_aligned(out + REC_OWNER, owner + ACC_KEY);
-  sol_memcpy_(out + REC_WALLET, wallet, PUBKEY_BYTES);
+  key_copy_aligned(out + REC_WALLET, (const u8 *)wallet);
   key_zero_aligned(out + REC_PENDING_OWNER);
   out[REC_BUMP] = bump_seed[0];
   store_u64(out + REC_REGISTERED_AT, (u64)clock.unix_timestamp);
-  store_u64(out + REC_TAG_LEN, tag_len); /* low 4 bytes; the high 4 land in the zeroed tag field */
+  store_u64(out + REC_TAG_LEN, tag_len); /* low 4 bytes; the high 4 land in the tag field, written next */
   sol_memcpy_(out + REC_TAG, tag, tag_len);
 
   log_done(IX_REGISTER_TAG, tag, tag_len);

@@ -70,6 +70,9 @@ describe('errors', () => {
     expect(registryErrorName(6012)).toBe('AlreadyRegistered');
     expect(registryErrorCode('TagInvalidEdge')).toBe(6003);
     expect(registryErrorName(6021)).toBe('NewOwnerIsOwner');
+    expect(registryErrorName(6025)).toBe('WalletNotSigner');
+    expect(registryErrorName(6028)).toBe('WalletAccountMissing');
+    expect(registryErrorName(6030)).toBe('TagReleased');
     expect(registryErrorName(5999)).toBeNull();
     expect(registryErrorName(6000 + REGISTRY_ERRORS.length)).toBeNull();
   });
@@ -85,7 +88,7 @@ describe('IDL', () => {
     const [ix] = idl.instructions;
     expect(ix.name).toBe('register_tag');
     expect(ix.args).toEqual([{ name: 'tag', type: 'string' }, { name: 'wallet', type: 'pubkey' }]);
-    expect(ix.accounts.map((a) => a.name)).toEqual(['tag_record', 'owner', 'fee_payer', 'system_program']);
+    expect(ix.accounts.map((a) => a.name)).toEqual(['tag_record', 'owner', 'fee_payer', 'system_program', 'wallet']);
     const accounts = ix.accounts as ReadonlyArray<{ pda?: { seeds: unknown[] }; address?: string }>;
     expect(accounts[0].pda?.seeds).toEqual([{ kind: 'const', value: [...Buffer.from('tag')] }, { kind: 'arg', path: 'tag' }]);
     expect(accounts[3].address).toBe(SystemProgram.programId.toBase58());

@@ -1,13 +1,18 @@
 // The IDL read by Anchor's own coder (@coral-xyz/anchor), as a client that knows only the
 // IDL would: the account size it computes is the record's, so a getProgramAccounts
-// dataSize filter built from it finds every record, and it decodes a landed record.
-import { BN, BorshAccountsCoder, type Idl } from '@coral-xyz/anchor';
+// dataSize filter built from it finds every record, and it decodes a landed record. Anchor
+// names each error of the payout and rest rules from a real failure, by its log line and by
+// the IDL's error table.
+import { AnchorError, BN, BorshAccountsCoder, parseIdlErrors, ProgramError, translateError, type Idl } from '@coral-xyz/anchor';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import idlJson from '@/program/idl/tag_registry.json';
 import { decodeTagRecord, encodeTagRecord, TAG_RECORD_SIZE } from '@/lib/chain/account';
 import { findTagRecordAddress } from '@/lib/chain/pda';
+import { REGISTRY_ERRORS } from '@/lib/chain/registry-errors';
+import { customErrorCode, logs } from '@/program/litesvm-harness';
 import { airdrop, PROGRAM_ID, registerTransaction, startTestNet, type TestNet } from '@/tests/chain/helpers';
+import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';
 
 const idl = idlJson as unknown as Idl;
 const coder = new BorshAccountsCoder(idl);
@@ -69,5 +74,26 @@ describe('TagRecord through Anchor', () => {
       expect(decoded.bump).toBe(findTagRecordAddress(tag, PROGRAM_ID)[1]);
       expect(decodeTagRecord(mine!.account.data)?.tag).toBe(tag);
     });
+  });
+});
+
+describe('errors through Anchor', () => {
+  const idlErrors = parseIdlErrors(idl);
+
+  it.each(PAYOUT_AND_REST_REFUSALS)('%s: AnchorError.parse reads its log line; without logs, the IDL table names its code', (name, fail) => {
+    const { code, msg } = REGISTRY_ERRORS.find((e) => e.name === name)!;
+    const failed = fail();
+    expect(customErrorCode(failed)).toBe(code);
+    expect(idlErrors.get(code)).toBe(msg);
+
+    const fromLogs = translateError({ logs: logs(failed) }, idlErrors);
+    expect(fromLogs).toBeInstanceOf(AnchorError);
+    expect((fromLogs as AnchorError).error.errorCode).toEqual({ code: name, number: code });
+    expect((fromLogs as AnchorError).program.equals(PROGRAM_ID)).toBe(true);
+
+    const preflight = new Error(`failed to send transaction: Transaction simulation failed: Error processing Instruction 0: custom program error: 0x${code.toString(16)}`);
+    const fromCode = translateError(preflight, idlErrors);
+    expect(fromCode).toBeInstanceOf(ProgramError);
+    expect(fromCode).toMatchObject({ code, msg });
   });
 });

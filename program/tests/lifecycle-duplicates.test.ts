@@ -19,10 +19,13 @@ const world = freshForEachTest(() => {
   return { svm, alice, bob, sponsor, tagRecord };
 });
 
-/** Each instruction as its rightful signer sends it; register_tag for a fresh tag, paid by the sponsor. */
+/**
+ * Each instruction as its rightful signer sends it; register_tag for a fresh tag, paid by the
+ * sponsor. The payout wallet of register_tag and set_wallet is bob, who signs.
+ */
 const CALLS: Record<RegistryInstructionName, () => TransactionInstruction> = {
-  register_tag: () => registerTagInstruction({ programId, tag: 'carol', owner: world.alice.publicKey, wallet: world.alice.publicKey, feePayer: world.sponsor.publicKey }),
-  set_wallet: () => setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: Keypair.generate().publicKey }),
+  register_tag: () => registerTagInstruction({ programId, tag: 'carol', owner: world.alice.publicKey, wallet: world.bob.publicKey, feePayer: world.sponsor.publicKey }),
+  set_wallet: () => setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: world.bob.publicKey }),
   offer_transfer: () => offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.sponsor.publicKey }),
   cancel_transfer: () => cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
   accept_transfer: () => acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey }),
@@ -44,6 +47,19 @@ const CASES: Array<[RegistryInstructionName, number, number, Outcome]> = [
   ['register_tag', 3, 0, 'TagRecordNotWritable'], // the runtime demotes a builtin program to read-only
   ['register_tag', 3, 1, 'OwnerNotSigner'],
   ['register_tag', 3, 2, 'FeePayerNotSigner'],
+  // Position 4, the payout wallet, must be the wallet argument (bob).
+  ['register_tag', 0, 4, 'WalletAccountMismatch'],
+  ['register_tag', 1, 4, 'WalletAccountMismatch'],
+  ['register_tag', 2, 4, 'WalletAccountMismatch'],
+  ['register_tag', 3, 4, 'WalletAccountMismatch'],
+  ['register_tag', 4, 0, 'InvalidTagRecordAddress'],
+  ['register_tag', 4, 1, 'success'], // the wallet registers for itself
+  ['register_tag', 4, 2, 'success'], // the wallet pays
+  ['register_tag', 4, 3, 'InvalidSystemProgram'],
+  ['set_wallet', 0, 2, 'WalletAccountMismatch'],
+  ['set_wallet', 1, 2, 'WalletAccountMismatch'],
+  ['set_wallet', 2, 0, 'TagRecordNotProgramOwned'],
+  ['set_wallet', 2, 1, 'NotTagOwner'], // the wallet signs as if it owned the tag
   ...(['set_wallet', 'offer_transfer', 'cancel_transfer'] as const).flatMap((name): Array<[RegistryInstructionName, number, number, Outcome]> => [
     [name, 0, 1, 'OwnerNotSigner'], // a PDA cannot sign
     [name, 1, 0, 'TagRecordNotProgramOwned'],
@@ -102,13 +118,16 @@ describe('duplicate accounts', () => {
     expect(recordAt(world.svm, findTagRecordAddress('carol', programId)[0]).owner).toEqual(world.alice.publicKey);
   });
 
-  it('release_tag with the owner as receiver: the owner gets every lamport, the record is gone', () => {
-    const rent = accountData(world.svm, world.tagRecord)!.lamports;
+  it('release_tag with the owner as receiver: the owner gets every lamport above the deposit, the record rests', () => {
+    const extra = 777_000n;
+    expectSuccess(send(world.svm, [SystemProgram.transfer({ fromPubkey: world.sponsor.publicKey, toPubkey: world.tagRecord, lamports: extra })], world.sponsor.publicKey, [world.sponsor]));
+    const record = accountData(world.svm, world.tagRecord)!.lamports;
     const before = accountData(world.svm, world.alice.publicKey)!.lamports;
     const { ix, signers } = duplicate(CALLS.release_tag(), 1, 2);
     expectSuccess(send(world.svm, [ix], world.sponsor.publicKey, signers));
-    expect(accountData(world.svm, world.alice.publicKey)!.lamports).toBe(before + rent);
-    expect(accountData(world.svm, world.tagRecord)).toBeNull();
+    expect(accountData(world.svm, world.alice.publicKey)!.lamports).toBe(before + extra);
+    expect(accountData(world.svm, world.tagRecord)!.lamports).toBe(record - extra);
+    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ owner: world.alice.publicKey, pendingOwner: world.alice.publicKey, wallet: PublicKey.default });
   });
 
   it('release_tag with the record in all three positions: OwnerNotSigner, nothing moves', () => {
@@ -121,6 +140,6 @@ describe('duplicate accounts', () => {
 
   it('a lifecycle call on the System Program id as record: TagRecordNotProgramOwned', () => {
     const ix = setWalletInstruction({ programId, tagRecord: SystemProgram.programId, owner: world.alice.publicKey, wallet: world.bob.publicKey });
-    expectRefusal(send(world.svm, [ix], world.sponsor.publicKey, [world.sponsor, world.alice]), 'TagRecordNotProgramOwned');
+    expectRefusal(send(world.svm, [ix], world.sponsor.publicKey, [world.sponsor, world.alice, world.bob]), 'TagRecordNotProgramOwned');
   });
 });

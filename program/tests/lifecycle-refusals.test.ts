@@ -12,12 +12,12 @@ import { aliceHoldsTag, expectRefusal, freshForEachTest, plantAccount, rawInstru
 const programId = PROGRAM_ID;
 const world = freshForEachTest(() => {
   const start = aliceHoldsTag();
-  return { ...start, mallory: fundedKeypair(start.svm) };
+  return { ...start, mallory: fundedKeypair(start.svm), payee: Keypair.generate() };
 });
 
-/** Each lifecycle instruction as its rightful signer would send it against `record`. */
+/** Each lifecycle instruction as its rightful signer would send it against `record`; set_wallet names the payee, who signs. */
 const CALLS: Record<Exclude<RegistryInstructionName, 'register_tag'>, (record: PublicKey, signer: PublicKey) => TransactionInstruction> = {
-  set_wallet: (tagRecord, owner) => setWalletInstruction({ programId, tagRecord, owner, wallet: Keypair.generate().publicKey }),
+  set_wallet: (tagRecord, owner) => setWalletInstruction({ programId, tagRecord, owner, wallet: world.payee.publicKey }),
   offer_transfer: (tagRecord, owner) => offerTransferInstruction({ programId, tagRecord, owner, newOwner: Keypair.generate().publicKey }),
   cancel_transfer: (tagRecord, owner) => cancelTransferInstruction({ programId, tagRecord, owner }),
   accept_transfer: (tagRecord, newOwner) => acceptTransferInstruction({ programId, tagRecord, newOwner }),
@@ -26,10 +26,16 @@ const CALLS: Record<Exclude<RegistryInstructionName, 'register_tag'>, (record: P
 const LIFECYCLE = Object.keys(CALLS) as Array<keyof typeof CALLS>;
 const OWNER_CALLS = LIFECYCLE.filter((name) => name !== 'accept_transfer');
 
-/** Sends `ix` paid and signed by `signer`, and checks the refusal and that `address` did not change. */
+/** Sends `ix` paid and signed by `signer`, and by the payee where `ix` names it as a signer (set_wallet's wallet). */
+function sendAs(ix: TransactionInstruction, signer: Keypair) {
+  const payeeSigns = ix.keys.some((k) => k.isSigner && k.pubkey.equals(world.payee.publicKey));
+  return send(world.svm, [ix], signer.publicKey, payeeSigns ? [signer, world.payee] : [signer]);
+}
+
+/** Sends `ix` as `sendAs` does, and checks the refusal and that `address` did not change. */
 function expectRefused(ix: TransactionInstruction, signer: Keypair, error: RegistryErrorName, address = world.tagRecord) {
   const before = snapshot(world.svm, address);
-  expectRefusal(send(world.svm, [ix], signer.publicKey, [signer]), error);
+  expectRefusal(sendAs(ix, signer), error);
   expect(snapshot(world.svm, address)).toEqual(before);
 }
 
@@ -80,7 +86,8 @@ describe('the arguments and the offer', () => {
   });
 
   it('set_wallet refuses the zero address with WalletIsZero (payments there would be lost)', () => {
-    const ix = setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: PublicKey.default });
+    // Nobody can sign for the zero address (the System Program's): the account goes unsigned.
+    const ix = withAccount(setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: PublicKey.default }), 2, { isSigner: false });
     expectRefused(ix, world.alice, 'WalletIsZero');
   });
 
@@ -163,17 +170,17 @@ describe('the record account', () => {
 });
 
 describe('the instruction', () => {
-  it.each(LIFECYCLE)('%s refuses too few accounts with NotEnoughAccounts', (name) => {
+  it.each(LIFECYCLE)('%s refuses too few accounts with NotEnoughAccounts (set_wallet without its wallet: WalletAccountMissing)', (name) => {
     const signer = rightful(name);
     const ix = CALLS[name](world.tagRecord, signer.publicKey);
-    expectRefused(rawInstruction(ix.keys.slice(0, -1), ix.data), signer, 'NotEnoughAccounts');
+    expectRefused(rawInstruction(ix.keys.slice(0, -1), ix.data), signer, name === 'set_wallet' ? 'WalletAccountMissing' : 'NotEnoughAccounts');
   });
 
   it.each(LIFECYCLE)('%s ignores accounts past the ones its ABI lists', (name) => {
     const signer = rightful(name);
     const ix = CALLS[name](world.tagRecord, signer.publicKey);
     const extra = [{ pubkey: world.tagRecord, isSigner: false, isWritable: true }, { pubkey: world.mallory.publicKey, isSigner: false, isWritable: true }];
-    expectSuccess(send(world.svm, [rawInstruction([...ix.keys, ...extra], ix.data)], signer.publicKey, [signer]));
+    expectSuccess(sendAs(rawInstruction([...ix.keys, ...extra], ix.data), signer));
   });
 
   it.each(LIFECYCLE)('%s refuses a trailing byte, and a byte short, with InvalidInstructionData', (name) => {

@@ -48,15 +48,17 @@ describe('register_tag: success', () => {
     const clock = svm.getClock();
     clock.unixTimestamp = 1_750_000_123n;
     svm.setClock(clock);
-    const wallet = Keypair.generate().publicKey;
+    const payee = Keypair.generate();
+    const wallet = payee.publicKey;
     const [pda, bump] = findTagRecordAddress('alice', PROGRAM_ID);
     const before = balance(svm, owner.publicKey);
 
     const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner: owner.publicKey, wallet, feePayer: owner.publicKey });
-    const result = expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
+    const result = expectSuccess(send(svm, [ix], owner.publicKey, [owner, payee]));
 
     expect(result.logs()).toContain('Program log: register_tag: alice');
-    expect(before - balance(svm, owner.publicKey)).toBe(rent + FEE_PER_SIGNATURE);
+    // The rent and two signatures: the owner's and the payout wallet's.
+    expect(before - balance(svm, owner.publicKey)).toBe(rent + 2n * FEE_PER_SIGNATURE);
     const account = accountData(svm, pda);
     expect(account?.owner.equals(PROGRAM_ID)).toBe(true);
     expect(account?.lamports).toBe(rent);
@@ -180,6 +182,7 @@ describe('register_tag: refusals', () => {
   it('refuses an owner marked non-signer with OwnerNotSigner', () => {
     const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
     keys[1] = { ...keys[1], isSigner: false };
+    keys[4] = { ...keys[4], isSigner: false }; // the owner is also the wallet: unsigned there too
     expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], sponsor.publicKey, [sponsor]), 'OwnerNotSigner');
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isTagRegistryError, registryErrorCode, registryErrorOf, REGISTRY_ERRORS } from '@/lib/chain/registry-errors';
 import { registerTagInstruction } from '@/lib/chain/instruction';
 import { fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';
 
 const ours = PROGRAM_ID.toBase58();
 const other = Keypair.generate().publicKey.toBase58();
@@ -36,6 +37,12 @@ describe('registryErrorOf', () => {
     expect(registryErrorOf(failed)?.name).toBe('AlreadyRegistered');
     expect(isTagRegistryError(failed, 'AlreadyRegistered', { programId: PROGRAM_ID })).toBe(true);
     expect(isTagRegistryError(failed, 'TagTooShort')).toBe(false);
+  });
+
+  it.each(PAYOUT_AND_REST_REFUSALS)('names %s from a real failure of the program, by code', (name, fail) => {
+    const failed = fail();
+    expect(registryErrorOf(failed)).toEqual(REGISTRY_ERRORS.find((e) => e.name === name));
+    expect(isTagRegistryError(failed, name, { programId: PROGRAM_ID })).toBe(true);
   });
 
   it.each([

@@ -8,7 +8,9 @@ import { defineConfig, devices } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'e2e',
-  testMatch: '*.spec.ts',
+  // `npm run screenshots` runs the screenshot tours (e2e/*.tour.ts), which compare nothing and
+  // so are not part of `npm test`: they write e2e/artifacts/ for a person to look at.
+  testMatch: process.env.E2E_TOURS ? '*.tour.ts' : '*.spec.ts',
   outputDir: 'test-results',
   globalSetup: './e2e/support/global-setup.ts',
   fullyParallel: false,

@@ -1,5 +1,5 @@
 // Every /v1 route, for the OpenAPI document. A new route file adds its line here;
-// tests/identity/openapi-coverage.test.ts fails on an app/v1 route file missing from the list.
+// tests/api/openapi-coverage.test.ts fails on an app/v1 route file missing from the list.
 import { declarationOf, type V1RouteDeclaration } from '@/lib/http/v1-route';
 import * as challenge from './auth/challenge/route';
 import * as verify from './auth/verify/route';

@@ -6,7 +6,7 @@ import { heldInProcessApp } from '../support/in-process';
 
 const run = promisify(execFile);
 const EXAMPLE = 'packages/client/examples/quickstart.ts';
-const app = heldInProcessApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
+const app = heldInProcessApp();
 
 describe("the client README's example", () => {
   it('is the README text, line for line', async () => {

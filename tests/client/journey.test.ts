@@ -8,7 +8,7 @@ import { connect, fund } from '../indexer/support';
 // The typed client (packages/client) against the real app, as an integrator runs it: an app of
 // its own in `npm start`'s shape (direct client address), the shared localnet.
 const rpcUrl = inject('rpcUrl');
-const app = heldInProcessApp({ CLIENT_ADDRESS_SOURCE: 'direct' });
+const app = heldInProcessApp();
 
 describe('packages/client against the app', () => {
   it('signs in, registers, edits, changes the wallet, transfers, follows the feed and releases', async () => {

@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { appUrl, get } from './helpers';
-import { servedV1Operations } from './routes';
+import { appUrl, get } from '@/tests/identity/helpers';
+import { servedV1Operations } from '@/tests/identity/routes';
 
 type Answer = { $ref?: string; description?: string; content?: Record<string, { schema: { $ref?: string } }> };
 type Doc = {

@@ -1,8 +1,8 @@
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { ownDatabase } from '../support/database';
+import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
 import { confirmed, connect, fund, web3Keypair } from '../indexer/support';
@@ -16,13 +16,13 @@ import { sendCall, type LifecycleCall } from '../lifecycle/support';
  */
 
 const database = ownDatabase();
-let app: RunningApp;
+let app: InProcessApp;
 const connection = connect(inject('rpcUrl'));
 
 beforeAll(async () => {
-  app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl') });
+  app = await inProcessApp({ DATABASE_URL: database.url });
 });
-afterAll(() => app?.stop());
+afterAll(() => app?.close());
 
 async function send(call: LifecycleCall): Promise<void> {
   const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));

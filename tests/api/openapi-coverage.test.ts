@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createOpenApiDocument } from '@/lib/http/openapi';
 import { answerableErrors, HTTP_METHODS, type V1Method } from '@/lib/http/v1-route';
 import { v1Routes } from '@/app/v1/v1-routes';
-import { v1RouteModules } from './routes';
+import { v1RouteModules } from '@/tests/identity/routes';
 
 /*
  * The statuses the OpenAPI document lists for each operation against the statuses its route

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appUrl } from './helpers';
+import { appUrl } from '@/tests/identity/helpers';
 
 const ORIGIN = 'https://some-wallet.example';
 

@@ -2,13 +2,21 @@ import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SiteFooter, SiteHeader } from '@/components/site/SiteChrome';
-import { stylesheetUrl } from '@/lib/web/server/profile-document';
+import { SITE_ICONS, stylesheetUrl } from '@/lib/web/server/profile-document';
 
 // No wallet code here: the public pages (/, /@tag) must not download it. The wallet
 // providers live in app/(app)/layout.tsx, around /register and /settings only.
 export const metadata: Metadata = {
   title: { default: 'Identity Tags', template: '%s · Identity Tags' },
   description: 'Own a human-readable name on Solana: @you → your wallet.',
+  icons: {
+    icon: [
+      { url: SITE_ICONS.favicon, sizes: '32x32' },
+      { url: SITE_ICONS.svg, type: 'image/svg+xml' },
+    ],
+    apple: SITE_ICONS.apple,
+  },
+  manifest: SITE_ICONS.manifest,
 };
 
 export const viewport: Viewport = {

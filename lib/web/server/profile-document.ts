@@ -24,6 +24,14 @@ function assetUrl(path: string): string {
 export const STYLESHEET_PATH = '/site.css';
 export const PROFILE_SCRIPT_PATH = '/profile.js';
 
+/** The site's icons and web app manifest (public/), named in every page's head, ours and the App Router's (app/layout.tsx). */
+export const SITE_ICONS = {
+  favicon: '/favicon.ico',
+  svg: '/icon.svg',
+  apple: '/apple-touch-icon.png',
+  manifest: '/manifest.webmanifest',
+} as const;
+
 export function stylesheetUrl(): string {
   return assetUrl(STYLESHEET_PATH);
 }
@@ -42,6 +50,7 @@ export function pageDocument({ title, head, main, script }: DocumentInput): stri
 <title>${title} · ${SITE_NAME}</title>
 ${head ?? ''}
 <meta name="theme-color" media="(prefers-color-scheme: light)" content="#f7f7fb"><meta name="theme-color" media="(prefers-color-scheme: dark)" content="#111217">
+<link rel="icon" href="${SITE_ICONS.favicon}" sizes="32x32"><link rel="icon" href="${SITE_ICONS.svg}" type="image/svg+xml"><link rel="apple-touch-icon" href="${SITE_ICONS.apple}"><link rel="manifest" href="${SITE_ICONS.manifest}">
 <link rel="stylesheet" href="${stylesheetUrl()}">${script ? html`<script src="${assetUrl(PROFILE_SCRIPT_PATH)}" defer></script>` : ''}
 </head><body><a class="skip-link" href="#main">Skip to content</a>${siteHeaderHtml()}
 <main id="main">${main}</main>

@@ -84,7 +84,11 @@ export async function inProcessApp(env: Record<string, string> = {}): Promise<In
     services,
     db: main.db,
     url,
-    fetch: (path, init) => route(new Request(new URL(path, url), init)),
+    fetch: (path, init) => {
+      const headers = new Headers(init?.headers);
+      if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', '127.0.0.1'); // the one proxy names the client
+      return route(new Request(new URL(path, url), { ...init, headers }));
+    },
     async close() {
       listener.closeAllConnections();
       await new Promise((resolve) => listener.close(resolve));

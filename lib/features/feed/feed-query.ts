@@ -10,7 +10,11 @@ export const FeedQuery = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= MAX_FEED_LIMIT, { message: `must be an integer from 1 to ${MAX_FEED_LIMIT}` })
     .default(DEFAULT_FEED_LIMIT)
-    .meta({ description: `Events per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`, example: '500' }),
+    // A query value is text on the wire; the document says what the server accepts: an integer in bounds.
+    .meta({
+      description: `Events per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`,
+      override: { type: 'integer', minimum: 1, maximum: MAX_FEED_LIMIT, default: DEFAULT_FEED_LIMIT, example: 500, pattern: undefined },
+    }),
 });
 
 /**

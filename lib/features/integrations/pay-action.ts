@@ -45,12 +45,13 @@ export async function blockchainIdOf(cluster: Cluster, connection: Connection): 
 export function actionHeaders(blockchainId: string | null): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': '*',
-    'Access-Control-Allow-Methods': 'GET,POST,PUT,OPTIONS',
+    // Only the methods the Action answers (its routes answer every other one 405).
+    'Access-Control-Allow-Methods': 'GET,POST,OPTIONS',
     // The request headers blink clients send (@solana/actions' ACTIONS_CORS_HEADERS): the
     // version and chains they accept; X-Action-Version and X-Blockchain-Ids are our answer's.
     'Access-Control-Allow-Headers':
       'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Accept-Action-Version, X-Accept-Blockchain-Ids',
-    'Access-Control-Expose-Headers': 'X-Action-Version, X-Blockchain-Ids',
+    'Access-Control-Expose-Headers': 'X-Action-Version, X-Blockchain-Ids, X-Indexed-Slot',
     'X-Action-Version': ACTION_VERSION,
     ...(blockchainId ? { 'X-Blockchain-Ids': blockchainId } : {}),
   };

@@ -25,6 +25,6 @@ export const IDENTITY_CHANGE_WEBHOOK: ZodOpenApiOperationObject = {
   requestBody: { required: true, content: { 'application/json': { schema: IdentityEvent } } },
   responses: {
     '2XX': { description: 'Any 2xx acknowledges the event' },
-    '4XX': { description: 'Any other answer, a redirect included (or none within the timeout), is a failed attempt, retried with backoff' },
+    default: { description: 'Any other answer (a redirect, a 4xx, a 5xx) or none within the timeout is a failed attempt, retried with backoff' },
   },
 };

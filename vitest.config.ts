@@ -16,5 +16,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most test time is spent waiting on the app, PostgreSQL and the localnet, not on this
+    // process's CPU: three files at a time on two cores (Vitest's default would be one).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
   },
 });

@@ -82,9 +82,9 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'no import cycle anywhere in lib/',
+      comment: 'no import cycle anywhere in the app: lib/, app/ and components/',
       severity: 'error',
-      from: { path: '^lib/' },
+      from: { path: '^(lib|app|components)/' },
       to: { circular: true },
     },
   ],

@@ -1,5 +1,6 @@
 // Every /v1 route, for the OpenAPI document. A new route file adds its line here;
 // tests/api/openapi-coverage.test.ts fails on an app/v1 route file missing from the list.
+import { openApiRouteDeclaration } from '@/lib/http/openapi-route';
 import { declarationOf, type V1RouteDeclaration } from '@/lib/http/v1-route';
 import * as challenge from './auth/challenge/route';
 import * as verify from './auth/verify/route';
@@ -20,19 +21,18 @@ import * as events from './events/route';
 import * as availability from './availability/[tag]/route';
 import * as register from './register/route';
 import * as sync from './sync/route';
-import * as openapi from './openapi.json/route';
 import * as webhooks from './webhooks/route';
 import * as webhook from './webhooks/[id]/route';
 import * as rotateWebhook from './webhooks/[id]/rotate/route';
 import * as replayWebhook from './webhooks/[id]/replay/route';
 import * as webhookDeliveries from './webhooks/[id]/deliveries/route';
 
-/** Read when asked, not when loaded: openapi.json/route.ts imports this file. */
+/** The document's own route is built from the same declaration as app/v1/openapi.json/route.ts, without importing it. */
 export function v1Routes(): V1RouteDeclaration[] {
   const modules = [
     challenge, verify, session, identity, signals, wallet, transfer, cancelTransfer, acceptTransfer, release,
     resolveTag, resolveBatch, reverseAddress, reverseBatch, primary, events, availability, register, sync,
-    webhooks, webhook, rotateWebhook, replayWebhook, webhookDeliveries, openapi,
+    webhooks, webhook, rotateWebhook, replayWebhook, webhookDeliveries,
   ];
-  return modules.map((module) => declarationOf(module)!);
+  return [...modules.map((module) => declarationOf(module)!), openApiRouteDeclaration(v1Routes)];
 }

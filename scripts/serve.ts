@@ -10,7 +10,7 @@
 // header of its own on every request, after deleting any copy the client sent
 // (lib/api/client-address.ts). That is all it does to a request: pages, their CSP and
 // compression are Next.js's, the same as under a bare `next start` or on Vercel.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';

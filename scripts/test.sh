@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every test of the project, on a fresh machine. Installs what the tests need,
-# generates the typed client's types, type-checks, rebuilds the program (the tests compare it
+# lints, generates the typed client's types, type-checks, rebuilds the program (the tests compare it
 # with the committed .so), builds the production app, then runs Vitest (real PostgreSQL,
 # LiteSVM, localnet, the built app) and Playwright (Debian's Chromium against the built app).
 set -euo pipefail
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-system-packages.sh
 bash scripts/ensure-node-modules.sh
+echo "== lint"
+npm run --silent lint
 echo "== client types"
 # packages/client/src/schema.d.ts is a build output: the type-check and the build read it.
 npm run --silent client:generate

@@ -10,7 +10,7 @@ import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
 import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/registry/account';
 import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/registry/errors';
-import { registerTagInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
+import { registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
 

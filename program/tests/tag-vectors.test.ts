@@ -8,7 +8,7 @@ import { decodeTagRecord } from '@/lib/registry/account';
 import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
 import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
 import { findTagRecordAddress } from '@/lib/registry/pda';
-import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { accountData, customErrorCode, expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { expectRefusal } from './lifecycle-support';
 
 let svm: LiteSVM;

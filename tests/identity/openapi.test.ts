@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { appUrl, get } from './helpers';
+import { get } from './helpers';
 import { servedV1Operations } from './routes';
 
 type Answer = { $ref?: string; description?: string; content?: Record<string, { schema: { $ref?: string } }> };

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/api/client-address';
 import { ConfigError, parseConfig } from '@/lib/config';
-import { logger } from '@/lib/observability/logger';
+import { flushLogs, logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 
@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close().catch(() => {});
     await closeLocalnet();
+    await flushLogs(); // a write still in flight at exit could be lost: wait for it
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

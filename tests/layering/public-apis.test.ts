@@ -24,7 +24,7 @@ function sourceFiles(dir = '.'): string[] {
   });
 }
 
-/** `import … from 'next/dist/…'`, `import 'next/dist/…'`, `import('next/dist/…')`, `require('next/dist/…')`. */
+/** A static import (with or without bindings), a dynamic `import()` or a `require` of a path under next/dist/. */
 const NEXT_INTERNALS = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"`]next\/dist\//;
 /**
  * An assignment (`=`, `??=`, `||=`, `&&=`) to a named property of the global object, through

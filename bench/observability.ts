@@ -14,7 +14,7 @@
 // round): on a machine others share, throughput moves with their load, while CPU time per
 // request mostly does not.
 // `observability-vercel` measures the same with each instance a bare `next start` as Vercel
-// runs it (VERCEL=1), where each log line is written as it comes rather than gathered.
+// runs it (VERCEL=1), where each log line is written as it comes rather than buffered.
 //   npm run bench -- observability
 //   npm run bench -- observability-vercel
 import { generateKeyPairSync } from 'node:crypto';

@@ -89,6 +89,12 @@ export interface SimulationResult {
   replacementBlockhash: { blockhash: string; lastValidBlockHeight: number } | null;
 }
 
+/**
+ * The rent epoch a validator reports for rent-exempt accounts, u64::MAX, as the JSON number
+ * a client reads it as (a double rounds it to 2^64).
+ */
+export const RENT_EXEMPT_EPOCH = 2 ** 64;
+
 export interface AccountView {
   lamports: number;
   data: Uint8Array;
@@ -257,15 +263,14 @@ export class LocalChain {
       data: new Uint8Array(account.data),
       owner: account.programAddress,
       executable: account.executable,
-      // What a validator reports for rent-exempt accounts (u64::MAX).
-      rentEpoch: 18446744073709551615,
+      rentEpoch: RENT_EXEMPT_EPOCH,
     };
   }
 
   programAccounts(programId: string): { pubkey: string; account: AccountView }[] {
     return this.svm.getProgramAccounts(toAddress(programId)).map((a) => ({
       pubkey: a.address,
-      account: { lamports: Number(a.lamports), data: new Uint8Array(a.data), owner: a.programAddress, executable: a.executable, rentEpoch: 18446744073709551615 },
+      account: { lamports: Number(a.lamports), data: new Uint8Array(a.data), owner: a.programAddress, executable: a.executable, rentEpoch: RENT_EXEMPT_EPOCH },
     }));
   }
 

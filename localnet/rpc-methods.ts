@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { SLOTS_PER_EPOCH, type AccountView, type Commitment, type LocalChain, type TxRecord, type InnerInstructionsJson } from './chain';
+import { RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH, type AccountView, type Commitment, type LocalChain, type TxRecord, type InnerInstructionsJson } from './chain';
 import {
   RpcError,
   RPC_BLOCK_NOT_AVAILABLE,
@@ -143,9 +143,9 @@ function encodeAccount(account: AccountView | null, cfg: Record<string, unknown>
   }
   let encoded: string | [string, string];
   switch (encoding) {
-    case 'base64':
     // No parser for any program here: jsonParsed falls back to base64, as a node does for
     // accounts it cannot parse.
+    case 'base64':
     case 'jsonParsed':
       encoded = [Buffer.from(data).toString('base64'), 'base64'];
       break;
@@ -351,7 +351,7 @@ const simulateTransaction: RpcHandler = (params, chain) => {
     accounts = (accountsCfg.addresses as string[]).map((address) => {
       const post = result.postAccounts.get(address);
       const view: AccountView | null = post
-        ? { lamports: Number(post.lamports), data: post.data, owner: post.owner, executable: post.executable, rentEpoch: 18446744073709551615 }
+        ? { lamports: Number(post.lamports), data: post.data, owner: post.owner, executable: post.executable, rentEpoch: RENT_EXEMPT_EPOCH }
         : chain.getAccount(address);
       return result.err === null ? encodeAccount(view, encCfg) : null;
     });

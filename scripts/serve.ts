@@ -10,12 +10,12 @@
 // header of its own on every request, after deleting any copy the client sent
 // (lib/http/client-address.ts). That is all it does to a request: pages, their CSP and
 // compression are Next.js's, the same as under a bare `next start` or on Vercel.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-address';
 import { ConfigError, parseConfig } from '@/lib/core/config';
-import { logger } from '@/lib/observability/logger';
+import { flushLogs, logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 
@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close().catch(() => {});
     await closeLocalnet();
+    await flushLogs(); // a write still in flight at exit could be lost: wait for it
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -15,18 +15,18 @@ export function AirdropButton() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const refresh = useCallback(async () => {
-    if (!publicKey) return;
+  const readBalance = useCallback(async (): Promise<number | null> => {
+    if (!publicKey) return null;
     try {
-      setBalance(await connection.getBalance(publicKey, 'confirmed'));
+      return await connection.getBalance(publicKey, 'confirmed');
     } catch {
-      setBalance(null);
+      return null;
     }
   }, [connection, publicKey]);
 
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    void readBalance().then(setBalance);
+  }, [readBalance]);
 
   if (!publicKey) return null;
 
@@ -39,7 +39,7 @@ export function AirdropButton() {
       const signature = await connection.requestAirdrop(publicKey, AIRDROP_SOL * LAMPORTS_PER_SOL);
       await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
       setMessage({ ok: true, text: `Received ${AIRDROP_SOL} development SOL.` });
-      await refresh();
+      setBalance(await readBalance());
     } catch (err) {
       setMessage({ ok: false, text: `Airdrop failed: ${(err as Error).message || 'the localnet did not answer'}.` });
     } finally {

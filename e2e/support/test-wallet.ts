@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import nacl from 'tweetnacl';
 
 /**
  * A Wallet Standard wallet for the browser tests, injected with `page.addInitScript` before

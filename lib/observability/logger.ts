@@ -1,5 +1,4 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { gatherLines, type Gathering } from './gathered-lines';
 import { currentRequestId } from './request-context';
 import { REDACTED, REDACTED_FIELDS, scrub } from './scrub';
 
@@ -73,29 +72,25 @@ function lineOptions(): LoggerOptions {
 }
 
 /*
- * How lines reach stdout, off the request's path. A server that stays up (`npm start`, or any
- * `next start` of our own) gathers them (./gathered-lines.ts) and writes them together,
- * synchronously, once they reach 4 KB or 10 ms after the first: a line is out within about
- * 10 ms, there are at most 100 write calls a second (about 5.5 µs each) whatever the traffic,
- * and nothing is held in flight when the process exits. On Vercel (VERCEL=1) each line is
- * written as it comes, without waiting for the write (a write in flight gathers the next ones):
- * a function may be frozen right after its answer, and must not hold its lines.
+ * How lines reach stdout: pino's own destination (SonicBoom), written without waiting. A
+ * server that stays up (`npm start`, or any `next start` of our own) buffers them and writes
+ * 4 KB at a time, and what it holds at least every 100 ms, so a quiet server's line is out
+ * within that; pino writes what is buffered synchronously when the process exits, after an
+ * uncaught exception too, and `flushLogs` waits for it before a planned exit. On Vercel
+ * (VERCEL set) each line is written as it comes: a function may be frozen right after its
+ * answer, and must not hold its lines.
  */
-export const STDOUT_GATHERING: Gathering = { minChars: 4096, maxDelayMs: 10 };
+export const STDOUT_BUFFERED = { dest: 1, sync: false, minLength: 4096, periodicFlush: 100 } as const;
+export const STDOUT_LINE_BY_LINE = { dest: 1, sync: false } as const;
 
-/** How lines reach stdout under `env` (see above): gathered, or (null) each as it comes. */
-export function stdoutGathering(env: { VERCEL?: string } = process.env): Gathering | null {
-  return env.VERCEL ? null : STDOUT_GATHERING;
-}
-
-function stdout(): DestinationStream {
-  const gathering = stdoutGathering();
-  return gathering ? gatherLines(pino.destination({ dest: 1, sync: true }), gathering) : pino.destination({ dest: 1, sync: false });
+/** pino.destination's options for stdout under `env` (see above). */
+export function stdoutOptions(env: { VERCEL?: string } = process.env): typeof STDOUT_BUFFERED | typeof STDOUT_LINE_BY_LINE {
+  return env.VERCEL ? STDOUT_LINE_BY_LINE : STDOUT_BUFFERED;
 }
 
 /** The loggers writing to `destination` (stdout by default; tests pass a stream of their own). */
 export function createLogs(destination?: DestinationStream): Logs {
-  const out = destination ?? stdout();
+  const out = destination ?? pino.destination({ ...stdoutOptions() });
   const logger = pino(
     {
       ...lineOptions(),
@@ -126,3 +121,8 @@ export const logger: Logger = logs.logger;
 
 /** The process's per-request line (./observe-request.ts only). */
 export const requestLog: Logger = logs.requestLog;
+
+/** Resolves once every line logged so far is written (before a planned exit). */
+export function flushLogs(): Promise<void> {
+  return new Promise((resolve) => logs.logger.flush(() => resolve()));
+}

@@ -1,18 +1,11 @@
-import { ValueType, type Attributes, type Counter, type HrTime, type Histogram, type Meter } from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AggregationTemporality,
-  DataPointType,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-  type IMetricReader,
-  type MetricProducer,
-} from '@opentelemetry/sdk-metrics';
+import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 
 /*
- * The service's metrics (docs/operating.md, "Metrics"), with OpenTelemetry's
+ * The service's metrics (README "Operating the service", "Metrics"), with OpenTelemetry's
  * SDK: read in Prometheus's text format at GET /api/metrics (each instance scraped on its
  * own), and pushed over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (Vercel, where no
  * scraper reaches a function). One MeterProvider per process, on globalThis: Next.js gives
@@ -41,26 +34,11 @@ export interface IndexerLag {
   deferred: number;
 }
 
-/**
- * One series of requests (a route, a method, a status): its attributes, made once, its count
- * and its latency histogram so far (cumulative, from `start`).
- */
-interface RequestSeries {
-  attributes: Attributes;
-  start: HrTime;
-  count: number;
-  /** Per bucket of LATENCY_BUCKETS (inclusive upper bounds), and one more above the last. */
-  bucketCounts: number[];
-  sum: number;
-  min: number;
-  max: number;
-}
-
 interface Telemetry {
   provider: MeterProvider;
   prometheus: PrometheusExporter;
-  /** Requests answered, by `route method status`: read by an observable counter when metrics are collected. */
-  requests: Map<string, RequestSeries>;
+  requests: Counter;
+  requestDuration: Histogram;
   refusals: Counter;
   poolWait: Histogram;
   poolFailures: Counter;
@@ -78,68 +56,12 @@ function exportIntervalMs(): number {
   return Number.isFinite(value) && value >= 1000 ? value : 60_000;
 }
 
-/*
- * The request latency histogram, kept per series in the requests map and handed to the
- * readers when they collect (a MetricProducer), as an OpenTelemetry histogram would report
- * it. An SDK histogram would hash the series' attributes and read the clock on every record:
- * about 5 µs a request in place, measured by CPU profile (bench/results/2026-11-26.md).
- */
-function requestDurations(requests: Map<string, RequestSeries>): MetricProducer {
-  return {
-    async collect() {
-      const now = hrTime(Date.now());
-      const dataPoints = [...requests.values()].map((series) => ({
-        attributes: series.attributes,
-        startTime: series.start,
-        endTime: now,
-        value: {
-          buckets: { boundaries: LATENCY_BUCKETS, counts: [...series.bucketCounts] },
-          sum: series.sum,
-          count: series.count,
-          min: series.min,
-          max: series.max,
-        },
-      }));
-      return {
-        resourceMetrics: {
-          resource: resourceFromAttributes({}), // readers use the SDK's resource
-          scopeMetrics: [
-            {
-              scope: { name: 'identity-tag-service' },
-              metrics: [
-                {
-                  descriptor: {
-                    name: 'http.server.request.duration.seconds',
-                    description: 'Time to answer a request (to the response headers), by route, method and status',
-                    unit: 's',
-                    valueType: ValueType.DOUBLE,
-                  },
-                  aggregationTemporality: AggregationTemporality.CUMULATIVE,
-                  dataPointType: DataPointType.HISTOGRAM,
-                  dataPoints,
-                },
-              ],
-            },
-          ],
-        },
-        errors: [],
-      };
-    },
-  };
-}
-
-function hrTime(ms: number): HrTime {
-  return [Math.floor(ms / 1000), (ms % 1000) * 1e6];
-}
-
 function createTelemetry(): Telemetry {
-  const requests = new Map<string, RequestSeries>();
-  const metricProducers = [requestDurations(requests)];
-  const prometheus = new PrometheusExporter({ preventServerStart: true, metricProducers });
+  const prometheus = new PrometheusExporter({ preventServerStart: true });
   const readers: IMetricReader[] = [prometheus];
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     // the exporter reads OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_HEADERS itself
-    readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: exportIntervalMs(), metricProducers }));
+    readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: exportIntervalMs() }));
   }
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME || 'identity-tag-service' }),
@@ -180,18 +102,15 @@ function createTelemetry(): Telemetry {
     [lagGauges.slots, lagGauges.seconds, lagGauges.deferred],
   );
 
-  // Counted in a Map and reported when metrics are collected: a synchronous counter would
-  // hash the attributes on every request (the latency histogram is kept the same way, below).
-  meter
-    .createObservableCounter('http.server.requests', { description: 'Requests answered, by route, method and status' })
-    .addCallback((result) => {
-      for (const series of requests.values()) result.observe(series.count, series.attributes);
-    });
-
   return {
     provider,
     prometheus,
-    requests,
+    requests: meter.createCounter('http.server.requests', { description: 'Requests answered, by route, method and status' }),
+    requestDuration: meter.createHistogram('http.server.request.duration.seconds', {
+      unit: 's',
+      description: 'Time to answer a request (to the response headers), by route, method and status',
+      advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
+    }),
     refusals: meter.createCounter('rate_limit.refusals', { description: 'Requests refused with 429 by a rate limit, by route' }),
     poolWait: meter.createHistogram('db.pool.acquire.duration.seconds', {
       unit: 's',
@@ -221,22 +140,12 @@ function telemetry(): Telemetry {
   return (holder[SLOT] ??= createTelemetry());
 }
 
-/** One answered request (on every request: kept cheap, see bench/results/2026-11-26.md). */
+/** One answered request. */
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
   const t = telemetry();
-  const key = `${route} ${method} ${status}`;
-  let series = t.requests.get(key);
-  if (!series) {
-    series = { attributes: { route, method, status }, start: hrTime(Date.now()), count: 0, bucketCounts: new Array(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, min: Infinity, max: -Infinity };
-    t.requests.set(key, series);
-  }
-  let bucket = 0;
-  while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++;
-  series.bucketCounts[bucket]! += 1;
-  series.count += 1;
-  series.sum += seconds;
-  if (seconds < series.min) series.min = seconds;
-  if (seconds > series.max) series.max = seconds;
+  const attributes = { route, method, status };
+  t.requests.add(1, attributes);
+  t.requestDuration.record(seconds, attributes);
   if (status === 429) t.refusals.add(1, { route });
 }
 

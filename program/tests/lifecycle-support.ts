@@ -10,14 +10,14 @@ import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
 import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/chain/account';
 import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { registerTagInstruction, type RegistryInstructionName } from '@/lib/chain/instruction';
+import { registerTagInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
 
-/** Registers `tag` for `owner` (who pays; the payout wallet signs too) and returns the record's address. */
-export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: Keypair = owner): PublicKey {
-  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: owner.publicKey });
-  expectSuccess(send(svm, [ix], owner.publicKey, [owner, wallet]));
+/** Registers `tag` for `owner` (who pays) and returns the record's address. */
+export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {
+  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey });
+  expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
 }
 

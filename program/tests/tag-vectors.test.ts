@@ -8,7 +8,7 @@ import { decodeTagRecord } from '@/lib/chain/account';
 import { registryErrorCode, type RegistryErrorName } from '@/lib/chain/registry-errors';
 import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
-import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { accountData, customErrorCode, expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { expectRefusal } from './lifecycle-support';
 
 let svm: LiteSVM;
@@ -35,7 +35,6 @@ function registerRaw(tag: string) {
       { pubkey: owner.publicKey, isSigner: true, isWritable: false },
       { pubkey: owner.publicKey, isSigner: true, isWritable: true },
       { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-      { pubkey: owner.publicKey, isSigner: true, isWritable: false },
     ],
     data: encodeRegisterTagData(tag, owner.publicKey),
   });

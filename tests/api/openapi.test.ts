@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { appUrl, get } from '@/tests/identity/helpers';
+import { get } from '@/tests/identity/helpers';
 import { servedV1Operations } from '@/tests/identity/routes';
 
 type Answer = { $ref?: string; description?: string; content?: Record<string, { schema: { $ref?: string } }> };

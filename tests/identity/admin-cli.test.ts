@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/admin-cli';
-import { appUrl, closeTestDb, expectedIdentity, get, NOT_FOUND, readRow, seedIdentity } from './helpers';
+import { closeTestDb, expectedIdentity, get, NOT_FOUND, readRow, seedIdentity } from './helpers';
 
 afterAll(closeTestDb);
 

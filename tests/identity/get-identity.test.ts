@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { moderate } from '@/lib/features/identity/moderation';
 import { NO_PROFILE } from '../support/identity';
 import {
-  appUrl, closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb,
+  closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb,
 } from './helpers';
 
 afterAll(closeTestDb);

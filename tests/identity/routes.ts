@@ -17,8 +17,8 @@ export function v1RouteFiles(root = path.join(process.cwd(), 'app', 'v1')): { fi
 export async function v1RouteModules(): Promise<{ file: string; path: string; module: Record<string, unknown>; declaration: V1RouteDeclaration | null }[]> {
   return Promise.all(
     v1RouteFiles().map(async (route) => {
-      const module = (await import(route.file)) as Record<string, unknown>;
-      return { ...route, module, declaration: declarationOf(module) };
+      const loaded = (await import(route.file)) as Record<string, unknown>;
+      return { ...route, module: loaded, declaration: declarationOf(loaded) };
     }),
   );
 }

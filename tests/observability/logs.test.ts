@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { createLogs, STDOUT_GATHERING, stdoutGathering } from '@/lib/observability/logger';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogs, STDOUT_BUFFERED, STDOUT_LINE_BY_LINE, stdoutOptions } from '@/lib/observability/logger';
 import { withRequestId } from '@/lib/observability/request-context';
-import { workAsyncStorage, type WorkStore } from 'next/dist/server/app-render/work-async-storage.external';
 import { scrub } from '@/lib/observability/scrub';
 
 /** A logger whose lines land in an array, parsed. */
@@ -23,21 +26,25 @@ const SIGNATURE = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKho
 const SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
 describe('log lines', () => {
-  it('are JSON with level, time and message, and carry the request id of the request being served', () => {
+  it('are JSON with level, time and message, and carry the request id of the request being served', async () => {
     const { log, parsed } = capturedLogger();
     log.info('outside');
-    // inside a request Next.js serves (its work store: one per request), as a route's wrapper runs
-    const serving = (fn: () => void) => workAsyncStorage.run({} as WorkStore, fn);
-    serving(() => withRequestId('req-1234567890', () => log.warn({ detail: 1 }, 'inside')));
-    serving(() => log.warn('another request'));
-    const [outside, inside, another] = parsed();
+    // as a route's wrapper runs the request, and after an await inside it
+    withRequestId('req-1234567890', () => log.warn({ detail: 1 }, 'inside'));
+    await withRequestId('req-0987654321', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      log.warn('after an await');
+    });
+    log.warn('another line outside');
+    const [outside, inside, awaited, another] = parsed();
     expect(outside).toMatchObject({ level: 'info', msg: 'outside' });
     expect(outside).not.toHaveProperty('requestId');
     // ISO 8601, the wall clock's time (./logger.ts reads it once a second)
     expect(outside!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Math.abs(Date.parse(outside!.time as string) - Date.now())).toBeLessThan(1000);
     expect(inside).toMatchObject({ level: 'warn', msg: 'inside', detail: 1, requestId: 'req-1234567890' });
-    expect(another).toMatchObject({ msg: 'another request' });
+    expect(awaited).toMatchObject({ msg: 'after an await', requestId: 'req-0987654321' });
+    expect(another).toMatchObject({ msg: 'another line outside' });
     expect(another).not.toHaveProperty('requestId');
   });
 
@@ -63,9 +70,45 @@ describe('log lines', () => {
     expect(scrub(line)).toBe(line);
   });
 
-  it('reach stdout gathered on a server that stays up, and each as it comes on Vercel, where a function may be frozen after its answer', () => {
-    expect(stdoutGathering({})).toEqual({ minChars: 4096, maxDelayMs: 10 });
-    expect(stdoutGathering({})).toBe(STDOUT_GATHERING);
-    expect(stdoutGathering({ VERCEL: '1' })).toBeNull();
+  it("reach stdout through pino's destination: buffered on a server that stays up, each as it comes on Vercel, where a function may be frozen after its answer", () => {
+    expect(stdoutOptions({})).toBe(STDOUT_BUFFERED);
+    expect(STDOUT_BUFFERED).toEqual({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+    expect(stdoutOptions({ VERCEL: '1' })).toBe(STDOUT_LINE_BY_LINE);
+    expect(STDOUT_LINE_BY_LINE).toEqual({ dest: 1, sync: false });
+  });
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'logs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A process that logs three lines through the server's stdout, buffered, then ends by `end`; its stdout is a file. */
+  function logThenEnd(end: string): { lines: number[]; status: number | null } {
+    const file = path.join(dir, `${Math.random().toString(36).slice(2)}.log`);
+    const script = `
+      import { logger } from './lib/observability/logger.ts';
+      for (let n = 1; n <= 3; n++) logger.info({ n }, 'line');
+      ${end}
+    `;
+    const out = openSync(file, 'w');
+    const { VERCEL: _, ...env } = process.env;
+    try {
+      const { status } = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: process.cwd(),
+        env,
+        stdio: ['ignore', out, 'ignore'],
+      });
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { n: number }).n);
+      return { lines, status };
+    } finally {
+      closeSync(out);
+    }
+  }
+
+  it('are all written when the process exits, after an uncaught exception too', () => {
+    expect(logThenEnd('process.exit(3);')).toEqual({ status: 3, lines: [1, 2, 3] });
+    expect(logThenEnd("setTimeout(() => { throw new Error('boom'); }, 5);")).toEqual({ status: 1, lines: [1, 2, 3] });
+    expect(logThenEnd('')).toEqual({ status: 0, lines: [1, 2, 3] });
   });
 });

@@ -3,9 +3,8 @@ import { prometheusText, recordRequest } from '@/lib/observability/metrics';
 import { sample } from './support';
 
 /*
- * The request latency histogram is kept by lib/observability/metrics.ts itself (a
- * MetricProducer, not an SDK instrument): what it reports must be what an OpenTelemetry
- * histogram reports, cumulative buckets with inclusive upper bounds, its count and its sum.
+ * The request latency histogram (an OpenTelemetry SDK histogram with the service's buckets)
+ * as Prometheus reads it: cumulative buckets with inclusive upper bounds, its count and its sum.
  */
 describe('the request latency histogram', () => {
   it('counts each request in the first bucket whose bound it does not exceed, cumulatively, with its count and sum', async () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 /**
  * `next build` of a one-page fixture app under tests/fixtures (its output in a folder of its
@@ -18,8 +19,7 @@ export function buildFixture(name: string): { status: number | null; output: str
       encoding: 'utf8',
       timeout: 240_000,
     });
-    // eslint-disable-next-line no-control-regex
-    return { status: run.status, output: `${run.stdout}${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '') };
+    return { status: run.status, output: stripVTControlCharacters(`${run.stdout}${run.stderr}`) };
   } finally {
     rmSync(path.join(fixture, distDir), { recursive: true, force: true });
   }

@@ -41,7 +41,7 @@ export const NON_EDITABLE_IDENTITY_KEYS: ReadonlySet<string> = new Set([
  * embedding/override/isolate controls (U+202A–U+202E, U+2066–U+2069), which can make a name
  * render as something else ("Trojan Source"). Ordinary RTL text and the RLM/LRM marks pass.
  */
-const FORBIDDEN_CHARS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+const FORBIDDEN_CHARS = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 
 export function countChars(text: string): number {
   let n = 0;

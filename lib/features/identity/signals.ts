@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';

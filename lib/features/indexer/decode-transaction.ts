@@ -1,7 +1,6 @@
 import bs58 from 'bs58';
 import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import { isCanonicalTag } from '@/lib/core/tag';
-import { logger } from '@/lib/observability/logger';
 import { decodeRegisterTagData, hasDiscriminator, INSTRUCTION_ACCOUNTS, REGISTER_TAG_DISCRIMINATOR } from '@/lib/chain/instruction';
 
 /** The newest transaction version the indexer reads (v1 is live on mainnet, DESIGN "Web"). */

@@ -1,7 +1,7 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
 import { json } from '@/lib/api/handler';
 import { ok, PublicReadHeaders } from '@/lib/api/docs';
-import { parseWith } from '@/lib/api/parse';
+import { parseWith, queryOf } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
 import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
@@ -24,7 +24,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
     responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
     errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
     handler: async (req, { services: { db } }) => {
-      const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
+      const { after, limit } = parseWith(FeedQuery, queryOf(req));
       return atIndexedSlot(db, async () => {
         const { page, full } = await readIdentityEvents(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES });
         return json(page, { headers: { 'Cache-Control': feedCacheControl(full) } });

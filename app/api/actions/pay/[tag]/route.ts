@@ -3,7 +3,7 @@ import { Keypair } from '@solana/web3.js';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { otherMethods } from '@/lib/api/other-methods';
-import { parseWith } from '@/lib/api/parse';
+import { parseWith, queryOf } from '@/lib/api/parse';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
@@ -41,7 +41,7 @@ export const POST = withActionHeaders(
   withApi<TagRoute>(
     withRateLimit('action', async (req, { params, services: { db, config } }) => {
       const tag = parseTagParam(params.tag);
-      const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
+      const { amount, reference } = parseWith(PayActionQuery, queryOf(req));
       const { account } = parseWith(PayActionRequest, await readJson(req, { maxBytes: 4096 }));
       const identity = await getIdentity(db, tag);
       const { connection } = getChain(config);

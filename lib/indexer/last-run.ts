@@ -1,5 +1,6 @@
 import type { Connection } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
+import { recordFinalizedSlot } from '@/lib/chain/cluster-check';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { indexerRuns } from '@/lib/db/schema';
@@ -35,6 +36,7 @@ export async function recordedRun<T extends RunOutcome>(
   let finalizedSlot: number;
   try {
     finalizedSlot = await rpcCall(() => connection.getSlot('finalized'));
+    recordFinalizedSlot(connection, finalizedSlot); // readiness and the status take it instead of asking again
     summary = await run();
   } catch (err) {
     const durationMs = Math.round(performance.now() - started);

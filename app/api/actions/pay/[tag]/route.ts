@@ -4,6 +4,7 @@ import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/api/cors';
 import { json, withApi, withRateLimit } from '@/lib/api/handler';
 import { otherMethods } from '@/lib/api/other-methods';
 import { parseWith, queryOf } from '@/lib/api/parse';
+import { rateLimitTicket } from '@/lib/api/rate-limit';
 import { readJson } from '@/lib/api/read-json';
 import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/identity/get-identity';
@@ -20,12 +21,15 @@ type TagRoute = { tag: string };
 const ROUTE = '/api/actions/pay/{tag}';
 
 export const GET = withActionHeaders(
-  withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
+  withApi<TagRoute>(async (req, { params, services }) => {
+    const { db, config } = services;
     const tag = parseTagParam(params.tag);
     // The signals first: the identity read after them is at least as fresh as their slot.
     const signals = await getSignalsAtSlot(db, tag, { now: new Date() });
     const identity = await getIdentity(db, tag);
-    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
+    // Only a mint this process has not read yet costs an RPC call, and only that is counted.
+    const beforeLookup = () => rateLimitTicket(services, 'actionMint', req.headers, new Date()).count(services.authDb);
+    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, { beforeLookup });
     const metadata = payActionMetadata({
       identity,
       asset,

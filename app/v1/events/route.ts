@@ -1,11 +1,12 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
-import { json } from '@/lib/api/handler';
-import { ok, PublicReadHeaders } from '@/lib/api/docs';
+import { withHeavyWork } from '@/lib/api/heavy-work';
+import { ok, OVERLOADED_OR_UNAVAILABLE, PublicReadHeaders } from '@/lib/api/docs';
 import { parseWith, queryOf } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
-import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/feed/read-events';
-import { atIndexedSlot } from '@/lib/indexer/indexed-slot';
+import { feedPageBytes } from '@/lib/feed/page-cache';
+import { FEED_PAGE_MAX_BYTES, IdentityEventPage } from '@/lib/feed/read-events';
+import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,12 +23,15 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
     rateLimit: 'feed',
     requestParams: { query: FeedQuery },
     responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
-    errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
-    handler: async (req, { services: { db } }) => {
+    errors: { 400: 'Malformed cursor, or a limit outside 1..1000, or a parameter given twice', 503: OVERLOADED_OR_UNAVAILABLE },
+    handler: async (req, { services: { db, config } }) => {
       const { after, limit } = parseWith(FeedQuery, queryOf(req));
-      return atIndexedSlot(db, async () => {
-        const { page, full } = await readIdentityEvents(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES });
-        return json(page, { headers: { 'Cache-Control': feedCacheControl(full) } });
+      // A full page is served from its kept bytes; one read from the database counts as heavy work (503 `overloaded` past the bound).
+      const page = await feedPageBytes(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES }, (read) =>
+        withHeavyWork('feed', config.heavyWorkConcurrency, read),
+      );
+      return new Response(new Uint8Array(page.bytes), {
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': feedCacheControl(page.full), ...indexedSlotHeaders(page.indexedSlot) },
       });
     },
   }),

@@ -27,10 +27,15 @@ export interface FeedPageBytes {
   indexedSlot: string;
 }
 
-// On globalThis: one store per process, whichever chunk serves the route (HEAD and GET included).
+// On globalThis: one store per process (per database handle), whichever chunk serves the route.
 const STORE = Symbol.for('identity-tag-service.feed-pages');
-const holder = globalThis as unknown as Record<typeof STORE, KeptBytes<FeedPageBytes> | undefined>;
-const pages = () => (holder[STORE] ??= new KeptBytes<FeedPageBytes>(FEED_PAGES_KEPT_BYTES, (page) => page.bytes.length));
+const holder = globalThis as unknown as Record<typeof STORE, WeakMap<Db, KeptBytes<FeedPageBytes>> | undefined>;
+function pagesOf(db: Db): KeptBytes<FeedPageBytes> {
+  const stores = (holder[STORE] ??= new WeakMap());
+  let pages = stores.get(db);
+  if (!pages) stores.set(db, (pages = new KeptBytes<FeedPageBytes>(FEED_PAGES_KEPT_BYTES, (page) => page.bytes.length)));
+  return pages;
+}
 
 /**
  * The page of `limit` events after `after`: kept bytes when it was full and read lately, else
@@ -43,12 +48,13 @@ export function feedPageBytes(
   now = Date.now(),
 ): Promise<FeedPageBytes> {
   const key = `${after ? formatCursor(after) : FEED_START} ${limit}`;
-  return pages().getOrMake(key, now, () =>
+  const pages = pagesOf(db);
+  return pages.getOrMake(key, now, () =>
     bound(async () => {
       const indexedSlot = await readIndexedSlot(db); // before the page: the page is at least this fresh
       const { page, full } = await readIdentityEvents(db, { after, limit, maxBytes });
       const served: FeedPageBytes = { bytes: Buffer.from(JSON.stringify(page)), full, indexedSlot };
-      if (full) pages().set(key, served, now + FEED_PAGE_KEPT_MS);
+      if (full) pages.set(key, served, now + FEED_PAGE_KEPT_MS);
       return served;
     }),
   );

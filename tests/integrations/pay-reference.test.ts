@@ -16,9 +16,10 @@ beforeAll(requireApp);
 afterAll(closeTestDb);
 
 const connection = connect(inject('rpcUrl'));
-const refused = (reason: string) => ({
-  error: { code: 'invalid_request', message: `\`reference\`: must be a fresh key that no other transaction names; this one ${reason}` },
-});
+const refused = (reason: string) => {
+  const message = `\`reference\`: must be a fresh key that no other transaction names; this one ${reason}`;
+  return { error: { code: 'invalid_request', message }, message }; // an Action's errors carry the spec's top-level `message` too
+};
 
 describe('POST /api/actions/pay/{tag}: the reference must be a fresh key', () => {
   const payer = Keypair.generate().publicKey.toBase58();

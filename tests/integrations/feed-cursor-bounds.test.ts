@@ -56,3 +56,9 @@ describe('oversized feed cursors', () => {
     expect([res.status, res.json]).toEqual([400, MALFORMED]);
   });
 });
+
+describe('malformed cursors', () => {
+  it.each(['12', 'a-b', '-', '1-', '1-2-3'])('%s: the one 400, not two issues or a crash', (cursor) => {
+    expect(() => parseWith(FeedQuery, { after: cursor })).toThrow(new AppError('invalid_request', MALFORMED.error.message));
+  });
+});

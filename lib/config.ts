@@ -64,7 +64,7 @@ export const envSchema = z.object({
   }),
   KEEP_ALIVE_TIMEOUT_MS: doc(z.coerce.number().int().min(1000).max(3_600_000).default(65_000), 'how long `npm start` keeps an idle keep-alive connection open: above the idle timeout of the load balancer in front (60 s on most), so that the balancer, not the app, closes it (else the intermittent 502s of docs/multi-instance.md)'),
   HEADERS_TIMEOUT_MS: doc(z.coerce.number().int().min(1000).max(3_600_000).default(66_000), 'how long `npm start` waits for a request\'s headers; above KEEP_ALIVE_TIMEOUT_MS, as Node.js asks (docs/multi-instance.md)'),
-  HEAVY_WORK_CONCURRENCY: doc(z.coerce.number().int().min(1).max(1000).default(8), 'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/api/heavy-work.ts)'),
+  HEAVY_WORK_CONCURRENCY: doc(z.coerce.number().int().min(1).max(1000).default(4), 'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/api/heavy-work.ts)'),
   DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {
     production: 'this or POSTGRES_URL, with more than one instance',
     shownDefault: 'unset: embedded PGlite in `DATA_DIR/pglite` (one process only)',

@@ -73,6 +73,29 @@ function keepMint(mint: string, asset: SplAsset | null, now: number): void {
   if (mints.size > MINTS_KEPT) mints.delete(mints.keys().next().value!);
 }
 
+/** Lookups in flight, by mint: callers asking for one mint at once share one call. */
+const lookingUp = new Map<string, Promise<SplAsset | null>>();
+
+/** Reads `mintAddress` from the cluster (once at a time per mint) and keeps what it is. */
+function lookUpMint(mintAddress: string, connection: Connection, now: number, beforeLookup?: () => Promise<void>): Promise<SplAsset | null> {
+  const inFlight = lookingUp.get(mintAddress);
+  if (inFlight) return inFlight;
+  const lookup = (async () => {
+    await beforeLookup?.();
+    const mint = new PublicKey(mintAddress);
+    const account = await rpcCall(() => connection.getAccountInfo(mint));
+    const isMint =
+      account !== null &&
+      (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) &&
+      isInitializedMint(account.data, account.owner.equals(TOKEN_2022_PROGRAM_ID));
+    const asset: SplAsset | null = isMint ? { kind: 'spl', symbol: '', decimals: account.data[MINT_DECIMALS_OFFSET]!, mint, tokenProgram: account.owner } : null;
+    keepMint(mintAddress, asset, now);
+    return asset;
+  })();
+  lookingUp.set(mintAddress, lookup);
+  return lookup.finally(() => lookingUp.delete(mintAddress));
+}
+
 /**
  * The asset for a profile's `preferredToken` on `cluster`, reading the mint account when there
  * is one and it is not kept yet; `beforeLookup` runs just before that read (the Action's GET
@@ -86,19 +109,7 @@ export async function payAssetOf(
 ): Promise<PayAsset> {
   const token = payToken(preferredToken, cluster);
   if (!token.mint) return sol(token.unavailable);
-  let kept = keptMint(token.mint, now);
-  if (!kept) {
-    await beforeLookup?.();
-    const mint = new PublicKey(token.mint);
-    const account = await rpcCall(() => connection.getAccountInfo(mint));
-    const isMint =
-      account !== null &&
-      (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) &&
-      isInitializedMint(account.data, account.owner.equals(TOKEN_2022_PROGRAM_ID));
-    const asset: SplAsset | null = isMint ? { kind: 'spl', symbol: '', decimals: account.data[MINT_DECIMALS_OFFSET]!, mint, tokenProgram: account.owner } : null;
-    keepMint(token.mint, asset, now);
-    kept = { asset };
-  }
+  const kept = keptMint(token.mint, now) ?? { asset: await lookUpMint(token.mint, connection, now, beforeLookup) };
   if (!kept.asset) return sol(true);
   // the symbol is the profile's label for the mint, not the mint's: it is set per answer
   return { ...kept.asset, symbol: token.label.length > 12 ? `${token.label.slice(0, 4)}…${token.label.slice(-4)}` : token.label };

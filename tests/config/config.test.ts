@@ -13,7 +13,7 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     expect(c.appUrl.href).toBe('http://localhost:3000/');
     expect(c.rateLimits.auth).toEqual({ limit: RATE_LIMIT_BUCKETS.auth.limit, windowSeconds: RATE_LIMIT_BUCKETS.auth.windowSeconds });
     expect(c.server).toEqual({ port: 3000, host: undefined, localnetPort: 8899, keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000 });
-    expect(c.heavyWorkConcurrency).toBe(8);
+    expect(c.heavyWorkConcurrency).toBe(4);
   });
 
   it('keep-alive and headers timeouts: above a load balancer’s 60 s by default, settable, headers above keep-alive', () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
+import { acceptsGzip } from '@/lib/api/accepts-gzip';
 import { feedPageBytes, FEED_PAGE_KEPT_MS } from '@/lib/feed/page-cache';
 import { FEED_PAGE_MAX_BYTES, readIdentityEvents } from '@/lib/feed/read-events';
 import { ownDatabase } from '../support/database';
@@ -62,5 +63,25 @@ describe('full feed pages, kept as bytes', () => {
     expect(first).toMatchObject({ status: 200, type: 'application/json', cache: 'public, max-age=86400, immutable' });
     expect(first.slot).toMatch(/^\d+$/);
     expect(await read()).toEqual(first);
+  });
+});
+
+describe('a full page is gzipped once, not per reader', () => {
+  it('is sent gzipped where the reader takes gzip, with Vary, and reads the same', async () => {
+    const plain = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), 'accept-encoding': 'identity' } });
+    const zipped = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), 'accept-encoding': 'gzip' } });
+    expect([plain.headers.get('content-encoding'), zipped.headers.get('content-encoding'), zipped.headers.get('vary')]).toEqual([null, 'gzip', 'Accept-Encoding']);
+    expect(await zipped.text()).toBe(await plain.text()); // fetch undoes the gzip
+  });
+
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1, gzip;q=0.5', true],
+    ['*', true],
+    ['gzip;q=0', false],
+    ['identity', false],
+    [null, false],
+  ] as const)('Accept-Encoding %s: gzip %s', (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
   });
 });

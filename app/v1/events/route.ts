@@ -4,7 +4,8 @@ import { ok, OVERLOADED_OR_UNAVAILABLE, PublicReadHeaders } from '@/lib/api/docs
 import { parseWith, queryOf } from '@/lib/api/parse';
 import { v1Operation, v1Route } from '@/lib/api/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/feed/feed-query';
-import { feedPageBytes } from '@/lib/feed/page-cache';
+import { acceptsGzip } from '@/lib/api/accepts-gzip';
+import { feedPageBytes, gzippedPage } from '@/lib/feed/page-cache';
 import { FEED_PAGE_MAX_BYTES, IdentityEventPage } from '@/lib/feed/read-events';
 import { indexedSlotHeaders } from '@/lib/indexer/indexed-slot';
 
@@ -30,9 +31,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
       const page = await feedPageBytes(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES }, (read) =>
         withHeavyWork('feed', config.heavyWorkConcurrency, read),
       );
-      return new Response(new Uint8Array(page.bytes), {
-        headers: { 'Content-Type': 'application/json', 'Cache-Control': feedCacheControl(page.full), ...indexedSlotHeaders(page.indexedSlot) },
-      });
+      const headers = { 'Content-Type': 'application/json', 'Cache-Control': feedCacheControl(page.full), Vary: 'Accept-Encoding', ...indexedSlotHeaders(page.indexedSlot) };
+      // A full page is compressed once and kept so; the live end is small, and Next.js compresses it.
+      if (page.full && acceptsGzip(req.headers.get('accept-encoding'))) {
+        return new Response(new Uint8Array(await gzippedPage(page)), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
+      }
+      return new Response(new Uint8Array(page.bytes), { headers });
     },
   }),
 });

@@ -6,7 +6,7 @@ import { feedPageBytes, FEED_PAGE_KEPT_MS } from '@/lib/feed/page-cache';
 import { FEED_PAGE_MAX_BYTES, readIdentityEvents } from '@/lib/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
-import { closeTestDb } from './support';
+import { closeTestDb, testDb } from './support';
 
 /*
  * Full feed pages are served from the bytes they were first served as (lib/feed/page-cache.ts):
@@ -55,6 +55,10 @@ describe('full feed pages, kept as bytes', () => {
   });
 
   it('GET /v1/events answers a full page with the same bytes and headers each time', async () => {
+    // two events at least on the app's database, so that a page of one is full
+    const { db } = await testDb();
+    const tags = [(await insertIdentity(db)).tag, (await insertIdentity(db)).tag];
+    await db.transaction((tx) => recordIdentityChanges(tx as never, tags, new Date()));
     const read = async () => {
       const res = await fetch(`${appUrl}/v1/events?limit=1`, { headers: clientHeaders() });
       return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), slot: res.headers.get('x-indexed-slot'), body: await res.text() };
@@ -70,7 +74,8 @@ describe('a full page is gzipped once, not per reader', () => {
   it('is sent gzipped where the reader takes gzip, with Vary, and reads the same', async () => {
     const plain = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), 'accept-encoding': 'identity' } });
     const zipped = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), 'accept-encoding': 'gzip' } });
-    expect([plain.headers.get('content-encoding'), zipped.headers.get('content-encoding'), zipped.headers.get('vary')]).toEqual([null, 'gzip', 'Accept-Encoding']);
+    expect([plain.headers.get('content-encoding'), zipped.headers.get('content-encoding')]).toEqual([null, 'gzip']);
+    expect(zipped.headers.get('vary')?.split(/,\s*/)).toContain('Accept-Encoding');
     expect(await zipped.text()).toBe(await plain.text()); // fetch undoes the gzip
   });
 

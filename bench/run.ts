@@ -5,6 +5,7 @@
 // each route side by side with the trivial route of the same build.
 //   npm run bench               all sections
 //   npm run bench -- auth web   only these
+//   npm run bench -- starvation rpc   health under heavy readers; RPC calls per request
 //   npm run bench -- scale      a million identities (opt-in: minutes; not run without names)
 //   npm run bench -- memory     one instance after 100,000 distinct /@tag views (opt-in too)
 //   npm run bench -- batchers   each group-commit call site, this build against a variant (opt-in)
@@ -26,7 +27,9 @@ import { benchMemory } from './memory';
 import { benchProgram } from './program-cu';
 import { benchProgramCuSample } from './program-cu-sample';
 import { benchProgramLifecycle } from './program-lifecycle-cu';
+import { benchRpcBudget } from './rpc-budget';
 import { benchScale } from './scale';
+import { benchStarvation } from './starvation';
 import { benchWeb } from './web';
 import { benchWebhooks } from './webhooks';
 
@@ -51,6 +54,10 @@ const SECTIONS: Record<string, Section> = {
   'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   webhooks: { stack: true, run: (s) => benchWebhooks(s) },
+  /** /api/health idle, under 64 feed readers and under a share-image crawl. */
+  starvation: { stack: true, run: (s) => benchStarvation(s) },
+  /** RPC calls per request: reverse 404, ready, status, the Action's GET. */
+  rpc: { stack: true, run: (s) => benchRpcBudget(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
   'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },

@@ -10,10 +10,11 @@
 // header of its own on every request, after deleting any copy the client sent
 // (lib/http/client-address.ts). That is all it does to a request: pages, their CSP and
 // compression are Next.js's, the same as under a bare `next start` or on Vercel.
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-address';
+import { unservedRequest } from '@/lib/http/unserved-request';
 import { ConfigError, parseConfig } from '@/lib/core/config';
 import { flushLogs, logger } from '@/lib/observability/logger';
 
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   markSocketAddressServer();
   await app.prepare();
   const server = createServer((req, res) => {
+    const unserved = unservedRequest(req.method, req.url);
+    if (unserved) return void answerWith(res, unserved);
     stampSocketAddress(req);
     handle(req, res).catch((err) => {
       logger.error({ err, method: req.method, path: req.url?.split('?')[0] }, 'request failed');
@@ -56,6 +59,10 @@ async function main(): Promise<void> {
       res.end();
     });
   });
+  // Above a load balancer's idle timeout, so that it closes idle connections first and never
+  // sends a request down one this server is closing (docs/multi-instance.md).
+  server.keepAliveTimeout = config.server.keepAliveTimeoutMs;
+  server.headersTimeout = config.server.headersTimeoutMs;
   if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   logger.info({ url: `http://${host ?? 'localhost'}:${port}`, mode }, 'listening');
@@ -100,6 +107,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/** Writes a web Response (a small envelope) to Node's response. */
+function answerWith(res: ServerResponse, answer: Response): void {
+  res.statusCode = answer.status;
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  void answer.text().then((body) => res.end(body));
 }
 
 function describeClientAddress(source: ReturnType<typeof parseConfig>['clientAddress']): string {

@@ -107,8 +107,9 @@ function errorText(err: unknown): string {
   return err instanceof Error ? `${err.message} ${describe((err as { cause?: unknown }).cause ?? '')}` : String(err);
 }
 
-/** Whether the provider kept answering 429 until the call's deadline. */
+/** Whether the provider kept answering 429 until the call's deadline (raw, or as rpcCall's 503 `rpc_rate_limited`). */
 export function isRpcRateLimited(err: unknown): boolean {
+  if (err instanceof AppError) return err.code === 'rpc_rate_limited';
   const text = errorText(err);
   return text.includes(RATE_LIMITED_MARKER) || /(?:^|Error: )429 /.test(text);
 }

@@ -62,6 +62,9 @@ export const envSchema = z.object({
   HOST: doc(z.string().optional().transform((v) => v || undefined), 'address `npm start` / `npm run dev` listen on (not HOSTNAME: shells set that to the machine\'s name)', {
     shownDefault: 'all interfaces',
   }),
+  KEEP_ALIVE_TIMEOUT_MS: doc(z.coerce.number().int().min(1000).max(3_600_000).default(65_000), 'how long `npm start` keeps an idle keep-alive connection open: above the idle timeout of the load balancer in front (60 s on most), so that the balancer, not the app, closes it (else the intermittent 502s of docs/multi-instance.md)'),
+  HEADERS_TIMEOUT_MS: doc(z.coerce.number().int().min(1000).max(3_600_000).default(66_000), 'how long `npm start` waits for a request\'s headers; above KEEP_ALIVE_TIMEOUT_MS, as Node.js asks (docs/multi-instance.md)'),
+  HEAVY_WORK_CONCURRENCY: doc(z.coerce.number().int().min(1).max(1000).default(4), 'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/http/heavy-work.ts)'),
   DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {
     production: 'this or POSTGRES_URL, with more than one instance',
     shownDefault: 'unset: embedded PGlite in `DATA_DIR/pglite` (one process only)',
@@ -156,7 +159,16 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config {
   env: Env['NODE_ENV'];
   /** Where `npm start` / `npm run dev` listen, and the localnet they start without SOLANA_RPC_URL. */
-  server: { port: number; host: string | undefined; localnetPort: number };
+  server: {
+    port: number;
+    host: string | undefined;
+    localnetPort: number;
+    /** Node's keepAliveTimeout and headersTimeout for `npm start` (docs/multi-instance.md). */
+    keepAliveTimeoutMs: number;
+    headersTimeoutMs: number;
+  };
+  /** Expensive requests one process works on at once (lib/http/heavy-work.ts). */
+  heavyWorkConcurrency: number;
   database:
     | { driver: 'pglite'; dataDir: string }
     | { driver: 'node-postgres'; url: string }
@@ -225,11 +237,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET && e.VERCEL) {
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
+  if (e.HEADERS_TIMEOUT_MS <= e.KEEP_ALIVE_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)');
+  }
   const appUrl = new URL(e.APP_URL ?? `http://localhost:${e.PORT}`);
   const clientAddress = clientAddressSource(e);
   return {
     env: e.NODE_ENV,
-    server: { port: e.PORT, host: e.HOST, localnetPort: e.LOCALNET_PORT },
+    server: { port: e.PORT, host: e.HOST, localnetPort: e.LOCALNET_PORT, keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS, headersTimeoutMs: e.HEADERS_TIMEOUT_MS },
+    heavyWorkConcurrency: e.HEAVY_WORK_CONCURRENCY,
     database: e.DATABASE_URL
       ? { driver: 'node-postgres', url: e.DATABASE_URL }
       : e.POSTGRES_URL

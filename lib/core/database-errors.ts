@@ -7,8 +7,29 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 const UNAVAILABLE_SQLSTATE = /^(08|53|57)...$|^55P03$/;
 // Driver-side failures: no server to talk to, a connection that dropped, a pool or client
 // deadline (lib/db/client.ts) that ran out.
+// A pool waiting for one of its own connections is not one of them: see isPoolBusy.
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+
+/**
+ * pg-pool's error for a wait in its queue that outlived POOL_ACQUIRE_TIMEOUT_MS (lib/db/client.ts):
+ * every connection was busy with other requests. Opening a connection that times out fails
+ * with "Connection terminated due to connection timeout" instead, so this one means load.
+ */
+const POOL_QUEUE_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * Whether an error is a pool that was merely busy: all its connections in use for longer than
+ * a caller may wait. The database answers; this instance has more work than connections.
+ * Answered 503 `overloaded` and logged as load shedding, never as an outage: anyone can keep a
+ * pool busy, and must not be able to set off the operator's database alert by it.
+ */
+export function isPoolBusy(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const { message, cause } = err as { message?: unknown; cause?: unknown };
+  if (message === POOL_QUEUE_TIMEOUT) return true;
+  return isPoolBusy(cause, depth + 1);
+}
 
 /**
  * Whether an error means the database cannot answer right now (down, unreachable, a deadline
@@ -18,7 +39,7 @@ const UNAVAILABLE_MESSAGE =
  */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return false;
-  if (isClientHangUp(err)) return false;
+  if (isClientHangUp(err) || isPoolBusy(err)) return false;
   const { code, message, cause, errors } = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_MESSAGE.test(code))) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;

@@ -1,4 +1,4 @@
-import { DATABASE_RETRY_AFTER_SECONDS, isClientHangUp, isDatabaseUnavailable } from '@/lib/core/database-errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isClientHangUp, isDatabaseUnavailable, isPoolBusy } from '@/lib/core/database-errors';
 import { logger } from '@/lib/observability/logger';
 
 /**
@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
   /** The Solana RPC provider kept answering 429 until the request's deadline. */
   rpc_rate_limited: 503,
+  /** This instance is at its bound of expensive work, or its database pool is busy: load shed, nothing is down (lib/http/heavy-work.ts). */
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -63,15 +65,28 @@ export function databaseUnavailable(): AppError {
   });
 }
 
+/** Seconds a caller is told to wait when this instance sheds load. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
+
+/** The 503 of load shedding: the instance is busy, nothing is down; a retry soon (or on another instance) will do. */
+export function overloaded(): AppError {
+  return new AppError('overloaded', 'The service is busy; try again shortly.', { 'Retry-After': String(OVERLOADED_RETRY_AFTER_SECONDS) });
+}
+
 /**
  * Anything thrown → the AppError to answer: itself, a 400 for a client that hung up, a 503
- * for a database outage, else a generic 500 (the detail goes to the log, never to the client).
+ * `overloaded` for a pool whose connections are all busy (a warning: load, not an outage), a
+ * 503 for a database outage, else a generic 500 (the detail goes to the log, never to the client).
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isClientHangUp(err)) {
     logger.warn({ err }, 'client hung up');
     return new AppError('invalid_request', 'The request ended before it was complete.');
+  }
+  if (isPoolBusy(err)) {
+    logger.warn({ err }, 'load shedding: every database connection of the pool is busy');
+    return overloaded();
   }
   if (isDatabaseUnavailable(err)) {
     logger.warn({ err }, 'database unavailable');

@@ -86,6 +86,20 @@ export const RATE_LIMIT_BUCKETS = {
     counts: '`POST /api/actions/pay/{tag}`',
     why: 'each builds a transfer with RPC calls (blockhash, fees); a payer pays a few times',
   },
+  actionMint: {
+    per: 'address',
+    limit: 60,
+    windowSeconds: 60,
+    counts: '`GET /api/actions/pay/{tag}` when it must read a mint the process has not cached (lib/features/integrations/pay-asset.ts)',
+    why: 'a mint lookup is one RPC call (getAccountInfo); cached, it costs nothing and is not counted, so blink clients that unfurl the same tags never meet this limit',
+  },
+  status: {
+    per: 'address',
+    limit: 60,
+    windowSeconds: 60,
+    counts: '`GET /api/indexer/status`',
+    why: 'five statements, and block times the first time a slot is seen (RPC); an operator or a dashboard polls it every few seconds at most',
+  },
   webhooks: {
     per: 'address',
     limit: 60,

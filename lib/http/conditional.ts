@@ -18,7 +18,7 @@ function etagOf(body: string): string {
  * Does an If-None-Match header match `etag`? A list of tags (weak ones compare by their
  * opaque part, as RFC 9110 §13.1.2 asks for If-None-Match) or `*`.
  */
-function ifNoneMatchHits(header: string | null, etag: string): boolean {
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);

@@ -61,6 +61,8 @@ export function ok(description: string, schema: z.ZodType, headers?: z.ZodObject
 export const tagPath = { path: z.object({ tag: TagPathParam }) };
 
 export const MISSING_OR_BLOCKED = 'No such tag (missing or blocked)';
+/** A heavy operation's 503 (lib/http/heavy-work.ts): the database is unreachable, or the instance sheds load (`overloaded`). */
+export const OVERLOADED_OR_UNAVAILABLE = 'Briefly unavailable (database unreachable), or `overloaded`: this instance is at its bound of heavy work; retry after Retry-After';
 export const BRIEFLY_UNREACHABLE = 'The cluster or the database is briefly unreachable';
 export const ANOTHER_KEYS_TAG = 'The tag belongs to another public key';
 

@@ -14,3 +14,17 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, { skip
   const where = path.length ? `\`${path.join('.')}\`: ` : '';
   throw new AppError('invalid_request', `${where}${issue.message}`);
 }
+
+/**
+ * A request's query parameters as one value each; 400 when a name repeats. With URLSearchParams
+ * the last value wins where a link shows the first (`?amount=1&amount=1000` would pay 1,000),
+ * so a repeated name is refused rather than picked.
+ */
+export function queryOf(req: Request): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URL(req.url).searchParams) {
+    if (Object.hasOwn(query, name)) throw new AppError('invalid_request', `\`${name}\`: is given more than once; give it once`);
+    query[name] = value;
+  }
+  return query;
+}

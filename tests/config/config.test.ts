@@ -12,7 +12,16 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     expect(c.authDomain).toBe('localhost:3000');
     expect(c.appUrl.href).toBe('http://localhost:3000/');
     expect(c.rateLimits.auth).toEqual({ limit: RATE_LIMIT_BUCKETS.auth.limit, windowSeconds: RATE_LIMIT_BUCKETS.auth.windowSeconds });
-    expect(c.server).toEqual({ port: 3000, host: undefined, localnetPort: 8899 });
+    expect(c.server).toEqual({ port: 3000, host: undefined, localnetPort: 8899, keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000 });
+    expect(c.heavyWorkConcurrency).toBe(4);
+  });
+
+  it('keep-alive and headers timeouts: above a load balancer’s 60 s by default, settable, headers above keep-alive', () => {
+    expect(parseConfig({ KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000' }).server).toMatchObject({ keepAliveTimeoutMs: 120_000, headersTimeoutMs: 121_000 });
+    expect(() => parseConfig({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toThrow(
+      new ConfigError('Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)'),
+    );
+    expect(() => parseConfig({ KEEP_ALIVE_TIMEOUT_MS: 'soon' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS/);
   });
 
   it('chooses node-postgres for DATABASE_URL and @vercel/postgres for POSTGRES_URL', () => {
@@ -63,7 +72,7 @@ describe('configuration (DESIGN.md "Configuration")', () => {
   });
 
   it.each([
-    ['an unknown bucket', 'logins=5', 'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, webhooks)'],
+    ['an unknown bucket', 'logins=5', 'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, actionMint, status, webhooks)'],
     ['a malformed entry', 'auth:5', 'RATE_LIMITS: `auth:5` is not bucket=limit or bucket=limit/windowSeconds'],
     ['a zero limit', 'auth=0', 'RATE_LIMITS: `auth=0`: the limit and the window must be positive'],
     ['a zero window', 'auth=5/0', 'RATE_LIMITS: `auth=5/0`: the limit and the window must be positive'],

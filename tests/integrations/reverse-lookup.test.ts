@@ -7,6 +7,7 @@ import { recordIdentityChanges } from '@/lib/features/identity/identity-changes'
 import { moderate } from '@/lib/features/identity/moderation';
 import { clientHeaders, postJson, readResponse } from '../support/http';
 import { signIn } from '../support/sign-in';
+import { runCron } from '../indexer/support';
 import { appUrl, closeTestDb, get, requireApp, seedIdentity, testDb } from './support';
 
 /*
@@ -16,6 +17,8 @@ import { appUrl, closeTestDb, get, requireApp, seedIdentity, testDb } from './su
  */
 
 beforeAll(requireApp);
+// A 404 says `no_tag` only while the indexer has caught up lately (lib/features/integrations/reverse-reasons.ts).
+beforeAll(() => runCron(appUrl));
 afterAll(closeTestDb);
 
 const newKey = () => bs58.encode(randomBytes(32));

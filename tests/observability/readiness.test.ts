@@ -6,10 +6,16 @@ import { held } from '../support/held';
 import { readResponse } from '../support/http';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { loggedLine } from './support';
+import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
+
+/** Until the cluster's shared check has aged out, so the next readiness makes a new one. */
+const checkAgesOut = () => new Promise((r) => setTimeout(r, CLUSTER_CHECK_MAX_AGE_MS + 100));
 
 /*
  * GET /api/ready against a PostgreSQL this file stops and starts, and the shared localnet
- * behind a proxy that can refuse every call or hold it past the deadline.
+ * behind a proxy that can refuse every call or hold it past the deadline. The cluster's check
+ * is shared and at most CLUSTER_CHECK_MAX_AGE_MS old (lib/chain/cluster-check.ts): a change of
+ * the cluster shows once the last check has aged out.
  */
 
 let cluster: 'up' | 'refusing' | 'silent' = 'up';
@@ -43,13 +49,15 @@ async function readyAgain(timeoutMs = 15_000) {
 }
 
 const passed = { ok: true, ms: expect.any(Number) };
+const clusterPassed = { ...passed, finalizedSlot: expect.any(Number), ageMs: expect.any(Number) };
 
 describe('GET /api/ready', () => {
   it('200 with both checks passed', async () => {
     const res = await ready();
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.json).toEqual({ ok: true, checks: { database: passed, cluster: { ...passed, finalizedSlot: expect.any(Number) } } });
+    expect(res.json).toEqual({ ok: true, checks: { database: passed, cluster: clusterPassed } });
+    expect((res.json as { checks: { cluster: { ageMs: number } } }).checks.cluster.ageMs).toBeLessThanOrEqual(CLUSTER_CHECK_MAX_AGE_MS);
   });
 
   it('503 naming the database while it is stopped, 200 once it is back', async () => {
@@ -59,7 +67,7 @@ describe('GET /api/ready', () => {
       expect(res.status).toBe(503);
       expect(res.json).toEqual({
         ok: false,
-        checks: { database: { ok: false, ms: expect.any(Number), error: 'unavailable' }, cluster: { ...passed, finalizedSlot: expect.any(Number) } },
+        checks: { database: { ok: false, ms: expect.any(Number), error: 'unavailable' }, cluster: clusterPassed },
       });
       // the answer's id is on the line that says why
       const requestId = res.headers.get('x-request-id');
@@ -79,9 +87,10 @@ describe('GET /api/ready', () => {
   ] as const)('503 naming the cluster while it %s, 200 once it answers again', async (_case, state, error) => {
     cluster = state;
     try {
+      await checkAgesOut();
       const res = await ready();
       expect(res.status).toBe(503);
-      expect(res.json).toEqual({ ok: false, checks: { database: passed, cluster: { ok: false, ms: expect.any(Number), error } } });
+      expect(res.json).toEqual({ ok: false, checks: { database: passed, cluster: { ok: false, ms: expect.any(Number), ageMs: expect.any(Number), error } } });
       expect(res.ms).toBeLessThan(3500);
     } finally {
       cluster = 'up';
@@ -93,6 +102,7 @@ describe('GET /api/ready', () => {
     await postgres().stop();
     cluster = 'refusing';
     try {
+      await checkAgesOut();
       const res = await ready();
       expect(res.status).toBe(503);
       expect(res.json).toMatchObject({ ok: false, checks: { database: { ok: false }, cluster: { ok: false } } });

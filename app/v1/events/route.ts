@@ -1,11 +1,13 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
-import { json } from '@/lib/http/handler';
-import { ok, PublicReadHeaders } from '@/lib/http/docs';
-import { parseWith } from '@/lib/http/parse';
+import { withHeavyWork } from '@/lib/http/heavy-work';
+import { ok, OVERLOADED_OR_UNAVAILABLE, PublicReadHeaders } from '@/lib/http/docs';
+import { parseWith, queryOf } from '@/lib/http/parse';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/features/feed/feed-query';
-import { FEED_PAGE_MAX_BYTES, IdentityEventPage, readIdentityEvents } from '@/lib/features/feed/read-events';
-import { atIndexedSlot } from '@/lib/db/indexed-slot';
+import { acceptsGzip } from '@/lib/http/accepts-gzip';
+import { feedPageBytes, gzippedPage } from '@/lib/features/feed/page-cache';
+import { FEED_PAGE_MAX_BYTES, IdentityEventPage } from '@/lib/features/feed/read-events';
+import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,13 +24,19 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
     rateLimit: 'feed',
     requestParams: { query: FeedQuery },
     responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
-    errors: { 400: 'Malformed cursor, or a limit outside 1..1000' },
-    handler: async (req, { services: { db } }) => {
-      const { after, limit } = parseWith(FeedQuery, Object.fromEntries(new URL(req.url).searchParams));
-      return atIndexedSlot(db, async () => {
-        const { page, full } = await readIdentityEvents(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES });
-        return json(page, { headers: { 'Cache-Control': feedCacheControl(full) } });
-      });
+    errors: { 400: 'Malformed cursor, or a limit outside 1..1000, or a parameter given twice', 503: OVERLOADED_OR_UNAVAILABLE },
+    handler: async (req, { services: { db, config } }) => {
+      const { after, limit } = parseWith(FeedQuery, queryOf(req));
+      // A full page is served from its kept bytes; one read from the database counts as heavy work (503 `overloaded` past the bound).
+      const page = await feedPageBytes(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES }, (read) =>
+        withHeavyWork('feed', config.heavyWorkConcurrency, read),
+      );
+      const headers = { 'Content-Type': 'application/json', 'Cache-Control': feedCacheControl(page.full), Vary: 'Accept-Encoding', ...indexedSlotHeaders(page.indexedSlot) };
+      // A full page is compressed once and kept so; the live end is small, and Next.js compresses it.
+      if (page.full && acceptsGzip(req.headers.get('accept-encoding'))) {
+        return new Response(new Uint8Array(await gzippedPage(page)), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
+      }
+      return new Response(new Uint8Array(page.bytes), { headers });
     },
   }),
 });

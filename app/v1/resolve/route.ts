@@ -1,6 +1,7 @@
 // POST /v1/resolve — up to 100 tags, any spelling → `{ results: { <tag>: <resolve object> | null } }`
 import { json } from '@/lib/http/handler';
-import { ok } from '@/lib/http/docs';
+import { ok, OVERLOADED_OR_UNAVAILABLE } from '@/lib/http/docs';
+import { withHeavyWork } from '@/lib/http/heavy-work';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { atIndexedSlot } from '@/lib/db/indexed-slot';
 import { resolveMany } from '@/lib/features/integrations/batch-resolve';
@@ -20,7 +21,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     rateLimit: 'batch',
     body: { schema: ResolveBatchRequest, parse: (schema, value) => parseBatch(schema, value, 'invalid_tag') },
     responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },
-    errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)' },
-    handler: async (_req, { body: { tags }, services: { db } }) => atIndexedSlot(db, async () => json({ results: await resolveMany(db, tags) })),
+    errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)', 503: OVERLOADED_OR_UNAVAILABLE },
+    handler: async (_req, { body: { tags }, services: { db, config } }) =>
+      withHeavyWork('resolve batch', config.heavyWorkConcurrency, () => atIndexedSlot(db, async () => json({ results: await resolveMany(db, tags) }))),
   }),
 });

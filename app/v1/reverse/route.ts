@@ -1,6 +1,7 @@
 // POST /v1/reverse — up to 100 addresses → `{ results: { <address>: "@tag" | null } }`
 import { json } from '@/lib/http/handler';
-import { ok } from '@/lib/http/docs';
+import { ok, OVERLOADED_OR_UNAVAILABLE } from '@/lib/http/docs';
+import { withHeavyWork } from '@/lib/http/heavy-work';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { parseBatch } from '@/lib/features/integrations/parse-batch';
@@ -18,9 +19,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     rateLimit: 'batch',
     body: { schema: ReverseBatchRequest, parse: parseBatch },
     responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },
-    errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)' },
-    handler: async (_req, { body: { addresses }, services: { db } }) => {
-      const { value, indexedSlot } = await reverseLookupMany(db, addresses);
+    errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)', 503: OVERLOADED_OR_UNAVAILABLE },
+    handler: async (_req, { body: { addresses }, services: { db, config } }) => {
+      const { value, indexedSlot } = await withHeavyWork('reverse batch', config.heavyWorkConcurrency, () => reverseLookupMany(db, addresses));
       return json({ results: value }, { headers: indexedSlotHeaders(indexedSlot) });
     },
   }),

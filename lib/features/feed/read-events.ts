@@ -27,11 +27,22 @@ export interface FeedPosition {
 export const FEED_START = '0-0';
 
 const CURSOR = /^(\d{1,20})-(\d{1,16})$/;
+const CURSOR_MESSAGE = 'must be a cursor returned as `next` by this feed';
+/** An xid8 is unsigned 64-bit; an id is a bigserial read as a JS number, so at most 2^53 - 1. */
+const MAX_XID = 2n ** 64n - 1n;
+
+/** Whether a cursor's two numbers fit their columns: beyond them PGlite fails the cast (a 500), PostgreSQL too. */
+function fitsColumns(text: string): boolean {
+  const match = CURSOR.exec(text);
+  if (!match) return true; // the regex's own issue names it
+  return BigInt(match[1]!) <= MAX_XID && Number.isSafeInteger(Number(match[2]));
+}
 
 /** The `after` query parameter: a cursor the feed gave as `next` (opaque to consumers). */
 export const FeedCursor = z
   .string()
-  .regex(CURSOR, { message: 'must be a cursor returned as `next` by this feed' })
+  .regex(CURSOR, { message: CURSOR_MESSAGE })
+  .refine(fitsColumns, { message: CURSOR_MESSAGE })
   .transform((text): FeedPosition => {
     const [, xid, id] = CURSOR.exec(text)!;
     return { xid: BigInt(xid).toString(), id: Number(id) };

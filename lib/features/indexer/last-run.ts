@@ -1,6 +1,7 @@
 import type { Connection } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
-import { rpcCall } from '@/lib/chain/rpc';
+import { recordFinalizedSlot } from '@/lib/chain/cluster-check';
+import { isRpcRateLimited, rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { indexerRuns } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
@@ -35,11 +36,14 @@ export async function recordedRun<T extends RunOutcome>(
   let finalizedSlot: number;
   try {
     finalizedSlot = await rpcCall(() => connection.getSlot('finalized'));
+    recordFinalizedSlot(connection, finalizedSlot); // readiness and the status take it instead of asking again
     summary = await run();
   } catch (err) {
     const durationMs = Math.round(performance.now() - started);
     recordIndexerRun('failed', durationMs / 1000, { processed: 0, deferred: 0, recordedSkips: 0 });
-    logger.error({ err }, 'indexer: run failed');
+    // A provider's rate limiting is its quota, not our fault: warned, and the indexer backs off (run-indexer.ts).
+    if (isRpcRateLimited(err)) logger.warn({ err }, 'indexer: run stopped by RPC rate limiting');
+    else logger.error({ err }, 'indexer: run failed');
     await writeRun(db, programId, {
       startedAt: now,
       finishedAt: new Date(now.getTime() + durationMs),

@@ -1,6 +1,6 @@
 import type { ConfirmedSignatureInfo, Connection, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { rpcCall } from '@/lib/chain/rpc';
+import { isRpcRateLimited, rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { logger } from '@/lib/observability/logger';
 import { recordIndexerRun } from '@/lib/observability/metrics';
@@ -11,6 +11,7 @@ import { recordedRun } from './last-run';
 import { withIndexerLock } from './lock';
 import { noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
+import { backingOffUntil, backOff, endBackoff } from './rpc-backoff';
 
 export type { DeferredTransaction } from './deferrals';
 
@@ -85,9 +86,13 @@ export interface RecordedSkip {
  * - `retried`: getTransaction calls repeated within the run.
  * - `more`: the run stopped before the newest signature (`maxTransactions`, or a deferral).
  * - `status: 'skipped'`: another run held the lock; nothing was done.
+ * - `status: 'backing_off'`: the RPC provider rate-limited this run or a recent one; this one
+ *   did nothing more and the runs until `backingOffUntil` do nothing (lib/features/indexer/rpc-backoff.ts).
  */
 export interface IndexerSummary {
-  status: 'completed' | 'skipped';
+  status: 'completed' | 'skipped' | 'backing_off';
+  /** With `backing_off`: runs before this time do nothing (lib/features/indexer/rpc-backoff.ts). */
+  backingOffUntil?: string;
   processed: number;
   indexed: number;
   updated: number;
@@ -113,13 +118,30 @@ export interface IndexerSummary {
  */
 export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary> {
   const started = performance.now();
-  const { db, programId } = input;
+  const { db, programId, now } = input;
   const key = programId.toBase58();
-  const locked = await withIndexerLock(db, key, () => recordedRun(input, key, () => indexBacklog(input, started)));
+  const pausedUntil = backingOffUntil(key, now.getTime());
+  if (pausedUntil !== null) return notRun(input, 'backing_off', started, pausedUntil);
+  let locked;
+  try {
+    locked = await withIndexerLock(db, key, () => recordedRun(input, key, () => indexBacklog(input, started)));
+  } catch (err) {
+    if (!isRpcRateLimited(err)) throw err;
+    // Batches committed before the refusal stay; the next runs wait instead of failing too.
+    const pause = backOff(key, now.getTime());
+    logger.warn({ pauseMs: pause }, 'indexer: the RPC provider is rate limiting; backing off');
+    return notRun(input, 'backing_off', started, now.getTime() + pause);
+  }
+  endBackoff(key);
   if (locked.acquired) return locked.value;
+  return notRun(input, 'skipped', started);
+}
+
+/** A run that did nothing: another held the lock (`skipped`), or the provider asked for a pause (`backing_off`). */
+async function notRun(input: RunIndexerInput, status: 'skipped' | 'backing_off', started: number, until?: number): Promise<IndexerSummary> {
   recordIndexerRun('skipped', elapsed(started) / 1000, { processed: 0, deferred: 0, recordedSkips: 0 });
-  const cursor = await readCursor(db, key);
-  return { ...emptySummary('skipped', cursor.signature), durationMs: elapsed(started) };
+  const cursor = await readCursor(input.db, input.programId.toBase58());
+  return { ...emptySummary(status, cursor.signature), durationMs: elapsed(started), ...(until ? { backingOffUntil: new Date(until).toISOString() } : {}) };
 }
 
 function emptySummary(status: IndexerSummary['status'], cursor: string | null): IndexerSummary {

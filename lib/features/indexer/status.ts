@@ -1,10 +1,9 @@
 import type { Connection } from '@solana/web3.js';
 import { count, desc, eq, max, min } from 'drizzle-orm';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { rpcCall } from '@/lib/chain/rpc';
+import { finalizedBlockTime, latestClusterCheck, type ClusterCheck } from '@/lib/chain/cluster-check';
 import type { Db } from '@/lib/db';
 import { indexerDeferrals, indexerSkips } from '@/lib/db/schema';
-import { logger } from '@/lib/observability/logger';
 import { readCursor } from './cursor';
 import { readLastRun } from './last-run';
 
@@ -51,8 +50,17 @@ export interface IndexerStatus {
   };
 }
 
-/** The indexer's status for `programId`; `withPrivate` adds the reasons (operator only). */
-export async function readIndexerStatus({ db, connection, programId }: ChainAndMirror, withPrivate: boolean): Promise<IndexerStatus> {
+/**
+ * The indexer's status for `programId`; `withPrivate` adds the reasons (operator only). The
+ * finalized slot is the cluster's last check (`clusterCheck`, by default the process's shared
+ * one, at most a few seconds old), and block times are asked once per slot: a request never
+ * asks the cluster itself (docs/operating-rpc.md).
+ */
+export async function readIndexerStatus(
+  { db, connection, programId }: ChainAndMirror,
+  withPrivate: boolean,
+  clusterCheck: () => Promise<ClusterCheck> = () => latestClusterCheck(connection),
+): Promise<IndexerStatus> {
   const key = programId.toBase58();
   const [cursor, lastRun, deferred, skipped, finalizedSlot] = await Promise.all([
     readCursor(db, key),
@@ -62,10 +70,7 @@ export async function readIndexerStatus({ db, connection, programId }: ChainAndM
       .from(indexerDeferrals)
       .where(eq(indexerDeferrals.programId, key)),
     db.select({ count: count(), last: max(indexerSkips.recordedAt) }).from(indexerSkips).where(eq(indexerSkips.programId, key)),
-    rpcCall(() => connection.getSlot('finalized')).catch((err: unknown) => {
-      logger.warn({ err }, 'indexer status: the finalized slot could not be read');
-      return null;
-    }),
+    clusterCheck().then((check) => check.finalizedSlot ?? null),
   ]);
   const cursorSlot = cursor.slot === null ? null : Number(cursor.slot);
   const caughtUpSlot = lastRun?.caughtUpSlot == null ? null : Number(lastRun.caughtUpSlot);
@@ -96,7 +101,7 @@ async function lagOf(connection: Connection, finalized: number, indexedThrough: 
   const slots = Math.max(0, finalized - indexedThrough);
   if (slots === 0) return { slots, seconds: 0 };
   // slot 0 (nothing indexed yet) has a block time too: the lag is then the chain's whole age
-  const [newest, oldest] = await Promise.all([finalized, indexedThrough].map((slot) => rpcCall(() => connection.getBlockTime(slot)).catch(() => null)));
+  const [newest, oldest] = await Promise.all([finalized, indexedThrough].map((slot) => finalizedBlockTime(connection, slot)));
   return { slots, seconds: newest != null && oldest != null ? Math.max(0, newest - oldest) : null };
 }
 

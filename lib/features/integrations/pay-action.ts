@@ -9,6 +9,7 @@ import type { Identity } from '@/lib/features/identity/schemas';
 import { PublicKeyString } from '@/lib/core/keys';
 import type { Cluster } from '@/lib/core/solana-pay';
 import { toBaseUnits, type PayAsset } from './pay-asset';
+import { heldReferenceReason, staleReference, staleReferenceReason } from './pay-reference';
 import { buildPayTransaction, payInstructions, type Payment } from './pay-transaction';
 
 /*
@@ -148,13 +149,20 @@ export async function buildPayAction(input: PayActionInput) {
       `\`amount\`: must be a positive number of ${asset.symbol} with at most ${asset.decimals} decimal places`,
     );
   }
-  const reference = input.reference ? new PublicKey(input.reference) : input.newReference();
+  const chosen = input.reference ? new PublicKey(input.reference) : null;
+  const reference = chosen ?? input.newReference();
   const payment: Payment = { payer: new PublicKey(input.account), wallet: new PublicKey(identity.wallet), asset, amount, reference };
+  const known = chosen && staleReferenceReason(chosen, payment);
+  if (known) throw staleReference(known);
   const writable = payInstructions(payment).flatMap((ix) => ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey));
-  const [latest, microLamports] = await Promise.all([
+  // A reference the payer's app chose is looked up on the cluster (a program or sysvar not in
+  // the table, any account at all); one made here is a new key and needs no look.
+  const [latest, microLamports, held] = await Promise.all([
     rpcCall(() => input.connection.getLatestBlockhash('confirmed')),
     recentPriorityFee(input.connection, writable, input.priorityFee),
+    chosen ? rpcCall(() => input.connection.getAccountInfo(chosen)).then(heldReferenceReason) : null,
   ]);
+  if (held) throw staleReference(held);
   const { transaction } = buildPayTransaction({ payment, latest, microLamports });
   return {
     type: 'transaction' as const,

@@ -1,4 +1,3 @@
-import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
@@ -77,10 +76,14 @@ const NOT_FOUND_MESSAGES: Record<ReverseNotFoundReason, string> = {
  * GET /v1/reverse/{address}: `{ address, tag: "@alice" }`; 404 when no tag answers for it,
  * with the reason in the envelope (lib/features/integrations/reverse-reasons.ts).
  */
-export async function reverseLookup(chain: ChainAndMirror, address: string): Promise<AtSlot<{ address: string; tag: string }>> {
-  const { tag, indexedSlot } = await batchedLookUp(chain.db)(address);
+export async function reverseLookup(
+  mirror: { db: Db; programId: { toBase58(): string } },
+  address: string,
+  now: Date,
+): Promise<AtSlot<{ address: string; tag: string }>> {
+  const { tag, indexedSlot } = await batchedLookUp(mirror.db)(address);
   if (!tag) {
-    const reason = await reverseNotFoundReason(chain, address);
+    const reason = await reverseNotFoundReason(mirror, address, now);
     throw new AppError('not_found', NOT_FOUND_MESSAGES[reason], indexedSlotHeaders(indexedSlot), { reason });
   }
   return { value: { address, tag: displayTag(tag) }, indexedSlot };

@@ -1,62 +1,58 @@
-import bs58 from 'bs58';
-import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { executePrepared } from '@/lib/db/rows';
-import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/chain/account';
 
 /*
- * Why a reverse lookup found no tag (docs/integrators.md, "Resolve, reverse, batch"), in the 404's
+ * Why a reverse lookup found no tag (README "Reverse lookup: why a 404"), in the 404's
  * envelope as `reason`, checked in this order:
  *   blocked            the address owns, or is the payout wallet of, a tag that is blocked;
- *   not_indexed        the chain holds a tag record owned by it or paying it that the mirror
- *                      does not show yet (a registration or transfer still on its way in);
+ *   not_indexed        the mirror may be behind the chain, so the absence is not conclusive:
+ *                      the indexer holds deferred transactions (the cursor waits before them),
+ *                      or it has not read the program up to the chain's newest finalized slot
+ *                      within MIRROR_CURRENT_WITHIN_MS (a registration may be on its way in);
  *   primary_not_owned  it chose a primary tag that it no longer owns (transferred, released);
  *   no_tag             none of these: it has no tag.
- * Only the 404 path pays for this: one statement, then (unless blocked) one filtered
- * getProgramAccounts per key offset, returning no account data.
+ * One statement over the mirror and the indexer's own state (indexer_deferrals, indexer_runs),
+ * never the cluster: a scan of the program per 404 (getProgramAccounts, the dearest call a
+ * provider serves) would let any caller spend the service's RPC quota at will.
  */
 
 export const REVERSE_NOT_FOUND_REASONS = ['no_tag', 'primary_not_owned', 'blocked', 'not_indexed'] as const;
 export type ReverseNotFoundReason = (typeof REVERSE_NOT_FOUND_REASONS)[number];
 
-const MIRROR_REASONS_SQL = `
+/**
+ * How recently the indexer must have caught up with the chain for the mirror to count as
+ * current: two minutes, two runs of Vercel's per-minute cron (`npm start` runs every 15 s).
+ */
+export const MIRROR_CURRENT_WITHIN_MS = 120_000;
+
+const REASONS_SQL = `
 SELECT
   EXISTS (SELECT 1 FROM identities WHERE owner = $1 AND status = 'blocked')
     OR EXISTS (SELECT 1 FROM identities WHERE wallet = $1 AND status = 'blocked') AS blocked,
-  EXISTS (SELECT 1 FROM primary_tags WHERE owner = $1 AND ended_at IS NOT NULL) AS primary_ended`;
+  EXISTS (SELECT 1 FROM primary_tags WHERE owner = $1 AND ended_at IS NOT NULL) AS primary_ended,
+  EXISTS (SELECT 1 FROM indexer_deferrals WHERE program_id = $2) AS deferred,
+  (SELECT caught_up_at FROM indexer_runs WHERE program_id = $2) AS caught_up_at`;
 
-async function mirrorReasons(db: Db, address: string): Promise<{ blocked: boolean; primary_ended: boolean }> {
-  const [row] = await executePrepared<{ blocked: boolean; primary_ended: boolean }>(db, 'reverse_not_found_reasons', MIRROR_REASONS_SQL, [address]);
-  return row!;
+interface ReasonFacts {
+  blocked: boolean;
+  primary_ended: boolean;
+  deferred: boolean;
+  caught_up_at: Date | string | null;
 }
 
-/**
- * Does the chain hold a tag record with `address` as owner or payout wallet (at `confirmed`,
- * ahead of the mirror's `finalized`)? Filtered on size, discriminator and the key's offset;
- * `dataSlice` of zero bytes, so the node sends addresses only.
- */
-async function chainHasRecordFor({ connection, programId }: Omit<ChainAndMirror, 'db'>, address: string): Promise<boolean> {
-  const withKeyAt = (offset: number) =>
-    rpcCall(() =>
-      connection.getProgramAccounts(programId, {
-        commitment: 'confirmed',
-        dataSlice: { offset: 0, length: 0 },
-        filters: [
-          { dataSize: TAG_RECORD_SIZE },
-          { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } },
-          { memcmp: { offset, bytes: address } },
-        ],
-      }),
-    );
-  const [owned, paid] = await Promise.all([withKeyAt(TAG_RECORD_OFFSETS.owner), withKeyAt(TAG_RECORD_OFFSETS.wallet)]);
-  return owned.length > 0 || paid.length > 0;
+/** The reason a reverse lookup of `address` answers 404 (see the order above), at `now`. */
+export async function reverseNotFoundReason(
+  { db, programId }: { db: Db; programId: { toBase58(): string } },
+  address: string,
+  now: Date,
+): Promise<ReverseNotFoundReason> {
+  const [facts] = await executePrepared<ReasonFacts>(db, 'reverse_not_found_reasons', REASONS_SQL, [address, programId.toBase58()]);
+  if (facts!.blocked) return 'blocked';
+  if (facts!.deferred || !caughtUpSince(facts!.caught_up_at, now)) return 'not_indexed';
+  return facts!.primary_ended ? 'primary_not_owned' : 'no_tag';
 }
 
-/** The reason a reverse lookup of `address` answers 404 (see the order above). 503 when the cluster cannot be asked. */
-export async function reverseNotFoundReason(chain: ChainAndMirror, address: string): Promise<ReverseNotFoundReason> {
-  const mirror = await mirrorReasons(chain.db, address);
-  if (mirror.blocked) return 'blocked';
-  if (await chainHasRecordFor(chain, address)) return 'not_indexed';
-  return mirror.primary_ended ? 'primary_not_owned' : 'no_tag';
+function caughtUpSince(caughtUpAt: Date | string | null, now: Date): boolean {
+  if (caughtUpAt === null) return false;
+  return now.getTime() - new Date(caughtUpAt).getTime() <= MIRROR_CURRENT_WITHIN_MS;
 }

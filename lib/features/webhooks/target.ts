@@ -45,6 +45,15 @@ export function parseTarget(raw: string, policy: TargetPolicy): URL {
 
 const REFUSED = 'target refused:';
 
+/**
+ * One message for a host name that does not resolve and for one that resolves to a private
+ * address: naming the address, or telling the two apart, would let any signed-in caller map
+ * the service's internal names (which exist, and where they point).
+ */
+function hostRefused(hostname: string): string {
+  return `names a host that does not resolve to a public address (${hostname})`;
+}
+
 /** What one request to a target came to. */
 export interface TargetAnswer {
   /** The HTTP status; null when none came. */
@@ -110,7 +119,7 @@ export function sendToTarget(
       settle(answer(null, `no answer within ${timeoutMs} ms`));
       req.destroy();
     }, timeoutMs);
-    req.on('error', (err) => settle(answer(null, err instanceof NonPublicAddressError ? `${REFUSED} ${err.message}` : err.message || String(err))));
+    req.on('error', (err) => settle(answer(null, err instanceof NonPublicAddressError ? `${REFUSED} ${hostRefused(url.hostname)}` : err.message || String(err))));
     req.end(body);
   });
 }
@@ -147,10 +156,9 @@ export async function checkNewTarget(raw: string, policy: TargetPolicy): Promise
     try {
       addresses = await lookup(url.hostname, { all: true });
     } catch {
-      throw new TargetRefused(`names a host that does not resolve (${url.hostname})`);
+      throw new TargetRefused(hostRefused(url.hostname));
     }
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new TargetRefused(`is not on a public address (${url.hostname} resolves to ${refused.address})`);
+    if (addresses.some((a) => !isPublicAddress(a.address))) throw new TargetRefused(hostRefused(url.hostname));
   }
   const probe = await sendToTarget(url, { method: 'HEAD', headers: {}, timeoutMs: PROBE_TIMEOUT_MS }, policy);
   if (probe.status !== null && probe.status >= 300 && probe.status < 400) {

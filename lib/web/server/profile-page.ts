@@ -2,7 +2,7 @@ import 'server-only';
 import { conditionalText } from '@/lib/http/conditional';
 import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@/lib/core/database-errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolBusy } from '@/lib/core/database-errors';
 import { logger } from '@/lib/observability/logger';
 import { html } from './html';
 import { payerWarnings } from '@/lib/features/identity/payer-warnings';
@@ -46,8 +46,9 @@ export async function profilePageResponse(req: Request, segment: string, { db, c
     const page = pageDocument({ title, head, main: await profileViewHtml(identity, config.solana.cluster, warnings), script: true });
     return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
   } catch (err) {
-    if (!isDatabaseUnavailable(err)) throw err;
-    logger.warn({ err }, 'database unavailable');
+    const busy = isPoolBusy(err);
+    if (!busy && !isDatabaseUnavailable(err)) throw err;
+    logger.warn({ err }, busy ? 'load shedding: every database connection of the pool is busy' : 'database unavailable');
     const main = html`<h1>Something went wrong</h1><p class="lead">This page cannot be shown right now. Nothing you did caused it; please try again in a moment.</p>`;
     return new Response(pageDocument({ title: 'Unavailable', head: NOT_FOUND_HEAD, main }), {
       status: 503,

@@ -3,7 +3,8 @@ import { Keypair } from '@solana/web3.js';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/http/cors';
 import { json, withApi, withRateLimit } from '@/lib/http/handler';
 import { otherMethods } from '@/lib/http/other-methods';
-import { parseWith } from '@/lib/http/parse';
+import { parseWith, queryOf } from '@/lib/http/parse';
+import { rateLimitTicket } from '@/lib/http/rate-limit';
 import { readJson } from '@/lib/http/read-json';
 import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity';
@@ -20,12 +21,15 @@ type TagRoute = { tag: string };
 const ROUTE = '/api/actions/pay/{tag}';
 
 export const GET = withActionHeaders(
-  withApi<TagRoute>(async (_req, { params, services: { db, config } }) => {
+  withApi<TagRoute>(async (req, { params, services }) => {
+    const { db, config } = services;
     const tag = parseTagParam(params.tag);
     // The signals first: the identity read after them is at least as fresh as their slot.
     const signals = await getSignalsAtSlot(db, tag, { now: new Date() });
     const identity = await getIdentity(db, tag);
-    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection);
+    // Only a mint this process has not read yet costs an RPC call, and only that is counted.
+    const beforeLookup = () => rateLimitTicket(services, 'actionMint', req.headers, new Date()).count(services.authDb);
+    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, { beforeLookup });
     const metadata = payActionMetadata({
       identity,
       asset,
@@ -41,7 +45,7 @@ export const POST = withActionHeaders(
   withApi<TagRoute>(
     withRateLimit('action', async (req, { params, services: { db, config } }) => {
       const tag = parseTagParam(params.tag);
-      const { amount, reference } = parseWith(PayActionQuery, Object.fromEntries(new URL(req.url).searchParams));
+      const { amount, reference } = parseWith(PayActionQuery, queryOf(req));
       const { account } = parseWith(PayActionRequest, await readJson(req, { maxBytes: 4096 }));
       const identity = await getIdentity(db, tag);
       const { connection } = getChain(config);

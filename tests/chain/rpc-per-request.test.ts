@@ -1,0 +1,80 @@
+import { Keypair } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApp, type RunningApp } from '@/devstack/app';
+import { insertIdentity } from '@/devstack/identities';
+import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
+import { ownDatabase } from '../support/database';
+import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
+
+/*
+ * What public requests cost the RPC provider (docs/operating-rpc.md), counted at a proxy in
+ * front of the cluster: a reverse lookup's 404 asks nothing; readiness and the indexer's status
+ * share one check of the cluster at most CLUSTER_CHECK_MAX_AGE_MS old; the pay Action reads a
+ * mint once, not per request.
+ */
+
+const database = ownDatabase({ poolSize: 2 });
+const calls = new Map<string, number>();
+let proxy: RpcProxy;
+let app: RunningApp;
+
+beforeAll(async () => {
+  proxy = await startRpcProxy(inject('rpcUrl'), (request) => {
+    for (const call of [request ?? []].flat() as RpcCall[]) calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
+    return undefined;
+  });
+  app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: proxy.url, INDEXER_INTERVAL_SECONDS: '0' });
+});
+afterAll(async () => {
+  await app?.stop();
+  await proxy?.close();
+});
+
+async function counted(work: () => Promise<void>): Promise<Record<string, number>> {
+  calls.clear();
+  await work();
+  return Object.fromEntries(calls);
+}
+
+const drain = async (res: Response) => {
+  await res.arrayBuffer();
+  return res.status;
+};
+
+describe('RPC calls per public request', () => {
+  it('GET /v1/reverse/{address} answering 404: none', async () => {
+    const spent = await counted(async () => {
+      for (let i = 0; i < 20; i++) expect(await drain(await fetch(`${app.url}/v1/reverse/${Keypair.generate().publicKey.toBase58()}`))).toBe(404);
+    });
+    expect(spent).toEqual({});
+  });
+
+  it('GET /api/ready, 30 at once: at most one getSlot per CLUSTER_CHECK_MAX_AGE_MS', async () => {
+    const spent = await counted(async () => {
+      const statuses = await Promise.all(Array.from({ length: 30 }, async () => drain(await fetch(`${app.url}/api/ready`))));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    });
+    expect(spent.getSlot ?? 0).toBeLessThanOrEqual(1);
+    expect(Object.keys(spent).filter((m) => m !== 'getSlot')).toEqual([]);
+  });
+
+  it('GET /api/indexer/status, 20 in a row: the shared check, and each block time once', async () => {
+    await new Promise((r) => setTimeout(r, CLUSTER_CHECK_MAX_AGE_MS + 100)); // the last check is stale now
+    const spent = await counted(async () => {
+      for (let i = 0; i < 20; i++) expect(await drain(await fetch(`${app.url}/api/indexer/status`))).toBe(200);
+    });
+    expect(spent.getSlot ?? 0).toBeLessThanOrEqual(2);
+    expect(spent.getBlockTime ?? 0).toBeLessThanOrEqual(2 * (spent.getSlot ?? 0) + 2);
+    expect(Object.keys(spent).filter((m) => m !== 'getSlot' && m !== 'getBlockTime')).toEqual([]);
+  });
+
+  it('GET /api/actions/pay/{tag} naming a mint, 20 times: one getAccountInfo', async () => {
+    const mint = Keypair.generate().publicKey.toBase58(); // no account: "not a mint", kept a minute
+    const { tag } = await insertIdentity(database.db, { preferredToken: mint });
+    const spent = await counted(async () => {
+      for (let i = 0; i < 20; i++) expect(await drain(await fetch(`${app.url}/api/actions/pay/${tag}`))).toBe(200);
+    });
+    expect(spent.getAccountInfo).toBe(1);
+    expect(Object.keys(spent).filter((m) => m !== 'getAccountInfo' && m !== 'getGenesisHash')).toEqual([]);
+  });
+});

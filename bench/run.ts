@@ -26,6 +26,7 @@ import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchScale } from './scale';
 import { benchWeb } from './web';
 import { benchWebhooks } from './webhooks';
+import { benchWebhookIsolation } from './webhook-isolation';
 
 const LOAD_GENERATOR_NICENESS = 10;
 
@@ -45,6 +46,8 @@ const SECTIONS: Record<string, Section> = {
   'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   webhooks: { stack: true, run: (s) => benchWebhooks(s) },
+  /** A victim's webhook delay alone and beside 70 slow subscriptions. */
+  'webhook-isolation': { stack: true, run: (s) => benchWebhookIsolation(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
   'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },

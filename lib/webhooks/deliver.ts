@@ -136,7 +136,8 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
           return [];
         });
         for (const row of claimed) {
-          const lease: Lease = { confirmedUntil: performance.now() + leaseMs, lost: false };
+          // The lease was written from the clock read as the claim began: count from then.
+          const lease: Lease = { confirmedUntil: now + leaseMs, lost: false };
           leases.set(row.id, lease);
           const turn = takeTurn(pass, row, { holder, lease, timeoutMs, stopAt }).then((outcome) => {
             summary.subscriptions += 1;

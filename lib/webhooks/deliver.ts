@@ -117,6 +117,8 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
   const stopAt = claimUntil + timeoutMs;
   const leases = new Map<string, Lease>();
   const running = new Set<Promise<void>>();
+  // A subscription that failed waits for a later pass, however short its backoff.
+  const failedHere: string[] = [];
   let wake: () => void = () => {};
 
   const renewing = renewLeases(pass, holder, leaseMs, leases);
@@ -131,7 +133,7 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
       const now = lastClaim;
       const free = CONCURRENCY - running.size;
       if (failure === null && now < stopAt && free > 0) {
-        const claimed = await claimDue(pass, { holder, leaseMs, limit: free, healthyOnly: now >= claimUntil }).catch((err: unknown) => {
+        const claimed = await claimDue(pass, { holder, leaseMs, limit: free, healthyOnly: now >= claimUntil, except: failedHere }).catch((err: unknown) => {
           failure = err; // stop taking up subscriptions; the ones under way finish and release theirs
           return [];
         });
@@ -140,6 +142,7 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
           const lease: Lease = { confirmedUntil: now + leaseMs, lost: false };
           leases.set(row.id, lease);
           const turn = takeTurn(pass, row, { holder, lease, timeoutMs, stopAt }).then((outcome) => {
+            if (outcome.failed) failedHere.push(row.id);
             summary.subscriptions += 1;
             summary.delivered += outcome.delivered;
             summary.failed += outcome.failed ? 1 : 0;
@@ -208,11 +211,12 @@ const targetOf = (url: string) => sql.raw(`substring(${url} from '^[a-z][a-z0-9+
 /**
  * Leases up to `limit` subscriptions that are due and have an event after their cursor, taking
  * from each target only what its TARGET_CONCURRENCY leaves free (the leases held now, by any
- * pass, count), in the order they came due. `healthyOnly`: only those not failing.
+ * pass, count), in the order they came due. `healthyOnly`: only those not failing; `except`:
+ * not these.
  */
 async function claimDue(
   pass: DeliveryPass,
-  { holder, leaseMs, limit, healthyOnly }: { holder: string; leaseMs: number; limit: number; healthyOnly: boolean },
+  { holder, leaseMs, limit, healthyOnly, except }: { holder: string; leaseMs: number; limit: number; healthyOnly: boolean; except: string[] },
 ): Promise<WebhookSubscriptionRow[]> {
   const now = pass.clock();
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -226,6 +230,7 @@ async function claimDue(
       WHERE w.disabled_at IS NULL AND w.next_attempt_at <= ${at}
         AND (w.leased_until IS NULL OR w.leased_until < ${at})
         ${healthyOnly ? sql`AND w.failures = 0` : sql``}
+        ${except.length ? sql`AND w.id NOT IN (${sql.join(except.map((id) => sql`${id}`), sql`, `)})` : sql``}
         AND EXISTS (
           SELECT 1 FROM ${e} ev
           WHERE (ev.xid, ev.id) > (w.cursor_xid, w.cursor_id) AND ev.xid < pg_snapshot_xmin(pg_current_snapshot())

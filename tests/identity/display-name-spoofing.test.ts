@@ -19,7 +19,7 @@ const REFUSED: Record<string, [displayName: string, message: string]> = {
   'zero-width non-joiner (U+200C)': ['ali\u200Cce', hidden('U+200C')],
   'zero-width joiner between letters (U+200D)': ['ali\u200Dce', hidden('U+200D')],
   'word joiner (U+2060)': ['alice\u2060', hidden('U+2060')],
-  'byte order mark (U+FEFF)': ['\uFEFFalice', hidden('U+FEFF')],
+  'byte order mark inside (U+FEFF; at either end it is trimmed as space)': ['ali\uFEFFce', hidden('U+FEFF')],
   'left-to-right mark (U+200E)': ['alice\u200E', hidden('U+200E')],
   'right-to-left mark (U+200F)': ['أليس\u200F', hidden('U+200F')],
   'Arabic letter mark (U+061C)': ['alice\u061C', hidden('U+061C')],

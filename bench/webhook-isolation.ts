@@ -5,15 +5,13 @@
 // answers each POST after 9.5 s), each receiving every event too. Target: p95 < 2 s with them.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startApp } from '@/devstack/app';
-import { createDatabase } from '@/devstack/postgres';
-import { liftedRateLimits } from '@/devstack/rate-limits';
 import { openDb } from '@/lib/db/client';
 import { recordIdentityChanges } from '@/lib/feed/identity-changes';
 import { MAX_SUBSCRIPTIONS_PER_OWNER } from '@/lib/webhooks/subscriptions';
 import { newKeypair } from '@/tests/support/keypair';
 import { signIn } from '@/tests/support/sign-in';
 import { seedBenchProfiles } from './seed';
+import { percentile, startDeliveringApp } from './webhooks';
 
 const SLOW_KEYS = 7;
 const SLOW_ANSWER_MS = 9_500;
@@ -21,11 +19,6 @@ const SLOW_ANSWER_MS = 9_500;
 const RATE = 4;
 const PHASE_SECONDS = 30;
 const TARGET_P95_MS = 2_000;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,15 +50,8 @@ function victimReceiver(arrivals: Map<string, number>): Server {
   });
 }
 
-export async function benchWebhookIsolation({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
-  const url = await createDatabase(databaseUrl);
-  const app = await startApp({
-    DATABASE_URL: url,
-    SOLANA_RPC_URL: rpcUrl,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
-    WEBHOOK_INTERVAL_SECONDS: '1',
-    RATE_LIMITS: liftedRateLimits(['webhooks', 'auth'], 100_000),
-  });
+export async function benchWebhookIsolation(stack: { databaseUrl: string; rpcUrl: string }) {
+  const { url, app } = await startDeliveringApp(stack);
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 2 });
   const arrivals = new Map<string, number>();
   const victim = victimReceiver(arrivals);

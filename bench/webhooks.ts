@@ -67,12 +67,13 @@ async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean>
   return true;
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
+/** A database of its own and an app delivering to 127.0.0.1 on its `npm start` interval (1 s). */
+export async function startDeliveringApp({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
   const url = await createDatabase(databaseUrl);
   const app = await startApp({
     DATABASE_URL: url,
@@ -81,6 +82,11 @@ export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: stri
     WEBHOOK_INTERVAL_SECONDS: '1',
     RATE_LIMITS: liftedRateLimits(['webhooks', 'auth'], 100_000),
   });
+  return { url, app };
+}
+
+export async function benchWebhooks(stack: { databaseUrl: string; rpcUrl: string }) {
+  const { url, app } = await startDeliveringApp(stack);
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 4 });
   const secrets = new Map<string, Webhook>();
   const receiver = startReceiver(secrets);

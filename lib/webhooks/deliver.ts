@@ -36,8 +36,8 @@ import { sendToTarget, type TargetAnswer } from './target';
 export const CONCURRENCY = 128;
 /** Subscriptions of one target (a URL origin) in delivery at once, over every pass. */
 export const TARGET_CONCURRENCY = 8;
-/** Events read from the feed at a time, per subscription. */
-const PAGE_SIZE = 200;
+/** Events read from the feed at a time, per subscription: about what a turn sends to a receiver on a busy machine, so little is read and dropped. */
+const PAGE_SIZE = 50;
 /** The first retry comes this long after a failure; each next one waits twice as long… */
 export const RETRY_BASE_MS = 5_000;
 /** …up to this. */
@@ -56,7 +56,7 @@ export const PASS_BUDGET_MS = 20_000;
  */
 export const DELIVERY_TIMEOUT_MS = 5_000;
 /** How long one subscription delivers before it gives its slot back (it is taken up again at once when it is first in line). */
-export const TURN_MS = 2_000;
+export const TURN_MS = 5_000;
 /** How often a pass with deliveries under way looks for newly due subscriptions. */
 export const POLL_MS = 200;
 /** The least time between two looks for due subscriptions. */

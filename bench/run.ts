@@ -32,6 +32,7 @@ import { benchScale } from './scale';
 import { benchStarvation } from './starvation';
 import { benchWeb } from './web';
 import { benchWebhooks } from './webhooks';
+import { benchWebhookIsolation } from './webhook-isolation';
 
 const LOAD_GENERATOR_NICENESS = 10;
 const RESULTS_DIR = 'bench/results';
@@ -58,6 +59,8 @@ const SECTIONS: Record<string, Section> = {
   starvation: { stack: true, run: (s) => benchStarvation(s) },
   /** RPC calls per request: reverse 404, ready, status, the Action's GET. */
   rpc: { stack: true, run: (s) => benchRpcBudget(s) },
+  /** A victim's webhook delay alone and beside 70 slow subscriptions. */
+  'webhook-isolation': { stack: true, run: (s) => benchWebhookIsolation(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
   'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },

@@ -1,10 +1,12 @@
 // Webhook delivery benchmark: 50 subscriptions × 1,000 events to a local receiver, delivered by
 // an app of its own whose `npm start` interval runs a delivery pass every second (as it does
-// by default). Printed: deliveries per second through a backlog (all 1,000 events committed
+// by default). The receiver listens on one port per subscription, as 50 integrators' URLs
+// would be 50 origins: delivery caps the subscriptions of one origin in delivery at once
+// (lib/features/webhooks/deliver.ts TARGET_CONCURRENCY). Printed: deliveries per second through a backlog (all 1,000 events committed
 // before the first pass sees them), and the p95 time from an event's commit to its arrival
 // while events keep coming at a steady rate.
 //   npm run bench -- webhooks
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { startApp } from '@/devstack/app';
@@ -28,7 +30,7 @@ const STEADY_SECONDS = 10;
 function startReceiver(secrets: Map<string, Webhook>) {
   const arrivals = new Map<string, number>();
   let refused = 0;
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -46,8 +48,8 @@ function startReceiver(secrets: Map<string, Webhook>) {
         res.writeHead(400).end();
       }
     });
-  });
-  return { server, arrivals, refused: () => refused };
+  };
+  return { handle, arrivals, refused: () => refused };
 }
 
 /** Commits one event per tag in one transaction; returns when it committed. */
@@ -65,12 +67,13 @@ async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean>
   return true;
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
+/** A database of its own and an app delivering to 127.0.0.1 on its `npm start` interval (1 s). */
+export async function startDeliveringApp({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
   const url = await createDatabase(databaseUrl);
   const app = await startApp({
     DATABASE_URL: url,
@@ -79,11 +82,20 @@ export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: stri
     WEBHOOK_INTERVAL_SECONDS: '1',
     RATE_LIMITS: liftedRateLimits(['webhooks', 'auth'], 100_000),
   });
+  return { url, app };
+}
+
+export async function benchWebhooks(stack: { databaseUrl: string; rpcUrl: string }) {
+  const { url, app } = await startDeliveringApp(stack);
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 4 });
   const secrets = new Map<string, Webhook>();
   const receiver = startReceiver(secrets);
-  await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-  const port = (receiver.server.address() as AddressInfo).port;
+  const servers = Array.from({ length: SUBSCRIPTIONS }, () => createServer(receiver.handle));
+  const ports: number[] = [];
+  for (const server of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ports.push((server.address() as AddressInfo).port);
+  }
   try {
     const tags = await seedBenchProfiles(url, EVENTS);
     // An owner holds at most MAX_SUBSCRIPTIONS_PER_OWNER: one owner for each that many.
@@ -94,7 +106,7 @@ export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: stri
       const res = await fetch(`${app.url}/v1/webhooks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks/${i}` }),
+        body: JSON.stringify({ url: `http://127.0.0.1:${ports[i]}/hooks/${i}` }),
       });
       if (res.status !== 201) throw new Error(`subscription ${i}: ${res.status} ${await res.text()}`);
       secrets.set(String(i), new Webhook(((await res.json()) as { secret: string }).secret));
@@ -149,7 +161,7 @@ export async function benchWebhooks({ databaseUrl, rpcUrl }: { databaseUrl: stri
     );
     console.log(`  refused by the receiver (bad signature): ${receiver.refused()}`);
   } finally {
-    receiver.server.close();
+    for (const server of servers) server.close();
     await close();
     await app.stop();
   }

@@ -219,9 +219,10 @@ export const primaryTags = pgTable(
  *
  * `failures` counts consecutive failed attempts since `failing_since`; `next_attempt_at` is when
  * the subscription is due again (backoff); `disabled_at` and `disabled_reason` are set when it
- * gave up. A delivery pass holds the subscription until `leased_until`, so passes that overlap
- * (the interval, the cron route, several processes) never deliver one subscription twice at
- * once. `epoch` grows with every replay: a pass that began before a replay does not write its
+ * gave up. A delivery pass (`lease_holder`, one id per pass) holds the subscription until
+ * `leased_until`, renewed while it delivers, so passes that overlap (the interval, the cron
+ * route, several processes) never deliver one subscription twice at once, and a dead pass's
+ * lease runs out within seconds. `epoch` grows with every replay: a pass that began before a replay does not write its
  * cursor over the replay's.
  */
 export const webhookSubscriptions = pgTable(
@@ -243,6 +244,7 @@ export const webhookSubscriptions = pgTable(
     lastError: text('last_error'),
     nextAttemptAt: ts('next_attempt_at').notNull(),
     leasedUntil: ts('leased_until'),
+    leaseHolder: text('lease_holder'),
     disabledAt: ts('disabled_at'),
     disabledReason: text('disabled_reason'),
   },

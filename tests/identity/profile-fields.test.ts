@@ -15,7 +15,7 @@ const ACCEPTED: Record<string, [field: string, sent: string, stored: string | nu
   'displayName of 50 emoji (one character each)': ['displayName', '🦊'.repeat(50), '🦊'.repeat(50)],
   'displayName with a ZWJ emoji': ['displayName', 'family 👩‍👩‍👧', 'family 👩‍👩‍👧'],
   'displayName in Hebrew (right to left)': ['displayName', 'אליס', 'אליס'],
-  'displayName in Arabic with a right-to-left mark': ['displayName', 'أليس\u200F', 'أليس\u200F'],
+  'displayName in Arabic': ['displayName', 'أليس', 'أليس'],
   'displayName of 51 spaces around a name': ['displayName', `${' '.repeat(30)}Bob${' '.repeat(30)}`, 'Bob'],
   'bio of 280 characters': ['bio', 'b'.repeat(280), 'b'.repeat(280)],
   'bio with line breaks (CRLF → LF)': ['bio', 'one\r\ntwo\nthree', 'one\ntwo\nthree'],

@@ -6,6 +6,7 @@ import { insertIdentity } from '@/devstack/identities';
 import { executePrepared } from '@/lib/db/rows';
 import { SKELETON_RULES, skeletonOf } from '@/lib/core/skeleton';
 import { stackDatabase } from '../support/database';
+import { DISTINCT_CONTROLS, LOOKALIKE_VARIANTS } from './lookalike-variants';
 
 /** name → [tag, its skeleton, a tag it must look like (or must not, with `!`)] */
 const VECTORS: Record<string, { tag: string; skeleton: string; alike?: string; unlike?: string }> = {
@@ -26,7 +27,18 @@ const VECTORS: Record<string, { tag: string; skeleton: string; alike?: string; u
   'vvv pairs left to right': { tag: 'vvv', skeleton: 'wv', alike: 'wv' },
   'rnm stays two letters': { tag: 'rnm', skeleton: 'mm', alike: 'mm' },
   'distinct letters stay distinct': { tag: 'alice', skeleton: 'allce', unlike: 'alise' },
-  'a digit with no rule stays': { tag: 'bob2', skeleton: 'bob2', unlike: 'bobz' },
+  'two for z': { tag: 'bob2', skeleton: 'bobz', alike: 'bobz' },
+  'three for e': { tag: 'alic3', skeleton: 'allce', alike: 'alice' },
+  'four for a': { tag: 'w4llet', skeleton: 'wallet', alike: 'wallet' },
+  'six for b': { tag: '6ob', skeleton: 'bob', alike: 'bob' },
+  'seven for t': { tag: 'rnarke7', skeleton: 'market', alike: 'market' },
+  'nine for g': { tag: '9oogle', skeleton: 'google', alike: 'google' },
+  'q for g': { tag: 'qoogle', skeleton: 'google', alike: '9oogle' },
+  'nn for m': { tag: 'nnarket', skeleton: 'market', alike: 'market' },
+  'uu for w': { tag: 'uuallet', skeleton: 'wallet', alike: 'wallet' },
+  'rnn: rn first': { tag: 'rnn', skeleton: 'mn', alike: 'mn' },
+  'b and g stay apart': { tag: 'bag', skeleton: 'bag', unlike: 'gag' },
+  'u alone is not w': { tag: 'cup', skeleton: 'cup', unlike: 'cwp' },
   'm does not read as rn backwards': { tag: 'market', skeleton: 'market', alike: 'rnarket' },
   'n alone is not m': { tag: 'nap', skeleton: 'nap', unlike: 'map' },
 };
@@ -41,7 +53,18 @@ describe('skeleton vectors', () => {
   it('every rule is justified and the asked-for ones are there', () => {
     for (const rule of SKELETON_RULES) expect(rule.why.length, rule.from).toBeGreaterThan(20);
     const pairs = new Set(SKELETON_RULES.map((r) => `${r.from}>${r.to}`));
-    for (const asked of ['0>o', '1>l', 'i>l', 'rn>m', 'vv>w', '5>s', '8>b', '_>']) expect(pairs, asked).toContain(asked);
+    const asked = ['0>o', '1>l', 'i>l', '2>z', '3>e', '4>a', '5>s', '6>b', '7>t', '8>b', '9>g', 'q>g', 'rn>m', 'nn>m', 'vv>w', 'uu>w', 'cl>d', '_>'];
+    for (const rule of asked) expect(pairs, rule).toContain(rule);
+  });
+
+  it.each(Object.entries(LOOKALIKE_VARIANTS))('every variant of %s has its skeleton', (original, variants) => {
+    expect(variants.filter((v) => skeletonOf(v) !== skeletonOf(original))).toEqual([]);
+  });
+
+  it('44 variants in all, and no control has the skeleton of an original', () => {
+    expect(Object.values(LOOKALIKE_VARIANTS).flat()).toHaveLength(44);
+    const originals = new Set(Object.keys(LOOKALIKE_VARIANTS).map(skeletonOf));
+    expect(DISTINCT_CONTROLS.filter((c) => originals.has(skeletonOf(c)))).toEqual([]);
   });
 
   it('a skeleton is its own skeleton (one pass reaches the fixed point)', () => {

@@ -69,13 +69,53 @@ function refuse(ctx: Ctx, message: string): never {
 }
 
 /** A free-text field: cleaned, at most `maxChars`; empty after trimming means "clear" (null). */
-function textField(maxChars: number, multiline: boolean) {
+function textField(maxChars: number, multiline: boolean, spoofing?: (text: string) => string | null) {
   return z.string().transform((raw, ctx): string | null => {
     const text = cleanText(raw, multiline);
     if (typeof text !== 'string') return refuse(ctx, text.problem);
     if (countChars(text) > maxChars) return refuse(ctx, `must be at most ${maxChars} characters`);
+    const problem = spoofing?.(text);
+    if (problem) return refuse(ctx, problem);
     return text === '' ? null : text;
   });
+}
+
+/*
+ * A display name is shown beside the tag and its badges (/@tag's heading, the pay Action's
+ * title, the Open Graph card), so it must not be able to pass for them: "Alice\u200F ✔ Verified"
+ * would read as a verified badge. Refused, in a display name only:
+ * - characters that do not show or that move the text around them: every Default_Ignorable
+ *   code point (zero-width space, non-joiner and joiner, word joiner, BOM, soft hyphen, Hangul
+ *   fillers, variation selectors, tag characters…) and every Bidi_Control (LRM, RLM, ALM and
+ *   the embeddings, overrides and isolates). Emoji keep what makes them emoji: a joiner between
+ *   two pictographs (👩‍👩‍👧), a variation selector after an emoji character (❤️), and the tag
+ *   characters of a subdivision flag (🏴 + tags + cancel tag);
+ * - check marks and the badge words: the pages draw "Verified" and "Merchant" badges
+ *   (lib/web/server/profile-view.ts), and a check mark next to a name is how other services
+ *   show theirs.
+ */
+const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+const EMOJI_VARIATION = /(?<=\p{Emoji})[\uFE0E\uFE0F]/gu;
+const FLAG_TAGS = /(?<=\u{1F3F4})[\u{E0061}-\u{E007A}\u{E0030}-\u{E0039}]+\u{E007F}/gu;
+const INVISIBLE_OR_DIRECTIONAL = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
+/** ✓ ✔ ☑ ✅ 🗸 🗹 🆗 √ and the Aegean check mark: what reads as a tick beside a name. */
+const CHECK_MARKS = /[\u2713\u2714\u2611\u2705\u{1F5F8}\u{1F5F9}\u{1F197}\u221A\u{10102}]/u;
+const BADGE_WORDS = /(?<![\p{L}\p{N}])(verified|merchant)(?![\p{L}\p{N}])/iu;
+
+function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Why a display name could pass for a badge or hide what it says, or null. */
+export function displayNameSpoofing(text: string): string | null {
+  const bare = text.replace(EMOJI_JOINER, '').replace(EMOJI_VARIATION, '').replace(FLAG_TAGS, '');
+  const hidden = INVISIBLE_OR_DIRECTIONAL.exec(bare);
+  if (hidden) return `must not contain invisible or text-direction characters (${codePoint(hidden[0])})`;
+  const mark = CHECK_MARKS.exec(text);
+  if (mark) return `must not contain check marks (${mark[0]} ${codePoint(mark[0])}): badges are the service's to show`;
+  const word = BADGE_WORDS.exec(text.normalize('NFKC'));
+  if (word) return `must not contain the badge word "${word[1]}": badges are the service's to show`;
+  return null;
 }
 
 /** An `https:` URL without credentials, stored in its normalised form (`URL.href`). */
@@ -116,8 +156,9 @@ function checked(clean: (raw: string) => string | null | { problem: string }) {
   });
 }
 
-const DisplayNameInput = textField(PROFILE_LIMITS.displayName.maxChars, false).meta({
-  description: 'Display name: trimmed, NFC, no control characters, at most 50 characters. Empty clears it.',
+const DisplayNameInput = textField(PROFILE_LIMITS.displayName.maxChars, false, displayNameSpoofing).meta({
+  description:
+    'Display name: trimmed, NFC, no control characters, at most 50 characters. No invisible or text-direction characters (Default_Ignorable, Bidi_Control; emoji sequences excepted), no check marks, not the badge words "Verified" or "Merchant". Empty clears it.',
   maxLength: PROFILE_LIMITS.displayName.maxChars,
   example: 'Alice',
 });

@@ -1,43 +1,70 @@
 import 'server-only';
-import { and, eq, inArray, isNull, lte, lt, notInArray, or, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { WebhookConfig } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
-import { webhookDeliveries, webhookSubscriptions, type WebhookSubscriptionRow } from '@/lib/db/schema';
+import { identityEvents, webhookDeliveries, webhookSubscriptions, type WebhookSubscriptionRow } from '@/lib/db/schema';
 import { FEED_PAGE_MAX_BYTES, readPlacedEvents, type FeedPosition } from '@/lib/features/feed/read-events';
 import { signedHeaders } from './signing';
 import { sendToTarget, type TargetAnswer } from './target';
 
 /*
  * Webhook delivery (DESIGN.md "Webhooks"), run by the cron route and `npm start`'s interval.
- * A subscription is a cursor into the change feed: each pass sends it the events after its
+ * A subscription is a cursor into the change feed: each turn sends it the events after its
  * cursor, one at a time and in feed order, and moves the cursor past each one its target
  * answered 2xx (at least once: an answer lost on the way means the event goes again). The
- * first failure stops that subscription for this pass and schedules a retry with exponential
- * backoff; after GIVE_UP_AFTER_MS of failing it is disabled, the reason shown to its owner.
+ * first failure ends the turn and schedules a retry with exponential backoff; after
+ * GIVE_UP_AFTER_MS of failing the subscription is disabled, the reason shown to its owner.
  *
- * Subscriptions are delivered concurrently (at most CONCURRENCY at once), each holding a lease
- * so that passes that overlap never deliver one subscription twice at once; a dead or slow
- * target holds up only its own subscription.
+ * A receiver that is slow, failing or silent uses only its own share:
+ * - each attempt has DELIVERY_TIMEOUT_MS, then it is a failure and the turn ends;
+ * - a target (the URL's origin) has at most TARGET_CONCURRENCY subscriptions in delivery at
+ *   once, counted from the leases in the database, so every pass that overlaps sees them;
+ * - a pass delivers up to CONCURRENCY subscriptions at once and, while any is under way, looks
+ *   for newly due ones every POLL_MS: a change to a healthy subscription goes out while slow
+ *   ones wait on their targets, never after them;
+ * - a turn gives its slot back after TURN_MS, so subscriptions of one target take turns.
+ *
+ * Leases: a pass holds each subscription it delivers (`lease_holder`, `leased_until`), so
+ * passes that overlap never deliver one subscription twice at once. A lease is one attempt's
+ * time limit plus RENEW_EVERY_MS and LEASE_MARGIN_MS, renewed every RENEW_EVERY_MS while the
+ * pass lives, and an attempt starts only while the lease covers all of it. When a process dies
+ * mid-delivery its leases run out within seconds and the next pass takes the subscriptions over.
  */
 
-/** Subscriptions delivered at once. */
-export const CONCURRENCY = 64;
-/** Events read from the feed at a time, per subscription. */
-const PAGE_SIZE = 200;
+/** Subscriptions one pass delivers at once. */
+export const CONCURRENCY = 128;
+/** Subscriptions of one target (a URL origin) in delivery at once, over every pass. */
+export const TARGET_CONCURRENCY = 8;
+/** Events read from the feed at a time, per subscription: about what a turn sends to a receiver on a busy machine, so little is read and dropped. */
+const PAGE_SIZE = 50;
 /** The first retry comes this long after a failure; each next one waits twice as long… */
 export const RETRY_BASE_MS = 5_000;
 /** …up to this. */
 export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 /** A subscription failing this long is disabled. */
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
-/** How long one pass goes on starting deliveries (the cron route's function has 60 s). */
+/**
+ * How long one pass takes up due subscriptions (the cron route's function has 60 s). After
+ * it, for one more attempt time limit, the pass takes up only subscriptions that are not
+ * failing, so that the changes of healthy ones do not wait while slow attempts finish.
+ */
 export const PASS_BUDGET_MS = 20_000;
 /**
- * One delivery attempt, connecting included: 10 s, what docs/integrators.md ("Webhooks") asks of
- * a receiver (answer 2xx, then work). One that takes longer is retried, and the pass's other
- * workers keep the other subscriptions moving meanwhile.
+ * One delivery attempt, connecting included: 5 s, what the README's Webhooks section asks of
+ * a receiver (answer 2xx, then work). One that takes longer is a failure and is retried.
  */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** How long one subscription delivers before it gives its slot back (it is taken up again at once when it is first in line). */
+export const TURN_MS = 5_000;
+/** How often a pass with deliveries under way looks for newly due subscriptions. */
+export const POLL_MS = 200;
+/** The least time between two looks for due subscriptions. */
+const MIN_CLAIM_GAP_MS = 20;
+/** How often a pass renews the leases it holds. */
+export const RENEW_EVERY_MS = 1_000;
+/** What a lease covers beyond one attempt and one renewal period: a slow database, a clock a little off. */
+export const LEASE_MARGIN_MS = 2_000;
 /** Attempts kept per subscription (what GET …/deliveries can show, and some). */
 const KEPT_ATTEMPTS = 100;
 
@@ -53,7 +80,7 @@ export interface DeliveryPass {
 }
 
 export interface DeliverySummary {
-  /** Subscriptions this pass delivered to. */
+  /** Turns this pass took (a subscription may have had several). */
   subscriptions: number;
   /** Events delivered (answered 2xx). */
   delivered: number;
@@ -68,62 +95,158 @@ export function retryDelayMs(failures: number, baseMs = RETRY_BASE_MS): number {
   return Math.min(baseMs * 2 ** Math.min(failures - 1, 30), MAX_RETRY_DELAY_MS);
 }
 
-/** One delivery pass: every due subscription once, until each is caught up, fails or the budget ends. */
+/** How long a lease runs from its last renewal, for attempts of `timeoutMs`. */
+export function leaseMsFor(timeoutMs: number): number {
+  return timeoutMs + RENEW_EVERY_MS + LEASE_MARGIN_MS;
+}
+
+/** A lease as this pass knows it: until when the database last confirmed it, or that another pass took it. */
+interface Lease {
+  confirmedUntil: number;
+  lost: boolean;
+}
+
+/** One delivery pass: due subscriptions, each in turns, until none is due or the budget ends. */
 export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySummary> {
   const summary: DeliverySummary = { subscriptions: 0, delivered: 0, failed: 0, disabled: 0 };
-  const deadline = performance.now() + (pass.budgetMs ?? PASS_BUDGET_MS);
-  const seen: string[] = [];
-  const queue: WebhookSubscriptionRow[] = [];
-  let exhausted = false;
-  // Workers take subscriptions from a queue refilled by claims, so one slow target never
-  // waits for a whole batch to end before another subscription starts.
-  const refill = async () => {
-    if (exhausted || performance.now() > deadline) return;
-    const claimed = await claimDue(pass, seen, CONCURRENCY);
-    if (claimed.length === 0) exhausted = true;
-    for (const row of claimed) seen.push(row.id);
-    queue.push(...claimed);
-  };
-  let refilling: Promise<void> | null = null;
-  const worker = async () => {
+  const timeoutMs = pass.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const leaseMs = leaseMsFor(timeoutMs);
+  const holder = randomUUID();
+  const started = performance.now();
+  const claimUntil = started + (pass.budgetMs ?? PASS_BUDGET_MS);
+  const stopAt = claimUntil + timeoutMs;
+  const leases = new Map<string, Lease>();
+  const running = new Set<Promise<void>>();
+  // A subscription that failed waits for a later pass, however short its backoff.
+  const failedHere: string[] = [];
+  let wake: () => void = () => {};
+
+  const renewing = renewLeases(pass, holder, leaseMs, leases);
+  let failure: unknown = null;
+  let lastClaim = -Infinity;
+  try {
     for (;;) {
-      if (queue.length === 0) {
-        refilling ??= refill().finally(() => (refilling = null));
-        await refilling;
-        if (queue.length === 0) return;
+      // Turns that end together are followed by one look for due subscriptions, not one each.
+      const sinceClaim = performance.now() - lastClaim;
+      if (sinceClaim < MIN_CLAIM_GAP_MS) await new Promise((r) => setTimeout(r, MIN_CLAIM_GAP_MS - sinceClaim));
+      lastClaim = performance.now();
+      const now = lastClaim;
+      const free = CONCURRENCY - running.size;
+      if (failure === null && now < stopAt && free > 0) {
+        const claimed = await claimDue(pass, { holder, leaseMs, limit: free, healthyOnly: now >= claimUntil, except: failedHere }).catch((err: unknown) => {
+          failure = err; // stop taking up subscriptions; the ones under way finish and release theirs
+          return [];
+        });
+        for (const row of claimed) {
+          // The lease was written from the clock read as the claim began: count from then.
+          const lease: Lease = { confirmedUntil: now + leaseMs, lost: false };
+          leases.set(row.id, lease);
+          const turn = takeTurn(pass, row, { holder, lease, timeoutMs, stopAt }).then((outcome) => {
+            if (outcome.failed) failedHere.push(row.id);
+            summary.subscriptions += 1;
+            summary.delivered += outcome.delivered;
+            summary.failed += outcome.failed ? 1 : 0;
+            summary.disabled += outcome.disabled ? 1 : 0;
+          });
+          const tracked = turn.finally(() => {
+            leases.delete(row.id);
+            running.delete(tracked);
+            wake();
+          });
+          running.add(tracked);
+        }
       }
-      const row = queue.shift()!;
-      const outcome = await deliverTo(pass, row, deadline);
-      summary.subscriptions += 1;
-      summary.delivered += outcome.delivered;
-      summary.failed += outcome.failed ? 1 : 0;
-      summary.disabled += outcome.disabled ? 1 : 0;
+      if (running.size === 0) break; // nothing due and nothing under way
+      // Until a turn ends or POLL_MS passes: a change that comes meanwhile is taken up then.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  } finally {
+    renewing.stop();
+  }
+  if (failure !== null) throw failure;
   return summary;
 }
 
-/** Leases up to `limit` due subscriptions not yet delivered by this pass. */
-async function claimDue(pass: DeliveryPass, seen: string[], limit: number): Promise<WebhookSubscriptionRow[]> {
-  const now = pass.clock();
-  const leaseUntil = new Date(now.getTime() + (pass.budgetMs ?? PASS_BUDGET_MS) + (pass.timeoutMs ?? DELIVERY_TIMEOUT_MS) + 10_000);
+/** Renews every lease in `leases` each RENEW_EVERY_MS, in one statement, until stopped. */
+function renewLeases(pass: DeliveryPass, holder: string, leaseMs: number, leases: Map<string, Lease>): { stop: () => void } {
   const s = webhookSubscriptions;
-  const due = pass.db
-    .select({ id: s.id })
-    .from(s)
-    .where(
-      and(
-        isNull(s.disabledAt),
-        lte(s.nextAttemptAt, now),
-        or(isNull(s.leasedUntil), lt(s.leasedUntil, now)),
-        seen.length ? notInArray(s.id, seen) : undefined,
-      ),
-    )
-    .orderBy(s.nextAttemptAt)
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return pass.db.update(s).set({ leasedUntil: leaseUntil }).where(inArray(s.id, due)).returning();
+  let busy = false;
+  const timer = setInterval(() => {
+    const ids = [...leases.keys()];
+    if (busy || ids.length === 0) return;
+    busy = true;
+    const sentAt = performance.now();
+    pass.db
+      .update(s)
+      .set({ leasedUntil: new Date(pass.clock().getTime() + leaseMs) })
+      .where(and(inArray(s.id, ids), eq(s.leaseHolder, holder)))
+      .returning({ id: s.id })
+      .then(
+        (kept) => {
+          const held = new Set(kept.map((r) => r.id));
+          for (const id of ids) {
+            const lease = leases.get(id);
+            if (!lease) continue;
+            if (held.has(id)) lease.confirmedUntil = sentAt + leaseMs;
+            else lease.lost = true;
+          }
+        },
+        // Not renewed: each turn stops once its lease no longer covers an attempt.
+        (err: unknown) => console.warn('webhooks: could not renew leases:', err instanceof Error ? err.message : err),
+      )
+      .finally(() => (busy = false));
+  }, RENEW_EVERY_MS);
+  return { stop: () => clearInterval(timer) };
+}
+
+/** The origin of a subscription's URL, in SQL (URLs are stored as `URL.href`: no user info, the scheme and host lower-cased). */
+const targetOf = (url: string) => sql.raw(`substring(${url} from '^[a-z][a-z0-9+.-]*://[^/?#]+')`);
+
+/**
+ * Leases up to `limit` subscriptions that are due and have an event after their cursor, taking
+ * from each target only what its TARGET_CONCURRENCY leaves free (the leases held now, by any
+ * pass, count), in the order they came due. `healthyOnly`: only those not failing; `except`:
+ * not these.
+ */
+async function claimDue(
+  pass: DeliveryPass,
+  { holder, leaseMs, limit, healthyOnly, except }: { holder: string; leaseMs: number; limit: number; healthyOnly: boolean; except: string[] },
+): Promise<WebhookSubscriptionRow[]> {
+  const now = pass.clock();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const s = webhookSubscriptions;
+  const e = identityEvents;
+  const candidates = sql`
+    SELECT due.id FROM (
+      SELECT w.id, w.next_attempt_at, ${targetOf('w.url')} AS target,
+             row_number() OVER (PARTITION BY ${targetOf('w.url')} ORDER BY w.next_attempt_at, w.id) AS place
+      FROM ${s} w
+      WHERE w.disabled_at IS NULL AND w.next_attempt_at <= ${at}
+        AND (w.leased_until IS NULL OR w.leased_until < ${at})
+        ${healthyOnly ? sql`AND w.failures = 0` : sql``}
+        ${except.length ? sql`AND w.id NOT IN (${sql.join(except.map((id) => sql`${id}`), sql`, `)})` : sql``}
+        AND EXISTS (
+          SELECT 1 FROM ${e} ev
+          WHERE (ev.xid, ev.id) > (w.cursor_xid, w.cursor_id) AND ev.xid < pg_snapshot_xmin(pg_current_snapshot())
+        )
+    ) due
+    LEFT JOIN (
+      SELECT ${targetOf('b.url')} AS target, count(*) AS held FROM ${s} b WHERE b.leased_until >= ${at} GROUP BY 1
+    ) busy ON busy.target = due.target
+    WHERE due.place + coalesce(busy.held, 0) <= ${TARGET_CONCURRENCY}
+    ORDER BY due.next_attempt_at, due.id
+    LIMIT ${limit}`;
+  return pass.db
+    .update(s)
+    .set({ leasedUntil: new Date(now.getTime() + leaseMs), leaseHolder: holder })
+    .where(and(sql`${s.id} IN (${candidates})`, or(isNull(s.leasedUntil), lt(s.leasedUntil, now))))
+    .returning();
 }
 
 interface Attempt extends TargetAnswer {
@@ -131,32 +254,36 @@ interface Attempt extends TargetAnswer {
   at: Date;
 }
 
-/** Sends one subscription the events after its cursor, in order, then records what came of it. */
-async function deliverTo(
+/** Sends one subscription the events after its cursor, in order, for one turn, then records what came of it. */
+async function takeTurn(
   pass: DeliveryPass,
   row: WebhookSubscriptionRow,
-  deadline: number,
+  { holder, lease, timeoutMs, stopAt }: { holder: string; lease: Lease; timeoutMs: number; stopAt: number },
 ): Promise<{ delivered: number; failed: boolean; disabled: boolean }> {
   const attempts: Attempt[] = [];
   let cursor: FeedPosition = { xid: row.cursorXid, id: row.cursorId };
   let failure: Attempt | null = null;
+  const turnEnd = Math.min(performance.now() + TURN_MS, stopAt);
+  // An attempt starts only while the lease covers it whole, with a second to spare.
+  const mayAttempt = () => !lease.lost && lease.confirmedUntil - performance.now() >= timeoutMs + 1_000 && performance.now() < turnEnd;
   try {
     const target = new URL(row.url);
     const only = row.tags ? new Set(row.tags.map((t) => `@${t}`)) : null;
     const secrets = [row.secret, ...(row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > pass.clock() ? [row.previousSecret] : [])];
-    reading: while (performance.now() < deadline) {
+    reading: while (mayAttempt()) {
       const page = await readPlacedEvents(pass.db, { after: cursor, limit: PAGE_SIZE, maxBytes: FEED_PAGE_MAX_BYTES });
       for (const { event, position } of page) {
         if (only && !only.has(event.tag)) {
           cursor = position;
           continue;
         }
+        if (!mayAttempt()) break reading;
         // The event exactly as GET /v1/events shows it.
         const body = JSON.stringify(event);
         const at = pass.clock();
         const answer = await sendToTarget(
           target,
-          { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(secrets, String(event.id), at, body) }, body, timeoutMs: pass.timeoutMs ?? DELIVERY_TIMEOUT_MS },
+          { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(secrets, String(event.id), at, body) }, body, timeoutMs },
           pass.config,
         );
         const attempt = { ...answer, eventId: event.id, at };
@@ -166,7 +293,6 @@ async function deliverTo(
           break reading;
         }
         cursor = position;
-        if (performance.now() >= deadline) break reading;
       }
       if (page.length < PAGE_SIZE) break;
     }
@@ -174,20 +300,22 @@ async function deliverTo(
     // The feed could not be read: what was delivered is recorded and the lease goes.
     console.warn(`webhooks: ${row.id}: delivery stopped:`, err instanceof Error ? err.message : err);
   }
-  const outcome = await settle(pass, row, cursor, failure, attempts).catch((err) => {
-    console.warn(`webhooks: ${row.id}: could not record the pass (its lease runs out instead):`, err instanceof Error ? err.message : err);
+  const outcome = await settle(pass, row, holder, cursor, failure, attempts).catch((err) => {
+    console.warn(`webhooks: ${row.id}: could not record the turn (its lease runs out instead):`, err instanceof Error ? err.message : err);
     return { disabled: false };
   });
   return { delivered: attempts.length - (failure ? 1 : 0), failed: failure !== null, disabled: outcome.disabled };
 }
 
 /**
- * Writes the cursor and the schedule (unless a replay came meanwhile: then only the lease
- * goes), and the attempts, keeping the newest KEPT_ATTEMPTS.
+ * Writes the cursor and the schedule, and lets the lease go, while this pass still holds it and
+ * no replay came meanwhile (then only the lease goes, if still ours); then the attempts,
+ * keeping the newest KEPT_ATTEMPTS.
  */
 async function settle(
   pass: DeliveryPass,
   row: WebhookSubscriptionRow,
+  holder: string,
   cursor: FeedPosition,
   failure: Attempt | null,
   attempts: Attempt[],
@@ -217,12 +345,13 @@ async function settle(
         : {}),
     };
   }
+  const released = { leasedUntil: null, leaseHolder: null };
   const written = await pass.db
     .update(s)
-    .set({ cursorXid: cursor.xid, cursorId: cursor.id, ...schedule, leasedUntil: null })
-    .where(and(eq(s.id, row.id), eq(s.epoch, row.epoch)))
+    .set({ cursorXid: cursor.xid, cursorId: cursor.id, ...schedule, ...released })
+    .where(and(eq(s.id, row.id), eq(s.epoch, row.epoch), eq(s.leaseHolder, holder)))
     .returning({ id: s.id });
-  if (written.length === 0) await pass.db.update(s).set({ leasedUntil: null }).where(eq(s.id, row.id));
+  if (written.length === 0) await pass.db.update(s).set(released).where(and(eq(s.id, row.id), eq(s.leaseHolder, holder)));
   if (attempts.length > 0) {
     for (let i = 0; i < attempts.length; i += 1000) {
       await pass.db

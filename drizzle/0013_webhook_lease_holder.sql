@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_subscriptions" ADD COLUMN "lease_holder" text;

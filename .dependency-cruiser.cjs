@@ -67,6 +67,13 @@ module.exports = {
       to: { path: '^(lib/web/|app/|components/)' },
     },
     {
+      name: 'every-module-in-a-ring',
+      comment: 'a module of lib/ lives in a ring folder (lib/core, lib/db, lib/chain, lib/features/*, lib/http, lib/web, lib/observability), never at the root',
+      severity: 'error',
+      from: {},
+      to: { path: '^lib/[^/]+\\.(ts|tsx|js|mjs|cjs)$' },
+    },
+    {
       name: 'lib-imports-no-routes',
       comment: 'app/ holds the routes and components/ the React UI: lib/ imports neither',
       severity: 'error',

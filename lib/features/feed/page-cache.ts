@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Db } from '@/lib/db';
 import { readIndexedSlot } from '@/lib/db/indexed-slot';
-import { KeptBytes } from '@/lib/kept-bytes';
+import { KeptBytes } from '@/lib/core/kept-bytes';
 
 const gzipAsync = promisify(gzip);
 import { formatCursor, readIdentityEvents, type FeedPosition, FEED_START } from './read-events';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Identity } from '@/lib/features/identity/schemas';
-import { KeptBytes } from '@/lib/kept-bytes';
+import { KeptBytes } from '@/lib/core/kept-bytes';
 
 /*
  * Share images (GET /profile/{tag}/opengraph-image), drawn once per tag and profile version

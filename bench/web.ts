@@ -11,7 +11,7 @@ import { seedBenchProfile } from './seed';
 /** Compressed JavaScript budget of the public profile page (brotli, what a CDN serves). */
 const PROFILE_JS_BUDGET_BYTES = 120 * 1024;
 /** Strings only wallet-adapter code contains (package names, its CSS classes, its context). */
-const WALLET_MARKERS = ['wallet-adapter', 'WalletProvider', 'WalletContext', 'WalletNotConnectedError', 'wallet-standard:app-ready'];
+export const WALLET_MARKERS = ['wallet-adapter', 'WalletProvider', 'WalletContext', 'WalletNotConnectedError', 'wallet-standard:app-ready'];
 const TTFB_REQUESTS = 200;
 /** /@tag's time to first byte may be at most this many times the trivial route's, in each shape. */
 const PROFILE_TTFB_TARGET = 1.5;

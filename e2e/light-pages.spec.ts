@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { WALLET_MARKERS } from '@/bench/web';
+import { WALLET_MARKERS } from '@/bench/wallet-markers';
 import { expect, test } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 

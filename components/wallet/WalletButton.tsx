@@ -1,9 +1,11 @@
 'use client';
 
 import { useWallet } from '@solana/wallet-adapter-react';
-import { useEffect, useState } from 'react';
 import { shortKey } from '@/lib/web/browser/format';
+import { useBrowserValue } from './useBrowserValue';
 import { useWalletDialog } from './WalletDialog';
+
+const hydrated = () => true;
 
 /**
  * The wallet bar's one button: it opens the wallet dialog, whose close gives focus back to it.
@@ -12,11 +14,10 @@ import { useWalletDialog } from './WalletDialog';
 export function WalletButton() {
   const { open } = useWalletDialog();
   const { publicKey, connecting } = useWallet();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const label = !hydrated ? 'Wallet' : connecting ? 'Connecting…' : publicKey ? `Wallet ${shortKey(publicKey.toBase58())}` : 'Select Wallet';
+  const ready = useBrowserValue(hydrated) ?? false;
+  const label = !ready ? 'Wallet' : connecting ? 'Connecting…' : publicKey ? `Wallet ${shortKey(publicKey.toBase58())}` : 'Select Wallet';
   return (
-    <button type="button" className="button wallet-button" aria-haspopup="dialog" onClick={open} disabled={!hydrated}>
+    <button type="button" className="button wallet-button" aria-haspopup="dialog" onClick={open} disabled={!ready}>
       {label}
     </button>
   );

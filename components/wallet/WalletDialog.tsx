@@ -99,6 +99,7 @@ function WalletChoices({ testWallet, close }: { testWallet: LocalTestWallet | nu
           {offered.map((w) => (
             <li key={w.adapter.name}>
               <button type="button" className="wallet-option" onClick={() => choose(w.adapter.name)}>
+                {/* eslint-disable-next-line @next/next/no-img-element -- a wallet's icon is a data: URI, nothing to optimize */}
                 <img src={w.adapter.icon} alt="" width={28} height={28} />
                 <span>{w.adapter.name}</span>
                 {w.readyState === WalletReadyState.Installed ? <span className="muted wallet-detected">Detected</span> : null}

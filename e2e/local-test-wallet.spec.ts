@@ -1,5 +1,5 @@
 import { Connection, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
-import type { Page } from '@playwright/test';
+import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { startApp } from '@/devstack/app';
 import { chooseTag, expect, test } from './support/fixtures';
 
@@ -89,22 +89,33 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   await expect(page.getByText(/the connected wallet is/)).toBeVisible();
 });
 
-test('on devnet the test wallet is not offered and its code never loads (the same build, SOLANA_CLUSTER=devnet)', async ({ browser }) => {
-  // A page of its own: the fixture's page allows only the e2e app's origin.
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
+/** The same production build served with SOLANA_CLUSTER=devnet, and a browser context of its own for it. */
+async function onDevnet(browser: Browser, options: BrowserContextOptions, check: (page: Page, appUrl: string) => Promise<void>): Promise<void> {
   const devnet = await startApp({
     DATABASE_URL: process.env.E2E_DATABASE_URL!,
     // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
     SOLANA_RPC_URL: process.env.E2E_RPC_URL!,
     SOLANA_CLUSTER: 'devnet',
   });
+  // A context of its own: the fixture's page allows only the e2e app's origin.
+  const context = await browser.newContext(options);
   try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await check(page, devnet.url);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+    await devnet.stop();
+  }
+}
+
+test('on devnet the test wallet is not offered and its code never loads (the same build, SOLANA_CLUSTER=devnet)', async ({ browser }) => {
+  await onDevnet(browser, {}, async (page, appUrl) => {
     const scripts = recordScripts(page);
     for (const path of ['/register', '/settings']) {
-      await page.goto(`${devnet.url}${path}`);
+      await page.goto(`${appUrl}${path}`);
       await page.locator('.wallet-button:not([disabled])').waitFor();
       await page.getByRole('button', { name: 'Select Wallet' }).click();
       const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
@@ -116,9 +127,18 @@ test('on devnet the test wallet is not offered and its code never loads (the sam
     }
     expect(scripts.size).toBeGreaterThan(0);
     expect(await scriptsWith(scripts, TEST_WALLET_MARKERS)).toEqual([]);
-    expect(errors).toEqual([]);
-  } finally {
-    await context.close();
-    await devnet.stop();
-  }
+  });
+});
+
+test("on an Android phone (devnet, no wallet injected) the dialog offers wallet-adapter's Mobile Wallet Adapter", async ({ browser }) => {
+  const { defaultBrowserType: _engine, ...android } = devices['Pixel 7'];
+  await onDevnet(browser, android, async (page, appUrl) => {
+    await page.goto(`${appUrl}/register`);
+    await page.getByRole('button', { name: 'Select Wallet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+    await expect(dialog.getByRole('listitem').getByRole('button', { name: /Mobile Wallet Adapter/ })).toBeVisible();
+    await expect(dialog.getByText(TEST_WALLET)).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('link', { name: 'Open in Phantom' })).toBeVisible();
+  });
 });

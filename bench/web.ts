@@ -7,11 +7,10 @@ import { Agent, request } from 'node:http';
 import { startBareNext, VERCEL_EDGE_HEADERS } from '@/devstack/app';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { seedBenchProfile } from './seed';
+import { WALLET_MARKERS } from './wallet-markers';
 
 /** Compressed JavaScript budget of the public profile page (brotli, what a CDN serves). */
 const PROFILE_JS_BUDGET_BYTES = 120 * 1024;
-/** Strings only wallet-adapter code contains (package names, its CSS classes, its context). */
-const WALLET_MARKERS = ['wallet-adapter', 'WalletProvider', 'WalletContext', 'WalletNotConnectedError', 'wallet-standard:app-ready'];
 const TTFB_REQUESTS = 200;
 /** /@tag's time to first byte may be at most this many times the trivial route's, in each shape. */
 const PROFILE_TTFB_TARGET = 1.5;

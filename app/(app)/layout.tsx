@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { SignInPanel } from '@/components/wallet/SignInPanel';
+import { PhoneWalletLinks } from '@/components/wallet/PhoneWalletLinks';
 import { WalletButton } from '@/components/wallet/WalletButton';
 import { WalletProviders } from '@/components/wallet/WalletProviders';
 import { DEFAULT_RPC_URL } from '@/lib/chain/rpc';
@@ -17,6 +18,7 @@ export default async function WalletLayout({ children }: { children: ReactNode }
         <section className="card wallet-bar" aria-label="Wallet and sign-in">
           <SignInPanel sessionKey={sessionKey} />
           <WalletButton />
+          <PhoneWalletLinks />
         </section>
         {children}
       </main>

@@ -1,20 +1,24 @@
 'use client';
 
-import dynamic from 'next/dynamic';
+import { useWallet } from '@solana/wallet-adapter-react';
+import { shortKey } from '@/lib/web/browser/format';
+import { useBrowserValue } from './useBrowserValue';
+import { useWalletDialog } from './WalletDialog';
 
-// Rendered in the browser only: the button reads wallet state that does not exist on the server.
-const WalletMultiButton = dynamic(
-  () => import('@solana/wallet-adapter-react-ui').then((m) => m.WalletMultiButton),
-  {
-    ssr: false,
-    loading: () => (
-      <button type="button" className="wallet-adapter-button wallet-adapter-button-trigger" disabled>
-        Wallet
-      </button>
-    ),
-  },
-);
+const hydrated = () => true;
 
+/**
+ * The wallet bar's one button: it opens the wallet dialog, whose close gives focus back to it.
+ * Disabled until hydrated, so a click before then is not lost.
+ */
 export function WalletButton() {
-  return <WalletMultiButton />;
+  const { open } = useWalletDialog();
+  const { publicKey, connecting } = useWallet();
+  const ready = useBrowserValue(hydrated) ?? false;
+  const label = !ready ? 'Wallet' : connecting ? 'Connecting…' : publicKey ? `Wallet ${shortKey(publicKey.toBase58())}` : 'Select Wallet';
+  return (
+    <button type="button" className="button wallet-button" aria-haspopup="dialog" onClick={open} disabled={!ready}>
+      {label}
+    </button>
+  );
 }

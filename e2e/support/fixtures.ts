@@ -100,7 +100,7 @@ export function uniqueTag(prefix: string): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
 
-/** Connects the injected test wallet through the wallet-adapter modal. */
+/** Connects the injected test wallet through the wallet dialog (components/wallet/WalletDialog.tsx). */
 export async function connectWallet(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Select Wallet' }).click();
   await page.getByRole('button', { name: new RegExp(TEST_WALLET_NAME) }).click();

@@ -1,0 +1,144 @@
+import { Connection, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { startApp } from '@/devstack/app';
+import { chooseTag, expect, test } from './support/fixtures';
+
+/** What only the test wallet's module contains: its storage key and its name. */
+const TEST_WALLET_MARKERS = ['identity-tags:local-test-wallet', 'Test wallet (this device)'];
+const TEST_WALLET = /Test wallet \(this device\)/;
+
+/** Every script the page has loaded so far, with its text (collected as responses arrive). */
+function recordScripts(page: Page): Map<string, Promise<string>> {
+  const scripts = new Map<string, Promise<string>>();
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') scripts.set(res.url(), res.text().catch(() => ''));
+  });
+  return scripts;
+}
+
+async function scriptsWith(scripts: Map<string, Promise<string>>, markers: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const [url, text] of scripts) {
+    const body = await text;
+    if (markers.some((m) => body.includes(m))) found.push(new URL(url).pathname);
+  }
+  return found;
+}
+
+async function connectTestWallet(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Select Wallet' }).click();
+  await page.getByRole('dialog', { name: 'Connect a wallet' }).getByRole('button', { name: TEST_WALLET }).click();
+  await expect(page.getByRole('button', { name: 'Sign in with wallet' })).toBeVisible({ timeout: 30_000 });
+  const label = await page.locator('.wallet-button').innerText();
+  expect(label).toMatch(/^Wallet \w+…\w+$/);
+  return label;
+}
+
+test('with no injected wallet: / → the test wallet → sign in → register → /@tag → edit the profile', async ({ page, tags }) => {
+  const tag = tags.fresh('testwallet');
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Register a tag' }).click();
+  await expect(page).toHaveURL(/\/register$/);
+  // Its code is in none of the scripts the page's HTML lists: it arrives with the dynamic import on localnet.
+  const served = await (await page.request.get('/register')).text();
+  const initial = [...served.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]!);
+  expect(initial.length).toBeGreaterThan(0);
+  await connectTestWallet(page);
+  const loadedWithWallet = await scriptsWith(scripts, TEST_WALLET_MARKERS);
+  expect(loadedWithWallet.length).toBeGreaterThan(0);
+  expect(loadedWithWallet.filter((path) => initial.some((src) => src.endsWith(path)))).toEqual([]);
+
+  await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+  const owner = (await page.locator('.session .mono').getAttribute('title'))!;
+  // Funded by the localnet's airdrop on first use.
+  const connection = new Connection(process.env.E2E_RPC_URL!, 'confirmed');
+  expect(await connection.getBalance(new PublicKey(owner))).toBe(5 * LAMPORTS_PER_SOL);
+
+  await chooseTag(page, tag, /^Available$/);
+  await page.getByRole('button', { name: `Register @${tag}` }).click();
+  await expect(page.getByRole('heading', { name: `@${tag} is yours` })).toBeVisible({ timeout: 45_000 });
+  await page.getByRole('link', { name: `View @${tag}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `@${tag}` })).toBeVisible();
+  await expect(page.locator('#payout-wallet')).toHaveText(owner);
+
+  // The key stays in this browser: /settings reconnects the same wallet and the session holds.
+  await page.goto('/settings');
+  await expect(page.locator('.session .mono')).toHaveAttribute('title', owner);
+  const form = page.locator(`section[data-tag="@${tag}"]`);
+  await form.getByLabel('Display name').fill('Test Wallet Owner');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('save-status')).toHaveText('Saved.');
+  await page.goto(`/@${tag}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Test Wallet Owner' })).toBeVisible();
+
+  // Reset forgets the key: the wallet disconnects, and the next connect is a new, funded key.
+  await page.goto('/settings');
+  await expect(page.locator('.wallet-button')).toHaveText(/^Wallet /);
+  await page.locator('.wallet-button').click();
+  await page.getByRole('button', { name: 'Reset test wallet' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.wallet-button')).toHaveText('Select Wallet');
+  expect(await page.evaluate(() => localStorage.getItem('identity-tags:local-test-wallet'))).toBeNull();
+  await page.getByRole('button', { name: 'Select Wallet' }).click();
+  await page.getByRole('dialog', { name: 'Connect a wallet' }).getByRole('button', { name: TEST_WALLET }).click();
+  await expect(page.locator('.wallet-button')).toHaveText(/^Wallet /, { timeout: 30_000 });
+  const fresh = await page.evaluate(() => localStorage.getItem('identity-tags:local-test-wallet'));
+  expect(fresh).not.toBeNull();
+  await expect(page.getByText(/the connected wallet is/)).toBeVisible();
+});
+
+/** The same production build served with SOLANA_CLUSTER=devnet, and a browser context of its own for it. */
+async function onDevnet(browser: Browser, options: BrowserContextOptions, check: (page: Page, appUrl: string) => Promise<void>): Promise<void> {
+  const devnet = await startApp({
+    DATABASE_URL: process.env.E2E_DATABASE_URL!,
+    // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
+    SOLANA_RPC_URL: process.env.E2E_RPC_URL!,
+    SOLANA_CLUSTER: 'devnet',
+  });
+  // A context of its own: the fixture's page allows only the e2e app's origin.
+  const context = await browser.newContext(options);
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await check(page, devnet.url);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+    await devnet.stop();
+  }
+}
+
+test('on devnet the test wallet is not offered and its code never loads (the same build, SOLANA_CLUSTER=devnet)', async ({ browser }) => {
+  await onDevnet(browser, {}, async (page, appUrl) => {
+    const scripts = recordScripts(page);
+    for (const path of ['/register', '/settings']) {
+      await page.goto(`${appUrl}${path}`);
+      await page.locator('.wallet-button:not([disabled])').waitFor();
+      await page.getByRole('button', { name: 'Select Wallet' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+      await expect(dialog.getByText(TEST_WALLET)).toHaveCount(0);
+      await expect(dialog.getByRole('button', { name: 'Reset test wallet' })).toHaveCount(0);
+      await page.keyboard.press('Escape');
+    }
+    expect(scripts.size).toBeGreaterThan(0);
+    expect(await scriptsWith(scripts, TEST_WALLET_MARKERS)).toEqual([]);
+  });
+});
+
+test("on an Android phone (devnet, no wallet injected) the dialog offers wallet-adapter's Mobile Wallet Adapter", async ({ browser }) => {
+  const { defaultBrowserType: _engine, ...android } = devices['Pixel 7'];
+  await onDevnet(browser, android, async (page, appUrl) => {
+    await page.goto(`${appUrl}/register`);
+    await page.getByRole('button', { name: 'Select Wallet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+    await expect(dialog.getByRole('listitem').getByRole('button', { name: /Mobile Wallet Adapter/ })).toBeVisible();
+    await expect(dialog.getByText(TEST_WALLET)).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('link', { name: 'Open in Phantom' })).toBeVisible();
+  });
+});

@@ -70,7 +70,7 @@ export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[
  * The warning for a payout wallet that would lose what it is sent, judged from the key alone
  * (off the curve, or the zero key), or null: records written before the payout rules may hold one.
  */
-export function unsafePayoutWarning(tag: string, wallet: string): PayerWarning & { code: 'unsafe_payout' } | null {
+export function unsafePayoutWarning(tag: string, wallet: string): (PayerWarning & { code: 'unsafe_payout' }) | null {
   const reason = unsafePayoutWithoutRpc(new PublicKey(wallet));
   if (!reason) return null;
   const what = reason === 'off_curve' ? 'is a program-derived address that no private key controls' : 'is the System Program, not a wallet';

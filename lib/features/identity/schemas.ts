@@ -225,10 +225,10 @@ export const ResolvedIdentity = Identity.omit({ bio: true })
       }),
   })
   .meta({
-  id: 'ResolvedIdentity',
-  description: 'A registered tag resolved to its owner and payout wallet (the identity without `bio`)',
-  example: (({ bio: _bio, ...rest }) => rest)(IDENTITY_EXAMPLE),
-});
+    id: 'ResolvedIdentity',
+    description: 'A registered tag resolved to its owner and payout wallet (the identity without `bio`)',
+    example: (({ bio: _bio, ...rest }) => rest)(IDENTITY_EXAMPLE),
+  });
 export type ResolvedIdentity = z.infer<typeof ResolvedIdentity>;
 
 /** The path parameter of the identity routes: `alice`, `@alice` or `%40alice`, any case. */

@@ -68,9 +68,10 @@ describe('lifecycle builders', () => {
   it('the whole lifecycle through /v1: wallet, offer, GET transfer, accept, release; every transaction exactly the ABI', async () => {
     const tag = await registered(alice);
     const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-    const payout = Keypair.generate().publicKey.toBase58();
+    const payoutKey = Keypair.generate();
+    const payout = payoutKey.publicKey.toBase58();
 
-    // set_wallet: tag_record (w), owner (s); the owner pays.
+    // set_wallet: tag_record (w), owner (s), wallet (s); the owner pays, the new wallet consents by signing.
     const wallet = await postAuthed(url(tag, '/wallet'), alice.token, { wallet: payout });
     expect(wallet.status).toBe(200);
     expect(Object.keys(wallet.json).sort()).toEqual(['lastValidBlockHeight', 'transaction']);
@@ -83,10 +84,12 @@ describe('lifecycle builders', () => {
     expect(metas(tx)).toEqual([
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true }, // also the fee payer
+      { pubkey: payout, isSigner: true, isWritable: false },
     ]);
     expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }));
-    expect(tx.compileMessage().header.numRequiredSignatures).toBe(1);
-    await land(wallet.json.transaction, alice.signer);
+    expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
+    expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([alice.key, payout]);
+    await land(wallet.json.transaction, alice.signer, payoutKey);
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: alice.key, wallet: payout });
 
     // offer_transfer: data carries the new owner.

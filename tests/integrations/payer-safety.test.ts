@@ -282,9 +282,9 @@ describe('reverse lookup: why a 404', () => {
       await confirmed(connection, await registerDirect(connection, owner, `ni${plainLetters()}`));
       await expect(reasonOf(reverseLookup(chain(), owner.publicKey.toBase58()))).resolves.toBe('not_indexed');
       // The payout wallet named by a record counts too.
-      const paid = Keypair.generate().publicKey;
+      const paid = Keypair.generate();
       await confirmed(connection, await registerDirect(connection, owner, `nw${plainLetters()}`, paid));
-      await expect(reasonOf(reverseLookup(chain(), paid.toBase58()))).resolves.toBe('not_indexed');
+      await expect(reasonOf(reverseLookup(chain(), paid.publicKey.toBase58()))).resolves.toBe('not_indexed');
     });
   });
 });

@@ -55,8 +55,16 @@ describe('POST /v1/sync for lifecycle transactions', () => {
       pendingOwner: bob.publicKey.toBase58(),
     });
 
-    const accepted = await sync(await landed({ kind: 'accept', tag, newOwner: bob }));
+    const acceptance = await landed({ kind: 'accept', tag, newOwner: bob });
+    const accepted = await sync(acceptance);
     expect(accepted.status).toBe(200);
+    // No read at or after the transfer's slot returns the old owner's wallet or profile.
+    const acceptedSlot = (await connection.getTransaction(acceptance, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.slot;
+    for (const path of [`/v1/identity/${tag}`, `/v1/resolve/${tag}`]) {
+      const read = await fetch(`${appUrl}${path}`);
+      expect(Number(read.headers.get('x-indexed-slot'))).toBeGreaterThanOrEqual(acceptedSlot);
+      expect(await read.json()).toMatchObject({ owner: bob.publicKey.toBase58(), wallet: bob.publicKey.toBase58(), displayName: null });
+    }
     expect(accepted.json).toMatchObject({
       owner: bob.publicKey.toBase58(),
       wallet: bob.publicKey.toBase58(),

@@ -1,3 +1,5 @@
+import { decodeTagRecord } from '@/lib/chain/account';
+import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
@@ -136,7 +138,9 @@ describe('lifecycle builders', () => {
     expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'release_tag' }));
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
-    expect(await connection.getAccountInfo(pda, 'finalized')).toBeNull();
+    // The record rests (program/README.md "The resting record"): it stays, marked pending_owner == owner.
+    const resting = decodeTagRecord((await connection.getAccountInfo(pda, 'finalized'))!.data)!;
+    expect(isResting(resting)).toBe(true);
   });
 
   it('cancel, a receiver of its own, and the sponsor form: the sponsor pays and signs last', async () => {
@@ -170,9 +174,9 @@ describe('lifecycle builders', () => {
       { pubkey: alice.key, isSigner: true, isWritable: true },
       { pubkey: receiver, isSigner: false, isWritable: true },
     ]);
-    const rent = (await connection.getAccountInfo(pda))!.lamports;
     await land(release.json.transaction, alice.signer);
-    expect(await connection.getBalance(new PublicKey(receiver), 'finalized')).toBe(rent);
+    // The record keeps its deposit while it rests; the receiver gets what was above it (nothing here).
+    expect(await connection.getBalance(new PublicKey(receiver), 'finalized')).toBe(0);
   });
 
   it('the caller is judged on the chain: a stale mirror row neither grants nor refuses', async () => {

@@ -1,7 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
-import bs58 from 'bs58';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { findTagRecordAddress } from '@/lib/chain/pda';

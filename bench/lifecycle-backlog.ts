@@ -45,10 +45,11 @@ export async function lifecycleBacklog(
     const sent = await Promise.all(
       batch.map((state) => {
         const { call, signer } = nextCall(state, signers, round);
-        const { instruction } = instructionOf(call, programId);
+        const { instruction, cosigners } = instructionOf(call, programId);
         mix[call.kind] += 1;
         const tx = new Transaction({ feePayer: signer.keypair.publicKey, ...latest }).add(instruction);
         tx.addSignature(signer.keypair.publicKey, sign(null, tx.serializeMessage(), signer.key));
+        if (cosigners.length) tx.partialSign(...cosigners); // a new payout wallet signs too
         return connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true });
       }),
     );
@@ -66,7 +67,7 @@ function nextCall(state: TagState, signers: Signer[], round: number): { call: Li
   if (!state.live) {
     state.live = true;
     state.pending = null;
-    return { call: { kind: 'register', tag, owner: owner.keypair, wallet: owner.keypair.publicKey }, signer: owner };
+    return { call: { kind: 'register', tag, owner: owner.keypair, wallet: owner.keypair }, signer: owner };
   }
   if (state.pending !== null) {
     const pending = signers[state.pending]!;
@@ -86,7 +87,7 @@ function nextCall(state: TagState, signers: Signer[], round: number): { call: Li
       return { call: { kind: 'offer', tag, owner: owner.keypair, newOwner: signers[to]!.keypair.publicKey }, signer: owner };
     }
     case 2:
-      return { call: { kind: 'set_wallet', tag, owner: owner.keypair, wallet: Keypair.generate().publicKey }, signer: owner };
+      return { call: { kind: 'set_wallet', tag, owner: owner.keypair, wallet: Keypair.generate() }, signer: owner };
     default:
       state.live = false;
       return { call: { kind: 'release', tag, owner: owner.keypair, receiver: owner.keypair.publicKey }, signer: owner };

@@ -1,6 +1,6 @@
+import { Keypair } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
-import bs58 from 'bs58';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { findTagRecordAddress } from '@/lib/chain/pda';
@@ -22,7 +22,8 @@ export function recordAddressOf(tag: string): string {
  */
 export async function insertIdentity(db: Db, overrides: Partial<NewIdentityRow> = {}): Promise<IdentityRow> {
   // Any 32 bytes are an address; the mirror never checks that a key is on the curve.
-  const owner = overrides.owner ?? bs58.encode(randomBytes(32));
+  // a key on the curve, as a wallet's is: an off-curve payout wallet gets an `unsafe_payout` warning
+  const owner = overrides.owner ?? Keypair.generate().publicKey.toBase58();
   const tag = overrides.tag ?? randomTag();
   const [row] = await db
     .insert(identities)

@@ -4,7 +4,7 @@ import { registerTagInstruction } from '@/lib/chain/instruction';
 import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
 import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
 import { expect, signInOn, test } from './support/fixtures';
-import { installTestWallet } from './support/test-wallet';
+import { installTestWallet, switchTestWalletAccount } from './support/test-wallet';
 
 /*
  * The tag lifecycle in two browser contexts: A offers its tag to B; B's settings
@@ -70,7 +70,8 @@ test('A offers a tag to B, B accepts, changes the payout wallet and releases the
   const bobPage = await bobs.newPage();
   const problems: string[] = [];
   bobPage.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await installTestWallet(bobPage, { secretKey: bob.secretKey });
+  const payoutKeys = newKeypair(); // another account of B's wallet: the new payout wallet signs too
+  await installTestWallet(bobPage, { secretKey: bob.secretKey, otherSecretKeys: [payoutKeys.secretKey] });
   try {
     await signInOn(bobPage, '/settings', bob.publicKey);
     const offers = bobPage.getByTestId('incoming-offers');
@@ -90,11 +91,15 @@ test('A offers a tag to B, B accepts, changes the payout wallet and releases the
     await page.goto(`/@${tag}`);
     await expect(page.locator('#payout-wallet')).toHaveText(bob.publicKey);
 
-    // B changes the payout wallet; the page shows the new one.
-    const payout = newKeypair().publicKey;
+    // B changes the payout wallet: B signs, switches to the payout account, which signs too; the page shows the new one.
+    const payout = payoutKeys.publicKey;
     await bobsTag.getByLabel('New payout wallet').fill(payout);
     await bobsTag.getByRole('button', { name: 'Change wallet' }).click();
+    await expect(bobsTag.getByTestId('lifecycle-error')).toContainText('switch to it in your wallet', { timeout: 45_000 });
+    await switchTestWalletAccount(bobPage, payout);
+    await bobsTag.getByRole('button', { name: 'Continue' }).click();
     await finished(bobsTag);
+    await switchTestWalletAccount(bobPage, bob.publicKey);
     await expect(bobsTag.getByTestId('current-wallet')).toHaveText(payout);
     await page.goto(`/@${tag}`);
     await expect(page.locator('#payout-wallet')).toHaveText(payout);

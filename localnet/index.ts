@@ -19,6 +19,8 @@ export interface LocalnetOptions {
   programs?: { programId: string; soPath: string; keypairPath: string }[];
   /** How long a landed transaction stays `confirmed` before it is `finalized`. */
   finalityDelayMs?: number;
+  /** The wall clock (ms) block times follow; a test moves it forward to see time pass on chain (a released tag's rest). */
+  now?: () => number;
 }
 
 export interface Localnet {
@@ -48,7 +50,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   let writer: SnapshotWriter | null = null;
   const restored = dataDir ? loadSnapshot(dataDir) : null;
   const chain = new LocalChain(
-    { programs, finalityDelayMs: options.finalityDelayMs ?? 0, onChange: () => writer?.schedule() },
+    { programs, finalityDelayMs: options.finalityDelayMs ?? 0, now: options.now, onChange: () => writer?.schedule() },
     restored ?? undefined,
   );
   if (dataDir) {

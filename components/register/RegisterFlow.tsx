@@ -141,7 +141,7 @@ export function RegisterFlow({
           onChange={setPayout}
           disabled={running}
           problem={payoutInvalid ? 'Not a Solana address.' : null}
-          hint="Where payments to your tag go. Leave empty to use the wallet you sign in with."
+          hint="Where payments to your tag go. Leave empty to use the wallet you sign in with. Another wallet signs the registration too: you switch to it in your wallet when asked."
         />
         <RegistrationCost tag={availability.state === 'available' ? availability.tag : null} settings={costSettings} />
         <div className="actions">
@@ -160,7 +160,7 @@ export function RegisterFlow({
           <div className="actions">
             {state.retryAt ? (
               <button type="button" className="button" onClick={retry}>
-                Retry
+                {state.failure.kind === 'another-signer' ? 'Continue' : 'Retry'}
               </button>
             ) : null}
             <button type="button" className="button secondary" onClick={reset}>

@@ -35,7 +35,7 @@ export function LifecycleProgress({ action }: { action: LifecycleAction }) {
           <div className="actions">
             {action.state.retryAt ? (
               <button type="button" className="button" onClick={action.retry}>
-                Retry
+                {action.state.failure.kind === 'another-signer' ? 'Continue' : 'Retry'}
               </button>
             ) : null}
             <button type="button" className="button secondary" onClick={action.reset}>

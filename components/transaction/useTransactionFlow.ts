@@ -7,6 +7,7 @@ import type { Identity } from '@/lib/features/identity/schemas';
 import { unwrapAction, type ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { isUserRejection, syncTransaction } from '@/lib/web/browser/api-client';
 import {
+  AnotherSignerNeededError,
   TransactionFailedError,
   TransactionRefusedError,
   WalletCannotSignError,
@@ -23,7 +24,7 @@ import {
   type FlowState,
   type FlowStep,
 } from '@/lib/web/browser/transaction-flow';
-import { blockhashOf, decodeWireTransaction, signedWireBytes, type WireTransaction } from '@/lib/web/browser/wire-transaction';
+import { blockhashOf, decodeWireTransaction, keepSignature, signedWireBytes, unsignedSigners, type WireTransaction } from '@/lib/web/browser/wire-transaction';
 
 /** What a builder answers: POST /v1/register's shape, and the lifecycle builders'. */
 export interface BuiltTransaction {
@@ -108,17 +109,28 @@ export function useTransactionFlow<Input>(
         return;
       }
       case 'signing': {
+        // Every key the transaction names signs, one connected account after the other: the
+        // owner and a payout wallet of its own (either first); the signatures so far are kept.
         const { publicKey, signTransaction } = walletNow.current;
         if (!publicKey) throw new WalletNotConnectedError('Connect a wallet that can sign transactions, then retry.');
         if (!signTransaction) throw new WalletCannotSignError('signTransaction');
-        if (sessionKey && publicKey.toBase58() !== sessionKey) throw new WalletMismatchError(sessionKey, publicKey.toBase58());
+        const tx = w.built!.tx;
+        const connected = publicKey.toBase58();
+        const missing = unsignedSigners(tx);
+        if (!missing.includes(connected)) {
+          if (sessionKey && missing.includes(sessionKey)) throw new WalletMismatchError(sessionKey, connected);
+          throw new AnotherSignerNeededError(missing, connected);
+        }
         let signed: WireTransaction;
         try {
-          signed = await signTransaction(w.built!.tx);
+          signed = await signTransaction(tx);
         } catch (err) {
           throw isUserRejection(err) ? new TransactionRefusedError({ cause: err }) : err;
         }
-        w.signed = signedWireBytes(signed);
+        keepSignature(tx, signed, publicKey);
+        const still = unsignedSigners(tx);
+        if (still.length) throw new AnotherSignerNeededError(still);
+        w.signed = signedWireBytes(tx);
         w.signature = null;
         return;
       }

@@ -26,6 +26,11 @@ export interface TestWalletOptions {
   rejectSigning?: boolean;
   /** Offer Sign-In With Solana (`solana:signIn`), as Phantom, Solflare and Backpack do. */
   offerSignIn?: boolean;
+  /**
+   * More accounts the wallet holds (Phantom and Solflare hold several): `switchTestWalletAccount`
+   * makes one the connected account, as a person switching accounts does.
+   */
+  otherSecretKeys?: Uint8Array[];
 }
 
 const require = createRequire(import.meta.url);
@@ -49,6 +54,7 @@ export function testWalletScript(options: TestWalletOptions): string {
     secretKey: Array.from(options.secretKey),
     reject: options.rejectSigning ?? false,
     offerSignIn: options.offerSignIn ?? false,
+    others: (options.otherSecretKeys ?? []).map((key) => Array.from(key)),
     icon: ICON,
   };
   return `(function () {
@@ -94,13 +100,20 @@ export async function setWalletRejects(page: Page, reject: boolean): Promise<voi
   }, reject);
 }
 
+/** Makes the account at `address` (the first key or one of `otherSecretKeys`) the connected one; the page hears a `change` event. */
+export async function switchTestWalletAccount(page: Page, address: string): Promise<void> {
+  await page.evaluate((a) => {
+    (window as unknown as { __testWallet: { switchTo(address: string): void } }).__testWallet.switchTo(a);
+  }, address);
+}
+
 /*
  * Runs in the page (serialized with toString): no imports, no closures over Node values.
  * Written in plain ES2017 so it needs no transpiling.
  */
 function walletMain(
   nacl: { sign: { detached(message: Uint8Array, secretKey: Uint8Array): Uint8Array } },
-  config: { name: string; secretKey: number[]; reject: boolean; offerSignIn: boolean; icon: string },
+  config: { name: string; secretKey: number[]; others: number[][]; reject: boolean; offerSignIn: boolean; icon: string },
 ): void {
   const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
   function base58(bytes: Uint8Array): string {
@@ -133,12 +146,42 @@ function walletMain(
     }
   }
 
-  const secretKey = new Uint8Array(config.secretKey);
-  const publicKey = secretKey.slice(32);
-  const address = base58(publicKey);
   const CHAINS = ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'] as const;
+  const held = [config.secretKey].concat(config.others).map((key) => {
+    const secret = new Uint8Array(key);
+    const pub = secret.slice(32);
+    const addr = base58(pub);
+    const view = Object.freeze({
+      address: addr,
+      publicKey: pub,
+      chains: CHAINS,
+      features: config.offerSignIn
+        ? ['solana:signIn', 'solana:signMessage', 'solana:signTransaction']
+        : ['solana:signMessage', 'solana:signTransaction'],
+      label: config.name,
+    });
+    return { secretKey: secret, publicKey: pub, address: addr, account: view };
+  });
+  // The connected account's keys: `switchTo` changes them.
+  let secretKey = held[0].secretKey;
+  let publicKey = held[0].publicKey;
+  let address = held[0].address;
+  let account = held[0].account;
   const state = {
     address,
+    switchTo(to: string): void {
+      const found = held.filter((h) => h.address === to)[0];
+      if (!found) throw new Error('The test wallet does not hold ' + to + '.');
+      secretKey = found.secretKey;
+      publicKey = found.publicKey;
+      address = found.address;
+      account = found.account;
+      state.address = address;
+      if (accounts.length > 0) {
+        accounts = [account];
+        emit();
+      }
+    },
     reject: config.reject,
     signMessageCount: 0,
     signTransactionCount: 0,
@@ -148,15 +191,6 @@ function walletMain(
   };
   (window as unknown as { __testWallet: typeof state }).__testWallet = state;
 
-  const account = Object.freeze({
-    address,
-    publicKey,
-    chains: CHAINS,
-    features: config.offerSignIn
-      ? ['solana:signIn', 'solana:signMessage', 'solana:signTransaction']
-      : ['solana:signMessage', 'solana:signTransaction'],
-    label: config.name,
-  });
   let accounts: (typeof account)[] = [];
   let listeners: ((props: { accounts: readonly (typeof account)[] }) => void)[] = [];
   const emit = () => listeners.slice().forEach((fn) => fn({ accounts: accounts.slice() }));

@@ -6,7 +6,10 @@ import { TAG_SEED } from '@/lib/chain/pda';
 /** getMultipleAccounts answers at most this many accounts per call. */
 export const MAX_ACCOUNTS_PER_CALL = 100;
 
-/** What the chain holds at a tag record's address: the record, or null when there is none (released, never created). */
+/**
+ * What the chain holds at a tag record's address: the live record, or null when there is none
+ * (never created, closed, or resting after a release: `liveRecord`).
+ */
 export type RecordStates = Map<string, TagRecord | null>;
 
 /**
@@ -29,7 +32,7 @@ export async function readRecordStates(
     ),
   );
   const states: RecordStates = new Map();
-  chunks.forEach((chunk, c) => chunk.forEach((address, i) => states.set(address, recordAt(programId, address, answers[c]![i] ?? null))));
+  chunks.forEach((chunk, c) => chunk.forEach((address, i) => states.set(address, liveRecord(recordAt(programId, address, answers[c]![i] ?? null)))));
   return states;
 }
 
@@ -56,4 +59,26 @@ function isAddressOf(record: TagRecord, address: string, programId: PublicKey): 
   } catch {
     return false; // seeds that land on the curve: not a PDA
   }
+}
+
+/** How long a released tag rests (program/README.md "The resting record"): 30 days of the Clock's unix time. */
+export const REST_SECONDS = 2_592_000n;
+
+/**
+ * A released tag's record stays at its address while the tag rests, marked by
+ * `pending_owner == owner` (no live record holds that: program/README.md "The resting record").
+ * Its `owner` is the previous owner, its wallet zero, its `registered_at` the release time.
+ */
+export function isResting(record: TagRecord): boolean {
+  return record.pendingOwner !== null && record.pendingOwner.equals(record.owner);
+}
+
+/** When a resting record's rest ends (unix seconds): from then on anyone may register the tag. */
+export function restEndsAt(record: TagRecord): bigint {
+  return record.registeredAt + REST_SECONDS;
+}
+
+/** The record as an identity: null for a resting one, which reads as released (no identity, no payout). */
+export function liveRecord(record: TagRecord | null): TagRecord | null {
+  return record && !isResting(record) ? record : null;
 }

@@ -10,6 +10,8 @@ import { logger } from '@/lib/observability/logger';
 export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_tag: 400,
+  /** A payout wallet SOL sent to would be lost; `reason` says why (lib/chain/payout-safety.ts). */
+  unsafe_payout: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -18,6 +20,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** POST /v1/register: the tag looks like an active verified or merchant tag (lib/core/skeleton.ts). */
   lookalike: 409,
+  /** POST /v1/register: the tag was released and rests (30 days) for its previous owner; `until` says when it ends. */
+  quarantined: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

@@ -15,7 +15,7 @@ interface LifecycleDocs {
   summary: string;
   /** The checks after the record is found, in order. */
   checks: string;
-  errors: { 409?: string; 403: string };
+  errors: { 400?: string; 409?: string; 403: string };
 }
 
 /**
@@ -37,7 +37,7 @@ export function lifecycleOperation<B extends { feePayer?: string }>(
     description:
       'Checks, in order: body and tag (400), token (401), a tag with no record on chain or blocked (404), then the record ' +
       `on chain (not the mirror): ${docs.checks} The service never signs, submits or writes the mirror: sign (the caller ` +
-      'first, a sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.',
+      'and, for a new payout wallet that is another key, that wallet; a sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.',
     rateLimit: 'register',
     params: ({ tag }) => ({ tag: parseTagParam(tag) }), // 400 `invalid_tag`, as GET and PATCH /v1/identity/{tag} answer
     body: { schema, maxBytes: MAX_BODY_BYTES, optional: true },
@@ -46,7 +46,7 @@ export function lifecycleOperation<B extends { feePayer?: string }>(
     requestParams: tagPath,
     responses: { 200: ok('The unsigned transaction to sign and submit', LifecycleTransaction) },
     errors: {
-      400: 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
+      400: docs.errors[400] ?? 'Malformed tag or body (unknown key, a key that is not a public key, a zero key)',
       404: 'No record on chain for this tag (never registered, or released), or the tag is blocked',
       ...docs.errors,
       503: BRIEFLY_UNREACHABLE,

@@ -56,7 +56,7 @@ describe('writes judged on the chain while the mirror shows a transfer offer', (
     const seller = web3Keypair(oldOwner);
     await Promise.all([fund(connection, seller.publicKey), fund(connection, newOwner.publicKey)]);
     const tag = randomTag('xfer_');
-    await send({ kind: 'register', tag, owner: seller, wallet: seller.publicKey });
+    await send({ kind: 'register', tag, owner: seller, wallet: seller });
     await send({ kind: 'offer', tag, owner: seller, newOwner: newOwner.publicKey });
     // what the indexer would hold after the register and the offer
     await insertIdentity(database.db, { tag, owner: oldOwner.publicKey, wallet: oldOwner.publicKey, pendingOwner: newOwner.publicKey.toBase58() });

@@ -94,9 +94,10 @@ export async function sendInstructions(
   return connection.sendRawTransaction(tx.serialize(), { skipPreflight: opts.skipPreflight ?? false });
 }
 
-/** A register_tag sent straight to the cluster (not through the API), owner paying. */
-export function registerDirect(connection: Connection, owner: Keypair, tag: string, wallet = owner.publicKey): Promise<string> {
-  return sendInstructions(connection, [registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey })], [owner]);
+/** A register_tag sent straight to the cluster (not through the API), owner paying; a payout wallet of its own signs too. */
+export function registerDirect(connection: Connection, owner: Keypair, tag: string, wallet: Keypair = owner): Promise<string> {
+  const instruction = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: owner.publicKey });
+  return sendInstructions(connection, [instruction], wallet === owner ? [owner] : [owner, wallet]);
 }
 
 /**

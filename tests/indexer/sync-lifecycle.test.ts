@@ -41,10 +41,10 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     expect((await sync(registered)).status).toBe(200);
     await database.db.update(identities).set({ displayName: 'Alice', verified: true }).where(eq(identities.tag, tag));
 
-    const wallet = Keypair.generate().publicKey;
+    const wallet = Keypair.generate();
     const walletChanged = await sync(await landed({ kind: 'set_wallet', tag, owner: alice, wallet }));
     expect(walletChanged.status).toBe(200);
-    expect(walletChanged.json).toMatchObject({ tag: `@${tag}`, owner: alice.publicKey.toBase58(), wallet: wallet.toBase58(), displayName: 'Alice', verified: true });
+    expect(walletChanged.json).toMatchObject({ tag: `@${tag}`, owner: alice.publicKey.toBase58(), wallet: wallet.publicKey.toBase58(), displayName: 'Alice', verified: true });
 
     const offered = await sync(await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey }));
     expect(offered.status).toBe(200);
@@ -55,8 +55,16 @@ describe('POST /v1/sync for lifecycle transactions', () => {
       pendingOwner: bob.publicKey.toBase58(),
     });
 
-    const accepted = await sync(await landed({ kind: 'accept', tag, newOwner: bob }));
+    const acceptance = await landed({ kind: 'accept', tag, newOwner: bob });
+    const accepted = await sync(acceptance);
     expect(accepted.status).toBe(200);
+    // No read at or after the transfer's slot returns the old owner's wallet or profile.
+    const acceptedSlot = (await connection.getTransaction(acceptance, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.slot;
+    for (const path of [`/v1/identity/${tag}`, `/v1/resolve/${tag}`]) {
+      const read = await fetch(`${appUrl}${path}`);
+      expect(Number(read.headers.get('x-indexed-slot'))).toBeGreaterThanOrEqual(acceptedSlot);
+      expect(await read.json()).toMatchObject({ owner: bob.publicKey.toBase58(), wallet: bob.publicKey.toBase58(), displayName: null });
+    }
     expect(accepted.json).toMatchObject({
       owner: bob.publicKey.toBase58(),
       wallet: bob.publicKey.toBase58(),
@@ -81,7 +89,7 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     expect(row).toMatchObject({ owner: bob.publicKey.toBase58(), status: 'blocked' });
   });
 
-  it('release: the 404 envelope, the row gone; a registration again is a new identity', async () => {
+  it('release: the 404 envelope, the row gone; during the rest only the previous owner registers again, a new identity', async () => {
     const tag = randomTag('sr');
     const registered = await registerDirect(connection, alice, tag);
     await confirmed(connection, registered, 'finalized');
@@ -93,9 +101,13 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     expect(await database.db.select().from(identities).where(eq(identities.tag, tag))).toEqual([]);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
 
-    const again = await sync(await landed({ kind: 'register', tag, owner: bob, wallet: bob.publicKey }));
+    // The record rests: another key's registration fails on chain (TagResting) and changes nothing.
+    expect((await sync(await landed({ kind: 'register', tag, owner: bob, wallet: bob }))).status).toBe(422);
+    expect((await getIdentity(appUrl, tag)).status).toBe(404);
+    // Its previous owner may register it again at once: a new identity (here with bob's wallet, bob signing).
+    const again = await sync(await landed({ kind: 'register', tag, owner: alice, wallet: bob }));
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ owner: bob.publicKey.toBase58(), bio: null, merchant: false });
+    expect(again.json).toMatchObject({ owner: alice.publicKey.toBase58(), wallet: bob.publicKey.toBase58(), bio: null, merchant: false });
   });
 
   it('422 for a lifecycle call the program refused (cancel with no offer)', async () => {
@@ -112,13 +124,13 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const tag = randomTag('so');
     const registered = await registerDirect(connection, alice, tag);
     await confirmed(connection, registered, 'finalized');
-    const payout = new PublicKey(Keypair.generate().publicKey.toBytes());
+    const payout = Keypair.generate();
     const walletChange = await landed({ kind: 'set_wallet', tag, owner: alice, wallet: payout });
-    expect((await sync(walletChange)).json).toMatchObject({ wallet: payout.toBase58() });
+    expect((await sync(walletChange)).json).toMatchObject({ wallet: payout.publicKey.toBase58() });
     const before = (await database.db.select().from(identities).where(eq(identities.tag, tag)))[0];
     const late = await sync(registered); // the registration, synced after the wallet change
     expect(late.status).toBe(200);
-    expect(late.json).toMatchObject({ wallet: payout.toBase58() });
+    expect(late.json).toMatchObject({ wallet: payout.publicKey.toBase58() });
     expect((await database.db.select().from(identities).where(eq(identities.tag, tag)))[0]).toEqual(before);
   });
 });

@@ -183,7 +183,7 @@ describe('signals and warnings after set_wallet', () => {
     expect(await profileHtml(tag)).not.toContain('data-testid="payer-warnings"');
 
     await new Promise((r) => setTimeout(r, 1100)); // a block time later than the registration's (whole seconds)
-    const wallet = Keypair.generate().publicKey;
+    const wallet = Keypair.generate();
     const changed = await landed(sendCall(connection, { kind: 'set_wallet', tag, owner, wallet }, await connection.getLatestBlockhash('confirmed')));
     expect((await sync(changed)).status).toBe(200);
     const changedAt = new Date((await connection.getTransaction(changed, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.blockTime! * 1000);

@@ -1,3 +1,5 @@
+import { decodeTagRecord } from '@/lib/chain/account';
+import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
@@ -68,9 +70,10 @@ describe('lifecycle builders', () => {
   it('the whole lifecycle through /v1: wallet, offer, GET transfer, accept, release; every transaction exactly the ABI', async () => {
     const tag = await registered(alice);
     const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-    const payout = Keypair.generate().publicKey.toBase58();
+    const payoutKey = Keypair.generate();
+    const payout = payoutKey.publicKey.toBase58();
 
-    // set_wallet: tag_record (w), owner (s); the owner pays.
+    // set_wallet: tag_record (w), owner (s), wallet (s); the owner pays, the new wallet consents by signing.
     const wallet = await postAuthed(url(tag, '/wallet'), alice.token, { wallet: payout });
     expect(wallet.status).toBe(200);
     expect(Object.keys(wallet.json).sort()).toEqual(['lastValidBlockHeight', 'transaction']);
@@ -83,10 +86,12 @@ describe('lifecycle builders', () => {
     expect(metas(tx)).toEqual([
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true }, // also the fee payer
+      { pubkey: payout, isSigner: true, isWritable: false },
     ]);
     expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }));
-    expect(tx.compileMessage().header.numRequiredSignatures).toBe(1);
-    await land(wallet.json.transaction, alice.signer);
+    expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
+    expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([alice.key, payout]);
+    await land(wallet.json.transaction, alice.signer, payoutKey);
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: alice.key, wallet: payout });
 
     // offer_transfer: data carries the new owner.
@@ -133,7 +138,9 @@ describe('lifecycle builders', () => {
     expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'release_tag' }));
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
-    expect(await connection.getAccountInfo(pda, 'finalized')).toBeNull();
+    // The record rests (program/README.md "The resting record"): it stays, marked pending_owner == owner.
+    const resting = decodeTagRecord((await connection.getAccountInfo(pda, 'finalized'))!.data)!;
+    expect(isResting(resting)).toBe(true);
   });
 
   it('cancel, a receiver of its own, and the sponsor form: the sponsor pays and signs last', async () => {
@@ -167,9 +174,9 @@ describe('lifecycle builders', () => {
       { pubkey: alice.key, isSigner: true, isWritable: true },
       { pubkey: receiver, isSigner: false, isWritable: true },
     ]);
-    const rent = (await connection.getAccountInfo(pda))!.lamports;
     await land(release.json.transaction, alice.signer);
-    expect(await connection.getBalance(new PublicKey(receiver), 'finalized')).toBe(rent);
+    // The record keeps its deposit while it rests; the receiver gets what was above it (nothing here).
+    expect(await connection.getBalance(new PublicKey(receiver), 'finalized')).toBe(0);
   });
 
   it('the caller is judged on the chain: a stale mirror row neither grants nor refuses', async () => {

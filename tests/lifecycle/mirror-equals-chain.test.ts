@@ -8,6 +8,7 @@ import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { syncTransaction } from '@/lib/features/indexer/sync-signature';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { decodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
 import { PROGRAM_ID, connect, fund } from '../indexer/support';
 import { ownDatabase } from '../support/database';
@@ -54,6 +55,8 @@ describe('mirror equals chain under disorder (property test)', () => {
     const connection = connect(localnet.url);
     const db = database.db;
     const model = new Map<string, ChainState | null>(TAGS.map((t) => [t, null]));
+    /** Released tags at rest → their previous owner (the localnet's 30 days never pass in this test). */
+    const resting = new Map<string, number>();
     const landed: { signature: string; ok: boolean }[] = [];
     let unsynced: { signature: string; ok: boolean }[] = [];
     const seen = { ownerChanges: 0, newIdentities: 0, removals: 0, refused: 0, syncs: 0, cronRuns: 0 };
@@ -130,11 +133,11 @@ describe('mirror equals chain under disorder (property test)', () => {
     }
 
     for (let i = 0; i < OPERATIONS; i++) {
-      const { call, valid } = chooseCall(rand, model, keys);
+      const { call, valid } = chooseCall(rand, model, resting, keys);
       const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
       const status = (await connection.getSignatureStatuses([signature])).value[0];
       expect(status?.err === null, `${call.kind} of @${call.tag} (op ${i}, seed ${SEED}): ${JSON.stringify(status?.err)}`).toBe(valid);
-      if (valid) apply(model, call, keys);
+      if (valid) apply(model, resting, call, keys);
       else seen.refused += 1;
       const entry = { signature, ok: valid };
       landed.push(entry);
@@ -183,9 +186,13 @@ describe('mirror equals chain under disorder (property test)', () => {
         commitment: 'finalized',
         filters: [{ dataSize: TAG_RECORD_SIZE }, { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } }],
       });
+      // A resting record (a released tag) is no identity: the mirror has no row for it.
+      const live = accounts.flatMap(({ pubkey, account }) => {
+        const record = decodeTagRecord(account.data)!;
+        return isResting(record) ? [] : [{ pubkey, record }];
+      });
       const onChain = new Map(
-        accounts.map(({ pubkey, account }) => {
-          const record = decodeTagRecord(account.data)!;
+        live.map(({ pubkey, record }) => {
           return [
             record.tag,
             { pda: pubkey.toBase58(), owner: record.owner.toBase58(), wallet: record.wallet.toBase58(), pendingOwner: record.pendingOwner?.toBase58() ?? null },
@@ -210,15 +217,23 @@ async function rowsOf(db: Db): Promise<Map<string, IdentityRow>> {
  * eight one it refuses (a stranger signing, no offer to cancel or accept, an offer to the
  * owner, a second registration).
  */
-function chooseCall(rand: ReturnType<typeof prng>, model: Map<string, ChainState | null>, keys: Keypair[]): { call: LifecycleCall; valid: boolean } {
+function chooseCall(
+  rand: ReturnType<typeof prng>,
+  model: Map<string, ChainState | null>,
+  resting: Map<string, number>,
+  keys: Keypair[],
+): { call: LifecycleCall; valid: boolean } {
   const tag = rand.pick(TAGS);
   const state = model.get(tag) ?? null;
   const someone = () => rand.int(keys.length);
   const other = (than: number) => (than + 1 + rand.int(keys.length - 1)) % keys.length;
-  const wallet = () => (rand.next() < 0.5 ? keys[someone()]!.publicKey : Keypair.generate().publicKey);
+  // A payout wallet other than the owner signs too (instructionOf's cosigners).
+  const wallet = () => (rand.next() < 0.5 ? keys[someone()]! : Keypair.generate());
   if (!state) {
-    const owner = someone();
-    return { call: { kind: 'register', tag, owner: keys[owner]!, wallet: wallet() }, valid: true };
+    // A released tag rests: only its previous owner may register it again (TagResting for anyone else).
+    const previous = resting.get(tag);
+    const owner = previous === undefined || rand.next() < 0.75 ? (previous ?? someone()) : other(previous);
+    return { call: { kind: 'register', tag, owner: keys[owner]!, wallet: wallet() }, valid: previous === undefined || owner === previous };
   }
   const owner = keys[state.owner]!;
   if (rand.next() < 0.125) {
@@ -246,15 +261,16 @@ function chooseCall(rand: ReturnType<typeof prng>, model: Map<string, ChainState
 }
 
 /** The call's effect on the chain, as DESIGN's ABI table states it. */
-function apply(model: Map<string, ChainState | null>, call: LifecycleCall, keys: Keypair[]): void {
+function apply(model: Map<string, ChainState | null>, resting: Map<string, number>, call: LifecycleCall, keys: Keypair[]): void {
   const indexOf = (key: PublicKey) => keys.findIndex((k) => k.publicKey.equals(key));
   const state = model.get(call.tag) ?? null;
   switch (call.kind) {
     case 'register':
-      model.set(call.tag, { owner: indexOf(call.owner.publicKey), wallet: call.wallet, pending: null });
+      model.set(call.tag, { owner: indexOf(call.owner.publicKey), wallet: call.wallet.publicKey, pending: null });
+      resting.delete(call.tag);
       return;
     case 'set_wallet':
-      state!.wallet = call.wallet;
+      state!.wallet = call.wallet.publicKey;
       return;
     case 'offer':
       state!.pending = indexOf(call.newOwner);
@@ -266,6 +282,7 @@ function apply(model: Map<string, ChainState | null>, call: LifecycleCall, keys:
       model.set(call.tag, { owner: indexOf(call.newOwner.publicKey), wallet: call.newOwner.publicKey, pending: null });
       return;
     case 'release':
+      resting.set(call.tag, state!.owner); // the record rests; the mirror row is removed
       model.set(call.tag, null);
       return;
   }

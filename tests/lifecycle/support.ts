@@ -5,14 +5,14 @@ import { PROGRAM_ID } from '../indexer/support';
 export type { LifecycleCall } from '@/devstack/lifecycle-calls';
 
 /**
- * Sends one call, its signer paying, without preflight, so a call the program refuses still
+ * Sends one call, its signer paying (a payout wallet of its own signing too), without preflight, so a call the program refuses still
  * lands as a failed transaction (what a wallet that skips simulation would produce).
  * Resolves with the signature once the cluster has it (localnet lands at once).
  */
 export async function sendCall(connection: Connection, call: LifecycleCall, blockhash: { blockhash: string; lastValidBlockHeight: number }): Promise<string> {
-  const { instruction, signer } = instructionOf(call, PROGRAM_ID);
+  const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
   const tx = new Transaction({ feePayer: signer.publicKey, ...blockhash }).add(instruction);
-  tx.sign(signer);
+  tx.sign(signer, ...cosigners);
   return connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
 }
 

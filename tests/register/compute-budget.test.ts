@@ -108,7 +108,7 @@ describe('compute limits cover the real cost', () => {
     expect(tag).toHaveLength(32);
     await land(decode((await register(alice, { tag })).json.transaction), alice.signer);
     const steps: Array<[string, Party, string, object]> = [
-      ['set_wallet', alice, 'wallet', { wallet: bob.key }],
+      ['set_wallet', alice, 'wallet', { wallet: alice.key }], // the owner as wallet: the dearer form
       ['offer_transfer', alice, 'transfer', { newOwner: bob.key }],
       ['cancel_transfer', alice, 'transfer/cancel', {}],
       ['offer_transfer again', alice, 'transfer', { newOwner: bob.key }],

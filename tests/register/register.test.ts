@@ -97,12 +97,13 @@ describe('POST /v1/register', () => {
       { pubkey: keypair.publicKey, isSigner: true, isWritable: true }, // owner is also the fee payer here
       { pubkey: keypair.publicKey, isSigner: true, isWritable: true },
       { pubkey: SystemProgram.programId.toBase58(), isSigner: false, isWritable: false },
+      { pubkey: wallet, isSigner: true, isWritable: false }, // the payout wallet consents by signing
     ]);
     expect(Buffer.from(ix!.data)).toEqual(encodeRegisterTagData(tag, new PublicKey(wallet)));
     const message = tx.compileMessage();
-    expect(message.header.numRequiredSignatures).toBe(1);
+    expect(message.header.numRequiredSignatures).toBe(2);
     expect(message.accountKeys[0]!.toBase58()).toBe(keypair.publicKey);
-    expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([keypair.publicKey]);
+    expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([keypair.publicKey, wallet]);
   });
 
   it('lastValidBlockHeight is what the cluster reported for the blockhash', async () => {

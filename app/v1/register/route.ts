@@ -20,8 +20,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     body: { schema: RegisterRequest, maxBytes: 4096 },
     responses: { 200: ok('The unsigned transaction to sign and submit', RegisterResponse) },
     errors: {
-      400: 'Malformed body, tag or key',
-      409: 'Tag taken, reserved or blocked (`conflict`), or a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`)',
+      400: 'Malformed body, tag or key; or `unsafe_payout`: SOL sent to the `wallet` would be lost (`reason`: `off_curve`, `token_account`, `mint`, `program`, `not_system_owned`)',
+      409: 'Tag taken, reserved or blocked (`conflict`), a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`), or released and resting (`quarantined`, with `until`; its previous owner may register it)',
       503: BRIEFLY_UNREACHABLE,
     },
     handler: async (_req, { body: request, caller, services: { db, config } }) => {

@@ -1,6 +1,7 @@
 import type { IdentityRow } from '@/lib/db/schema';
 import { displayTag } from '@/lib/core/tag';
 import type { Identity, ResolvedIdentity } from './schemas';
+import { unsafePayoutWarning } from './payer-warnings';
 
 /**
  * What the public identity is made of: the row's public columns (batch reads select only these).
@@ -28,8 +29,12 @@ export function toIdentity(row: PublicIdentityColumns): Identity {
   };
 }
 
-/** Row → the resolve answer: the identity without `bio`. */
+/**
+ * Row → the resolve answer: the identity without `bio`, and `warnings` when its payout wallet
+ * would lose what it is sent (judged from the key alone: no RPC call per read).
+ */
 export function toResolvedIdentity(row: PublicIdentityColumns): ResolvedIdentity {
   const { bio: _bio, ...resolved } = toIdentity(row);
-  return resolved;
+  const unsafe = unsafePayoutWarning(resolved.tag, row.wallet);
+  return unsafe ? { ...resolved, warnings: [unsafe] } : resolved;
 }

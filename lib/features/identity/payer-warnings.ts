@@ -1,12 +1,16 @@
+import { PublicKey } from '@solana/web3.js';
+import { unsafePayoutWithoutRpc } from '@/lib/chain/payout-safety';
+
 /*
  * What a payer must be told before sending money to a tag (docs/integrators.md, "Signals for
- * payers"): the payout wallet changed recently (the first sign of a taken-over account), or the tag
- * looks like a verified or merchant tag (lib/core/skeleton.ts). A pure function of the
+ * payers"): the payout wallet cannot safely receive SOL (a record written before the payout
+ * rules, DESIGN "Payout rules"), the payout wallet changed recently (the first sign of a
+ * taken-over account), or the tag looks like a verified or merchant tag (lib/core/skeleton.ts). A pure function of the
  * tag's signals and the time, so /@tag, the pay Action and GET
  * /v1/identity/{tag}/signals say the same, and tests choose the time.
  */
 
-export const PAYER_WARNING_CODES = ['wallet_changed_recently', 'lookalike'] as const;
+export const PAYER_WARNING_CODES = ['unsafe_payout', 'wallet_changed_recently', 'lookalike'] as const;
 export type PayerWarningCode = (typeof PAYER_WARNING_CODES)[number];
 
 export interface PayerWarning {
@@ -20,6 +24,11 @@ export interface WarningSignals {
   tag: string;
   registeredAt: string;
   walletSince: string;
+  /**
+   * The payout wallet, when the reader has it: judged without the cluster (off the curve, or the
+   * zero key), so no read costs an RPC call; the account's owner is checked when a wallet is set.
+   */
+  wallet?: string;
   /** Active verified or merchant tags that look like this one. */
   lookalikes: readonly string[];
 }
@@ -39,6 +48,8 @@ export const WALLET_CHANGE_WARNING_MS = 72 * 3_600_000;
  */
 export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[] {
   const warnings: PayerWarning[] = [];
+  const unsafe = signals.wallet === undefined ? null : unsafePayoutWarning(signals.tag, signals.wallet);
+  if (unsafe) warnings.push(unsafe);
   const walletSince = Date.parse(signals.walletSince);
   if (walletSince > Date.parse(signals.registeredAt) && now.getTime() - walletSince < WALLET_CHANGE_WARNING_MS) {
     warnings.push({
@@ -53,6 +64,17 @@ export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[
     });
   }
   return warnings;
+}
+
+/**
+ * The warning for a payout wallet that would lose what it is sent, judged from the key alone
+ * (off the curve, or the zero key), or null: records written before the payout rules may hold one.
+ */
+export function unsafePayoutWarning(tag: string, wallet: string): (PayerWarning & { code: 'unsafe_payout' }) | null {
+  const reason = unsafePayoutWithoutRpc(new PublicKey(wallet));
+  if (!reason) return null;
+  const what = reason === 'off_curve' ? 'is a program-derived address that no private key controls' : 'is the System Program, not a wallet';
+  return { code: 'unsafe_payout', message: `The payout wallet of ${tag} ${what}: SOL sent to it may be lost. Do not pay until its owner sets a new wallet.` };
 }
 
 function hours(ms: number): string {

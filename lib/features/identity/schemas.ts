@@ -255,11 +255,21 @@ export const Identity = z.object(identityShape).meta({
 export type Identity = z.infer<typeof Identity>;
 
 /** The light lookup a payment flow needs (GET /v1/resolve/{tag}): the identity without `bio`. */
-export const ResolvedIdentity = Identity.omit({ bio: true }).meta({
-  id: 'ResolvedIdentity',
-  description: 'A registered tag resolved to its owner and payout wallet (the identity without `bio`)',
-  example: (({ bio: _bio, ...rest }) => rest)(IDENTITY_EXAMPLE),
-});
+export const ResolvedIdentity = Identity.omit({ bio: true })
+  .extend({
+    warnings: z
+      .array(z.object({ code: z.literal('unsafe_payout'), message: z.string() }))
+      .optional()
+      .meta({
+        description:
+          'Present only when the payout wallet cannot safely receive SOL (off the curve, or the zero key: a record written before the payout rules). Do not pay such a tag.',
+      }),
+  })
+  .meta({
+    id: 'ResolvedIdentity',
+    description: 'A registered tag resolved to its owner and payout wallet (the identity without `bio`)',
+    example: (({ bio: _bio, ...rest }) => rest)(IDENTITY_EXAMPLE),
+  });
 export type ResolvedIdentity = z.infer<typeof ResolvedIdentity>;
 
 /** The path parameter of the identity routes: `alice`, `@alice` or `%40alice`, any case. */

@@ -28,7 +28,7 @@ export const Signals = z
     lookalikes: z.array(z.string()).meta({ description: 'Active verified or merchant tags (with `@`) that look like this one (docs/integrators.md, "Look-alike tags").', example: ['@a1ice'] }),
     warnings: z
       .array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() }))
-      .meta({ description: 'What /@tag and the pay Action warn a payer about now: `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.' }),
+      .meta({ description: 'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.' }),
   })
   .meta({ id: 'Signals' });
 export type Signals = z.infer<typeof Signals>;
@@ -46,6 +46,7 @@ const findSignals = perHandle((db: Db) => {
       createdAt: identities.createdAt,
       ownerSince: identities.ownerSince,
       walletSince: identities.walletSince,
+      wallet: identities.wallet,
       verified: identities.verified,
       merchant: identities.merchant,
       lookalikes: sql<string[]>`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`,
@@ -66,8 +67,8 @@ export interface SignalsOptions {
   now: Date;
 }
 
-/** The signals but the warnings: what the mirror holds, whatever the time. */
-export type SignalFacts = Omit<Signals, 'warnings'>;
+/** The signals but the warnings: what the mirror holds, whatever the time; with the payout wallet the warnings judge (not part of the answer). */
+export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string };
 
 /** The facts of an active canonical tag (null when missing or blocked), and the slot they reflect. */
 export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<SignalFacts | null>> {
@@ -82,6 +83,7 @@ export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<Signa
     verified: row.verified!,
     merchant: row.merchant!,
     lookalikes: row.lookalikes!.map(displayTag),
+    wallet: row.wallet!,
   };
   return { value: facts, indexedSlot };
 }
@@ -90,5 +92,6 @@ export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<Signa
 export async function getSignalsAtSlot(db: Db, tagInput: string, { now }: SignalsOptions): Promise<AtSlot<Signals>> {
   const { value: facts, indexedSlot } = await readSignalFacts(db, parseTagParam(tagInput));
   if (!facts) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
-  return { value: { ...facts, warnings: payerWarnings(facts, now) }, indexedSlot };
+  const { wallet: _wallet, ...answer } = facts;
+  return { value: { ...answer, warnings: payerWarnings(facts, now) }, indexedSlot };
 }

@@ -7,7 +7,7 @@ import { rpcCall } from '@/lib/chain/rpc';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE, type TagRecord } from '@/lib/chain/account';
 import { mirroredFields, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
-import { recordAt } from '@/lib/chain/record-states';
+import { liveRecord, recordAt } from '@/lib/chain/record-states';
 
 /** One way the mirror and the chain disagree about a tag. */
 export type MirrorDifference =
@@ -30,7 +30,7 @@ export interface FieldDifference {
 }
 
 export interface ReconcileReport {
-  /** Records of the program on chain (getProgramAccounts at `finalized`). */
+  /** Live records of the program on chain (getProgramAccounts at `finalized`), resting ones left out. */
   records: number;
   /** Rows in the mirror, blocked ones included. */
   rows: number;
@@ -70,7 +70,7 @@ export async function reconcileMirror({ db, connection, programId, repair, now }
   return report;
 }
 
-/** Every TagRecord of the program at `finalized`, by address. */
+/** Every live TagRecord of the program at `finalized`, by address: a resting record is no identity (`liveRecord`). */
 async function listRecords(connection: Connection, programId: PublicKey): Promise<Map<string, TagRecord>> {
   const accounts = await rpcCall(() =>
     connection.getProgramAccounts(programId, {
@@ -81,7 +81,7 @@ async function listRecords(connection: Connection, programId: PublicKey): Promis
   const records = new Map<string, TagRecord>();
   for (const { pubkey, account } of accounts) {
     const address = pubkey.toBase58();
-    const record = recordAt(programId, address, account);
+    const record = liveRecord(recordAt(programId, address, account));
     if (record) records.set(address, record);
   }
   return records;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '@/lib/core/errors';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import { rpcCall } from '@/lib/chain/rpc';
+import { unsafePayout, unsafePayoutWithoutRpc } from '@/lib/chain/payout-safety';
 import type { PayerWarning } from '@/lib/features/identity/payer-warnings';
 import type { PriorityFeePolicy } from '@/lib/core/config';
 import type { Identity } from '@/lib/features/identity/schemas';
@@ -80,6 +81,7 @@ export interface ActionMetadataInput {
 /** GET /api/actions/pay/{tag}: the ActionGetResponse. */
 export function payActionMetadata({ identity, asset, actionPath, icon, warnings }: ActionMetadataInput) {
   const name = identity.displayName ? `${identity.displayName} (${identity.tag})` : identity.tag;
+  const unsafeWarning = warnings.find((w) => w.code === 'unsafe_payout');
   const fallback = asset.kind === 'sol' && asset.fallback ? ` ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster.` : '';
   return {
     type: 'action' as const,
@@ -87,6 +89,8 @@ export function payActionMetadata({ identity, asset, actionPath, icon, warnings 
     title: `Pay ${name}`,
     description: `${warnings.map((w) => `Warning: ${w.message} `).join('')}Send ${asset.symbol} straight to the payout wallet of ${identity.tag} (${identity.wallet}).${fallback}`,
     label: `Pay ${identity.tag}`,
+    // A payout that would be lost (a record written before the payout rules) is never offered.
+    ...(unsafeWarning ? { disabled: true, error: { message: unsafeWarning.message } } : {}),
     links: {
       actions: [
         ...(PRESETS[asset.symbol] ?? []).map((amount) => ({
@@ -149,6 +153,8 @@ export async function buildPayAction(input: PayActionInput) {
       `\`amount\`: must be a positive number of ${asset.symbol} with at most ${asset.decimals} decimal places`,
     );
   }
+  const unsafe = unsafePayoutWithoutRpc(new PublicKey(identity.wallet));
+  if (unsafe) throw unsafePayout(new PublicKey(identity.wallet), unsafe); // never offer a payout that would be lost
   const chosen = input.reference ? new PublicKey(input.reference) : null;
   const reference = chosen ?? input.newReference();
   const payment: Payment = { payer: new PublicKey(input.account), wallet: new PublicKey(identity.wallet), asset, amount, reference };

@@ -1,6 +1,7 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
 import { payToken, type Cluster } from '@/lib/core/solana-pay';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
  * What a "pay @tag" Action pays in: the profile's preferred token where that token has a mint
@@ -8,8 +9,7 @@ import { payToken, type Cluster } from '@/lib/core/solana-pay';
  * profile named, checked on chain), SOL otherwise.
  */
 
-export const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
-export const TOKEN_2022_PROGRAM_ID = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+export { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID };
 
 /**
  * An SPL mint account is 82 bytes: mint authority (36), supply (8), `decimals` at byte 44,

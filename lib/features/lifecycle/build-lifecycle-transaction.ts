@@ -13,6 +13,7 @@ import { findTagRecordAddress } from '@/lib/chain/pda';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { lifecycleLimit } from '@/lib/chain/compute-units';
 import { readTagRecord } from '@/lib/chain/read-tag-record';
+import { unsafePayout, unsafePayoutReason } from '@/lib/chain/payout-safety';
 import type { LifecycleTransaction } from './schemas';
 
 /** One lifecycle instruction and its arguments, as the routes parsed them (DESIGN "ABI"). */
@@ -44,9 +45,11 @@ export const NOT_PENDING_OWNER_MESSAGE = 'This tag is not offered to this public
  * The lifecycle builders of /v1 (DESIGN "Lifecycle"): an UNSIGNED legacy
  * transaction with the compute budget (the instruction's measured worst case as the limit, a
  * price from the recent fees of the accounts it writes) and one lifecycle instruction, signed by the caller (the owner, or for accept
- * the pending owner) and the sponsor if any. Never signs, never submits, never writes the
- * mirror. After the route's 400 and 401, in this order: 404 for a tag without a record on
- * chain or blocked in the mirror; 409 when no offer stands (accept, cancel) or for an offer
+ * the pending owner), the sponsor if any, and for set_wallet the new payout wallet when it is
+ * another key (it consents by signing, DESIGN "Payout rules"). Never signs, never submits,
+ * never writes the mirror. After the route's 400 and 401, in this order: 400 `unsafe_payout`
+ * for a set_wallet whose wallet SOL sent to would be lost (lib/chain/payout-safety.ts); 404
+ * for a tag without a live record on chain (a resting one counts as none) or blocked in the mirror; 409 when no offer stands (accept, cancel) or for an offer
  * to the owner itself; 403 when the caller is not the owner (accept: not the pending owner),
  * judged on the record as the cluster holds it at `confirmed`, so a stale mirror cannot
  * grant or refuse; 503 when the cluster cannot be reached.
@@ -70,12 +73,14 @@ export async function buildLifecycleTransaction({
   const instruction = instructionFor(operation, { programId, tagRecord: pda, signer });
   const writable = instruction.keys.filter((key) => key.isWritable).map((key) => key.pubkey);
   // The reads at once: one round trip to each side on the happy path.
-  const [row, record, latest, microLamports] = await Promise.all([
+  const [unsafe, row, record, latest, microLamports] = await Promise.all([
+    operation.kind === 'set_wallet' ? unsafePayoutReason(connection, new PublicKey(operation.wallet)) : null,
     findIdentityRow(db, tag),
     readTagRecord(connection, programId, pda),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
     recentPriorityFee(connection, [...writable, payer], priorityFee),
   ]);
+  if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(new PublicKey(operation.wallet), unsafe);
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
   checkState(record, operation);
   checkCaller(record, operation, caller);

@@ -1,15 +1,19 @@
-import { SystemProgram, type AccountInfo, type Connection, type PublicKey } from '@solana/web3.js';
+import { PublicKey, SystemProgram, SYSVAR_CLOCK_PUBKEY, type AccountInfo, type Connection } from '@solana/web3.js';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { findSkeletonMates, lookalikeWarning, protectedLookalike, type Lookalike } from '@/lib/features/identity/lookalikes';
 import { displayTag, isReservedTag, normalizePathTag } from '@/lib/core/tag';
 import { findTagRecordAddress } from '@/lib/chain/pda';
+import { isResting, recordAt, restEndsAt } from '@/lib/chain/record-states';
+import { refuseUnsafePayout } from '@/lib/chain/payout-safety';
 import type { TagAvailability } from './schemas';
 
 export interface TagCheck {
   /** Why the tag cannot be registered, or null when it can. */
-  reason: 'reserved' | 'taken' | 'lookalike' | null;
+  reason: 'reserved' | 'taken' | 'lookalike' | 'quarantined' | null;
+  /** With `quarantined`: when the rest ends, ISO 8601 (the chain's clock); from then on anyone may register. */
+  until?: string;
   /** The tag record's address. */
   pda: PublicKey;
   /** Active tags it looks like (lib/core/skeleton.ts), protected ones first. */
@@ -19,18 +23,37 @@ export interface TagCheck {
 /**
  * The one check behind POST /v1/register's 409 and GET /v1/availability (DESIGN "Register"):
  * reserved by the service; in the mirror (active or blocked); a look-alike of an active
- * verified or merchant tag; or its record already exists on chain (landed but not yet
- * indexed). The mirror part is one statement on the skeleton index, which finds the tag's own
- * row and its look-alikes together. `tag` must be canonical. 503 when the cluster is down.
+ * verified or merchant tag; its record already exists on chain (landed but not yet indexed);
+ * or it was released and rests (`quarantined`, program/README.md "The resting record"):
+ * during the rest only the previous owner may register it, so it is available to `caller`
+ * when that is the previous owner, and quarantined for anyone else (and for an unknown
+ * caller: GET /v1/availability is public). The mirror part is one statement on the skeleton
+ * index, which finds the tag's own row and its look-alikes together. `tag` must be
+ * canonical. 503 when the cluster is down.
  */
-export async function checkTag(db: Db, connection: Connection, programId: PublicKey, tag: string): Promise<TagCheck> {
+export async function checkTag(db: Db, connection: Connection, programId: PublicKey, tag: string, caller?: string): Promise<TagCheck> {
   const [pda] = findTagRecordAddress(tag, programId);
   if (isReservedTag(tag)) return { reason: 'reserved', pda, lookalikes: [] };
   const { own, lookalikes } = await findSkeletonMates(db, tag);
   if (own) return { reason: 'taken', pda, lookalikes };
   if (protectedLookalike(lookalikes)) return { reason: 'lookalike', pda, lookalikes };
   const account = await rpcCall(() => connection.getAccountInfo(pda, 'confirmed'));
+  const record = recordAt(programId, pda.toBase58(), account);
+  if (record && isResting(record)) {
+    if (caller !== undefined && record.owner.equals(new PublicKey(caller))) return { reason: null, pda, lookalikes };
+    const until = restEndsAt(record);
+    if ((await chainTime(connection)) < until) return { reason: 'quarantined', until: new Date(Number(until) * 1000).toISOString(), pda, lookalikes };
+    return { reason: null, pda, lookalikes };
+  }
   return { reason: account && inUse(account) ? 'taken' : null, pda, lookalikes };
+}
+
+/** The Clock sysvar's unix time (the program judges the rest by it, not by this server's clock). */
+async function chainTime(connection: Connection): Promise<bigint> {
+  const clock = await rpcCall(() => connection.getAccountInfo(SYSVAR_CLOCK_PUBKEY, 'confirmed'));
+  // slot, epoch_start_timestamp, epoch, leader_schedule_epoch (8 bytes each), then unix_timestamp
+  if (!clock || clock.data.length < 40) return BigInt(Math.floor(Date.now() / 1000));
+  return clock.data.readBigInt64LE(32);
 }
 
 /**
@@ -45,23 +68,30 @@ function inUse(account: AccountInfo<Buffer>): boolean {
 /**
  * Whether a tag can be registered right now (the register page's live check; third parties).
  * Input in path form: trimmed, lower-cased, one leading `@` tolerated. Advisory only: the
- * chain decides, and two people can race for the same tag.
+ * chain decides, and two people can race for the same tag. With `wallet`, the payout wallet
+ * the registrant means to name is checked first, as POST /v1/register checks it (400
+ * `unsafe_payout`). The caller is unknown here: a resting tag reads `quarantined` even for
+ * its previous owner, whom POST /v1/register lets through (docs/integrators.md).
  */
 export async function getTagAvailability({
   db,
   connection,
   programId,
   tagInput,
+  wallet,
 }: ChainAndMirror & {
   tagInput: string;
+  wallet?: string;
 }): Promise<TagAvailability> {
+  if (wallet !== undefined) await refuseUnsafePayout(connection, new PublicKey(wallet));
   const tag = normalizePathTag(tagInput);
   if (!tag) return { tag: null, available: false, reason: 'invalid', lookalikes: [], warning: null };
-  const { reason, lookalikes } = await checkTag(db, connection, programId, tag);
+  const { reason, until, lookalikes } = await checkTag(db, connection, programId, tag);
   return {
     tag,
     available: reason === null,
     reason,
+    ...(until ? { until } : {}),
     lookalikes: lookalikes.map((l) => ({ ...l, tag: displayTag(l.tag) })),
     warning: lookalikeWarning(tag, lookalikes),
   };

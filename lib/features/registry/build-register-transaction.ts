@@ -12,6 +12,7 @@ import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction
 import { registerTagLimit } from '@/lib/chain/compute-units';
 import { registerTagInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
+import { unsafePayout, unsafePayoutReason } from '@/lib/chain/payout-safety';
 import type { RegisterRequest, RegisterResponse } from './schemas';
 
 export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';
@@ -29,10 +30,12 @@ export interface BuildRegisterTransactionInput extends ChainAndMirror {
  * POST /v1/register (SPEC 4.5, DESIGN "Register"): an UNSIGNED legacy transaction with the
  * compute budget (a limit sized to this tag's worst case, a price from the recent fees of the
  * accounts it writes) and one `register_tag`, fee payer = the sponsor or the owner, a recent
- * blockhash. Never signs,
- * never submits, never writes the mirror: the indexer creates the identity once it lands.
- * 400 bad body, tag or key; 409 taken, reserved or blocked, or 409 `lookalike` (it looks like an
- * active verified or merchant tag, named in the envelope's `tag`); 503 cluster unreachable.
+ * blockhash. Its signers: the owner, the sponsor if any, and the payout wallet when it is
+ * another key (it consents by signing, DESIGN "Payout rules"). Never signs, never submits,
+ * never writes the mirror: the indexer creates the identity once it lands.
+ * 400 bad body, tag or key; 400 `unsafe_payout` (lib/chain/payout-safety.ts, judged before the tag); 409 taken, reserved or blocked, 409 `lookalike` (it looks like an active
+ * verified or merchant tag, named in the envelope's `tag`), or 409 `quarantined` (released and
+ * resting, `until` in the envelope; the previous owner may register it); 503 cluster unreachable.
  */
 export async function buildRegisterTransaction({
   db,
@@ -54,12 +57,15 @@ export async function buildRegisterTransaction({
   const [pda, bump] = findTagRecordAddress(tag, programId);
 
   // The reads at once: one round trip to the cluster on the happy path.
-  const [check, latest, microLamports] = await Promise.all([
-    checkTag(db, connection, programId, tag),
+  const [unsafe, check, latest, microLamports] = await Promise.all([
+    unsafePayoutReason(connection, wallet),
+    checkTag(db, connection, programId, tag, owner),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
     recentPriorityFee(connection, [pda, feePayer], priorityFee),
   ]);
+  if (unsafe) throw unsafePayout(wallet, unsafe);
   if (check.reason === 'lookalike') throw lookalikeRefused(tag, check.lookalikes);
+  if (check.reason === 'quarantined') throw quarantined(tag, check.until!);
   if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);
 
   const { transaction, lastValidBlockHeight } = buildUnsignedTransaction({
@@ -79,5 +85,15 @@ function lookalikeRefused(tag: string, lookalikes: Parameters<typeof protectedLo
     `${displayTag(tag)} looks like ${describeLookalike(imitated)}: a tag that looks like a verified or merchant tag cannot be registered.`,
     {},
     { tag: displayTag(imitated.tag) },
+  );
+}
+
+/** 409 `quarantined`: the tag rests after its release; `until` (ISO 8601) says when anyone may register it. */
+function quarantined(tag: string, until: string): AppError {
+  return new AppError(
+    'quarantined',
+    `${displayTag(tag)} was released and rests until ${until}: until then only its previous owner may register it.`,
+    {},
+    { until },
   );
 }

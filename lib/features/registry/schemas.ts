@@ -16,7 +16,10 @@ export const RegisterRequest = z
   .strictObject({
     // TagBody's wording, but parsed by buildRegisterTransaction: a bad tag is `invalid_tag`
     tag: z.string().max(64).meta(TagBody.meta()!),
-    wallet: PublicKeyString.meta({ description: 'Payout wallet stored in the record; defaults to the owner (the token’s public key).' }).optional(),
+    wallet: PublicKeyString.meta({
+      description:
+        'Payout wallet stored in the record; defaults to the owner (the token’s public key). When it differs from the owner, it signs the transaction too. It must be a wallet SOL can be spent from: 400 `unsafe_payout` (with a `reason`) for an off-curve address, a token account, a mint, a program or any account a program owns.',
+    }).optional(),
     feePayer: PublicKeyString.meta({
       description: 'Sponsor that pays rent and the network fee; defaults to the owner. When it differs from the owner, both must sign.',
     }).optional(),
@@ -44,7 +47,12 @@ export const RegisterResponse = z
   .meta({ id: 'RegisterResponse' });
 export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
-export const TAG_UNAVAILABLE_REASONS = ['invalid', 'reserved', 'taken', 'lookalike'] as const;
+export const TAG_UNAVAILABLE_REASONS = ['invalid', 'reserved', 'taken', 'lookalike', 'quarantined'] as const;
+
+/** GET /v1/availability/{tag} query: the payout wallet the registrant means to name, checked as POST /v1/register checks it. */
+export const AvailabilityQuery = z.object({
+  wallet: PublicKeyString.meta({ description: 'Payout wallet to check (400 `unsafe_payout` when SOL sent to it would be lost).' }).optional(),
+});
 
 /** GET /v1/availability/{tag}: whether POST /v1/register would accept the tag right now. */
 export const TagAvailability = z
@@ -53,7 +61,11 @@ export const TagAvailability = z
     available: z.boolean(),
     reason: z.enum(TAG_UNAVAILABLE_REASONS).nullable().meta({
       description:
-        '`invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain; `lookalike`: looks like an active verified or merchant tag (see `lookalikes`). Null when available.',
+        '`invalid`: not a well-formed tag; `reserved`: refused by the service; `taken`: registered (or blocked), in the mirror or on chain; `lookalike`: looks like an active verified or merchant tag (see `lookalikes`); `quarantined`: released, it rests until `until` and only its previous owner may register it before then. Null when available.',
+    }),
+    until: z.string().optional().meta({
+      description: 'With `quarantined`: when the rest ends (ISO 8601, the chain’s clock); anyone may register the tag from then on.',
+      example: '2026-12-28T10:00:00.000Z',
     }),
     lookalikes: z
       .array(

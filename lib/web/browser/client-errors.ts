@@ -30,6 +30,23 @@ export class WalletCannotSignError extends ClientError {
   }
 }
 
+/**
+ * The transaction still needs another account's signature (a payout wallet other than the
+ * owner signs too): the person switches accounts in the wallet (Phantom and Solflare hold
+ * several) and continues; what was signed so far is kept.
+ */
+export class AnotherSignerNeededError extends ClientError {
+  override name = 'AnotherSignerNeededError';
+  constructor(
+    /** The keys whose signature is missing. */
+    readonly missing: readonly string[],
+    /** The key just connected, when it signed nothing new (it is not one of `missing`). */
+    readonly connected: string | null = null,
+  ) {
+    super(`The transaction also needs the signature of ${missing.join(', ')}.`);
+  }
+}
+
 /** The connected wallet is not the one the session belongs to. */
 export class WalletMismatchError extends ClientError {
   override name = 'WalletMismatchError';

@@ -10,6 +10,7 @@ import { TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
 import { isTagRegistryError, type RegistryErrorName } from '@/lib/chain/registry-errors';
 import { isUserRejection } from './api-client';
 import {
+  AnotherSignerNeededError,
   IndexPendingError,
   ServiceError,
   TransactionFailedError,
@@ -35,6 +36,7 @@ export const DEFAULT_STEP_LABELS: Readonly<Record<FlowStep, string>> = {
 export type FailureKind =
   | 'wallet-rejected'
   | 'wallet-unavailable'
+  | 'another-signer'
   | 'blockhash-expired'
   | 'conflict'
   | 'forbidden'
@@ -87,6 +89,8 @@ export function retryStepFor(step: FlowStep, kind: FailureKind): FlowStep | null
     case 'insufficient-funds':
     case 'transaction-failed':
       return 'building'; // a fresh transaction with a fresh blockhash
+    case 'another-signer':
+      return 'signing'; // the signatures so far are kept
     case 'wallet-rejected':
     case 'wallet-unavailable':
       return step === 'building' ? 'building' : 'signing';
@@ -171,6 +175,7 @@ export function statusLine(state: FlowState, labels: Readonly<Record<FlowStep, s
 export const FAILURE_MESSAGES: Readonly<Record<FailureKind, string>> = {
   'wallet-rejected': 'You declined the request in your wallet. Nothing was sent.',
   'wallet-unavailable': 'The wallet is not connected or cannot sign transactions. Connect it and try again.',
+  'another-signer': 'Another account must sign this transaction too. Switch to it in your wallet, then continue.',
   'blockhash-expired': 'The transaction expired before it landed (its blockhash is too old). A retry builds a fresh one.',
   conflict: 'The tag changed in the meantime, so this cannot be done now.',
   forbidden: 'The signed-in wallet may not do this for this tag.',
@@ -225,6 +230,7 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
   for (const [name, kind] of Object.entries(options.programErrors ?? {})) {
     if (kind && isTagRegistryError(err, name as RegistryErrorName)) return kind;
   }
+  if (err instanceof AnotherSignerNeededError) return 'another-signer';
   if (err instanceof TransactionRefusedError || isUserRejection(err)) return 'wallet-rejected';
   if (err instanceof WalletNotConnectedError || err instanceof WalletCannotSignError || err instanceof WalletMismatchError) {
     return 'wallet-unavailable';
@@ -247,7 +253,12 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
 export function classifyFailure(step: FlowStep, err: unknown, options: FailureOptions = {}): Failure {
   const kind = kindOf(err, options);
   let message = options.messages?.[kind] ?? FAILURE_MESSAGES[kind];
-  if (err instanceof WalletMismatchError) {
+  if (err instanceof AnotherSignerNeededError) {
+    const who = err.missing.map(shortKey).join(' and ');
+    message = err.connected
+      ? `The connected account ${shortKey(err.connected)} has nothing to sign here. Switch your wallet to ${who}, then continue.`
+      : `Signed. This transaction also needs ${who} (the payout wallet or the owner) to sign: switch to it in your wallet, then continue.`;
+  } else if (err instanceof WalletMismatchError) {
     message = `You signed in as ${shortKey(err.sessionKey)}, but the connected wallet is ${shortKey(err.walletKey)}. Switch back, then retry.`;
   } else if (err instanceof WalletCannotSignError || err instanceof TransactionFailedError) {
     if (!options.messages?.[kind]) message = err.message;

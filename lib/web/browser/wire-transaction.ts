@@ -1,6 +1,6 @@
 import 'client-only';
 /** The unsigned transactions the builders answer (base64 wire format), for the wallet to sign. */
-import { Transaction, VersionedTransaction } from '@solana/web3.js';
+import { Transaction, VersionedTransaction, type PublicKey } from '@solana/web3.js';
 
 export type WireTransaction = Transaction | VersionedTransaction;
 
@@ -32,4 +32,30 @@ export function signedWireBytes(tx: WireTransaction): Uint8Array {
   if (tx instanceof Transaction) return tx.serialize();
   if (tx.signatures.some((s) => s.every((b) => b === 0))) throw new Error('The wallet left a required signature empty.');
   return tx.serialize();
+}
+
+/** The keys that must sign `tx` and have not yet (a built transaction may need the owner, a sponsor and a payout wallet). */
+export function unsignedSigners(tx: WireTransaction): string[] {
+  if (tx instanceof Transaction) return tx.signatures.filter((s) => !s.signature).map((s) => s.publicKey.toBase58());
+  const keys = tx.message.staticAccountKeys.slice(0, tx.message.header.numRequiredSignatures);
+  return keys.filter((_, i) => tx.signatures[i]!.every((b) => b === 0)).map((k) => k.toBase58());
+}
+
+/**
+ * Copies `key`'s signature from what a wallet returned into `into`, keeping the signatures
+ * `into` already holds: a transaction is signed by one connected account after the other
+ * (the owner, then the payout wallet, or the reverse), whatever each wallet keeps.
+ */
+export function keepSignature(into: WireTransaction, signed: WireTransaction, key: PublicKey): void {
+  if (into instanceof Transaction && signed instanceof Transaction) {
+    const signature = signed.signatures.find((s) => s.publicKey.equals(key))?.signature;
+    if (!signature) throw new Error('The wallet did not sign the transaction.');
+    into.addSignature(key, signature);
+    return;
+  }
+  if (!(into instanceof VersionedTransaction) || !(signed instanceof VersionedTransaction)) throw new Error('The wallet changed the transaction.');
+  const index = into.message.staticAccountKeys.findIndex((k) => k.equals(key));
+  const signature = signed.signatures[index];
+  if (index < 0 || !signature || signature.every((b) => b === 0)) throw new Error('The wallet did not sign the transaction.');
+  into.signatures[index] = signature;
 }

@@ -5,7 +5,8 @@ import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { atIndexedSlot } from '@/lib/db/indexed-slot';
 import { getTagAvailability } from '@/lib/features/registry/availability';
-import { TagAvailability } from '@/lib/features/registry/schemas';
+import { AvailabilityQuery, TagAvailability } from '@/lib/features/registry/schemas';
+import { parseWith } from '@/lib/http/parse';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,14 +15,18 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
     operationId: 'getTagAvailability',
     tags: ['register'],
     summary: 'Whether a tag can be registered right now',
-    description: 'Advisory: the chain decides, and two people can race for the same tag. A malformed tag is a 200 with `reason: invalid`.',
+    description:
+      'Advisory: the chain decides, and two people can race for the same tag. A malformed tag is a 200 with `reason: invalid`. ' +
+      'A released tag rests 30 days: `reason: quarantined` and `until`, for everyone (this check does not know the caller; POST /v1/register lets the previous owner through). ' +
+      'With `wallet`, the payout wallet is checked first, as POST /v1/register checks it.',
     rateLimit: 'availability',
-    requestParams: tagPath,
+    requestParams: { ...tagPath, query: AvailabilityQuery },
     responses: { 200: ok('Availability of the tag', TagAvailability) },
-    errors: { 503: BRIEFLY_UNREACHABLE },
-    handler: async (_req, { params: { tag }, services: { db, config } }) => {
+    errors: { 400: '`unsafe_payout`: the `wallet` given is one SOL sent to would be lost (`reason`); or a malformed `wallet`', 503: BRIEFLY_UNREACHABLE },
+    handler: async (req, { params: { tag }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
-      return atIndexedSlot(db, async () => json(await getTagAvailability({ db, connection, programId, tagInput: tag })));
+      const { wallet } = parseWith(AvailabilityQuery, Object.fromEntries(new URL(req.url).searchParams));
+      return atIndexedSlot(db, async () => json(await getTagAvailability({ db, connection, programId, tagInput: tag, wallet })));
     },
   }),
 });

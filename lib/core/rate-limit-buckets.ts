@@ -86,6 +86,13 @@ export const RATE_LIMIT_BUCKETS = {
     counts: '`POST /api/actions/pay/{tag}`',
     why: 'each builds a transfer with RPC calls (blockhash, fees); a payer pays a few times',
   },
+  payments: {
+    per: 'address',
+    limit: 60,
+    windowSeconds: 60,
+    counts: '`POST /v1/payments`',
+    why: 'each keeps a reference the finding pass looks up for 24 hours (a bounded number per run); a till issues one per sale',
+  },
   webhooks: {
     per: 'address',
     limit: 60,

@@ -5,6 +5,7 @@ import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { indexerDeferrals, indexerSkips } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
+import { readPaymentsStatus, type PaymentsStatus } from '@/lib/features/payments/find-payments';
 import { readCursor } from './cursor';
 import { readLastRun } from './last-run';
 
@@ -35,6 +36,8 @@ export interface IndexerStatus {
   deferred: { count: number; oldestSince: string | null; mostAttempts: number };
   /** Transactions passed over for good (they will never decode). */
   skipped: { count: number; lastRecordedAt: string | null };
+  /** The payment finding pass (lib/features/payments/find-payments.ts): open references and its lag. */
+  payments: PaymentsStatus;
   lastRun: {
     startedAt: string;
     finishedAt: string;
@@ -54,7 +57,7 @@ export interface IndexerStatus {
 /** The indexer's status for `programId`; `withPrivate` adds the reasons (operator only). */
 export async function readIndexerStatus({ db, connection, programId }: ChainAndMirror, withPrivate: boolean): Promise<IndexerStatus> {
   const key = programId.toBase58();
-  const [cursor, lastRun, deferred, skipped, finalizedSlot] = await Promise.all([
+  const [cursor, lastRun, deferred, skipped, finalizedSlot, payments] = await Promise.all([
     readCursor(db, key),
     readLastRun(db, key),
     db
@@ -66,6 +69,7 @@ export async function readIndexerStatus({ db, connection, programId }: ChainAndM
       logger.warn({ err }, 'indexer status: the finalized slot could not be read');
       return null;
     }),
+    readPaymentsStatus(db, new Date()),
   ]);
   const cursorSlot = cursor.slot === null ? null : Number(cursor.slot);
   const caughtUpSlot = lastRun?.caughtUpSlot == null ? null : Number(lastRun.caughtUpSlot);
@@ -77,6 +81,7 @@ export async function readIndexerStatus({ db, connection, programId }: ChainAndM
     lag: finalizedSlot === null ? null : await lagOf(connection, finalizedSlot, Math.max(cursorSlot ?? 0, caughtUpSlot ?? 0)),
     deferred: { count: deferred[0]?.count ?? 0, oldestSince: deferred[0]?.oldest?.toISOString() ?? null, mostAttempts: deferred[0]?.attempts ?? 0 },
     skipped: { count: skipped[0]?.count ?? 0, lastRecordedAt: skipped[0]?.last?.toISOString() ?? null },
+    payments,
     lastRun: lastRun && {
       startedAt: lastRun.startedAt.toISOString(),
       finishedAt: lastRun.finishedAt.toISOString(),

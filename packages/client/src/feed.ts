@@ -43,7 +43,7 @@ export class FeedFollower {
 
   /** Reads and applies one page; true when it reached the live end. */
   async step(pageSize = 1000): Promise<{ applied: number; atEnd: boolean }> {
-    const query = this.replica.cursor === undefined ? { limit: String(pageSize) } : { limit: String(pageSize), after: this.replica.cursor };
+    const query = this.replica.cursor === undefined ? { limit: pageSize } : { limit: pageSize, after: this.replica.cursor };
     const page = unwrap(await this.api.GET('/v1/events', { params: { query } }));
     for (const event of page.events) applyEvent(this.replica.identities, event);
     const atEnd = page.next === this.replica.cursor || page.events.length === 0;

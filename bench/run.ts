@@ -29,6 +29,7 @@ import { benchProgramLifecycle } from './program-lifecycle-cu';
 import { benchScale } from './scale';
 import { benchWeb } from './web';
 import { benchWebhooks } from './webhooks';
+import { benchPayments } from './payments';
 
 const LOAD_GENERATOR_NICENESS = 10;
 const RESULTS_DIR = 'bench/results';
@@ -51,6 +52,7 @@ const SECTIONS: Record<string, Section> = {
   'payers-scale': { stack: true, run: (s) => benchAvailabilityAtScale(s), optIn: true },
   indexer: { stack: true, run: (s) => benchIndexer(s) },
   webhooks: { stack: true, run: (s) => benchWebhooks(s) },
+  payments: { stack: true, run: (s) => benchPayments(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
   'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },

@@ -4,6 +4,7 @@ import { findPayments } from '@/lib/features/payments/find-payments';
 import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/integrations/pay-asset';
 import { payInstructions } from '@/lib/features/integrations/pay-transaction';
 import { mintAndFund } from '../support/spl-mint';
+import { randomTag } from '@/devstack/identities';
 import { closeTestDb, seedIdentity } from '../identity/helpers';
 import { heldInProcessApp } from '../support/in-process';
 import { ownLocalnet } from '../support/localnet';
@@ -79,7 +80,7 @@ describe('POST /v1/payments', () => {
   });
 
   const REFUSED: [name: string, body: (tag: string) => unknown, status: number, code: string][] = [
-    ['an unknown tag', () => ({ tag: 'nobody-has-this-tag-9', amount: '1', asset: 'SOL' }), 404, 'not_found'],
+    ['an unknown tag', () => ({ tag: randomTag('nobody_'), amount: '1', asset: 'SOL' }), 404, 'not_found'],
     ['more decimals than SOL has', (tag) => ({ tag, amount: '0.0000000001', asset: 'SOL' }), 400, 'invalid_request'],
     ['a zero amount', (tag) => ({ tag, amount: '0', asset: 'SOL' }), 400, 'invalid_request'],
     ['an asset that is no mint', (tag) => ({ tag, amount: '1', asset: Keypair.generate().publicKey.toBase58() }), 400, 'invalid_request'],

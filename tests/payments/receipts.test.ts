@@ -6,6 +6,7 @@ import { payInstructions } from '@/lib/features/integrations/pay-transaction';
 import { mintAndFund } from '../support/spl-mint';
 import { randomTag } from '@/devstack/identities';
 import { closeTestDb, seedIdentity } from '../identity/helpers';
+import { clientHeaders } from '../support/http';
 import { heldInProcessApp } from '../support/in-process';
 import { ownLocalnet } from '../support/localnet';
 
@@ -94,6 +95,22 @@ describe('POST /v1/payments', () => {
       expect(await res.json()).toEqual({ error: { code, message: expect.any(String) } });
     });
   }
+});
+
+describe('the pay Action', () => {
+  it('keeps the reference of each transfer it builds: its receipt answers, pending, for the amount and the wallet', async () => {
+    const appUrl = inject('appUrl');
+    expect(appUrl, 'no production build: run `npx next build` first').not.toBe('');
+    const { tag, wallet } = await payee();
+    const res = await fetch(`${appUrl}/api/actions/pay/${tag}?amount=0.1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...clientHeaders() },
+      body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }),
+    });
+    expect(res.status).toBe(200);
+    const { reference } = await res.json();
+    expect(await receipt(reference)).toEqual({ reference, status: 'pending', tag: `@${tag}`, recipient: wallet.toBase58(), amount: '0.1', asset: 'SOL', issuedAt: expect.any(String) });
+  });
 });
 
 describe('GET /v1/payments/{reference}', () => {

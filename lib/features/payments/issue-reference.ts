@@ -6,7 +6,7 @@ import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
 import { getIdentity } from '@/lib/features/identity/get-identity';
-import { isInitializedMint, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
+import { isInitializedMint, MINT_DECIMALS_OFFSET, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
 import { receiptOf } from './receipt';
 import type { PaymentReceipt, PaymentRequest } from './schemas';
 
@@ -35,8 +35,6 @@ export async function recordReference(db: Db, issued: IssuedFor, now: Date): Pro
 }
 
 const SOL_DECIMALS = 9;
-/** A mint's decimals, at byte 44 of its account (lib/features/integrations/pay-asset.ts). */
-const MINT_DECIMALS_OFFSET = 44;
 
 /** The decimals of `asset` (`SOL` or a mint), reading the mint account: an unknown mint is a 400. */
 async function decimalsOf(asset: string, connection: Connection): Promise<number> {

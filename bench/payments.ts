@@ -2,7 +2,7 @@
 // mirror, the finding pass run once a second as the cron would. Printed: the RPC calls and the
 // time one run spends, and the time from a payment landing to its receipt being `confirmed`
 // (p50 / p95) for references that were already looked up once unpaid (the till showed the QR
-// code, the pass found nothing, then the customer paid): the worst case of the round robin.
+// code, the pass found nothing, then the customer paid), among a backlog issued over 23 hours.
 //   npm run bench -- payments
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import type { Stack } from '@/devstack/stack';
@@ -22,7 +22,7 @@ export async function benchPayments(stack: Stack): Promise<void> {
   const connection = new Connection(stack.rpcUrl, 'confirmed');
   try {
     const recipient = Keypair.generate().publicKey.toBase58();
-    const fresh = (n: number) =>
+    const issued = (n: number, ageMs: () => number) =>
       Array.from({ length: n }, () => ({
         reference: Keypair.generate().publicKey.toBase58(),
         tag: 'bench',
@@ -30,10 +30,13 @@ export async function benchPayments(stack: Stack): Promise<void> {
         amount: '0.001',
         asset: 'SOL',
         decimals: 9,
-        issuedAt: new Date(),
+        issuedAt: new Date(Date.now() - ageMs()),
       }));
+    // The backlog: references issued over the last 23 hours, never paid.
+    const fresh = (n: number) => issued(n, () => Math.random() * 23 * 3600_000);
     for (let i = 0; i < OPEN; i += 500) await db.insert(paymentReferences).values(fresh(Math.min(500, OPEN - i)));
-    const paid = fresh(PAID);
+    // The ones paid now: issued a minute ago, as at a till.
+    const paid = issued(PAID, () => 60_000);
     await db.insert(paymentReferences).values(paid);
 
     // Every reference looked up once, unpaid: each of the paid ones now waits for its turn.

@@ -8,7 +8,7 @@
  * A module imports its own ring or the rings below it; a feature imports only the features
  * before it in the list above. Tools beside the app (localnet/, program/, packages/) import no lib/.
  */
-const FEATURES = ['auth', 'identity', 'feed', 'registry', 'lifecycle', 'integrations', 'webhooks', 'indexer'];
+const FEATURES = ['auth', 'identity', 'feed', 'registry', 'lifecycle', 'integrations', 'payments', 'webhooks', 'indexer'];
 
 const featureRules = FEATURES.map((feature, i) => {
   const above = FEATURES.slice(i + 1);

@@ -33,6 +33,7 @@ import { benchStarvation } from './starvation';
 import { benchWeb } from './web';
 import { benchWebhooks } from './webhooks';
 import { benchWebhookIsolation } from './webhook-isolation';
+import { benchPayments } from './payments';
 
 const LOAD_GENERATOR_NICENESS = 10;
 const RESULTS_DIR = 'bench/results';
@@ -61,6 +62,7 @@ const SECTIONS: Record<string, Section> = {
   rpc: { stack: true, run: (s) => benchRpcBudget(s) },
   /** A victim's webhook delay alone and beside 70 slow subscriptions. */
   'webhook-isolation': { stack: true, run: (s) => benchWebhookIsolation(s) },
+  payments: { stack: true, run: (s) => benchPayments(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
   'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },

@@ -17,6 +17,7 @@ import {
   type TxError,
 } from './errors';
 import { PrioritizationFees } from './prioritization-fees';
+import { tokenBalances, type TokenBalance } from './token-balances';
 import {
   computeBudgetOf,
   decodeWireTransaction,
@@ -61,6 +62,9 @@ export interface TxRecord {
   fee: number;
   preBalances: number[];
   postBalances: number[];
+  /** Absent in records written before they were kept. */
+  preTokenBalances?: TokenBalance[];
+  postTokenBalances?: TokenBalance[];
   memo: string | null;
   returnData: { programId: string; data: string } | null;
 }
@@ -368,6 +372,8 @@ export class LocalChain {
   private execute(tx: WireTransaction, bytes: Uint8Array, signature: string, slot: number, blockTime: number): TxRecord {
     const keys = tx.accountKeys.map((k) => toAddress(k));
     const preBalances = keys.map((k) => Number(this.svm.getBalance(k) ?? 0n));
+    const readToken = (address: string) => this.getAccount(address);
+    const preTokenBalances = tokenBalances(tx.accountKeys, readToken, bs58.encode);
     this.setClock(slot, blockTime);
     const result = this.svm.sendTransaction(getTransactionDecoder().decode(bytes));
     const failed = result instanceof FailedTransactionMetadata;
@@ -378,6 +384,7 @@ export class LocalChain {
       throw preflightFailure(err, { ...emptySimulation(), logs: meta.logs() });
     }
     const postBalances = keys.map((k) => Number(this.svm.getBalance(k) ?? 0n));
+    const postTokenBalances = tokenBalances(tx.accountKeys, readToken, bs58.encode);
     // Lamports are conserved inside a transaction, so what left the accounts is the fee.
     const fee = preBalances.reduce((a, b) => a + b, 0) - postBalances.reduce((a, b) => a + b, 0);
     const record: TxRecord = {
@@ -394,6 +401,8 @@ export class LocalChain {
       fee,
       preBalances,
       postBalances,
+      preTokenBalances,
+      postTokenBalances,
       memo: extractMemo(tx),
       returnData: returnDataJson(meta),
     };

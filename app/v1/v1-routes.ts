@@ -26,13 +26,15 @@ import * as webhook from './webhooks/[id]/route';
 import * as rotateWebhook from './webhooks/[id]/rotate/route';
 import * as replayWebhook from './webhooks/[id]/replay/route';
 import * as webhookDeliveries from './webhooks/[id]/deliveries/route';
+import * as payments from './payments/route';
+import * as paymentReceipt from './payments/[reference]/route';
 
 /** The document's own route is built from the same declaration as app/v1/openapi.json/route.ts, without importing it. */
 export function v1Routes(): V1RouteDeclaration[] {
   const modules = [
     challenge, verify, session, identity, signals, wallet, transfer, cancelTransfer, acceptTransfer, release,
     resolveTag, resolveBatch, reverseAddress, reverseBatch, primary, events, availability, register, sync,
-    webhooks, webhook, rotateWebhook, replayWebhook, webhookDeliveries,
+    webhooks, webhook, rotateWebhook, replayWebhook, webhookDeliveries, payments, paymentReceipt,
   ];
   return [...modules.map((module) => declarationOf(module)!), openApiRouteDeclaration(v1Routes)];
 }

@@ -100,6 +100,13 @@ export const RATE_LIMIT_BUCKETS = {
     counts: '`GET /api/indexer/status`',
     why: 'five statements, and block times the first time a slot is seen (RPC); an operator or a dashboard polls it every few seconds at most',
   },
+  payments: {
+    per: 'address',
+    limit: 60,
+    windowSeconds: 60,
+    counts: '`POST /v1/payments`',
+    why: 'each keeps a reference the finding pass looks up for 24 hours (a bounded number per run); a till issues one per sale',
+  },
   webhooks: {
     per: 'address',
     limit: 60,

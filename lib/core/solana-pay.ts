@@ -46,10 +46,15 @@ export function payToken(preferredToken: string | null, cluster: Cluster): PayTo
   return { label: 'SOL', mint: null, unavailable: true };
 }
 
-/** A Solana Pay transfer request to `wallet` for `token`, labelled for the payer's wallet. */
-export function solanaPayLink(input: { wallet: string; mint: string | null; label: string }): string {
+/**
+ * A Solana Pay transfer request to `wallet` for `token`, labelled for the payer's wallet; with
+ * an `amount` (decimal text) and a `reference` key when the payment is to be found by it.
+ */
+export function solanaPayLink(input: { wallet: string; mint: string | null; label: string; amount?: string; reference?: string }): string {
   const params = new URLSearchParams();
+  if (input.amount) params.set('amount', input.amount);
   if (input.mint) params.set('spl-token', input.mint);
+  if (input.reference) params.set('reference', input.reference);
   params.set('label', input.label);
   // Solana Pay asks for RFC 3986 percent-encoding; URLSearchParams writes spaces as '+'.
   return `solana:${input.wallet}?${params.toString().replaceAll('+', '%20')}`;

@@ -270,6 +270,40 @@ export const webhookDeliveries = pgTable(
   (t) => [index('webhook_deliveries_subscription_idx').on(t.subscriptionId, t.id)],
 );
 
+/**
+ * A Solana Pay reference this service issued (DESIGN.md "Payments and receipts"), with what it
+ * was issued for, and the receipt once a transaction carrying it is found. A settled receipt
+ * (its `signature` or `reason` set) never takes another transaction: the first one decides.
+ */
+export const paymentReferences = pgTable(
+  'payment_references',
+  {
+    reference: text('reference').primaryKey(),
+    tag: text('tag').notNull(),
+    /** The payout wallet when issued: a later wallet change does not move the receipt. */
+    recipient: text('recipient').notNull(),
+    /** Decimal text in the asset's units ("1.5"), as issued. */
+    amount: text('amount').notNull(),
+    /** `SOL`, or the SPL mint. */
+    asset: text('asset').notNull(),
+    /** The asset's decimals when issued (9 for SOL), to compare base units. */
+    decimals: integer('decimals').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+    status: text('status', { enum: ['pending', 'confirmed', 'finalized', 'invalid'] }).notNull().default('pending'),
+    signature: text('signature'),
+    slot: bigint('slot', { mode: 'number' }),
+    payer: text('payer'),
+    paidAt: ts('paid_at'),
+    /** Why an `invalid` receipt is invalid. */
+    reason: text('reason'),
+    /** When the finding pass last looked it up: the pass takes the least recently checked first. */
+    checkedAt: ts('checked_at'),
+  },
+  (t) => [index('payment_references_open_idx').on(t.status, t.checkedAt)],
+);
+
+export type PaymentReferenceRow = typeof paymentReferences.$inferSelect;
+
 export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 
 export type AuthNonce = typeof authNonces.$inferSelect;

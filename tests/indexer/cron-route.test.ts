@@ -45,6 +45,7 @@ describe('GET /api/cron/indexer', () => {
       prunedNonces: expect.any(Number),
       prunedRateLimits: expect.any(Number),
       webhooks: { subscriptions: expect.any(Number), delivered: expect.any(Number), failed: expect.any(Number), disabled: expect.any(Number) },
+      payments: { checked: expect.any(Number), confirmed: expect.any(Number), finalized: expect.any(Number), invalid: expect.any(Number), rpcCalls: expect.any(Number) },
     });
   });
 

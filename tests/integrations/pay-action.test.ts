@@ -17,6 +17,7 @@ import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 import { afterBudget } from '../support/compute-budget';
+import { mintAndFund } from '../support/spl-mint';
 import { clientHeaders, postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
 
@@ -282,39 +283,8 @@ describe('pay @tag, a Solana Action', () => {
 
 const MINT_SIZE = 82;
 
-async function createMintAndFund(payer: Keypair, mint: PublicKey, decimals: number, amount: bigint): Promise<Transaction> {
-  const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
-  const payerAta = associatedTokenAddress(payer.publicKey, mint, TOKEN_PROGRAM_ID);
-  const initializeMint2 = Buffer.concat([Buffer.from([20, decimals]), payer.publicKey.toBuffer(), Buffer.from([0])]);
-  const mintTo = Buffer.alloc(9);
-  mintTo.writeUInt8(7, 0);
-  mintTo.writeBigUInt64LE(amount, 1);
-  return new Transaction().add(
-    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-    new TransactionInstruction({ programId: TOKEN_PROGRAM_ID, keys: [{ pubkey: mint, isSigner: false, isWritable: true }], data: initializeMint2 }),
-    new TransactionInstruction({
-      programId: ASSOCIATED_TOKEN_PROGRAM_ID,
-      keys: [
-        { pubkey: payer.publicKey, isSigner: true, isWritable: true },
-        { pubkey: payerAta, isSigner: false, isWritable: true },
-        { pubkey: payer.publicKey, isSigner: false, isWritable: false },
-        { pubkey: mint, isSigner: false, isWritable: false },
-        { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-        { pubkey: TOKEN_PROGRAM_ID, isSigner: false, isWritable: false },
-      ],
-      data: Buffer.from([1]),
-    }),
-    new TransactionInstruction({
-      programId: TOKEN_PROGRAM_ID,
-      keys: [
-        { pubkey: mint, isSigner: false, isWritable: true },
-        { pubkey: payerAta, isSigner: false, isWritable: true },
-        { pubkey: payer.publicKey, isSigner: true, isWritable: false },
-      ],
-      data: mintTo,
-    }),
-  );
-}
+/** The mint helper of tests/support/spl-mint.ts on this file's connection. */
+const createMintAndFund = (payer: Keypair, mint: PublicKey, decimals: number, amount: bigint) => mintAndFund(connection, payer, mint, decimals, amount);
 
 async function signAndSendAll(tx: Transaction, signers: Keypair[]): Promise<void> {
   const latest = await connection.getLatestBlockhash();

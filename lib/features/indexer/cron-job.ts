@@ -3,6 +3,7 @@ import { pruneRateLimits } from '@/lib/features/auth/rate-limit';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/core/config';
 import { deliverWebhooks, type DeliverySummary } from '@/lib/features/webhooks/deliver';
+import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
 import { MAX_TRANSACTIONS_PER_RUN, runIndexer, type IndexerSummary } from './run-indexer';
 
 export interface CronSummary extends IndexerSummary {
@@ -12,10 +13,13 @@ export interface CronSummary extends IndexerSummary {
   prunedRateLimits: number;
   /** The webhook delivery pass; null when it could not run (the reason is logged). */
   webhooks: DeliverySummary | null;
+  /** The payment finding pass; null when it could not run (the reason is logged). */
+  payments: Omit<FindPaymentsSummary, 'changed'> | null;
 }
 
 /**
- * GET /api/cron/indexer's work: one indexer run and one webhook delivery pass side by side (a
+ * GET /api/cron/indexer's work: one indexer run, one webhook delivery pass and one payment
+ * finding pass (lib/features/payments/find-payments.ts) side by side (a
  * slow cluster never holds up deliveries of the changes already in the feed; what this run
  * indexes goes out with the next pass), then housekeeping (expired nonces, old rate-limit
  * windows). Pruning runs after the indexer, so a slow prune never delays identities.
@@ -42,9 +46,16 @@ export async function runCronJob({
     pageSize: config.indexerPageSize,
     now,
   });
-  const [indexed, webhooks] = await Promise.all([indexing.then((summary) => ({ summary }), (error: unknown) => ({ error })), delivering]);
+  const finding = findPayments({ db, connection, now }).then(
+    ({ changed: _changed, ...counts }) => counts,
+    (err: unknown) => {
+      console.warn('payments: finding pass failed:', err instanceof Error ? err.message : err);
+      return null;
+    },
+  );
+  const [indexed, webhooks, payments] = await Promise.all([indexing.then((summary) => ({ summary }), (error: unknown) => ({ error })), delivering, finding]);
   if ('error' in indexed) throw indexed.error;
   const prunedNonces = await pruneNonces(db, now);
   const prunedRateLimits = await pruneRateLimits(db, now);
-  return { ...indexed.summary, prunedNonces, prunedRateLimits, webhooks };
+  return { ...indexed.summary, prunedNonces, prunedRateLimits, webhooks, payments };
 }

@@ -4,6 +4,7 @@ import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { finalizedBlockTime, latestClusterCheck, type ClusterCheck } from '@/lib/chain/cluster-check';
 import type { Db } from '@/lib/db';
 import { indexerDeferrals, indexerSkips } from '@/lib/db/schema';
+import { readPaymentsStatus, type PaymentsStatus } from '@/lib/features/payments/find-payments';
 import { readCursor } from './cursor';
 import { readLastRun } from './last-run';
 
@@ -34,6 +35,8 @@ export interface IndexerStatus {
   deferred: { count: number; oldestSince: string | null; mostAttempts: number };
   /** Transactions passed over for good (they will never decode). */
   skipped: { count: number; lastRecordedAt: string | null };
+  /** The payment finding pass (lib/features/payments/find-payments.ts): open references and its lag. */
+  payments: PaymentsStatus;
   lastRun: {
     startedAt: string;
     finishedAt: string;
@@ -62,7 +65,7 @@ export async function readIndexerStatus(
   clusterCheck: () => Promise<ClusterCheck> = () => latestClusterCheck(connection),
 ): Promise<IndexerStatus> {
   const key = programId.toBase58();
-  const [cursor, lastRun, deferred, skipped, finalizedSlot] = await Promise.all([
+  const [cursor, lastRun, deferred, skipped, finalizedSlot, payments] = await Promise.all([
     readCursor(db, key),
     readLastRun(db, key),
     db
@@ -71,6 +74,7 @@ export async function readIndexerStatus(
       .where(eq(indexerDeferrals.programId, key)),
     db.select({ count: count(), last: max(indexerSkips.recordedAt) }).from(indexerSkips).where(eq(indexerSkips.programId, key)),
     clusterCheck().then((check) => check.finalizedSlot ?? null),
+    readPaymentsStatus(db, new Date()),
   ]);
   const cursorSlot = cursor.slot === null ? null : Number(cursor.slot);
   const caughtUpSlot = lastRun?.caughtUpSlot == null ? null : Number(lastRun.caughtUpSlot);
@@ -82,6 +86,7 @@ export async function readIndexerStatus(
     lag: finalizedSlot === null ? null : await lagOf(connection, finalizedSlot, Math.max(cursorSlot ?? 0, caughtUpSlot ?? 0)),
     deferred: { count: deferred[0]?.count ?? 0, oldestSince: deferred[0]?.oldest?.toISOString() ?? null, mostAttempts: deferred[0]?.attempts ?? 0 },
     skipped: { count: skipped[0]?.count ?? 0, lastRecordedAt: skipped[0]?.last?.toISOString() ?? null },
+    payments,
     lastRun: lastRun && {
       startedAt: lastRun.startedAt.toISOString(),
       finishedAt: lastRun.finishedAt.toISOString(),

@@ -18,7 +18,7 @@ export { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID };
  * (1 = mint, 2 = token account), so a token account is never taken for a mint.
  */
 const MINT_SIZE = 82;
-const MINT_DECIMALS_OFFSET = 44;
+export const MINT_DECIMALS_OFFSET = 44;
 const MINT_INITIALIZED_OFFSET = 45;
 const TOKEN_ACCOUNT_SIZE = 165;
 const ACCOUNT_TYPE_MINT = 1;

@@ -58,6 +58,10 @@ export function createTagClient(options: TagClientOptions) {
     resolveMany: async (tags: string[]) => unwrap(await api.POST('/v1/resolve', { body: { tags } })).results,
     reverse: async (address: string) => unwrap(await api.GET('/v1/reverse/{address}', { params: { path: { address } } })),
     availability: async (tag: string) => unwrap(await api.GET('/v1/availability/{tag}', tagPath(tag))),
+    /** A reference for `amount` (decimal text) of `asset` (`SOL` or a mint) to the tag, its Solana Pay URL and the pending receipt. */
+    requestPayment: async (tag: string, amount: string, asset = 'SOL') => unwrap(await api.POST('/v1/payments', { body: { tag, amount, asset } })),
+    /** The receipt of a reference: `pending`, `confirmed`, `finalized` or `invalid`. */
+    paymentReceipt: async (reference: string) => unwrap(await api.GET('/v1/payments/{reference}', { params: { path: { reference } } })),
 
     updateProfile: async (tag: string, patch: ProfilePatch) =>
       unwrap(await api.PATCH('/v1/identity/{tag}', { ...tagPath(tag), body: patch, ...(await auth()) })),

@@ -13,6 +13,7 @@ import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { actionPreflight, withActionHeaders } from '@/lib/http/action-route';
 import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/features/integrations/pay-action';
 import { payAssetOf } from '@/lib/features/integrations/pay-asset';
+import { recordReference } from '@/lib/features/payments/issue-reference';
 import { observeRequest } from '@/lib/observability/observe-request';
 
 export const dynamic = 'force-dynamic';
@@ -51,7 +52,14 @@ export const POST = withActionHeaders(
       const { connection } = getChain(config);
       const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
       const newReference = () => Keypair.generate().publicKey;
-      return json(await buildPayAction({ identity, asset, account, amount, reference, connection, priorityFee: config.priorityFee, newReference }));
+      const answer = await buildPayAction({ identity, asset, account, amount, reference, connection, priorityFee: config.priorityFee, newReference });
+      // Kept so that GET /v1/payments/{reference} answers for it and the finding pass looks it up.
+      await recordReference(
+        db,
+        { reference: answer.reference, tag, recipient: identity.wallet, amount, asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(), decimals: asset.decimals },
+        new Date(),
+      );
+      return json(answer);
     }),
     ROUTE,
   ),

@@ -2,11 +2,12 @@
  * The rings of lib/ (docs/decisions/rings.md), checked by `npm run lint`.
  *   1 lib/core           pure rules, types, configuration parsing: no database, no cluster
  *   2 lib/db, lib/chain  the mirror (PostgreSQL) and the chain (RPC, records, transactions)
- *   3 lib/features/*     auth < identity < feed < registry < lifecycle < integrations < webhooks < indexer
+ *   3 lib/features/*     auth < identity < feed < registry < lifecycle < integrations < payments < webhooks < indexer
  *   4 lib/http, lib/web  route wrappers, pages, the browser
  *   leaf lib/observability imports nothing of the service's; every ring may log and count.
  * A module imports its own ring or the rings below it; a feature imports only the features
- * before it in the list above. Tools beside the app (localnet/, program/, packages/) import no lib/.
+ * before it in the list above. (Target, not yet checked: the tools beside the app, localnet/ and
+ * program/, import no lib/ once the program's client is generated into a package of its own.)
  */
 const FEATURES = ['auth', 'identity', 'feed', 'registry', 'lifecycle', 'integrations', 'payments', 'webhooks', 'indexer'];
 
@@ -79,13 +80,6 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/' },
       to: { path: '^(app|components)/' },
-    },
-    {
-      name: 'tools-import-no-lib',
-      comment: 'the localnet, the program and the packages stand apart from the web app',
-      severity: 'error',
-      from: { path: '^(localnet|program|packages)/' },
-      to: { path: '^lib/' },
     },
     {
       name: 'no-circular',

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
-import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
+import { associatedTokenAddress } from '@/lib/chain/spl-token';
 import { afterBudget } from '../support/compute-budget';
 import { mintAndFund } from '../support/spl-mint';
 import { clientHeaders, postJson } from '../support/http';

@@ -9,7 +9,17 @@
  * before it in the list above. (Target, not yet checked: the tools beside the app, localnet/ and
  * program/, import no lib/ once the program's client is generated into a package of its own.)
  */
-const FEATURES = ['auth', 'identity', 'feed', 'registry', 'lifecycle', 'integrations', 'payments', 'webhooks', 'indexer'];
+const FEATURES = [
+  'auth',
+  'identity',
+  'feed',
+  'registry',
+  'lifecycle',
+  'integrations',
+  'payments',
+  'webhooks',
+  'indexer',
+];
 
 const featureRules = FEATURES.map((feature, i) => {
   const above = FEATURES.slice(i + 1);
@@ -69,7 +79,8 @@ module.exports = {
     },
     {
       name: 'every-module-in-a-ring',
-      comment: 'a module of lib/ lives in a ring folder (lib/core, lib/db, lib/chain, lib/features/*, lib/http, lib/web, lib/observability), never at the root',
+      comment:
+        'a module of lib/ lives in a ring folder (lib/core, lib/db, lib/chain, lib/features/*, lib/http, lib/web, lib/observability), never at the root',
       severity: 'error',
       from: {},
       to: { path: '^lib/[^/]+\\.(ts|tsx|js|mjs|cjs)$' },

@@ -27,7 +27,10 @@ export async function proxy(request: NextRequest): Promise<Response | undefined>
   if (request.method === 'POST' && request.headers.has('next-action')) {
     const declared = Number(request.headers.get('content-length') ?? '0');
     if (declared > SERVER_ACTION_BODY_LIMIT_BYTES) {
-      return new Response(SERVER_ACTION_TOO_LARGE_MESSAGE, { status: 413, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } });
+      return new Response(SERVER_ACTION_TOO_LARGE_MESSAGE, {
+        status: 413,
+        headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
+      });
     }
     return undefined;
   }

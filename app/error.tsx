@@ -11,7 +11,9 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
   return (
     <main id="main" data-testid="error-page">
       <h1>Something went wrong</h1>
-      <p className="lead">This page cannot be shown right now. Nothing you did caused it; please try again in a moment.</p>
+      <p className="lead">
+        This page cannot be shown right now. Nothing you did caused it; please try again in a moment.
+      </p>
       <p>
         <button type="button" className="button" onClick={() => reset()}>
           Try again

@@ -15,7 +15,10 @@ const VERIFY_CEILING_PER_SECOND = 3000;
 function benchKey() {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const x = publicKey.export({ format: 'jwk' }).x!;
-  return { pubkey: bs58.encode(Buffer.from(x, 'base64url')), privateKey: createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })) };
+  return {
+    pubkey: bs58.encode(Buffer.from(x, 'base64url')),
+    privateKey: createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })),
+  };
 }
 
 async function signedChallenges(appUrl: string, count: number): Promise<string[]> {
@@ -25,7 +28,11 @@ async function signedChallenges(appUrl: string, count: number): Promise<string[]
   for (let i = 0; i < count; i += batch) {
     const messages = await Promise.all(
       Array.from({ length: Math.min(batch, count - i) }, async () => {
-        const res = await fetch(`${appUrl}/v1/auth/challenge`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ pubkey: key.pubkey }) });
+        const res = await fetch(`${appUrl}/v1/auth/challenge`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify({ pubkey: key.pubkey }),
+        });
         if (!res.ok) throw new Error(`challenge ${res.status}: ${await res.text()}`);
         return ((await res.json()) as { message: string }).message;
       }),
@@ -46,7 +53,13 @@ export async function benchAuth({ appUrl }: { appUrl: string }) {
     routes: [
       {
         name: 'POST /v1/auth/challenge',
-        load: () => ({ name: 'challenge', url: `${appUrl}/v1/auth/challenge`, method: 'POST', headers: JSON_HEADERS, body: challengeBody }),
+        load: () => ({
+          name: 'challenge',
+          url: `${appUrl}/v1/auth/challenge`,
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: challengeBody,
+        }),
       },
       {
         name: 'POST /v1/auth/verify',

@@ -6,7 +6,6 @@ import { seedBenchProfiles } from './seed';
 
 const TARGET = 0.85;
 
-
 export async function benchIdentity({ appUrl, databaseUrl }: { appUrl: string; databaseUrl: string }) {
   const tags = await seedBenchProfiles(databaseUrl, 500);
   let next = 0;
@@ -20,11 +19,19 @@ export async function benchIdentity({ appUrl, databaseUrl }: { appUrl: string; d
       // 500 tags in turn: every request its own query
       {
         name: 'GET /v1/identity/{tag}, 500 tags',
-        load: () => ({ name: 'spread', url: `${appUrl}/v1/identity/${tags[0]}`, nextPath: () => `/v1/identity/${tags[next++ % tags.length]}` }),
+        load: () => ({
+          name: 'spread',
+          url: `${appUrl}/v1/identity/${tags[0]}`,
+          nextPath: () => `/v1/identity/${tags[next++ % tags.length]}`,
+        }),
       },
       get('GET /v1/resolve/{tag}, one tag', `/v1/resolve/${tags[0]}`),
     ],
-    targets: { 'GET /v1/identity/{tag}, one tag': TARGET, 'GET /v1/identity/{tag}, 500 tags': TARGET, 'GET /v1/resolve/{tag}, one tag': TARGET },
+    targets: {
+      'GET /v1/identity/{tag}, one tag': TARGET,
+      'GET /v1/identity/{tag}, 500 tags': TARGET,
+      'GET /v1/resolve/{tag}, one tag': TARGET,
+    },
   });
   return { identity, spread, resolve, target: TARGET };
 }

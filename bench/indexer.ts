@@ -35,9 +35,6 @@ export interface IndexerBenchResult {
   cronExpectedWaitMs: Record<(typeof CRON_SCHEDULES)[number]['name'], number>;
 }
 
-
-
-
 async function funded(connection: Connection): Promise<{ keypair: Keypair; key: KeyObject }> {
   const keypair = Keypair.generate();
   const signature = await connection.requestAirdrop(keypair.publicKey, 1000 * LAMPORTS_PER_SOL);
@@ -45,7 +42,11 @@ async function funded(connection: Connection): Promise<{ keypair: Keypair; key: 
   return { keypair, key: nodeKey(keypair) };
 }
 
-async function waitFor(connection: Connection, signatures: string[], commitment: 'confirmed' | 'finalized'): Promise<void> {
+async function waitFor(
+  connection: Connection,
+  signatures: string[],
+  commitment: 'confirmed' | 'finalized',
+): Promise<void> {
   let waiting = signatures;
   const deadline = Date.now() + 120_000;
   while (waiting.length) {
@@ -54,7 +55,10 @@ async function waitFor(connection: Connection, signatures: string[], commitment:
       const chunk = waiting.slice(i, i + 256);
       const { value } = await connection.getSignatureStatuses(chunk, { searchTransactionHistory: true });
       value.forEach((s, j) => {
-        const ok = s && (s.confirmationStatus === 'finalized' || (commitment === 'confirmed' && s.confirmationStatus === 'confirmed'));
+        const ok =
+          s &&
+          (s.confirmationStatus === 'finalized' ||
+            (commitment === 'confirmed' && s.confirmationStatus === 'confirmed'));
         if (s?.err) throw new Error(`transaction ${chunk[j]} failed: ${JSON.stringify(s.err)}`);
         if (!ok) still.push(chunk[j]!);
       });
@@ -67,7 +71,13 @@ async function waitFor(connection: Connection, signatures: string[], commitment:
 }
 
 /** `count` registrations by one owner, `inFlight` at once; resolves with the tags once finalized. */
-async function registerBacklog(connection: Connection, owner: { keypair: Keypair; key: KeyObject }, prefix: string, count: number, inFlight = 16) {
+async function registerBacklog(
+  connection: Connection,
+  owner: { keypair: Keypair; key: KeyObject },
+  prefix: string,
+  count: number,
+  inFlight = 16,
+) {
   const tags: string[] = [];
   const signatures: string[] = [];
   let latest = await connection.getLatestBlockhash('confirmed');
@@ -83,10 +93,18 @@ async function registerBacklog(connection: Connection, owner: { keypair: Keypair
       }
       const tag = `${prefix}${i}`;
       const tx = new Transaction({ feePayer: owner.keypair.publicKey, ...latest }).add(
-        registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.keypair.publicKey, wallet: owner.keypair.publicKey, feePayer: owner.keypair.publicKey }),
+        registerTagInstruction({
+          programId: PROGRAM_ID,
+          tag,
+          owner: owner.keypair.publicKey,
+          wallet: owner.keypair.publicKey,
+          feePayer: owner.keypair.publicKey,
+        }),
       );
       tx.addSignature(owner.keypair.publicKey, sign(null, tx.serializeMessage(), owner.key));
-      signatures.push(await connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true }));
+      signatures.push(
+        await connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true }),
+      );
       tags.push(tag);
     }
   };
@@ -108,11 +126,15 @@ async function fetchOnlySeconds(connection: Connection, count: number): Promise<
   }
   // As the indexer reads them: JSON-RPC batches, a few in flight.
   const batches: string[][] = [];
-  for (let i = 0; i < signatures.length; i += INDEXER_FETCH_BATCH.size) batches.push(signatures.slice(i, i + INDEXER_FETCH_BATCH.size));
+  for (let i = 0; i < signatures.length; i += INDEXER_FETCH_BATCH.size)
+    batches.push(signatures.slice(i, i + INDEXER_FETCH_BATCH.size));
   let next = 0;
   const worker = async () => {
     while (next < batches.length) {
-      await connection.getTransactions(batches[next++]!, { commitment: 'finalized', maxSupportedTransactionVersion: 1 });
+      await connection.getTransactions(batches[next++]!, {
+        commitment: 'finalized',
+        maxSupportedTransactionVersion: 1,
+      });
     }
   };
   await Promise.all(Array.from({ length: INDEXER_FETCH_BATCH.inFlight }, worker));
@@ -137,7 +159,14 @@ async function untilIdentity(appUrl: string, tag: string): Promise<void> {
  * (expected wait = interval / 2 + one run's time).
  */
 export async function benchIndexer(
-  ctx: { appUrl?: string; rpcUrl?: string; databaseUrl?: string; backlog?: number; syncSamples?: number; cronSecret?: string } = {},
+  ctx: {
+    appUrl?: string;
+    rpcUrl?: string;
+    databaseUrl?: string;
+    backlog?: number;
+    syncSamples?: number;
+    cronSecret?: string;
+  } = {},
 ): Promise<IndexerBenchResult> {
   const backlog = ctx.backlog ?? 2000;
   const stops: (() => Promise<void>)[] = [];
@@ -162,7 +191,9 @@ export async function benchIndexer(
     const indexedPerSecond = Math.round(summary.indexed / runSeconds);
     console.log(`\n## indexer`);
     console.log(`backlog: ${backlog} registrations built in ${buildSeconds.toFixed(1)} s`);
-    console.log(`(a) one runIndexer call: ${summary.indexed} indexed in ${runSeconds.toFixed(2)} s → ${indexedPerSecond} registrations/s`);
+    console.log(
+      `(a) one runIndexer call: ${summary.indexed} indexed in ${runSeconds.toFixed(2)} s → ${indexedPerSecond} registrations/s`,
+    );
     const rpcOnly = await fetchOnlySeconds(connection, backlog);
     console.log(
       `    the RPC side alone (list, then getTransaction in batches of ${INDEXER_FETCH_BATCH.size}, ${INDEXER_FETCH_BATCH.inFlight} in flight, no database): ${rpcOnly.toFixed(2)} s`,
@@ -175,7 +206,11 @@ export async function benchIndexer(
     let appUrl = ctx.appUrl;
     let rpcUrl = ctx.rpcUrl;
     if (!appUrl || !rpcUrl) {
-      const app = await startApp({ DATABASE_URL: await createDatabase(serverUrl), SOLANA_RPC_URL: localnet.url, RATE_LIMITS: liftedRateLimits(['sync'], 100_000_000) });
+      const app = await startApp({
+        DATABASE_URL: await createDatabase(serverUrl),
+        SOLANA_RPC_URL: localnet.url,
+        RATE_LIMITS: liftedRateLimits(['sync'], 100_000_000),
+      });
       stops.unshift(() => app.stop());
       appUrl = app.url;
       rpcUrl = localnet.url;
@@ -185,7 +220,10 @@ export async function benchIndexer(
     const payer = await funded(chain);
     // Drain whatever backlog the app's chain has, so the cron figure is the steady state.
     for (;;) {
-      const drained = (await (await fetch(`${appUrl}/api/cron/indexer`, { headers: cronHeaders })).json()) as { more?: boolean; status?: string };
+      const drained = (await (await fetch(`${appUrl}/api/cron/indexer`, { headers: cronHeaders })).json()) as {
+        more?: boolean;
+        status?: string;
+      };
       if (!drained.more && drained.status === 'completed') break;
     }
     const samples = ctx.syncSamples ?? 20;
@@ -194,7 +232,11 @@ export async function benchIndexer(
     for (let i = 0; i < samples + 2; i++) {
       const { tags, signatures } = await registerBacklog(chain, payer, `${prefix}${i}_`, 1, 1);
       const started = performance.now();
-      const res = await fetch(`${appUrl}/v1/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ signature: signatures[0] }) });
+      const res = await fetch(`${appUrl}/v1/sync`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ signature: signatures[0] }),
+      });
       if (res.status !== 200) throw new Error(`sync: ${res.status} ${await res.text()}`);
       await untilIdentity(appUrl, tags[0]!);
       if (i >= 2) syncMs.push(performance.now() - started); // two warm-ups
@@ -222,7 +264,9 @@ export async function benchIndexer(
     };
     const verdict = result.syncMs.p95 < TARGETS.syncMs ? 'met' : 'MISSED';
     console.log(`(b) finalized → GET /v1/identity 200:`);
-    console.log(`  via POST /v1/sync: p50 ${result.syncMs.p50} ms, p95 ${result.syncMs.p95} ms, max ${result.syncMs.max} ms (${samples} samples; target < ${TARGETS.syncMs} ms: ${verdict})`);
+    console.log(
+      `  via POST /v1/sync: p50 ${result.syncMs.p50} ms, p95 ${result.syncMs.p95} ms, max ${result.syncMs.max} ms (${samples} samples; target < ${TARGETS.syncMs} ms: ${verdict})`,
+    );
     console.log(`  via the cron route: one run ${cronRunMs} ms; expected wait = interval / 2 + run:`);
     for (const { name, label, intervalSeconds } of CRON_SCHEDULES) {
       console.log(`    ${label} every ${intervalSeconds} s: ${(result.cronExpectedWaitMs[name] / 1000).toFixed(1)} s`);
@@ -238,7 +282,14 @@ async function indexIntoFreshDatabase(serverUrl: string, connection: Connection,
   const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) }, { poolSize: 10 });
   stops.unshift(() => handle.close());
   const started = performance.now();
-  const summary = await runIndexer({ db: handle.db, connection, programId: PROGRAM_ID, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
+  const summary = await runIndexer({
+    db: handle.db,
+    connection,
+    programId: PROGRAM_ID,
+    maxTransactions: 1_000_000,
+    pageSize: 1000,
+    now: new Date(),
+  });
   return { handle, summary, runSeconds: (performance.now() - started) / 1000 };
 }
 
@@ -247,7 +298,11 @@ async function indexIntoFreshDatabase(serverUrl: string, connection: Connection,
  * changes, offers, cancels, accepts, releases and registrations again) on a fresh database;
  * the mirror is then checked against getProgramAccounts (reconcile finds nothing).
  */
-export async function benchLifecycleBacklog(serverUrl: string, backlog: number, stops: (() => Promise<void>)[]): Promise<IndexerBenchResult['lifecycle']> {
+export async function benchLifecycleBacklog(
+  serverUrl: string,
+  backlog: number,
+  stops: (() => Promise<void>)[],
+): Promise<IndexerBenchResult['lifecycle']> {
   const localnet = await startLocalnetProcess();
   stops.unshift(() => localnet.close());
   const connection = new Connection(localnet.url, 'confirmed');
@@ -261,11 +316,22 @@ export async function benchLifecycleBacklog(serverUrl: string, backlog: number, 
   const buildSeconds = (performance.now() - built) / 1000;
   const { handle, summary, runSeconds } = await indexIntoFreshDatabase(serverUrl, connection, stops);
   if (summary.processed < backlog) throw new Error(`processed ${summary.processed} of ${backlog}`);
-  const report = await reconcileMirror({ db: handle.db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
-  if (report.differences.length) throw new Error(`the mirror differs from the chain after the run: ${JSON.stringify(report.differences[0])}`);
+  const report = await reconcileMirror({
+    db: handle.db,
+    connection,
+    programId: PROGRAM_ID,
+    repair: false,
+    now: new Date(),
+  });
+  if (report.differences.length)
+    throw new Error(`the mirror differs from the chain after the run: ${JSON.stringify(report.differences[0])}`);
   const transactionsPerSecond = Math.round(summary.processed / runSeconds);
   const verdict = transactionsPerSecond >= TARGETS.lifecyclePerSecond ? 'met' : 'MISSED';
-  console.log(`(c) mixed lifecycle backlog: ${backlog} transactions built in ${buildSeconds.toFixed(1)} s (${Object.entries(mix).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  console.log(
+    `(c) mixed lifecycle backlog: ${backlog} transactions built in ${buildSeconds.toFixed(1)} s (${Object.entries(mix)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')})`,
+  );
   console.log(
     `    one runIndexer call: ${summary.processed} processed (${summary.indexed} created, ${summary.updated} updated, ${summary.removed} removed) in ${runSeconds.toFixed(2)} s → ${transactionsPerSecond} tx/s (target ≥ ${TARGETS.lifecyclePerSecond}: ${verdict}); mirror equals chain`,
   );

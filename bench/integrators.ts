@@ -35,7 +35,8 @@ export async function benchIntegrators({ appUrl, databaseUrl }: { appUrl: string
   const tags = await seedBenchProfiles(databaseUrl, 500);
   await seedFeedEvents(databaseUrl, tags, Math.ceil(FEED_PAGE / tags.length) + 1);
   const owners: string[] = [];
-  for (const tag of tags) owners.push(((await (await fetch(`${appUrl}/v1/identity/${tag}`)).json()) as { owner: string }).owner);
+  for (const tag of tags)
+    owners.push(((await (await fetch(`${appUrl}/v1/identity/${tag}`)).json()) as { owner: string }).owner);
   const popular = await fetch(`${appUrl}/v1/identity/${tags[0]}`);
   const etag = popular.headers.get('etag');
   if (!etag) throw new Error('GET /v1/identity answered no ETag');
@@ -59,29 +60,58 @@ export async function benchIntegrators({ appUrl, databaseUrl }: { appUrl: string
     routes: [
       {
         name: names.resolveBatch,
-        load: () => ({ name: names.resolveBatch, url: `${appUrl}/v1/resolve`, method: 'POST', headers: { 'content-type': 'application/json' }, body: batch }),
+        load: () => ({
+          name: names.resolveBatch,
+          url: `${appUrl}/v1/resolve`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: batch,
+        }),
       },
       {
         name: names.reverse,
-        load: () => ({ name: names.reverse, url: `${appUrl}/v1/reverse/${owners[0]}`, nextPath: () => `/v1/reverse/${owners[nextOwner++ % owners.length]}` }),
+        load: () => ({
+          name: names.reverse,
+          url: `${appUrl}/v1/reverse/${owners[0]}`,
+          nextPath: () => `/v1/reverse/${owners[nextOwner++ % owners.length]}`,
+        }),
       },
-      { name: names.notModified, load: () => ({ name: names.notModified, url: `${appUrl}/v1/identity/${tags[0]}`, headers: { 'if-none-match': etag }, success: '3xx' as const }) },
+      {
+        name: names.notModified,
+        load: () => ({
+          name: names.notModified,
+          url: `${appUrl}/v1/identity/${tags[0]}`,
+          headers: { 'if-none-match': etag },
+          success: '3xx' as const,
+        }),
+      },
       get(names.feed, `/v1/events?limit=${FEED_PAGE}`),
     ],
-    targets: { [names.resolveBatch]: TARGETS.resolveBatch, [names.reverse]: TARGETS.reverse, [names.notModified]: TARGETS.notModified },
+    targets: {
+      [names.resolveBatch]: TARGETS.resolveBatch,
+      [names.reverse]: TARGETS.reverse,
+      [names.notModified]: TARGETS.notModified,
+    },
   });
   const feed = summaries.find((s) => s.name === names.feed)!;
-  console.log(`\nchange feed: ${feed.requestsPerSecond.toFixed(0)} pages of ${FEED_PAGE} events/s ≈ ${((feed.requestsPerSecond * FEED_PAGE) / 1000).toFixed(0)}k events/s (p50 ${feed.p50} ms)`);
+  console.log(
+    `\nchange feed: ${feed.requestsPerSecond.toFixed(0)} pages of ${FEED_PAGE} events/s ≈ ${((feed.requestsPerSecond * FEED_PAGE) / 1000).toFixed(0)}k events/s (p50 ${feed.p50} ms)`,
+  );
 
   // /@tag, rendered per view from one read: time to first byte against the trivial route's.
   const check = await measure({ name: 'profile warm-up', url: `${appUrl}/@${tags[1]}`, amount: 20, connections: 1 });
   if (check.non2xx || check.errors) throw new Error(`/@${tags[1]} did not answer 200`);
   const [trivial, profile] = await timesToFirstByte(appUrl, ['/api/health', `/@${tags[1]}`], PROFILE_TTFB_REQUESTS);
   const ratio = profile.p50Ms / trivial.p50Ms;
-  console.log(`\n## /@tag time to first byte (${PROFILE_TTFB_REQUESTS} sequential requests each, the two paths taken in turn)`);
+  console.log(
+    `\n## /@tag time to first byte (${PROFILE_TTFB_REQUESTS} sequential requests each, the two paths taken in turn)`,
+  );
   console.log('| path | p50 ms | p99 ms | mean ms |');
   console.log('|---|---:|---:|---:|');
-  for (const t of [trivial, profile]) console.log(`| ${t.path} | ${t.p50Ms.toFixed(2)} | ${t.p99Ms.toFixed(2)} | ${t.meanMs.toFixed(2)} |`);
-  console.log(`/@tag p50 = ${ratio.toFixed(2)}× the trivial route's (target ≤ ${TARGETS.profileTtfb}×: ${ratio <= TARGETS.profileTtfb ? 'met' : 'NOT MET'})`);
+  for (const t of [trivial, profile])
+    console.log(`| ${t.path} | ${t.p50Ms.toFixed(2)} | ${t.p99Ms.toFixed(2)} | ${t.meanMs.toFixed(2)} |`);
+  console.log(
+    `/@tag p50 = ${ratio.toFixed(2)}× the trivial route's (target ≤ ${TARGETS.profileTtfb}×: ${ratio <= TARGETS.profileTtfb ? 'met' : 'NOT MET'})`,
+  );
   return { summaries, profileTtfbRatio: ratio };
 }

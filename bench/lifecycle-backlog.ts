@@ -27,7 +27,12 @@ export type LifecycleMix = Record<LifecycleCall['kind'], number>;
 export async function lifecycleBacklog(
   connection: Connection,
   programId: PublicKey,
-  { total, tags, prefix, waitFinalized }: { total: number; tags: number; prefix: string; waitFinalized: (signatures: string[]) => Promise<void> },
+  {
+    total,
+    tags,
+    prefix,
+    waitFinalized,
+  }: { total: number; tags: number; prefix: string; waitFinalized: (signatures: string[]) => Promise<void> },
 ): Promise<{ signatures: string[]; mix: LifecycleMix }> {
   const signers: Signer[] = [];
   for (let i = 0; i < 16; i++) {
@@ -35,7 +40,12 @@ export async function lifecycleBacklog(
     await connection.requestAirdrop(keypair.publicKey, 1000 * LAMPORTS_PER_SOL);
     signers.push({ keypair, key: nodeKey(keypair) });
   }
-  const states: TagState[] = Array.from({ length: tags }, (_, i) => ({ tag: `${prefix}${i}`, owner: i % signers.length, pending: null, live: false }));
+  const states: TagState[] = Array.from({ length: tags }, (_, i) => ({
+    tag: `${prefix}${i}`,
+    owner: i % signers.length,
+    pending: null,
+    live: false,
+  }));
   const mix: LifecycleMix = { register: 0, set_wallet: 0, offer: 0, cancel: 0, accept: 0, release: 0 };
   const signatures: string[] = [];
   let round = 0;
@@ -84,7 +94,10 @@ function nextCall(state: TagState, signers: Signer[], round: number): { call: Li
     case 1: {
       const to = (state.owner + 1 + (round % (signers.length - 1))) % signers.length;
       state.pending = to;
-      return { call: { kind: 'offer', tag, owner: owner.keypair, newOwner: signers[to]!.keypair.publicKey }, signer: owner };
+      return {
+        call: { kind: 'offer', tag, owner: owner.keypair, newOwner: signers[to]!.keypair.publicKey },
+        signer: owner,
+      };
     }
     case 2:
       return { call: { kind: 'set_wallet', tag, owner: owner.keypair, wallet: Keypair.generate() }, signer: owner };

@@ -17,9 +17,6 @@ export interface LocalnetThroughput {
   latencyMs: { p50: number; p95: number; max: number };
 }
 
-
-
-
 /** Registers `count` tags, `concurrency` in flight at once, each owner signing and one sponsor paying. */
 export async function measureLocalnetThroughput({ count = 300, concurrency = 8 } = {}): Promise<LocalnetThroughput> {
   const localnet = await startLocalnetProcess();
@@ -40,7 +37,13 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
         const owner = Keypair.generate();
         const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
         const tx = new Transaction({ feePayer: sponsor.publicKey, blockhash, lastValidBlockHeight }).add(
-          registerTagInstruction({ programId, tag: `${prefix}_${i}`, owner: owner.publicKey, wallet: owner.publicKey, feePayer: sponsor.publicKey }),
+          registerTagInstruction({
+            programId,
+            tag: `${prefix}_${i}`,
+            owner: owner.publicKey,
+            wallet: owner.publicKey,
+            feePayer: sponsor.publicKey,
+          }),
         );
         const message = tx.serializeMessage();
         tx.addSignature(owner.publicKey, sign(null, message, nodeKey(owner)));
@@ -55,7 +58,8 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
     await Promise.all(Array.from({ length: concurrency }, worker));
     const seconds = (performance.now() - t0) / 1000;
     latencies.sort((a, b) => a - b);
-    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
+    const at = (q: number) =>
+      Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
     return {
       transactions: count,
       concurrency,
@@ -71,7 +75,9 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
 /** Prints the figures (part of `npm run bench`). */
 export async function benchLocalnet(): Promise<LocalnetThroughput> {
   const r = await measureLocalnetThroughput();
-  console.log(`\n## Localnet: ${r.transactions} register_tag transactions through Connection, ${r.concurrency} in flight`);
+  console.log(
+    `\n## Localnet: ${r.transactions} register_tag transactions through Connection, ${r.concurrency} in flight`,
+  );
   console.log(`  ${r.perSecond} tx/s sent and confirmed (${r.seconds} s)`);
   console.log(`  latency p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms`);
   return r;

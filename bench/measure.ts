@@ -44,7 +44,15 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     body: spec.body,
     requests:
       nextBody || nextPath
-        ? [{ setupRequest: (req) => ({ ...req, ...(nextBody && { body: nextBody() }), ...(nextPath && { path: nextPath() }) }) }]
+        ? [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                ...(nextBody && { body: nextBody() }),
+                ...(nextPath && { path: nextPath() }),
+              }),
+            },
+          ]
         : undefined,
   });
   return {
@@ -112,9 +120,12 @@ export async function compareRoutes(o: {
       results[i + 1].push(await measure({ durationSeconds: duration, ...(await route.load(duration)) }));
     }
   }
-  const baselineAround = (round: number) => (results[0][round].requestsPerSecond + results[0][round + 1].requestsPerSecond) / 2;
+  const baselineAround = (round: number) =>
+    (results[0][round].requestsPerSecond + results[0][round + 1].requestsPerSecond) / 2;
   const summaries = all.map((route, i): RouteSummary => {
-    const ratios = results[i].slice(0, rounds).map((r, round) => r.requestsPerSecond / (i === 0 ? r.requestsPerSecond : baselineAround(round)));
+    const ratios = results[i]
+      .slice(0, rounds)
+      .map((r, round) => r.requestsPerSecond / (i === 0 ? r.requestsPerSecond : baselineAround(round)));
     return {
       name: route.name,
       requestsPerSecond: median(results[i].map((r) => r.requestsPerSecond)),
@@ -125,7 +136,9 @@ export async function compareRoutes(o: {
       ratioRange: [Math.min(...ratios), Math.max(...ratios)],
     };
   });
-  console.log(`\n## ${o.title} — ${rounds} interleaved rounds of ${duration} s, medians; each ratio against the baseline just before and after`);
+  console.log(
+    `\n## ${o.title} — ${rounds} interleaved rounds of ${duration} s, medians; each ratio against the baseline just before and after`,
+  );
   console.log('| route | req/s | p50 ms | p99 ms | failed | vs baseline | range | target |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of summaries) {
@@ -137,7 +150,6 @@ export async function compareRoutes(o: {
   }
   return summaries;
 }
-
 
 /** One route measured in two settings (the same route on two databases, say): A is the reference. */
 export interface PairUnderTest {
@@ -182,7 +194,9 @@ export async function comparePairs(o: {
       as.push(await measure({ durationSeconds: duration, ...(await pair.a(duration)) }));
       if (round < rounds) bs.push(await measure({ durationSeconds: duration, ...(await pair.b(duration)) }));
     }
-    const ratios = bs.map((b, round) => b.requestsPerSecond / ((as[round]!.requestsPerSecond + as[round + 1]!.requestsPerSecond) / 2));
+    const ratios = bs.map(
+      (b, round) => b.requestsPerSecond / ((as[round]!.requestsPerSecond + as[round + 1]!.requestsPerSecond) / 2),
+    );
     const figures = (rs: LoadResult[]) => ({
       requestsPerSecond: median(rs.map((r) => r.requestsPerSecond)),
       p50: median(rs.map((r) => r.p50)),
@@ -199,8 +213,12 @@ export async function comparePairs(o: {
     });
   }
   const [a, b] = o.labels;
-  console.log(`\n## ${o.title} — per route, ${rounds} rounds of ${duration} s alternating ${a} and ${b}; each ratio against the ${a} figure just before and after`);
-  console.log(`| route | req/s ${a} | req/s ${b} | p50 ms ${a} | p50 ms ${b} | p99 ms ${a} | p99 ms ${b} | failed | ${b} / ${a} | range | target |`);
+  console.log(
+    `\n## ${o.title} — per route, ${rounds} rounds of ${duration} s alternating ${a} and ${b}; each ratio against the ${a} figure just before and after`,
+  );
+  console.log(
+    `| route | req/s ${a} | req/s ${b} | p50 ms ${a} | p50 ms ${b} | p99 ms ${a} | p99 ms ${b} | failed | ${b} / ${a} | range | target |`,
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of summaries) {
     const verdict = s.target === undefined ? '' : `≥ ${pct(s.target)} ${s.ratio >= s.target ? 'met' : 'NOT MET'}`;

@@ -17,7 +17,10 @@ async function activeTags(databaseUrl: string, count: number): Promise<string[]>
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ tag: string }>(`SELECT tag FROM identities WHERE status = 'active' ORDER BY md5(tag) LIMIT $1`, [count]);
+    const { rows } = await client.query<{ tag: string }>(
+      `SELECT tag FROM identities WHERE status = 'active' ORDER BY md5(tag) LIMIT $1`,
+      [count],
+    );
     if (rows.length < count) throw new Error(`only ${rows.length} active tags to view`);
     return rows.map((r) => r.tag);
   } finally {
@@ -41,8 +44,12 @@ export async function benchMemory(): Promise<void> {
     const app = await startApp({ DATABASE_URL: url, SOLANA_RPC_URL: localnet.url, NEXT_DIST_DIR: build.dir });
     stops.unshift(() => app.stop());
 
-    console.log(`\n## Memory: one instance (Next.js in scripts/serve.ts), ${VIEWS.toLocaleString('en')} distinct /@tag views`);
-    console.log('| distinct /@tag views | resident memory (RSS) | views/s since the last line | views failed since the last line |');
+    console.log(
+      `\n## Memory: one instance (Next.js in scripts/serve.ts), ${VIEWS.toLocaleString('en')} distinct /@tag views`,
+    );
+    console.log(
+      '| distinct /@tag views | resident memory (RSS) | views/s since the last line | views failed since the last line |',
+    );
     console.log('|---:|---:|---:|---:|');
     console.log(`| 0 (started, nothing viewed) | ${mb(residentBytes(app.pid))} | | |`);
     let viewed = 0;
@@ -51,7 +58,9 @@ export async function benchMemory(): Promise<void> {
       // A view that failed is printed, not fatal: the memory after the others is still the figure.
       const { viewsPerSecond, failures } = await viewAll(app, tags.slice(viewed, checkpoint));
       viewed = checkpoint;
-      console.log(`| ${viewed.toLocaleString('en')} | ${mb(residentBytes(app.pid))} | ${viewsPerSecond.toFixed(0)} | ${failures} |`);
+      console.log(
+        `| ${viewed.toLocaleString('en')} | ${mb(residentBytes(app.pid))} | ${viewsPerSecond.toFixed(0)} | ${failures} |`,
+      );
     }
     console.log(`${viewed.toLocaleString('en')} views in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   } finally {

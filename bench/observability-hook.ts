@@ -76,14 +76,26 @@ async function measureInChild(): Promise<void> {
   };
   // the framework's storages around every call, as in a route handler
   const framework = Array.from({ length: FRAMEWORK_STORAGES }, () => new AsyncLocalStorage<object>());
-  const inFramework = <T>(fn: () => T): T => framework.reduce<() => T>((inner, storage) => () => storage.run({}, inner), fn)();
+  const inFramework = <T>(fn: () => T): T =>
+    framework.reduce<() => T>((inner, storage) => () => storage.run({}, inner), fn)();
 
   const bare = await microsPerCall(() => inFramework(answer));
-  const observed = await microsPerCall((i) => inFramework(() => observeRequest(requests[i % 3]!, routes[i % 3], answer)));
+  const observed = await microsPerCall((i) =>
+    inFramework(() => observeRequest(requests[i % 3]!, routes[i % 3], answer)),
+  );
   const looked = await microsPerCall(() => inFramework(() => observeRequest(requests[1]!, undefined, answer)));
   const busyBare = await microsPerCall(() => inFramework(busyAnswer));
-  const busyObserved = await microsPerCall((i) => inFramework(() => observeRequest(requests[i % 3]!, routes[i % 3], busyAnswer)));
-  const line = { requestId: nodeCrypto.randomUUID(), method: 'GET', route: '/api/health', path: '/api/health', status: 200, durationMs: 0.4 };
+  const busyObserved = await microsPerCall((i) =>
+    inFramework(() => observeRequest(requests[i % 3]!, routes[i % 3], busyAnswer)),
+  );
+  const line = {
+    requestId: nodeCrypto.randomUUID(),
+    method: 'GET',
+    route: '/api/health',
+    path: '/api/health',
+    status: 200,
+    durationMs: 0.4,
+  };
   const rows: Row[] = [
     ['an answer, unobserved', bare],
     ['the answer observed (declared route)', observed],
@@ -91,24 +103,44 @@ async function measureInChild(): Promise<void> {
     ['**observing, per request**', observed - bare],
     [`an answer awaiting ${BUSY_AWAITS} times, unobserved`, busyBare],
     ['that answer observed', busyObserved],
-    [`**observing, per request of ${BUSY_AWAITS} awaits** (the framework's stores follow each)`, busyObserved - busyBare],
-    ['  a new request id (crypto.randomUUID(), as Next.js wraps it)', await microsPerCall(() => nodeCrypto.randomUUID())],
+    [
+      `**observing, per request of ${BUSY_AWAITS} awaits** (the framework's stores follow each)`,
+      busyObserved - busyBare,
+    ],
+    [
+      '  a new request id (crypto.randomUUID(), as Next.js wraps it)',
+      await microsPerCall(() => nodeCrypto.randomUUID()),
+    ],
     ['  performance.now(), twice', await microsPerCall(() => performance.now() - performance.now())],
     ['  req.url → path → route', await microsPerCall((i) => routeLabel(pathnameOf(requests[i % 3]!.url)))],
     ['  scrub(path)', await microsPerCall(() => scrub('/v1/identity/alice'))],
-    ["  the request id's AsyncLocalStorage entered", (await microsPerCall(() => inFramework(() => withRequestId('x', answer)))) - bare],
-    ['  recordRequest (counter and histogram)', await microsPerCall((i) => recordRequest(routes[i % 3]!, 'GET', 200, 0.001))],
+    [
+      "  the request id's AsyncLocalStorage entered",
+      (await microsPerCall(() => inFramework(() => withRequestId('x', answer)))) - bare,
+    ],
+    [
+      '  recordRequest (counter and histogram)',
+      await microsPerCall((i) => recordRequest(routes[i % 3]!, 'GET', 200, 0.001)),
+    ],
     ['  the request line, written', await microsPerCall(() => requestLog.info(line, 'request'))],
-    ['  X-Request-Id set on the answer', (await microsPerCall(() => respond().headers.set('x-request-id', line.requestId))) - (await microsPerCall(respond))],
+    [
+      '  X-Request-Id set on the answer',
+      (await microsPerCall(() => respond().headers.set('x-request-id', line.requestId))) -
+        (await microsPerCall(respond)),
+    ],
   ];
   process.stderr.write(`${JSON.stringify(rows)}\n`);
 }
 
 export async function benchObservabilityHook(): Promise<{ observingMicros: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=react-server', fileURLToPath(import.meta.url), 'child'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=react-server', fileURLToPath(import.meta.url), 'child'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   let logBytes = 0;
   child.stdout.on('data', (chunk: Buffer) => (logBytes += chunk.length));
   let report = '';

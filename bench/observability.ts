@@ -53,7 +53,11 @@ async function measureWithCpu(app: RunningApp, spec: LoadSpec): Promise<Measured
   const before = cpuMicros(app.pid);
   const result = await measure(spec);
   const after = cpuMicros(app.pid);
-  return { ...result, cpuMicrosPerRequest: before === null || after === null || result.requests === 0 ? null : (after - before) / result.requests };
+  return {
+    ...result,
+    cpuMicrosPerRequest:
+      before === null || after === null || result.requests === 0 ? null : (after - before) / result.requests,
+  };
 }
 
 function pubkey(): string {
@@ -67,10 +71,18 @@ type Shape = 'npm-start' | 'vercel';
 type Rounds = { on: Measured[]; off: Measured[] };
 
 /** One pair of fresh instances, measured over ROUNDS_PER_PAIR rounds of every route; `observedFirst` starts the observing one first. */
-async function measurePair(shape: Shape, env: Record<string, string>, routes: Route[], observedFirst: boolean, logDir: string, pair: number): Promise<Rounds[]> {
+async function measurePair(
+  shape: Shape,
+  env: Record<string, string>,
+  routes: Route[],
+  observedFirst: boolean,
+  logDir: string,
+  pair: number,
+): Promise<Rounds[]> {
   const logFile = (side: 'on' | 'off') => path.join(logDir, `pair-${pair}-${side}.log`);
   const serve = shape === 'vercel' ? startBareNext : startApp;
-  const start = (side: 'on' | 'off') => serve(side === 'on' ? env : { ...env, OBSERVABILITY: 'off' }, { logFile: logFile(side) });
+  const start = (side: 'on' | 'off') =>
+    serve(side === 'on' ? env : { ...env, OBSERVABILITY: 'off' }, { logFile: logFile(side) });
   const first = await start(observedFirst ? 'on' : 'off');
   const second = await start(observedFirst ? 'off' : 'on').catch(async (err) => {
     await first.stop();
@@ -80,10 +92,11 @@ async function measurePair(shape: Shape, env: Record<string, string>, routes: Ro
   const results = routes.map((): Rounds => ({ on: [], off: [] }));
   let served = 0; // requests the observing instance answered, each of which must have its line
   try {
-    for (const route of routes) for (const app of [observed, bare]) {
-      const warmUp = await measure({ ...route.load(app), durationSeconds: 1 });
-      if (app === observed) served += warmUp.requests;
-    }
+    for (const route of routes)
+      for (const app of [observed, bare]) {
+        const warmUp = await measure({ ...route.load(app), durationSeconds: 1 });
+        if (app === observed) served += warmUp.requests;
+      }
     for (let round = 0; round < ROUNDS_PER_PAIR; round++) {
       for (const [i, route] of routes.entries()) {
         // which instance goes first alternates, so the machine's drift falls on both alike
@@ -98,7 +111,9 @@ async function measurePair(shape: Shape, env: Record<string, string>, routes: Ro
     await Promise.all([observed.stop(), bare.stop()]); // a stopped server has written every line
   }
   served += results.reduce((n, r) => n + r.on.reduce((m, x) => m + x.requests, 0), 0);
-  const lines = readFileSync(logFile('on'), 'utf8').split('\n').filter((line) => line.includes('"msg":"request"')).length;
+  const lines = readFileSync(logFile('on'), 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"msg":"request"')).length;
   if (lines < served) throw new Error(`the observing instance wrote ${lines} request lines for ${served} requests`);
   return results;
 }
@@ -110,7 +125,10 @@ export async function benchObservability({ databaseUrl, rpcUrl }: Stack, shape: 
   const headers: Record<string, string> = shape === 'vercel' ? { ...VERCEL_EDGE_HEADERS } : {};
   const routes: Route[] = [
     { name: 'GET /api/health (trivial)', load: (app) => ({ name: 'trivial', url: `${app.url}/api/health`, headers }) },
-    { name: 'GET /v1/identity/{tag}', load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}`, headers }) },
+    {
+      name: 'GET /v1/identity/{tag}',
+      load: (app) => ({ name: 'identity', url: `${app.url}/v1/identity/${tag}`, headers }),
+    },
     {
       name: 'POST /v1/auth/challenge',
       load: (app) => ({
@@ -126,20 +144,24 @@ export async function benchObservability({ databaseUrl, rpcUrl }: Stack, shape: 
   const pairs: Rounds[][] = [];
   try {
     // each pair started fresh, the observing instance first in every other one
-    for (let pair = 0; pair < PAIRS; pair++) pairs.push(await measurePair(shape, env, routes, pair % 2 === 0, logDir, pair));
+    for (let pair = 0; pair < PAIRS; pair++)
+      pairs.push(await measurePair(shape, env, routes, pair % 2 === 0, logDir, pair));
   } finally {
     rmSync(logDir, { recursive: true, force: true });
   }
 
   console.log(
     `\n## Metrics and logging on the hot path (production build, ${shape === 'vercel' ? 'bare `next start` with VERCEL=1, as on Vercel' : '`npm start`'}, 10 connections) — ${PAIRS} pairs of fresh instances, each over ${ROUNDS_PER_PAIR} rounds of ${ROUND_SECONDS} s per instance, ` +
-      'the instance with OBSERVABILITY=off and the observing one in turn, logs written to files; overhead = 1 − the median of every round\'s throughput ratio (each pair\'s median beside it); ' +
-      'CPU = the instance\'s CPU time per request (µs, median of the rounds), CPU overhead = the median of each round\'s on / off − 1',
+      "the instance with OBSERVABILITY=off and the observing one in turn, logs written to files; overhead = 1 − the median of every round's throughput ratio (each pair's median beside it); " +
+      "CPU = the instance's CPU time per request (µs, median of the rounds), CPU overhead = the median of each round's on / off − 1",
   );
-  console.log('| route | req/s off | req/s on | p50 ms off | p50 ms on | p99 ms off | p99 ms on | failed | overhead | by pair | range | CPU µs off | CPU µs on | CPU overhead | target |');
+  console.log(
+    '| route | req/s off | req/s on | p50 ms off | p50 ms on | p99 ms off | p99 ms on | failed | overhead | by pair | range | CPU µs off | CPU µs on | CPU overhead | target |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const overheadsOf = ({ on, off }: Rounds) => on.map((r, round) => 1 - r.requestsPerSecond / off[round]!.requestsPerSecond);
+  const overheadsOf = ({ on, off }: Rounds) =>
+    on.map((r, round) => 1 - r.requestsPerSecond / off[round]!.requestsPerSecond);
   return routes.map((route, i) => {
     const on = pairs.flatMap((p) => p[i]!.on);
     const off = pairs.flatMap((p) => p[i]!.off);

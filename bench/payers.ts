@@ -23,7 +23,15 @@ const TAGS = 1_000_000;
 const CHECKS = 2000;
 const P95_TARGET_MS = 5;
 
-export async function benchPayers({ appUrl, databaseUrl, rpcUrl }: { appUrl: string; databaseUrl: string; rpcUrl: string }) {
+export async function benchPayers({
+  appUrl,
+  databaseUrl,
+  rpcUrl,
+}: {
+  appUrl: string;
+  databaseUrl: string;
+  rpcUrl: string;
+}) {
   const tags = await seedBenchProfiles(databaseUrl, 500);
   let next = 0;
   const get = (name: string, path: string) => ({ name, load: () => ({ name, url: `${appUrl}${path}` }) });
@@ -35,7 +43,11 @@ export async function benchPayers({ appUrl, databaseUrl, rpcUrl }: { appUrl: str
       get(names.one, `/v1/identity/${tags[0]}/signals`),
       {
         name: names.spread,
-        load: () => ({ name: 'spread', url: `${appUrl}/v1/identity/${tags[0]}/signals`, nextPath: () => `/v1/identity/${tags[next++ % tags.length]}/signals` }),
+        load: () => ({
+          name: 'spread',
+          url: `${appUrl}/v1/identity/${tags[0]}/signals`,
+          nextPath: () => `/v1/identity/${tags[next++ % tags.length]}/signals`,
+        }),
       },
       get('GET /v1/identity/{tag}, one tag (reference)', `/v1/identity/${tags[0]}`),
     ],
@@ -75,10 +87,14 @@ export async function benchAvailabilityAtScale({ databaseUrl, rpcUrl }: { databa
     const probe = (i: number): string => {
       const n = (i % 900) * 1000;
       switch (i % 4) {
-        case 0: return `5hop${n + 1000}`; // a look-alike of a verified tag: refused
-        case 1: return `b0b${n + 1}`; // a look-alike of a plain tag: warned
-        case 2: return `u${(i * 7919).toString(16).padStart(8, '0')}zz`; // fresh
-        default: return `shop${n + 1000}`; // taken
+        case 0:
+          return `5hop${n + 1000}`; // a look-alike of a verified tag: refused
+        case 1:
+          return `b0b${n + 1}`; // a look-alike of a plain tag: warned
+        case 2:
+          return `u${(i * 7919).toString(16).padStart(8, '0')}zz`; // fresh
+        default:
+          return `shop${n + 1000}`; // taken
       }
     };
     const mirror: number[] = [];
@@ -93,10 +109,12 @@ export async function benchAvailabilityAtScale({ databaseUrl, rpcUrl }: { databa
       await checkTag(db, connection, programId, tag);
       whole.push(performance.now() - t);
       // PostgreSQL's own execution time of the same statement: the part the index decides, apart from this VM's scheduling.
-      const [plan] = await executePrepared<{ 'QUERY PLAN': [{ 'Execution Time': number }] }>(db, 'bench_skeleton_mates_plan', `EXPLAIN (ANALYZE, FORMAT JSON) ${SKELETON_MATES_SQL}`, [
-        skeletonOf(tag),
-        tag,
-      ]);
+      const [plan] = await executePrepared<{ 'QUERY PLAN': [{ 'Execution Time': number }] }>(
+        db,
+        'bench_skeleton_mates_plan',
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${SKELETON_MATES_SQL}`,
+        [skeletonOf(tag), tag],
+      );
       inDatabase.push(plan!['QUERY PLAN'][0]['Execution Time']);
     }
     const row = (name: string, xs: number[]) => {

@@ -15,7 +15,8 @@ const OPEN = 1000;
 const PAID = 20;
 const RUN_EVERY_MS = 1000;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 export async function benchPayments(stack: Stack): Promise<void> {
   const { db, close } = await openDb({ driver: 'node-postgres', url: stack.databaseUrl }, { poolSize: 4 });
@@ -48,16 +49,26 @@ export async function benchPayments(stack: Stack): Promise<void> {
     }
 
     const payer = Keypair.generate();
-    await connection.confirmTransaction({ signature: await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL), ...(await connection.getLatestBlockhash()) });
+    await connection.confirmTransaction({
+      signature: await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL),
+      ...(await connection.getLatestBlockhash()),
+    });
     const landedAt = new Map<string, number>();
     await Promise.all(
       paid.map(async ({ reference }) => {
-        const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: new PublicKey(recipient), lamports: 1_000_000 });
+        const transfer = SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: new PublicKey(recipient),
+          lamports: 1_000_000,
+        });
         transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false });
         const latest = await connection.getLatestBlockhash();
         const tx = new Transaction({ feePayer: payer.publicKey, ...latest }).add(transfer);
         tx.sign(payer);
-        await connection.confirmTransaction({ signature: await connection.sendRawTransaction(tx.serialize()), ...latest }, 'confirmed');
+        await connection.confirmTransaction(
+          { signature: await connection.sendRawTransaction(tx.serialize()), ...latest },
+          'confirmed',
+        );
         landedAt.set(reference, performance.now());
       }),
     );
@@ -69,7 +80,10 @@ export async function benchPayments(stack: Stack): Promise<void> {
       const tick = performance.now();
       await findPayments({ db, connection, now: new Date() });
       for (const reference of [...waiting]) {
-        const [row] = await db.select({ status: paymentReferences.status }).from(paymentReferences).where(eq(paymentReferences.reference, reference));
+        const [row] = await db
+          .select({ status: paymentReferences.status })
+          .from(paymentReferences)
+          .where(eq(paymentReferences.reference, reference));
         if (row && row.status !== 'pending') {
           foundAfterMs.push(performance.now() - landedAt.get(reference)!);
           waiting.delete(reference);
@@ -79,8 +93,12 @@ export async function benchPayments(stack: Stack): Promise<void> {
     }
 
     const runMs = runs.map((r) => r.ms);
-    console.log(`\n## payments: finding pass (${OPEN + PAID} open references, ${REFERENCES_PER_RUN} per run, a run every ${RUN_EVERY_MS} ms)`);
-    console.log(`- RPC calls per run with nothing paid: ${Math.max(...runs.map((r) => r.rpcCalls))} (references looked up per run: ${Math.max(...runs.map((r) => r.checked))})`);
+    console.log(
+      `\n## payments: finding pass (${OPEN + PAID} open references, ${REFERENCES_PER_RUN} per run, a run every ${RUN_EVERY_MS} ms)`,
+    );
+    console.log(
+      `- RPC calls per run with nothing paid: ${Math.max(...runs.map((r) => r.rpcCalls))} (references looked up per run: ${Math.max(...runs.map((r) => r.checked))})`,
+    );
     console.log(`- one run: p50 ${percentile(runMs, 50).toFixed(0)} ms, p95 ${percentile(runMs, 95).toFixed(0)} ms`);
     console.log(
       `- payment landed → receipt confirmed, ${foundAfterMs.length} of ${PAID} paid references already looked up once: ` +

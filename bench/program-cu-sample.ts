@@ -13,14 +13,36 @@ import type { LiteSVM } from 'litesvm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { COMMITTED_SO } from '@/program/build';
 import { generateSigner, type Signer } from '@/program/deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from '@/program/deploy/litesvm-deploy';
-import { customErrorCode, expectSuccess, fundedKeypair, LAMPORTS_PER_SOL, REST_SECONDS, send, setUnixTime } from '@/program/litesvm-harness';
+import {
+  customErrorCode,
+  expectSuccess,
+  fundedKeypair,
+  LAMPORTS_PER_SOL,
+  REST_SECONDS,
+  send,
+  setUnixTime,
+} from '@/program/litesvm-harness';
 
-const BEFORE_SO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'program', 'tests', 'fixtures', 'tag_registry_v1.so');
+const BEFORE_SO = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'program',
+  'tests',
+  'fixtures',
+  'tag_registry_v1.so',
+);
 export const SAMPLE_TAGS = 1_000;
 const ALREADY_REGISTERED = 6012;
 const NOT_TAG_OWNER = 6015;
@@ -80,22 +102,45 @@ export interface TagCost {
  * another key (the build before: a pre-funded PDA, Transfer + Allocate + Assign; the
  * committed build: the resting record rewritten in place, no System call).
  */
-export function sampleCosts(so: Uint8Array, program: Signer, tags: readonly string[]): { programId: PublicKey; costs: TagCost[] } {
+export function sampleCosts(
+  so: Uint8Array,
+  program: Signer,
+  tags: readonly string[],
+): { programId: PublicKey; costs: TagCost[] } {
   const { svm, programId } = deployAt(so, program);
   const funds = 10n * LAMPORTS_PER_SOL + BigInt(tags.length) * 10_000_000n;
   const [alice, bob, carol] = [fundedKeypair(svm, funds), fundedKeypair(svm, funds), fundedKeypair(svm, funds)];
   const costs = tags.map((tag): TagCost => {
     const [tagRecord, bump] = findTagRecordAddress(tag, programId);
     const units = {} as Record<Sampled, number>;
-    const run = (label: Sampled | null, ix: TransactionInstruction, signer: Keypair, refusal?: number, wallet?: Keypair) => {
+    const run = (
+      label: Sampled | null,
+      ix: TransactionInstruction,
+      signer: Keypair,
+      refusal?: number,
+      wallet?: Keypair,
+    ) => {
       const result = send(svm, [ix], signer.publicKey, wallet ? [signer, wallet] : [signer]);
       if (refusal === undefined) expectSuccess(result);
-      else if (customErrorCode(result) !== refusal) throw new Error(`${label} for ${tag}: expected error ${refusal}, got ${customErrorCode(result)}`);
-      if (label) units[label] = Number((('meta' in result ? result.meta() : result) as { computeUnitsConsumed(): bigint }).computeUnitsConsumed());
+      else if (customErrorCode(result) !== refusal)
+        throw new Error(`${label} for ${tag}: expected error ${refusal}, got ${customErrorCode(result)}`);
+      if (label)
+        units[label] = Number(
+          (('meta' in result ? result.meta() : result) as { computeUnitsConsumed(): bigint }).computeUnitsConsumed(),
+        );
     };
-    const register = (owner: Keypair, wallet: Keypair = owner) => registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: owner.publicKey });
-    const setWallet = (owner: Keypair, wallet: Keypair) => setWalletInstruction({ programId, tagRecord, owner: owner.publicKey, wallet: wallet.publicKey });
-    const offerToBob = () => offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey });
+    const register = (owner: Keypair, wallet: Keypair = owner) =>
+      registerTagInstruction({
+        programId,
+        tag,
+        owner: owner.publicKey,
+        wallet: wallet.publicKey,
+        feePayer: owner.publicKey,
+      });
+    const setWallet = (owner: Keypair, wallet: Keypair) =>
+      setWalletInstruction({ programId, tagRecord, owner: owner.publicKey, wallet: wallet.publicKey });
+    const offerToBob = () =>
+      offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey });
     const payee = Keypair.generate();
     run('register_tag, a separate wallet signing', register(alice, payee), alice, undefined, payee);
     run('register_tag refused (AlreadyRegistered)', register(carol), carol, ALREADY_REGISTERED);
@@ -107,7 +152,11 @@ export function sampleCosts(so: Uint8Array, program: Signer, tags: readonly stri
     run('cancel_transfer', cancelTransferInstruction({ programId, tagRecord, owner: alice.publicKey }), alice);
     run(null, offerToBob(), alice);
     run('accept_transfer', acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
-    run('release_tag', releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }), bob);
+    run(
+      'release_tag',
+      releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }),
+      bob,
+    );
     setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
     run(null, SystemProgram.transfer({ fromPubkey: carol.publicKey, toPubkey: tagRecord, lamports: 1_000_000 }), carol);
     run('register_tag after the rest, address funded', register(carol), carol);
@@ -126,7 +175,11 @@ export interface Summary {
 export function summarize(values: readonly number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.max(0, Math.ceil(0.99 * sorted.length) - 1);
-  return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, p99: sorted[rank]!, max: sorted[sorted.length - 1]! };
+  return {
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    p99: sorted[rank]!,
+    max: sorted[sorted.length - 1]!,
+  };
 }
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -140,10 +193,16 @@ export function benchProgramCuSample(count = SAMPLE_TAGS): Record<Sampled, Summa
   const before = sampleCosts(new Uint8Array(readFileSync(BEFORE_SO)), program, tags);
   const after = sampleCosts(new Uint8Array(readFileSync(COMMITTED_SO)), program, tags);
   const bumps = summarize(after.costs.map((c) => 255 - c.bump));
-  console.log(`\n## Compute units per instruction, ${n(count)} random tags (3–32 bytes), both builds at one fresh random program id (LiteSVM, every feature on, deployed through loader-v3)`);
-  console.log(`program id ${program.address}: PDA bumps tried beyond the first, mean ${bumps.mean.toFixed(2)}, max ${bumps.max}`);
+  console.log(
+    `\n## Compute units per instruction, ${n(count)} random tags (3–32 bytes), both builds at one fresh random program id (LiteSVM, every feature on, deployed through loader-v3)`,
+  );
+  console.log(
+    `program id ${program.address}: PDA bumps tried beyond the first, mean ${bumps.mean.toFixed(2)}, max ${bumps.max}`,
+  );
   console.log('before: program/tests/fixtures/tag_registry_v1.so; after: program/tag_registry.so');
-  console.log(`${'instruction'.padEnd(44)} ${'before: mean    p99    max'.padEnd(26)}   ${'after: mean    p99    max'.padEnd(25)}`);
+  console.log(
+    `${'instruction'.padEnd(44)} ${'before: mean    p99    max'.padEnd(26)}   ${'after: mean    p99    max'.padEnd(25)}`,
+  );
   const summaries = {} as Record<Sampled, Summary>;
   for (const label of SAMPLED) {
     summaries[label] = summarize(after.costs.map((c) => c.units[label]));

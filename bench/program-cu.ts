@@ -16,7 +16,12 @@ import { COMMITTED_SO } from '@/program/build';
 import { estimateDeployCost } from '@/program/deploy/deploy';
 import { generateSigner } from '@/program/deploy/keys';
 import { allFeaturesSvm } from '@/program/deploy/litesvm-deploy';
-import { BUFFER_HEADER_SIZE, PROGRAM_ACCOUNT_SIZE, PROGRAM_DATA_HEADER_SIZE, writeChunkSize } from '@/program/deploy/loader-v3';
+import {
+  BUFFER_HEADER_SIZE,
+  PROGRAM_ACCOUNT_SIZE,
+  PROGRAM_DATA_HEADER_SIZE,
+  writeChunkSize,
+} from '@/program/deploy/loader-v3';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
 
 export const PROGRAM_CU_TARGET = 10_000;
@@ -24,7 +29,14 @@ export const PROGRAM_CU_TARGET = 10_000;
 export const OWNER_PAYS_V3_TARGET = 4_000;
 /** What was recorded for the v0 build (program id of that time; every tag at bump 255; bench/results/2026-11-26.md). */
 export const README_V0_FIGURES = { ownerPays: 3_642, sponsored: 3_639, preFunded: 5_901 };
-const V0_SO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'program', 'tests', 'fixtures', 'tag_registry_v0.so');
+const V0_SO_PATH = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'program',
+  'tests',
+  'fixtures',
+  'tag_registry_v0.so',
+);
 const LONGEST_TAG = 'abcdefghijklmnopqrstuvwxyz012345';
 
 export interface ProgramComputeUnits {
@@ -57,7 +69,13 @@ function registerCu(svm: LiteSVM, { sponsored = false, preFunded = false, tag = 
     expectSuccess(send(svm, [transfer], stranger.publicKey, [stranger]));
   }
   const wallet = Keypair.generate(); // the payout wallet signs (the v0 build ignores the account)
-  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: payer.publicKey });
+  const ix = registerTagInstruction({
+    programId: PROGRAM_ID,
+    tag,
+    owner: owner.publicKey,
+    wallet: wallet.publicKey,
+    feePayer: payer.publicKey,
+  });
   const result = expectSuccess(send(svm, [ix], payer.publicKey, sponsored ? [payer, owner, wallet] : [owner, wallet]));
   return Number(result.computeUnitsConsumed());
 }
@@ -114,8 +132,13 @@ export function deployCost(): DeployCost {
   const programDataRentDoubled = rent(PROGRAM_DATA_HEADER_SIZE + 2 * bytes);
   // program:deploy's own estimate (payer is the authority, no priority fee): the fees are the same whatever the capacity.
   const { writes, fees } = estimateDeployCost({
-    length: bytes, chunk: writeChunkSize({ payer, authority: payer }), separateAuthority: false, bufferOnly: false,
-    rentBuffer: bufferRent, rentProgramData: programDataRentDoubled, rentProgram: programAccountRent,
+    length: bytes,
+    chunk: writeChunkSize({ payer, authority: payer }),
+    separateAuthority: false,
+    bufferOnly: false,
+    rentBuffer: bufferRent,
+    rentProgramData: programDataRentDoubled,
+    rentProgram: programAccountRent,
   });
   return {
     bytes,
@@ -134,7 +157,9 @@ const sol = (lamports: bigint) => `${(Number(lamports) / 1e9).toFixed(4)} SOL`;
 export function benchProgram(): ProgramComputeUnits {
   const v3 = measureProgramComputeUnits();
   const v0 = measureV0ComputeUnits();
-  const bumps = ['alice', LONGEST_TAG].map((t) => `${t.length > 8 ? '32-byte tag' : t}: ${findTagRecordAddress(t, new PublicKey(PROGRAM_ID))[1]}`).join(', ');
+  const bumps = ['alice', LONGEST_TAG]
+    .map((t) => `${t.length > 8 ? '32-byte tag' : t}: ${findTagRecordAddress(t, new PublicKey(PROGRAM_ID))[1]}`)
+    .join(', ');
   console.log(`\n## Program compute units (LiteSVM, every feature on; PDA bumps ${bumps})`);
   console.log(`${'register_tag'.padEnd(30)} ${'v3'.padStart(7)} ${'v0 now'.padStart(7)} ${'v0 README'.padStart(10)}`);
   const rows: Array<[string, keyof ProgramComputeUnits]> = [
@@ -145,15 +170,25 @@ export function benchProgram(): ProgramComputeUnits {
   ];
   for (const [label, key] of rows) {
     const readme = README_V0_FIGURES[key as keyof typeof README_V0_FIGURES];
-    console.log(`${label.padEnd(30)} ${String(v3[key]).padStart(7)} ${String(v0[key]).padStart(7)} ${String(readme ?? '-').padStart(10)}  ${v3[key] <= v0[key] ? 'no worse than v0' : 'WORSE than v0'}`);
+    console.log(
+      `${label.padEnd(30)} ${String(v3[key]).padStart(7)} ${String(v0[key]).padStart(7)} ${String(readme ?? '-').padStart(10)}  ${v3[key] <= v0[key] ? 'no worse than v0' : 'WORSE than v0'}`,
+    );
   }
-  console.log(`owner pays on v3: ${v3.ownerPays} CU, target ≤ ${OWNER_PAYS_V3_TARGET}: ${v3.ownerPays <= OWNER_PAYS_V3_TARGET ? 'met' : 'MISSED'}; every scenario ≤ ${v3.target}: ${Object.values(v3).every((u) => u <= v3.target) ? 'met' : 'MISSED'}`);
-  console.log('(v0 now: the old build at the same id and tags; each extra PDA bump adds about 340 CU to v3, 1,500 to v0; `npm run bench -- cu` samples 1,000 random tags)');
+  console.log(
+    `owner pays on v3: ${v3.ownerPays} CU, target ≤ ${OWNER_PAYS_V3_TARGET}: ${v3.ownerPays <= OWNER_PAYS_V3_TARGET ? 'met' : 'MISSED'}; every scenario ≤ ${v3.target}: ${Object.values(v3).every((u) => u <= v3.target) ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    '(v0 now: the old build at the same id and tags; each extra PDA bump adds about 340 CU to v3, 1,500 to v0; `npm run bench -- cu` samples 1,000 random tags)',
+  );
 
   const cost = deployCost();
   console.log('\n## Program binary and deploy cost (rent as LiteSVM carries it: mainnet today)');
-  console.log(`binary: ${cost.bytes} bytes (v0 build: ${readFileSync(V0_SO_PATH).length}), ${cost.writes} write transactions`);
-  console.log(`deploy, max length 2× (the default): ${sol(cost.programDataRentDoubled + cost.programAccountRent + cost.fees)} (program data ${sol(cost.programDataRentDoubled)}, program account ${sol(cost.programAccountRent)}, fees ${sol(cost.fees)})`);
+  console.log(
+    `binary: ${cost.bytes} bytes (v0 build: ${readFileSync(V0_SO_PATH).length}), ${cost.writes} write transactions`,
+  );
+  console.log(
+    `deploy, max length 2× (the default): ${sol(cost.programDataRentDoubled + cost.programAccountRent + cost.fees)} (program data ${sol(cost.programDataRentDoubled)}, program account ${sol(cost.programAccountRent)}, fees ${sol(cost.fees)})`,
+  );
   console.log(`deploy, max length = build:         ${sol(cost.programDataRent + cost.programAccountRent + cost.fees)}`);
   console.log(`held while writing, returned: ${sol(cost.bufferRent)} (buffer rent)`);
   return v3;

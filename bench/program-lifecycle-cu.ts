@@ -12,9 +12,24 @@
 import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
-import { expectSuccess, fundedKeypair, PROGRAM_ID, REST_SECONDS, send, setUnixTime, startSvm } from '@/program/litesvm-harness';
+import {
+  expectSuccess,
+  fundedKeypair,
+  PROGRAM_ID,
+  REST_SECONDS,
+  send,
+  setUnixTime,
+  startSvm,
+} from '@/program/litesvm-harness';
 
 export const LIFECYCLE_CU_TARGET = 3_000;
 
@@ -32,31 +47,71 @@ export function measureLifecycleComputeUnits(tag = 'alice'): LifecycleComputeUni
   const carol = fundedKeypair(svm);
   const [tagRecord, bump] = findTagRecordAddress(tag, programId);
   const rows: LifecycleComputeUnits['rows'] = [];
-  const measure = (label: string, ix: TransactionInstruction, signer: Keypair, target: number | null = LIFECYCLE_CU_TARGET, wallet?: Keypair) => {
+  const measure = (
+    label: string,
+    ix: TransactionInstruction,
+    signer: Keypair,
+    target: number | null = LIFECYCLE_CU_TARGET,
+    wallet?: Keypair,
+  ) => {
     const result = expectSuccess(send(svm, [ix], signer.publicKey, wallet ? [signer, wallet] : [signer]));
     rows.push({ label, units: Number(result.computeUnitsConsumed()), target });
   };
   const afterTheRest = () => setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
   const payee = Keypair.generate();
-  const register = (owner: Keypair) => registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
-  const offer = (owner: Keypair, newOwner: PublicKey) => offerTransferInstruction({ programId, tagRecord, owner: owner.publicKey, newOwner });
+  const register = (owner: Keypair) =>
+    registerTagInstruction({
+      programId,
+      tag,
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    });
+  const offer = (owner: Keypair, newOwner: PublicKey) =>
+    offerTransferInstruction({ programId, tagRecord, owner: owner.publicKey, newOwner });
 
   measure(`register_tag, owner pays (bump ${bump})`, register(alice), alice, null);
-  measure('set_wallet, a separate wallet', setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: payee.publicKey }), alice, LIFECYCLE_CU_TARGET, payee);
-  measure('set_wallet, the owner', setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: alice.publicKey }), alice);
+  measure(
+    'set_wallet, a separate wallet',
+    setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: payee.publicKey }),
+    alice,
+    LIFECYCLE_CU_TARGET,
+    payee,
+  );
+  measure(
+    'set_wallet, the owner',
+    setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: alice.publicKey }),
+    alice,
+  );
   measure('offer_transfer', offer(alice, bob.publicKey), alice);
   measure('offer_transfer, replacing an offer', offer(alice, carol.publicKey), alice);
   measure('cancel_transfer', cancelTransferInstruction({ programId, tagRecord, owner: alice.publicKey }), alice);
   expectSuccess(send(svm, [offer(alice, bob.publicKey)], alice.publicKey, [alice]));
   measure('accept_transfer', acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
-  measure('release_tag, to another receiver', releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }), bob);
+  measure(
+    'release_tag, to another receiver',
+    releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }),
+    bob,
+  );
   measure('register_tag, previous owner, resting', register(bob), bob, null);
-  measure('release_tag, to the owner', releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: bob.publicKey }), bob);
+  measure(
+    'release_tag, to the owner',
+    releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: bob.publicKey }),
+    bob,
+  );
   afterTheRest();
   measure('register_tag, anyone, rest over', register(carol), carol, null);
-  measure('release_tag, again', releaseTagInstruction({ programId, tagRecord, owner: carol.publicKey, receiver: carol.publicKey }), carol);
+  measure(
+    'release_tag, again',
+    releaseTagInstruction({ programId, tagRecord, owner: carol.publicKey, receiver: carol.publicKey }),
+    carol,
+  );
   afterTheRest();
-  measure('release_tag, closing after the rest', releaseTagInstruction({ programId, tagRecord, owner: carol.publicKey, receiver: carol.publicKey }), carol);
+  measure(
+    'release_tag, closing after the rest',
+    releaseTagInstruction({ programId, tagRecord, owner: carol.publicKey, receiver: carol.publicKey }),
+    carol,
+  );
   return { rows };
 }
 

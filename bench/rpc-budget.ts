@@ -16,13 +16,20 @@ const CONCURRENCY = 20;
 export async function benchRpcBudget({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
   const calls = new Map<string, number>();
   const proxy = await startRpcProxy(rpcUrl, (request) => {
-    for (const call of [request ?? []].flat() as RpcCall[]) calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
+    for (const call of [request ?? []].flat() as RpcCall[])
+      calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
     return undefined;
   });
   const { db, close } = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 2 });
   const { tag } = await insertIdentity(db, { preferredToken: Keypair.generate().publicKey.toBase58() });
   await close();
-  const app = await startApp({ DATABASE_URL: databaseUrl, SOLANA_RPC_URL: proxy.url, INDEXER_INTERVAL_SECONDS: '0', WEBHOOK_INTERVAL_SECONDS: '0', ...BENCH_APP_ENV });
+  const app = await startApp({
+    DATABASE_URL: databaseUrl,
+    SOLANA_RPC_URL: proxy.url,
+    INDEXER_INTERVAL_SECONDS: '0',
+    WEBHOOK_INTERVAL_SECONDS: '0',
+    ...BENCH_APP_ENV,
+  });
   try {
     const routes: [string, () => string][] = [
       ['GET /v1/reverse/{address} → 404', () => `/v1/reverse/${Keypair.generate().publicKey.toBase58()}`],
@@ -51,7 +58,9 @@ export async function benchRpcBudget({ databaseUrl, rpcUrl }: { databaseUrl: str
       const seconds = (performance.now() - started) / 1000;
       const total = [...calls.values()].reduce((a, b) => a + b, 0);
       const byMethod = [...calls].map(([m, n]) => `${m} ${n}`).join(', ') || '—';
-      console.log(`| ${name} | ${REQUESTS} (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')}) | ${seconds.toFixed(1)} | ${total} | ${(total / REQUESTS).toFixed(3)} | ${byMethod} |`);
+      console.log(
+        `| ${name} | ${REQUESTS} (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')}) | ${seconds.toFixed(1)} | ${total} | ${(total / REQUESTS).toFixed(3)} | ${byMethod} |`,
+      );
     }
   } finally {
     await app.stop();

@@ -81,15 +81,17 @@ const SECTIONS: Record<string, Section> = {
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => a in SECTIONS);
   const names = wanted.length ? wanted : Object.keys(SECTIONS).filter((name) => !SECTIONS[name]!.optIn);
-  const stack = names.some((name) => SECTIONS[name]!.stack)
-    ? await startStack(BENCH_APP_ENV)
-    : null;
+  const stack = names.some((name) => SECTIONS[name]!.stack) ? await startStack(BENCH_APP_ENV) : null;
   // The load generator (autocannon, in this process) yields to the server and PostgreSQL
   // when they want the same cores: on a real deployment it would be another machine.
   setPriority(LOAD_GENERATOR_NICENESS);
   // The machine's load beside every run: figures from a busy machine are not a quiet one's.
-  const load = loadavg().map((x) => x.toFixed(1)).join(' ');
-  console.log(`\n# Benchmarks — ${new Date().toISOString()}, commit ${commitOf()}, ${cpus().length} cores, load average ${load}, Node ${process.version}`);
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+  console.log(
+    `\n# Benchmarks — ${new Date().toISOString()}, commit ${commitOf()}, ${cpus().length} cores, load average ${load}, Node ${process.version}`,
+  );
   console.log(`sections: ${names.join(' ')}`);
   try {
     for (const name of names) {
@@ -136,7 +138,8 @@ function recordRun(): Promise<number> {
     child.on('close', (code, signal) => {
       toMarkdown.end();
       const failed = code !== 0;
-      if (failed) file.write(`\n**This run failed** (${signal ?? `exit code ${code}`}): the figures above are incomplete.\n`);
+      if (failed)
+        file.write(`\n**This run failed** (${signal ?? `exit code ${code}`}): the figures above are incomplete.\n`);
       file.end(() => {
         console.error(`figures appended to ${path}`);
         resolve(failed ? 1 : 0);

@@ -16,7 +16,12 @@ const OWNERS = 16;
  * backlog of tens of thousands quick to build), each checked accepted; finality is immediate
  * on the localnet. Resolves once the last is landed.
  */
-export async function registrationBacklog(rpcUrl: string, programId: PublicKey, prefix: string, count: number): Promise<void> {
+export async function registrationBacklog(
+  rpcUrl: string,
+  programId: PublicKey,
+  prefix: string,
+  count: number,
+): Promise<void> {
   const connection = new Connection(rpcUrl, 'confirmed');
   const owners = Array.from({ length: OWNERS }, () => Keypair.generate());
   for (const owner of owners) await connection.requestAirdrop(owner.publicKey, 1000 * LAMPORTS_PER_SOL);
@@ -27,16 +32,32 @@ export async function registrationBacklog(rpcUrl: string, programId: PublicKey, 
     for (let i = first; i < Math.min(count, first + SEND_BATCH); i++) {
       const owner = owners[i % OWNERS]!;
       const tx = new Transaction({ feePayer: owner.publicKey, blockhash, lastValidBlockHeight }).add(
-        registerTagInstruction({ programId, tag: `${prefix}${i}`, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }),
+        registerTagInstruction({
+          programId,
+          tag: `${prefix}${i}`,
+          owner: owner.publicKey,
+          wallet: owner.publicKey,
+          feePayer: owner.publicKey,
+        }),
       );
       tx.addSignature(owner.publicKey, sign(null, tx.serializeMessage(), keys[i % OWNERS]!));
       const wire = tx.serialize({ verifySignatures: false }).toString('base64');
-      calls.push({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [wire, { encoding: 'base64', skipPreflight: true }] });
+      calls.push({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'sendTransaction',
+        params: [wire, { encoding: 'base64', skipPreflight: true }],
+      });
     }
-    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(calls) });
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(calls),
+    });
     const answers = (await res.json()) as { id: number; error?: unknown }[];
     const failed = answers.find((a) => a.error);
-    if (!res.ok || answers.length !== calls.length || failed) throw new Error(`registration backlog: ${res.status} ${JSON.stringify(failed ?? answers.length)}`);
+    if (!res.ok || answers.length !== calls.length || failed)
+      throw new Error(`registration backlog: ${res.status} ${JSON.stringify(failed ?? answers.length)}`);
   }
 }
 
@@ -59,14 +80,27 @@ export interface CatchUp {
 }
 
 /** One runIndexer call from an empty cursor over everything the program has on `rpcUrl`. */
-export async function indexerCatchUp(databaseUrl: string, rpcUrl: string, programId: PublicKey, expected: number): Promise<CatchUp> {
+export async function indexerCatchUp(
+  databaseUrl: string,
+  rpcUrl: string,
+  programId: PublicKey,
+  expected: number,
+): Promise<CatchUp> {
   const handle = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 10 });
   try {
     const connection = new Connection(rpcUrl, 'confirmed');
     const t0 = performance.now();
-    const summary = await runIndexer({ db: handle.db, connection, programId, maxTransactions: 1_000_000, pageSize: 1000, now: new Date() });
+    const summary = await runIndexer({
+      db: handle.db,
+      connection,
+      programId,
+      maxTransactions: 1_000_000,
+      pageSize: 1000,
+      now: new Date(),
+    });
     const seconds = (performance.now() - t0) / 1000;
-    if (summary.processed !== expected || summary.indexed !== expected) throw new Error(`indexer catch-up: processed ${summary.processed}, indexed ${summary.indexed} of ${expected}`);
+    if (summary.processed !== expected || summary.indexed !== expected)
+      throw new Error(`indexer catch-up: processed ${summary.processed}, indexed ${summary.indexed} of ${expected}`);
     return { transactions: summary.processed, seconds, perSecond: summary.processed / seconds };
   } finally {
     await handle.close();
@@ -88,7 +122,10 @@ export async function reconcileOver(databaseUrl: string, rpcUrl: string, program
     const t0 = performance.now();
     const report = await reconcileMirror({ db: handle.db, connection, programId, repair: false, now: new Date() });
     const seconds = (performance.now() - t0) / 1000;
-    if (report.differences.length) throw new Error(`reconcile: ${report.differences.length} differences, first ${JSON.stringify(report.differences[0])}`);
+    if (report.differences.length)
+      throw new Error(
+        `reconcile: ${report.differences.length} differences, first ${JSON.stringify(report.differences[0])}`,
+      );
     return { records: report.records, rows: report.rows, seconds, perSecond: report.records / seconds };
   } finally {
     await handle.close();

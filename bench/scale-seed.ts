@@ -26,7 +26,32 @@ const SEEDED_TABLES = ['identities', 'identity_events', 'primary_tags'];
 /** Two years of history, ending now. */
 const HISTORY_MS = 2 * 365 * 24 * 3600 * 1000;
 
-const WORDS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'niaj', 'olivia', 'peggy', 'rupert', 'sybil', 'trent', 'victor', 'walter', 'shop', 'cafe', 'studio', 'dao', 'labs'];
+const WORDS = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'niaj',
+  'olivia',
+  'peggy',
+  'rupert',
+  'sybil',
+  'trent',
+  'victor',
+  'walter',
+  'shop',
+  'cafe',
+  'studio',
+  'dao',
+  'labs',
+];
 const WORD_ARRAY = `(ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}])`;
 
 // SQL expressions over a row number, written out in place (PostgreSQL would call a function
@@ -40,10 +65,12 @@ const hex = (k: string, salt: string) => `replace(md5('${salt}' || (${k})), '0',
  * 58), like a Solana address, from a number and its `hex`: what the routes accept and the
  * indexes hold.
  */
-const addrOf = (k: string, h: string) => `(substr('23456789ABCDEFGH', 1 + ((${k}) % 16)::int, 1) || ${h} || substr(${h}, 3, 11))`;
+const addrOf = (k: string, h: string) =>
+  `(substr('23456789ABCDEFGH', 1 + ((${k}) % 16)::int, 1) || ${h} || substr(${h}, 3, 11))`;
 const addr = (k: string) => addrOf(k, hex(k, 'w'));
 /** `alice1234`, `shop_999`: a word and the row number, unique and canonical. */
-const tagOf = (n: string) => `(${WORD_ARRAY}[1 + floor(${u(n, 1)} * ${WORDS.length})::int] || CASE WHEN (${n}) % 3 = 0 THEN '_' ELSE '' END || (${n}))`;
+const tagOf = (n: string) =>
+  `(${WORD_ARRAY}[1 + floor(${u(n, 1)} * ${WORDS.length})::int] || CASE WHEN (${n}) % 3 = 0 THEN '_' ELSE '' END || (${n}))`;
 /** 62% of tags are their owner's only one; 35% belong to owners of about three; 3% to the few (one per 10,000 tags) with hundreds. */
 const ownerNo = (n: string, total: string) => `CASE
     WHEN ${u(n, 2)} < 0.62 THEN (${n})
@@ -60,7 +87,8 @@ const iso = (ts: string) => `to_char((${ts}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"H
 
 /** Every seeded row by its number, with its feed JSON; the load reads it twice, then drops it. */
 const SEED_TABLE = 'scale_seed_rows';
-const IDENTITY_COLUMNS = 'tag, owner, wallet, pending_owner, pda, display_name, avatar, bio, preferred_token, verified, merchant, status, created_at, updated_at, signature, slot';
+const IDENTITY_COLUMNS =
+  'tag, owner, wallet, pending_owner, pda, display_name, avatar, bio, preferred_token, verified, merchant, status, created_at, updated_at, signature, slot';
 
 // $1 identities, $2 start of history, $3 time between two registrations. Each level computes
 // what the next reads (OFFSET 0 keeps PostgreSQL from pasting an md5 into every use of it).
@@ -130,13 +158,16 @@ async function burnTransactionIds(client: pg.Client, count: number): Promise<big
 }
 
 export async function seedScale(databaseUrl: string, shape: ScaleShape): Promise<SeedReport> {
-  if (shape.events % shape.identities !== 0) throw new Error('seedScale: events must be a whole multiple of identities');
+  if (shape.events % shape.identities !== 0)
+    throw new Error('seedScale: events must be a whole multiple of identities');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const t0 = performance.now();
   const since = (t: number) => (performance.now() - t) / 1000;
   try {
-    await client.query(`SET maintenance_work_mem = '512MB'; SET work_mem = '512MB'; SET synchronous_commit = off; SET statement_timeout = 0`);
+    await client.query(
+      `SET maintenance_work_mem = '512MB'; SET work_mem = '512MB'; SET synchronous_commit = off; SET statement_timeout = 0`,
+    );
     // Indexes are built once after the load (what a restore does), not row by row during it.
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
       `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
@@ -151,7 +182,11 @@ export async function seedScale(databaseUrl: string, shape: ScaleShape): Promise
     const ratio = shape.events / shape.identities;
     let t = performance.now();
     await client.query(`DROP TABLE IF EXISTS ${SEED_TABLE}`);
-    await client.query(SEED_ROWS, [shape.identities, started.toISOString(), `${(eventStepMs * ratio).toFixed(3)} milliseconds`]);
+    await client.query(SEED_ROWS, [
+      shape.identities,
+      started.toISOString(),
+      `${(eventStepMs * ratio).toFixed(3)} milliseconds`,
+    ]);
     await client.query(`INSERT INTO identities (${IDENTITY_COLUMNS}) SELECT ${IDENTITY_COLUMNS} FROM ${SEED_TABLE}`);
     // Some owners of several tags chose one as primary.
     await client.query(
@@ -162,7 +197,14 @@ export async function seedScale(databaseUrl: string, shape: ScaleShape): Promise
     const identitiesSeconds = since(t);
     t = performance.now();
     const firstXid = await burnTransactionIds(client, Math.ceil(shape.events / EVENTS_PER_TRANSACTION));
-    await client.query(SEED_EVENTS, [shape.events, ratio, started.toISOString(), `${eventStepMs.toFixed(3)} milliseconds`, firstXid.toString(), EVENTS_PER_TRANSACTION]);
+    await client.query(SEED_EVENTS, [
+      shape.events,
+      ratio,
+      started.toISOString(),
+      `${eventStepMs.toFixed(3)} milliseconds`,
+      firstXid.toString(),
+      EVENTS_PER_TRANSACTION,
+    ]);
     await client.query(`SELECT setval(pg_get_serial_sequence('identity_events', 'id'), $1)`, [shape.events]);
     await client.query(`DROP TABLE ${SEED_TABLE}`);
     const eventsSeconds = since(t);
@@ -189,7 +231,13 @@ export async function seedScale(databaseUrl: string, shape: ScaleShape): Promise
       `SELECT pg_total_relation_size('identities') AS identities, pg_total_relation_size('identity_events') AS events`,
     );
     return {
-      seconds: { identities: identitiesSeconds, events: eventsSeconds, indexes: indexSeconds, vacuum: vacuumSeconds, total: since(t0) },
+      seconds: {
+        identities: identitiesSeconds,
+        events: eventsSeconds,
+        indexes: indexSeconds,
+        vacuum: vacuumSeconds,
+        total: since(t0),
+      },
       bytes: { identities: Number(rows[0]!.identities), events: Number(rows[0]!.events) },
     };
   } finally {

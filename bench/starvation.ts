@@ -43,21 +43,32 @@ async function sampleHealth(appUrl: string, seconds: number): Promise<Latencies>
       await new Promise((r) => setTimeout(r, 20));
     }
     process.stdout.write(JSON.stringify(times));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise<void>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`health sampler exited ${code}`)))));
+  await new Promise<void>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`health sampler exited ${code}`)))),
+  );
   const times = (JSON.parse(out) as number[]).sort((a, b) => a - b);
   const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 10) / 10;
   return { p50: at(0.5), p95: at(0.95), n: times.length };
 }
 
 /** Runs `client(i)` for each of `count` clients until `stop` is set; counts their answers by status. */
-async function clients(count: number, client: (i: number, answered: (status: number) => void, stopped: () => boolean) => Promise<void>) {
+async function clients(
+  count: number,
+  client: (i: number, answered: (status: number) => void, stopped: () => boolean) => Promise<void>,
+) {
   const statuses = new Map<number, number>();
   let stop = false;
   const running = Array.from({ length: count }, (_, i) =>
-    client(i, (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1), () => stop).catch(() => {}),
+    client(
+      i,
+      (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
+      () => stop,
+    ).catch(() => {}),
   );
   return {
     statuses,
@@ -75,7 +86,8 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
   const { db, close } = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 2 });
   try {
     for (let round = 0; round < FEED_ROUNDS; round++) {
-      for (let i = 0; i < tags.length; i += 100) await db.transaction((tx) => recordIdentityChanges(tx, tags.slice(i, i + 100), new Date()));
+      for (let i = 0; i < tags.length; i += 100)
+        await db.transaction((tx) => recordIdentityChanges(tx, tags.slice(i, i + 100), new Date()));
     }
   } finally {
     await close();
@@ -95,7 +107,9 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
     const readers = await clients(FEED_READERS, async (i, answered, stopped) => {
       let after = '0-0';
       while (!stopped()) {
-        const res = await fetch(`${app.url}/v1/events?after=${after}&limit=1000`, { headers: { 'x-forwarded-for': addressOf(i) } });
+        const res = await fetch(`${app.url}/v1/events?after=${after}&limit=1000`, {
+          headers: { 'x-forwarded-for': addressOf(i) },
+        });
         answered(res.status);
         if (res.status === 200) {
           // `next` from the page's end, without parsing up to 1 MiB here; at the live end (`next` unchanged), from the start again
@@ -110,7 +124,9 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
 
     const crawlers = await clients(OG_CRAWLERS, async (i, answered, stopped) => {
       for (let n = i; !stopped(); n += OG_CRAWLERS) {
-        const res = await fetch(`${app.url}/profile/${tags[n % OG_TAGS]}/opengraph-image`, { headers: { 'x-forwarded-for': addressOf(1000 + i) } });
+        const res = await fetch(`${app.url}/profile/${tags[n % OG_TAGS]}/opengraph-image`, {
+          headers: { 'x-forwarded-for': addressOf(1000 + i) },
+        });
         answered(res.status);
         await res.arrayBuffer();
       }
@@ -120,11 +136,15 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
 
     const row = (name: string, l: Latencies, statuses?: Map<number, number>) =>
       `| ${name} | ${l.p50} | ${l.p95} | ${(l.p95 / idle.p95).toFixed(1)}× | ${l.n} | ${statuses ? [...statuses].map(([s, n]) => `${s}: ${n}`).join(', ') : '—'} |`;
-    console.log(`\n## Health under heavy readers (production build, PostgreSQL; target: p95 within ${TARGET_P95_RATIO}× of idle)\n`);
+    console.log(
+      `\n## Health under heavy readers (production build, PostgreSQL; target: p95 within ${TARGET_P95_RATIO}× of idle)\n`,
+    );
     console.log('| load | health p50 ms | health p95 ms | p95 / idle | samples | the load’s answers |');
     console.log('|---|---|---|---|---|---|');
     console.log(row('idle', idle));
-    console.log(row(`${FEED_READERS} feed readers, pages of 1,000, each from its own address`, underFeed, readers.statuses));
+    console.log(
+      row(`${FEED_READERS} feed readers, pages of 1,000, each from its own address`, underFeed, readers.statuses),
+    );
     console.log(row(`${OG_CRAWLERS} share-image crawlers going round ${OG_TAGS} tags`, underCrawl, crawlers.statuses));
   } finally {
     await app.stop();

@@ -77,7 +77,10 @@ export async function timesToFirstByte(appUrl: string, paths: string[], requests
       const req = request(new URL(paths[i]!, appUrl), { agent: agents[i], headers }, (res) => {
         const ms = performance.now() - start;
         if (res.statusCode !== 200) reject(new Error(`GET ${paths[i]}: ${res.statusCode}`));
-        res.on('end', () => resolve(ms)).on('error', reject).resume();
+        res
+          .on('end', () => resolve(ms))
+          .on('error', reject)
+          .resume();
       });
       req.on('error', reject).end();
     });
@@ -99,10 +102,19 @@ export async function timesToFirstByte(appUrl: string, paths: string[], requests
   });
 }
 
-
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-export async function benchWeb({ appUrl, databaseUrl, rpcUrl, tag }: { appUrl: string; databaseUrl?: string; rpcUrl?: string; tag?: string }) {
+export async function benchWeb({
+  appUrl,
+  databaseUrl,
+  rpcUrl,
+  tag,
+}: {
+  appUrl: string;
+  databaseUrl?: string;
+  rpcUrl?: string;
+  tag?: string;
+}) {
   const profileTag = tag ?? (databaseUrl ? await seedBenchProfile(databaseUrl) : undefined);
   if (!profileTag) throw new Error('benchWeb needs a tag that exists, or a databaseUrl to seed one');
   const profilePath = `/@${profileTag}`;
@@ -110,44 +122,64 @@ export async function benchWeb({ appUrl, databaseUrl, rpcUrl, tag }: { appUrl: s
   const profile = await pageJavaScript(appUrl, profilePath);
   const register = await pageJavaScript(appUrl, '/register');
   // The same build under a bare `next start` on the same database and cluster, beside `npm start`.
-  const bare = databaseUrl && rpcUrl ? await startBareNext({ DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl }) : undefined;
+  const bare =
+    databaseUrl && rpcUrl ? await startBareNext({ DATABASE_URL: databaseUrl, SOLANA_RPC_URL: rpcUrl }) : undefined;
   const shapes = [{ name: 'npm start', url: appUrl }, ...(bare ? [{ name: 'next start', url: bare.url }] : [])];
   let ttfb: Ttfb[];
   try {
-    ttfb = await timesToFirstByte(appUrl, shapes.flatMap((shape) => [`${shape.url}/api/health`, `${shape.url}${profilePath}`]));
+    ttfb = await timesToFirstByte(
+      appUrl,
+      shapes.flatMap((shape) => [`${shape.url}/api/health`, `${shape.url}${profilePath}`]),
+    );
   } finally {
     await bare?.stop();
   }
 
   console.log('\n## Web pages (production build)');
-  console.log('\nJavaScript a browser downloads (module scripts; gzip -6 for a client without brotli, brotli q11 as a CDN sends):\n');
+  console.log(
+    '\nJavaScript a browser downloads (module scripts; gzip -6 for a client without brotli, brotli q11 as a CDN sends):\n',
+  );
   console.log('| page | scripts | raw | gzip | brotli | wallet code |');
   console.log('|---|---:|---:|---:|---:|---|');
   for (const page of [profile, register]) {
-    const wallet = page.walletCode.length ? `yes (${[...new Set(page.walletCode.map((w) => w.marker))].join(', ')})` : 'none';
-    console.log(`| ${page.path === profilePath ? '/@tag' : page.path} | ${page.scripts} | ${kb(page.rawBytes)} | ${kb(page.gzipBytes)} | ${kb(page.brotliBytes)} | ${wallet} |`);
+    const wallet = page.walletCode.length
+      ? `yes (${[...new Set(page.walletCode.map((w) => w.marker))].join(', ')})`
+      : 'none';
+    console.log(
+      `| ${page.path === profilePath ? '/@tag' : page.path} | ${page.scripts} | ${kb(page.rawBytes)} | ${kb(page.gzipBytes)} | ${kb(page.brotliBytes)} | ${wallet} |`,
+    );
   }
   const underBudget = profile.brotliBytes <= PROFILE_JS_BUDGET_BYTES;
   console.log(
     `\n/@tag JavaScript: ${kb(profile.brotliBytes)} brotli, ${kb(profile.gzipBytes)} gzip — target < ${kb(PROFILE_JS_BUDGET_BYTES)} compressed: ` +
       `${underBudget ? 'met (brotli)' : 'MISSED'}${profile.gzipBytes > PROFILE_JS_BUDGET_BYTES ? '; gzip alone is over' : ''}`,
   );
-  console.log(`/@tag has no wallet-adapter code: ${profile.walletCode.length === 0 ? 'yes' : `NO — ${JSON.stringify(profile.walletCode)}`}`);
-  console.log(`/register has wallet-adapter code (the check's control): ${register.walletCode.length > 0 ? 'yes' : 'NO — the markers are stale'}`);
+  console.log(
+    `/@tag has no wallet-adapter code: ${profile.walletCode.length === 0 ? 'yes' : `NO — ${JSON.stringify(profile.walletCode)}`}`,
+  );
+  console.log(
+    `/register has wallet-adapter code (the check's control): ${register.walletCode.length > 0 ? 'yes' : 'NO — the markers are stale'}`,
+  );
 
-  console.log(`\nTime to first byte, ${TTFB_REQUESTS} sequential requests each, the ${ttfb.length} URLs taken in turn, after ${WARM_UP_REQUESTS} warm-up:\n`);
+  console.log(
+    `\nTime to first byte, ${TTFB_REQUESTS} sequential requests each, the ${ttfb.length} URLs taken in turn, after ${WARM_UP_REQUESTS} warm-up:\n`,
+  );
   console.log('| server | route | p50 | p99 | mean |');
   console.log('|---|---|---:|---:|---:|');
   const ratios = shapes.map((shape, i) => {
     const [health, page] = [ttfb[2 * i]!, ttfb[2 * i + 1]!];
     for (const t of [health, page]) {
-      console.log(`| ${shape.name} | GET ${t === page ? '/@tag' : '/api/health'} | ${t.p50Ms.toFixed(2)} ms | ${t.p99Ms.toFixed(2)} ms | ${t.meanMs.toFixed(2)} ms |`);
+      console.log(
+        `| ${shape.name} | GET ${t === page ? '/@tag' : '/api/health'} | ${t.p50Ms.toFixed(2)} ms | ${t.p99Ms.toFixed(2)} ms | ${t.meanMs.toFixed(2)} ms |`,
+      );
     }
     return { shape: shape.name, ratio: page.p50Ms / health.p50Ms };
   });
   console.log('');
   for (const { shape, ratio } of ratios) {
-    console.log(`${shape}: /@tag p50 is ${ratio.toFixed(2)}× the trivial route's (target ≤ ${PROFILE_TTFB_TARGET}×: ${ratio <= PROFILE_TTFB_TARGET ? 'met' : 'NOT MET'})`);
+    console.log(
+      `${shape}: /@tag p50 is ${ratio.toFixed(2)}× the trivial route's (target ≤ ${PROFILE_TTFB_TARGET}×: ${ratio <= PROFILE_TTFB_TARGET ? 'met' : 'NOT MET'})`,
+    );
   }
   return { profile, register, ttfb, ratios, underBudget, profileWalletFree: profile.walletCode.length === 0 };
 }

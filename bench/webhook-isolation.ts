@@ -75,7 +75,8 @@ export async function benchWebhookIsolation(stack: { databaseUrl: string; rpcUrl
       commits.set(tag, performance.now());
     }
     const deadline = performance.now() + 60_000;
-    while ([...commits.keys()].some((tag) => !arrivals.has(tag)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ([...commits.keys()].some((tag) => !arrivals.has(tag)) && performance.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const delays = [...commits].filter(([tag]) => arrivals.has(tag)).map(([tag, at]) => arrivals.get(tag)! - at);
     return { delays, missing: commits.size - delays.length };
   };
@@ -85,17 +86,24 @@ export async function benchWebhookIsolation(stack: { databaseUrl: string; rpcUrl
     const alone = await phase(tags.slice(0, RATE * PHASE_SECONDS));
     for (let k = 0; k < SLOW_KEYS; k++) {
       const { token } = await signIn(app.url, newKeypair());
-      for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_OWNER; i++) await subscribe(token, `http://127.0.0.1:${slowPort}/slow/${k}/${i}`);
+      for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_OWNER; i++)
+        await subscribe(token, `http://127.0.0.1:${slowPort}/slow/${k}/${i}`);
     }
     const beside = await phase(tags.slice(RATE * PHASE_SECONDS));
 
     const line = (name: string, { delays, missing }: { delays: number[]; missing: number }) =>
       `${name}: p50 ${percentile(delays, 50).toFixed(0)} ms, p95 ${percentile(delays, 95).toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms (${delays.length} events${missing ? `, ${missing} NOT DELIVERED` : ''})`;
-    console.log(`\n## Webhook isolation: a victim's commit → delivery delay, ${RATE} events/s for ${PHASE_SECONDS} s (interval 1 s)`);
+    console.log(
+      `\n## Webhook isolation: a victim's commit → delivery delay, ${RATE} events/s for ${PHASE_SECONDS} s (interval 1 s)`,
+    );
     console.log(`  ${line('alone', alone)}`);
-    console.log(`  ${line(`with ${SLOW_KEYS * MAX_SUBSCRIPTIONS_PER_OWNER} slow subscriptions (${SLOW_KEYS} keys × ${MAX_SUBSCRIPTIONS_PER_OWNER}, answering after ${SLOW_ANSWER_MS / 1000} s)`, beside)}`);
+    console.log(
+      `  ${line(`with ${SLOW_KEYS * MAX_SUBSCRIPTIONS_PER_OWNER} slow subscriptions (${SLOW_KEYS} keys × ${MAX_SUBSCRIPTIONS_PER_OWNER}, answering after ${SLOW_ANSWER_MS / 1000} s)`, beside)}`,
+    );
     const p95 = percentile(beside.delays, 95);
-    console.log(`  target p95 < ${TARGET_P95_MS} ms with them: ${beside.missing === 0 && p95 < TARGET_P95_MS ? 'met' : 'NOT MET'}`);
+    console.log(
+      `  target p95 < ${TARGET_P95_MS} ms with them: ${beside.missing === 0 && p95 < TARGET_P95_MS ? 'met' : 'NOT MET'}`,
+    );
   } finally {
     victim.close();
     slow.closeAllConnections();

@@ -100,7 +100,9 @@ export async function benchWebhooks(stack: { databaseUrl: string; rpcUrl: string
     const tags = await seedBenchProfiles(url, EVENTS);
     // An owner holds at most MAX_SUBSCRIPTIONS_PER_OWNER: one owner for each that many.
     const owners = Math.ceil(SUBSCRIPTIONS / MAX_SUBSCRIPTIONS_PER_OWNER);
-    const tokens = await Promise.all(Array.from({ length: owners }, async () => (await signIn(app.url, newKeypair())).token));
+    const tokens = await Promise.all(
+      Array.from({ length: owners }, async () => (await signIn(app.url, newKeypair())).token),
+    );
     for (let i = 0; i < SUBSCRIPTIONS; i++) {
       const token = tokens[Math.floor(i / MAX_SUBSCRIPTIONS_PER_OWNER)];
       const res = await fetch(`${app.url}/v1/webhooks`, {
@@ -132,7 +134,9 @@ export async function benchWebhooks(stack: { databaseUrl: string; rpcUrl: string
     }
     const steadyTotal = before + SUBSCRIPTIONS * steadyTags.length;
     const steadyComplete = await waitFor(() => receiver.arrivals.size >= steadyTotal, 120_000);
-    const events = (await (await fetch(`${app.url}/v1/events?limit=1000&after=0-0`)).json()) as { events: { id: number; tag: string }[] };
+    const events = (await (await fetch(`${app.url}/v1/events?limit=1000&after=0-0`)).json()) as {
+      events: { id: number; tag: string }[];
+    };
     const latest = new Map<number, string>();
     for (const e of events.events) latest.set(e.id, e.tag.slice(1));
     let more = events;
@@ -153,9 +157,15 @@ export async function benchWebhooks(stack: { databaseUrl: string; rpcUrl: string
     const p95 = percentile(latencies, 95);
 
     console.log('\n## Webhooks: 50 subscriptions × 1,000 events to a local receiver (interval 1 s)');
-    console.log(`backlog: ${receiver.arrivals.size >= backlog ? backlog : 'INCOMPLETE ' + before} deliveries in ${((last - first) / 1000).toFixed(1)} s (first arrival ${((first - committed) / 1000).toFixed(1)} s after commit)`);
-    console.log(`  deliveries/s: ${perSecond.toFixed(0)} (target ≥ ${TARGETS.deliveriesPerSecond}) ${complete && perSecond >= TARGETS.deliveriesPerSecond ? 'met' : 'NOT MET'}`);
-    console.log(`steady: ${STEADY_RATE} events/s for ${STEADY_SECONDS} s to ${SUBSCRIPTIONS} subscriptions (${latencies.length} deliveries timed)`);
+    console.log(
+      `backlog: ${receiver.arrivals.size >= backlog ? backlog : 'INCOMPLETE ' + before} deliveries in ${((last - first) / 1000).toFixed(1)} s (first arrival ${((first - committed) / 1000).toFixed(1)} s after commit)`,
+    );
+    console.log(
+      `  deliveries/s: ${perSecond.toFixed(0)} (target ≥ ${TARGETS.deliveriesPerSecond}) ${complete && perSecond >= TARGETS.deliveriesPerSecond ? 'met' : 'NOT MET'}`,
+    );
+    console.log(
+      `steady: ${STEADY_RATE} events/s for ${STEADY_SECONDS} s to ${SUBSCRIPTIONS} subscriptions (${latencies.length} deliveries timed)`,
+    );
     console.log(
       `  commit → delivery: p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms (target p95 < ${TARGETS.p95CommitToDeliveryMs} ms) ${steadyComplete && p95 < TARGETS.p95CommitToDeliveryMs ? 'met' : 'NOT MET'}`,
     );

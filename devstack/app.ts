@@ -31,9 +31,9 @@ export function buildDir(): string {
 export function requireProductionBuild(dir = buildDir()): void {
   if (existsSync(path.resolve(process.cwd(), dir, 'BUILD_ID'))) return;
   throw new Error(
-    `No production build in ${dir}/ (${dir}/BUILD_ID is missing). Run \`npm run build\` first`
-      + (dir === '.next' ? '' : ` with NEXT_DIST_DIR=${dir}`)
-      + ', or `npm test`, which builds before it tests.',
+    `No production build in ${dir}/ (${dir}/BUILD_ID is missing). Run \`npm run build\` first` +
+      (dir === '.next' ? '' : ` with NEXT_DIST_DIR=${dir}`) +
+      ', or `npm test`, which builds before it tests.',
   );
 }
 
@@ -69,33 +69,45 @@ export const VERCEL_EDGE_HEADERS = { 'x-vercel-forwarded-for': '127.0.0.1' } as 
  * `env` adds to or overrides that.
  */
 export async function startBareNext(env: Record<string, string>, options: StartOptions = {}): Promise<RunningApp> {
-  return startServer(['node_modules/next/dist/bin/next', 'start', '-p', '{port}', '-H', '127.0.0.1'], { VERCEL: '1', ...env }, options);
+  return startServer(
+    ['node_modules/next/dist/bin/next', 'start', '-p', '{port}', '-H', '127.0.0.1'],
+    { VERCEL: '1', ...env },
+    options,
+  );
 }
 
-async function startServer(args: string[], env: Record<string, string>, { logFile }: StartOptions = {}): Promise<RunningApp> {
+async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  { logFile }: StartOptions = {},
+): Promise<RunningApp> {
   requireProductionBuild();
   // Without it the app would open the embedded PGlite in the repository's .data/.
   if (!env.DATABASE_URL) throw new Error('startApp needs DATABASE_URL (a test PostgreSQL).');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(process.execPath, args.map((arg) => arg.replace('{port}', String(port))), {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_DIST_DIR: buildDir(),
-      NEXT_TELEMETRY_DISABLED: '1',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: url,
-      AUTH_SECRET: TEST_AUTH_SECRET,
-      CRON_SECRET: TEST_CRON_SECRET,
-      INDEXER_INTERVAL_SECONDS: '0',
-      WEBHOOK_INTERVAL_SECONDS: '0',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    args.map((arg) => arg.replace('{port}', String(port))),
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_DIST_DIR: buildDir(),
+        NEXT_TELEMETRY_DISABLED: '1',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: url,
+        AUTH_SECRET: TEST_AUTH_SECRET,
+        CRON_SECRET: TEST_CRON_SECRET,
+        INDEXER_INTERVAL_SECONDS: '0',
+        WEBHOOK_INTERVAL_SECONDS: '0',
+        ...env,
+      },
+      stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
     },
-    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
-  });
+  );
   if (logFd !== undefined) closeSync(logFd); // the child holds its own copy
   let output = '';
   const keep = (d: Buffer) => {
@@ -113,7 +125,12 @@ function tail(text: string): string {
   return text.length > KEPT_OUTPUT ? text.slice(text.length - KEPT_OUTPUT) : text;
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, output: () => string, env: Record<string, string>): Promise<void> {
+async function waitUntilUp(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  env: Record<string, string>,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${output()}`);

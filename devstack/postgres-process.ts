@@ -23,7 +23,15 @@ const pg = new EmbeddedPostgres({
   persistent: true,
   createPostgresUser: true,
   // Settings the caller adds (`-c name=value` pairs, devstack/postgres.ts) come last and win.
-  postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', ...process.argv.slice(2)],
+  postgresFlags: [
+    '-c',
+    'max_connections=300',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    ...process.argv.slice(2),
+  ],
   onLog: () => {},
 });
 

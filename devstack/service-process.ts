@@ -12,7 +12,10 @@ export interface ServiceProcess {
  * prints as a line `url <url>`. Separate processes keep a service's CPU out of what a
  * benchmark measures, and its module quirks (exit hooks, loaders) out of the test runner.
  */
-export async function startServiceProcess(script: string, { startTimeoutMs = 60_000, args = [] }: { startTimeoutMs?: number; args?: string[] } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  script: string,
+  { startTimeoutMs = 60_000, args = [] }: { startTimeoutMs?: number; args?: string[] } = {},
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -25,7 +28,10 @@ export async function startServiceProcess(script: string, { startTimeoutMs = 60_
   };
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start within ${startTimeoutMs} ms`)),
+      startTimeoutMs,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /^url (\S+)$/m.exec(out);

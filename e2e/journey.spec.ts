@@ -18,7 +18,11 @@ import {
 } from './support/fixtures';
 import { walletState } from './support/test-wallet';
 
-test('connect, sign in, airdrop, register a tag, land on its page, then edit the profile', async ({ page, keypair, tags }) => {
+test('connect, sign in, airdrop, register a tag, land on its page, then edit the profile', async ({
+  page,
+  keypair,
+  tags,
+}) => {
   const tag = tags.fresh('journey');
   await recordRegisterStatus(page);
 
@@ -28,9 +32,16 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await chooseTag(page, tag.toUpperCase(), /^Available$/); // typed in capitals: the canonical form is checked
   // Before anything is signed: the most it costs, the network fee at the priority-fee ceiling for this tag's limit.
   const [, bump] = findTagRecordAddress(tag, new PublicKey(LOCALNET_PROGRAM_ID));
-  const maxFee = networkFee(1, { units: registerTagLimit(tag, bump), microLamports: parseConfig({}).priorityFee.maxMicroLamports });
-  await expect(page.getByTestId('registration-cost')).toContainText(`and a network fee of at most ${formatSol(maxFee)}.`);
-  await expect(page.getByTestId('registration-cost')).toContainText(/^Registering costs at most \d+\.\d+ SOL: \d+\.\d+ SOL of rent/);
+  const maxFee = networkFee(1, {
+    units: registerTagLimit(tag, bump),
+    microLamports: parseConfig({}).priorityFee.maxMicroLamports,
+  });
+  await expect(page.getByTestId('registration-cost')).toContainText(
+    `and a network fee of at most ${formatSol(maxFee)}.`,
+  );
+  await expect(page.getByTestId('registration-cost')).toContainText(
+    /^Registering costs at most \d+\.\d+ SOL: \d+\.\d+ SOL of rent/,
+  );
   await page.getByRole('button', { name: `Register @${tag}` }).click();
   await expect(page.getByRole('heading', { name: `@${tag} is yours` })).toBeVisible({ timeout: 45_000 });
 
@@ -67,7 +78,9 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   const copy = page.getByRole('button', { name: 'Copy the payout wallet address' });
   await copy.click();
   await expect(copy).toHaveText('Copied');
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.locator('#payout-wallet').innerText());
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    await page.locator('#payout-wallet').innerText(),
+  );
 
   // Clear the bio: an emptied field is cleared (null), the others stay.
   await page.goto('/settings');
@@ -79,7 +92,12 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await expect(page.locator('.bio')).toHaveCount(0);
 
   const api = await page.request.get(`/v1/identity/${tag}`);
-  expect(await api.json()).toMatchObject({ tag: `@${tag}`, owner: keypair.publicKey, displayName: 'Journey Tester', bio: null });
+  expect(await api.json()).toMatchObject({
+    tag: `@${tag}`,
+    owner: keypair.publicKey,
+    displayName: 'Journey Tester',
+    bio: null,
+  });
 
   // Sign out: the settings page no longer acts for the key.
   await page.goto('/settings');

@@ -23,7 +23,10 @@ function rpc(): Connection {
 }
 
 async function fund(connection: Connection, key: TestKeypair): Promise<void> {
-  const signature = await connection.requestAirdrop(Keypair.fromSecretKey(key.secretKey).publicKey, 5 * LAMPORTS_PER_SOL);
+  const signature = await connection.requestAirdrop(
+    Keypair.fromSecretKey(key.secretKey).publicKey,
+    5 * LAMPORTS_PER_SOL,
+  );
   await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) }, 'confirmed');
 }
 
@@ -31,7 +34,13 @@ async function fund(connection: Connection, key: TestKeypair): Promise<void> {
 async function registerOnChain(page: Page, connection: Connection, owner: TestKeypair, tag: string): Promise<void> {
   const signer = Keypair.fromSecretKey(owner.secretKey);
   const tx = new Transaction({ feePayer: signer.publicKey, ...(await connection.getLatestBlockhash('confirmed')) }).add(
-    registerTagInstruction({ programId: PROGRAM_ID, tag, owner: signer.publicKey, wallet: signer.publicKey, feePayer: signer.publicKey }),
+    registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag,
+      owner: signer.publicKey,
+      wallet: signer.publicKey,
+      feePayer: signer.publicKey,
+    }),
   );
   tx.sign(signer);
   const signature = await connection.sendRawTransaction(tx.serialize());
@@ -45,7 +54,13 @@ async function finished(section: ReturnType<Page['locator']>): Promise<void> {
   await expect(section.getByTestId('lifecycle-status')).toHaveText('Done', { timeout: 45_000 });
 }
 
-test('A offers a tag to B, B accepts, changes the payout wallet and releases the tag', async ({ page, keypair: alice, browser, baseURL, tags }) => {
+test('A offers a tag to B, B accepts, changes the payout wallet and releases the tag', async ({
+  page,
+  keypair: alice,
+  browser,
+  baseURL,
+  tags,
+}) => {
   const connection = rpc();
   const bob = newKeypair();
   const tag = tags.fresh('life');
@@ -95,7 +110,9 @@ test('A offers a tag to B, B accepts, changes the payout wallet and releases the
     const payout = payoutKeys.publicKey;
     await bobsTag.getByLabel('New payout wallet').fill(payout);
     await bobsTag.getByRole('button', { name: 'Change wallet' }).click();
-    await expect(bobsTag.getByTestId('lifecycle-error')).toContainText('switch to it in your wallet', { timeout: 45_000 });
+    await expect(bobsTag.getByTestId('lifecycle-error')).toContainText('switch to it in your wallet', {
+      timeout: 45_000,
+    });
     await switchTestWalletAccount(bobPage, payout);
     await bobsTag.getByRole('button', { name: 'Continue' }).click();
     await finished(bobsTag);

@@ -7,7 +7,13 @@ import { newKeypair } from '@/tests/support/keypair';
 async function walletCodeOn(page: Page, path: string): Promise<string[]> {
   const scripts: Promise<{ url: string; text: string }>[] = [];
   const onResponse = (res: import('@playwright/test').Response) => {
-    if (res.request().resourceType() === 'script') scripts.push(res.text().then((text) => ({ url: res.url(), text }), () => ({ url: res.url(), text: '' })));
+    if (res.request().resourceType() === 'script')
+      scripts.push(
+        res.text().then(
+          (text) => ({ url: res.url(), text }),
+          () => ({ url: res.url(), text: '' }),
+        ),
+      );
   };
   page.on('response', onResponse);
   await page.goto(path, { waitUntil: 'networkidle' });

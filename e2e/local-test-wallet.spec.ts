@@ -11,7 +11,11 @@ const TEST_WALLET = /Test wallet \(this device\)/;
 function recordScripts(page: Page): Map<string, Promise<string>> {
   const scripts = new Map<string, Promise<string>>();
   page.on('response', (res) => {
-    if (res.request().resourceType() === 'script') scripts.set(res.url(), res.text().catch(() => ''));
+    if (res.request().resourceType() === 'script')
+      scripts.set(
+        res.url(),
+        res.text().catch(() => ''),
+      );
   });
   return scripts;
 }
@@ -34,7 +38,10 @@ async function connectTestWallet(page: Page): Promise<string> {
   return label;
 }
 
-test('with no injected wallet: / → the test wallet → sign in → register → /@tag → edit the profile', async ({ page, tags }) => {
+test('with no injected wallet: / → the test wallet → sign in → register → /@tag → edit the profile', async ({
+  page,
+  tags,
+}) => {
   const tag = tags.fresh('testwallet');
   const scripts = recordScripts(page);
   await page.goto('/');
@@ -90,7 +97,11 @@ test('with no injected wallet: / → the test wallet → sign in → register �
 });
 
 /** The same production build served with SOLANA_CLUSTER=devnet, and a browser context of its own for it. */
-async function onDevnet(browser: Browser, options: BrowserContextOptions, check: (page: Page, appUrl: string) => Promise<void>): Promise<void> {
+async function onDevnet(
+  browser: Browser,
+  options: BrowserContextOptions,
+  check: (page: Page, appUrl: string) => Promise<void>,
+): Promise<void> {
   const devnet = await startApp({
     DATABASE_URL: process.env.E2E_DATABASE_URL!,
     // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
@@ -111,7 +122,9 @@ async function onDevnet(browser: Browser, options: BrowserContextOptions, check:
   }
 }
 
-test('on devnet the test wallet is not offered and its code never loads (the same build, SOLANA_CLUSTER=devnet)', async ({ browser }) => {
+test('on devnet the test wallet is not offered and its code never loads (the same build, SOLANA_CLUSTER=devnet)', async ({
+  browser,
+}) => {
   await onDevnet(browser, {}, async (page, appUrl) => {
     const scripts = recordScripts(page);
     for (const path of ['/register', '/settings']) {
@@ -130,7 +143,9 @@ test('on devnet the test wallet is not offered and its code never loads (the sam
   });
 });
 
-test("on an Android phone (devnet, no wallet injected) the dialog offers wallet-adapter's Mobile Wallet Adapter", async ({ browser }) => {
+test("on an Android phone (devnet, no wallet injected) the dialog offers wallet-adapter's Mobile Wallet Adapter", async ({
+  browser,
+}) => {
   const { defaultBrowserType: _engine, ...android } = devices['Pixel 7'];
   await onDevnet(browser, android, async (page, appUrl) => {
     await page.goto(`${appUrl}/register`);

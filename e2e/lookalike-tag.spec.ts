@@ -12,13 +12,21 @@ test('a look-alike tag is flagged on /register before anything is signed', async
 
   // Looks like a verified tag: refused, with the tag it imitates named.
   const imitation = verified.replace(/^shop/, '5hop');
-  await chooseTag(page, imitation, new RegExp(`^@${imitation} looks like @${verified} \\(verified\\)\\. Tags that look like a verified or merchant tag cannot be registered\\.$`));
+  await chooseTag(
+    page,
+    imitation,
+    new RegExp(
+      `^@${imitation} looks like @${verified} \\(verified\\)\\. Tags that look like a verified or merchant tag cannot be registered\\.$`,
+    ),
+  );
   await expect(page.getByRole('button', { name: `Register @${imitation}` })).toBeDisabled();
 
   // Looks like an ordinary tag: available, with a warning under the field.
   const similar = plain.replace(/^cafe/, 'c_afe');
   await chooseTag(page, similar, /^Available$/);
-  await expect(page.getByTestId('lookalike-warning')).toHaveText(`@${similar} looks like @${plain}. Payers may confuse them; consider a more distinct tag.`);
+  await expect(page.getByTestId('lookalike-warning')).toHaveText(
+    `@${similar} looks like @${plain}. Payers may confuse them; consider a more distinct tag.`,
+  );
 
   expect(await walletState(page)).toMatchObject({ signMessageCount: 0, signTransactionCount: 0 });
 });

@@ -3,11 +3,15 @@ import { expect, test, uniqueTag } from './support/fixtures';
 import { newKeypair } from '@/tests/support/keypair';
 
 function admin(action: string, tag: string): void {
-  const run = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/admin.ts', action, tag], {
-    // The database alone: the command tells no instance anything (each view reads the change).
-    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', 'scripts/admin.ts', action, tag],
+    {
+      // The database alone: the command tells no instance anything (each view reads the change).
+      env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(`npm run admin -- ${action} ${tag} failed:\n${run.stderr}`);
 }
 

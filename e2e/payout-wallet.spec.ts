@@ -9,7 +9,10 @@ import { installTestWallet, switchTestWalletAccount, walletState } from './suppo
  * the wallet, it signs, and the transaction is sent with both signatures.
  */
 
-test('register with a separate payout wallet: the owner signs, then the payout account, then it lands', async ({ page, tags }) => {
+test('register with a separate payout wallet: the owner signs, then the payout account, then it lands', async ({
+  page,
+  tags,
+}) => {
   const owner = newKeypair();
   const payout = newKeypair();
   await installTestWallet(page, { secretKey: owner.secretKey, otherSecretKeys: [payout.secretKey] });

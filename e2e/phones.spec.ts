@@ -12,8 +12,14 @@ const TAP_TARGETS = 'button, a.button, .site-header nav a, input:not([type="hidd
 async function expectBrowseLinks(page: Page): Promise<void> {
   const url = encodeURIComponent(page.url());
   const ref = encodeURIComponent(new URL(page.url()).origin);
-  await expect(page.getByRole('link', { name: 'Open in Phantom' })).toHaveAttribute('href', `https://phantom.app/ul/browse/${url}?ref=${ref}`);
-  await expect(page.getByRole('link', { name: 'Open in Solflare' })).toHaveAttribute('href', `https://solflare.com/ul/v1/browse/${url}?ref=${ref}`);
+  await expect(page.getByRole('link', { name: 'Open in Phantom' })).toHaveAttribute(
+    'href',
+    `https://phantom.app/ul/browse/${url}?ref=${ref}`,
+  );
+  await expect(page.getByRole('link', { name: 'Open in Solflare' })).toHaveAttribute(
+    'href',
+    `https://solflare.com/ul/v1/browse/${url}?ref=${ref}`,
+  );
 }
 
 for (const [name, profile] of [
@@ -55,13 +61,18 @@ test.describe('360 px wide', () => {
   test('every page fits without horizontal scroll and its tap targets are at least 44 px', async ({ page, tags }) => {
     for (const { name, path } of await everyPage(tags)) {
       await openPage(page, path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
       const small = await page.locator(TAP_TARGETS).evaluateAll((elements) =>
         elements
           .map((el) => ({ el, box: el.getBoundingClientRect() }))
           .filter(({ box }) => box.width > 0 && box.height > 0 && (box.width < 44 || box.height < 44))
-          .map(({ el, box }) => `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('name') || '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`),
+          .map(
+            ({ el, box }) =>
+              `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('name') || '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+          ),
       );
       expect(small, `${name}: tap targets under 44 px`).toEqual([]);
     }

@@ -1,14 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import {
-  airdrop,
-  chooseTag,
-  connectWallet,
-  expect,
-  recordRegisterStatus,
-  signIn,
-  test,
-} from './support/fixtures';
+import { airdrop, chooseTag, connectWallet, expect, recordRegisterStatus, signIn, test } from './support/fixtures';
 import { setWalletRejects, walletState } from './support/test-wallet';
 
 const ARTIFACTS = path.join(process.cwd(), 'e2e', 'artifacts');
@@ -31,7 +23,9 @@ test('a refused signature leaves the page usable, and retrying works', async ({ 
   await chooseTag(page, tag, /^Available$/);
   await setWalletRejects(page, true);
   await page.getByRole('button', { name: `Register @${tag}` }).click();
-  await expect(page.getByTestId('register-error')).toHaveText('You declined the request in your wallet. Nothing was sent.');
+  await expect(page.getByTestId('register-error')).toHaveText(
+    'You declined the request in your wallet. Nothing was sent.',
+  );
   await expect(page.getByTestId('register-status')).toHaveText('Waiting for your wallet: failed');
   await expect(page.locator('li[data-step="signing"]')).toHaveAttribute('data-status', 'failed');
   mkdirSync(ARTIFACTS, { recursive: true });

@@ -52,12 +52,16 @@ for (const size of SIZES) {
 }
 
 test('the home page looks a tag up with the keyboard alone', async ({ page, tags }) => {
-  const tag = await tags.seeded('kbd', { owner: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', displayName: 'Keyboard Kim' });
+  const tag = await tags.seeded('kbd', {
+    owner: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+    displayName: 'Keyboard Kim',
+  });
   await page.goto('/');
   await page.keyboard.press('Tab'); // skip link
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   const input = page.getByRole('textbox', { name: 'Look up a tag' });
-  for (let i = 0; i < 8 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 8 && !(await input.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(input).toBeFocused();
   // The focus is visible: an outline drawn by :focus-visible.
   expect(await input.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');

@@ -8,12 +8,15 @@ import { installTestWallet, walletState } from './support/test-wallet';
  * Both land in the same session (next-auth's `solana` provider, the /v1 verify path).
  */
 for (const offerSignIn of [true, false]) {
-  test(`a wallet ${offerSignIn ? 'with' : 'without'} solana:signIn signs in through ${offerSignIn ? 'it' : 'signMessage'}`, async ({ page }) => {
+  test(`a wallet ${offerSignIn ? 'with' : 'without'} solana:signIn signs in through ${offerSignIn ? 'it' : 'signMessage'}`, async ({
+    page,
+  }) => {
     const keypair = newKeypair();
     await installTestWallet(page, { secretKey: keypair.secretKey, offerSignIn });
     const challenges: string[] = [];
     page.on('response', async (res) => {
-      if (res.url().endsWith('/v1/auth/challenge') && res.ok()) challenges.push(((await res.json()) as { message: string }).message);
+      if (res.url().endsWith('/v1/auth/challenge') && res.ok())
+        challenges.push(((await res.json()) as { message: string }).message);
     });
 
     await signInOn(page, '/settings', keypair.publicKey);

@@ -21,7 +21,9 @@ test('a taken or reserved tag is reported before anything is signed', async ({ p
   await chooseTag(page, raced, /^Available$/);
   await seedIdentity({ tag: raced, owner: newKeypair().publicKey });
   await page.getByRole('button', { name: `Register @${raced}` }).click();
-  await expect(page.getByTestId('register-error')).toHaveText('Someone registered this tag in the meantime. Choose another one.');
+  await expect(page.getByTestId('register-error')).toHaveText(
+    'Someone registered this tag in the meantime. Choose another one.',
+  );
   await expect(page.getByTestId('availability')).toHaveText(/^Taken/);
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   expect((await walletState(page)).signTransactionCount).toBe(0);

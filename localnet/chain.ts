@@ -161,16 +161,21 @@ export class LocalChain {
 
   private deployProgram(p: { programId: string; soPath: string; keypairPath: string }): void {
     const program = readKeypairFile(p.keypairPath);
-    if (program.address !== p.programId) throw new Error(`localnet: ${p.keypairPath} is ${program.address}, not ${p.programId}`);
+    if (program.address !== p.programId)
+      throw new Error(`localnet: ${p.keypairPath} is ${program.address}, not ${p.programId}`);
     const authority = signerFromSecretKey(Keypair.fromSeed(PROGRAM_AUTHORITY_SEED).secretKey);
     const outcome = ensureDeployedInLiteSvm(this.svm, new Uint8Array(readFileSync(p.soPath)), { program, authority });
     if (outcome === 'not ours') {
-      console.warn(`localnet: the program at ${p.programId} was not deployed by this localnet (state from an older version?); it stays as it is. Delete the data directory to start afresh.`);
+      console.warn(
+        `localnet: the program at ${p.programId} was not deployed by this localnet (state from an older version?); it stays as it is. Delete the data directory to start afresh.`,
+      );
     }
   }
 
   private genesis(): ChainMeta {
-    const genesisHash = bs58.encode(createHash('sha256').update(`localnet genesis ${this.now()} ${Math.random()}`).digest());
+    const genesisHash = bs58.encode(
+      createHash('sha256').update(`localnet genesis ${this.now()} ${Math.random()}`).digest(),
+    );
     const time = Math.floor(this.now() / 1000);
     return {
       genesisHash,
@@ -248,8 +253,9 @@ export class LocalChain {
 
   latestBlockhash(commitment: Commitment): { blockhash: string; lastValidBlockHeight: number; slot: number } {
     const slot = this.slotAt(commitment);
-    const entry = this.meta.recentBlockhashes.find((b) => b.slot === slot)
-      ?? this.meta.recentBlockhashes[this.meta.recentBlockhashes.length - 1]!;
+    const entry =
+      this.meta.recentBlockhashes.find((b) => b.slot === slot) ??
+      this.meta.recentBlockhashes[this.meta.recentBlockhashes.length - 1]!;
     return { blockhash: entry.blockhash, lastValidBlockHeight: entry.slot + BLOCKHASH_VALIDITY_BLOCKS, slot };
   }
 
@@ -274,7 +280,13 @@ export class LocalChain {
   programAccounts(programId: string): { pubkey: string; account: AccountView }[] {
     return this.svm.getProgramAccounts(toAddress(programId)).map((a) => ({
       pubkey: a.address,
-      account: { lamports: Number(a.lamports), data: new Uint8Array(a.data), owner: a.programAddress, executable: a.executable, rentEpoch: RENT_EXEMPT_EPOCH },
+      account: {
+        lamports: Number(a.lamports),
+        data: new Uint8Array(a.data),
+        owner: a.programAddress,
+        executable: a.executable,
+        rentEpoch: RENT_EXEMPT_EPOCH,
+      },
     }));
   }
 
@@ -369,7 +381,13 @@ export class LocalChain {
   }
 
   /** Runs a verified transaction in a new slot; throws (and rolls the clock back) when it cannot land. */
-  private execute(tx: WireTransaction, bytes: Uint8Array, signature: string, slot: number, blockTime: number): TxRecord {
+  private execute(
+    tx: WireTransaction,
+    bytes: Uint8Array,
+    signature: string,
+    slot: number,
+    blockTime: number,
+  ): TxRecord {
     const keys = tx.accountKeys.map((k) => toAddress(k));
     const preBalances = keys.map((k) => Number(this.svm.getBalance(k) ?? 0n));
     const readToken = (address: string) => this.getAccount(address);
@@ -456,9 +474,18 @@ export class LocalChain {
    * landed in each of the `slots` most recent slots (every slot held when not given; the
    * current one when none is), so getRecentPrioritizationFees reports a cluster that busy.
    */
-  seedPrioritizationFees({ microLamports, accounts, slots }: { microLamports: bigint; accounts: readonly string[]; slots?: number }): void {
+  seedPrioritizationFees({
+    microLamports,
+    accounts,
+    slots,
+  }: {
+    microLamports: bigint;
+    accounts: readonly string[];
+    slots?: number;
+  }): void {
     const held = this.priorityFees.recentSlots();
-    const chosen = held.length === 0 ? [this.meta.slot] : held.slice(slots === undefined ? 0 : Math.max(0, held.length - slots));
+    const chosen =
+      held.length === 0 ? [this.meta.slot] : held.slice(slots === undefined ? 0 : Math.max(0, held.length - slots));
     for (const slot of chosen) this.priorityFees.record(slot, microLamports, accounts);
   }
 
@@ -474,8 +501,10 @@ export class LocalChain {
       throw new RpcError(RPC_INVALID_PARAMS, 'Invalid params: lamports must be a positive integer');
     }
     this.topUpFaucet();
-    const tx = new Transaction({ feePayer: this.faucet.publicKey, recentBlockhash: this.latestBlockhash('processed').blockhash })
-      .add(SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: to, lamports }));
+    const tx = new Transaction({
+      feePayer: this.faucet.publicKey,
+      recentBlockhash: this.latestBlockhash('processed').blockhash,
+    }).add(SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: to, lamports }));
     // Each airdrop lands in its own slot with that slot's fresh blockhash, so two airdrops
     // of the same amount to the same key never share a signature.
     tx.sign(this.faucet);
@@ -522,7 +551,12 @@ export class LocalChain {
     const postAccounts: SimulationResult['postAccounts'] = new Map();
     if (!failed) {
       for (const a of result.postAccounts()) {
-        postAccounts.set(a.address, { lamports: BigInt(a.lamports), data: new Uint8Array(a.data), owner: a.programAddress, executable: a.executable });
+        postAccounts.set(a.address, {
+          lamports: BigInt(a.lamports),
+          data: new Uint8Array(a.data),
+          owner: a.programAddress,
+          executable: a.executable,
+        });
       }
     }
     return {

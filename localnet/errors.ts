@@ -35,34 +35,97 @@ export type TxError = string | Record<string, unknown>;
 // Order of litesvm's `const enum`s (node_modules/litesvm/dist/internal.d.ts), which are
 // the Rust enums' variant order.
 const TX_ERRORS_FIELDLESS = [
-  'AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound',
-  'InsufficientFundsForFee', 'InvalidAccountForFee', 'AlreadyProcessed', 'BlockhashNotFound',
-  'CallChainTooDeep', 'MissingSignatureForFee', 'InvalidAccountIndex', 'SignatureFailure',
-  'InvalidProgramForExecution', 'SanitizeFailure', 'ClusterMaintenance', 'AccountBorrowOutstanding',
-  'WouldExceedMaxBlockCostLimit', 'UnsupportedVersion', 'InvalidWritableAccount',
-  'WouldExceedMaxAccountCostLimit', 'WouldExceedAccountDataBlockLimit', 'TooManyAccountLocks',
-  'AddressLookupTableNotFound', 'InvalidAddressLookupTableOwner', 'InvalidAddressLookupTableData',
-  'InvalidAddressLookupTableIndex', 'InvalidRentPayingAccount', 'WouldExceedMaxVoteCostLimit',
-  'WouldExceedAccountDataTotalLimit', 'MaxLoadedAccountsDataSizeExceeded', 'ResanitizationNeeded',
-  'InvalidLoadedAccountsDataSizeLimit', 'UnbalancedTransaction', 'ProgramCacheHitMaxLimit',
+  'AccountInUse',
+  'AccountLoadedTwice',
+  'AccountNotFound',
+  'ProgramAccountNotFound',
+  'InsufficientFundsForFee',
+  'InvalidAccountForFee',
+  'AlreadyProcessed',
+  'BlockhashNotFound',
+  'CallChainTooDeep',
+  'MissingSignatureForFee',
+  'InvalidAccountIndex',
+  'SignatureFailure',
+  'InvalidProgramForExecution',
+  'SanitizeFailure',
+  'ClusterMaintenance',
+  'AccountBorrowOutstanding',
+  'WouldExceedMaxBlockCostLimit',
+  'UnsupportedVersion',
+  'InvalidWritableAccount',
+  'WouldExceedMaxAccountCostLimit',
+  'WouldExceedAccountDataBlockLimit',
+  'TooManyAccountLocks',
+  'AddressLookupTableNotFound',
+  'InvalidAddressLookupTableOwner',
+  'InvalidAddressLookupTableData',
+  'InvalidAddressLookupTableIndex',
+  'InvalidRentPayingAccount',
+  'WouldExceedMaxVoteCostLimit',
+  'WouldExceedAccountDataTotalLimit',
+  'MaxLoadedAccountsDataSizeExceeded',
+  'ResanitizationNeeded',
+  'InvalidLoadedAccountsDataSizeLimit',
+  'UnbalancedTransaction',
+  'ProgramCacheHitMaxLimit',
   'CommitCancelled',
 ] as const;
 
 const IX_ERRORS_FIELDLESS = [
-  'GenericError', 'InvalidArgument', 'InvalidInstructionData', 'InvalidAccountData',
-  'AccountDataTooSmall', 'InsufficientFunds', 'IncorrectProgramId', 'MissingRequiredSignature',
-  'AccountAlreadyInitialized', 'UninitializedAccount', 'UnbalancedInstruction', 'ModifiedProgramId',
-  'ExternalAccountLamportSpend', 'ExternalAccountDataModified', 'ReadonlyLamportChange',
-  'ReadonlyDataModified', 'DuplicateAccountIndex', 'ExecutableModified', 'RentEpochModified',
-  'NotEnoughAccountKeys', 'AccountDataSizeChanged', 'AccountNotExecutable', 'AccountBorrowFailed',
-  'AccountBorrowOutstanding', 'DuplicateAccountOutOfSync', 'InvalidError', 'ExecutableDataModified',
-  'ExecutableLamportChange', 'ExecutableAccountNotRentExempt', 'UnsupportedProgramId', 'CallDepth',
-  'MissingAccount', 'ReentrancyNotAllowed', 'MaxSeedLengthExceeded', 'InvalidSeeds', 'InvalidRealloc',
-  'ComputationalBudgetExceeded', 'PrivilegeEscalation', 'ProgramEnvironmentSetupFailure',
-  'ProgramFailedToComplete', 'ProgramFailedToCompile', 'Immutable', 'IncorrectAuthority',
-  'AccountNotRentExempt', 'InvalidAccountOwner', 'ArithmeticOverflow', 'UnsupportedSysvar',
-  'IllegalOwner', 'MaxAccountsDataAllocationsExceeded', 'MaxAccountsExceeded',
-  'MaxInstructionTraceLengthExceeded', 'BuiltinProgramsMustConsumeComputeUnits', 'BorshIoError',
+  'GenericError',
+  'InvalidArgument',
+  'InvalidInstructionData',
+  'InvalidAccountData',
+  'AccountDataTooSmall',
+  'InsufficientFunds',
+  'IncorrectProgramId',
+  'MissingRequiredSignature',
+  'AccountAlreadyInitialized',
+  'UninitializedAccount',
+  'UnbalancedInstruction',
+  'ModifiedProgramId',
+  'ExternalAccountLamportSpend',
+  'ExternalAccountDataModified',
+  'ReadonlyLamportChange',
+  'ReadonlyDataModified',
+  'DuplicateAccountIndex',
+  'ExecutableModified',
+  'RentEpochModified',
+  'NotEnoughAccountKeys',
+  'AccountDataSizeChanged',
+  'AccountNotExecutable',
+  'AccountBorrowFailed',
+  'AccountBorrowOutstanding',
+  'DuplicateAccountOutOfSync',
+  'InvalidError',
+  'ExecutableDataModified',
+  'ExecutableLamportChange',
+  'ExecutableAccountNotRentExempt',
+  'UnsupportedProgramId',
+  'CallDepth',
+  'MissingAccount',
+  'ReentrancyNotAllowed',
+  'MaxSeedLengthExceeded',
+  'InvalidSeeds',
+  'InvalidRealloc',
+  'ComputationalBudgetExceeded',
+  'PrivilegeEscalation',
+  'ProgramEnvironmentSetupFailure',
+  'ProgramFailedToComplete',
+  'ProgramFailedToCompile',
+  'Immutable',
+  'IncorrectAuthority',
+  'AccountNotRentExempt',
+  'InvalidAccountOwner',
+  'ArithmeticOverflow',
+  'UnsupportedSysvar',
+  'IllegalOwner',
+  'MaxAccountsDataAllocationsExceeded',
+  'MaxAccountsExceeded',
+  'MaxInstructionTraceLengthExceeded',
+  'BuiltinProgramsMustConsumeComputeUnits',
+  'BorshIoError',
 ] as const;
 
 /** Converts litesvm's error object into the JSON a real node returns. */
@@ -93,8 +156,12 @@ export function txErrorToJson(err: ReturnType<FailedTransactionMetadata['err']>)
  */
 export function isCommittedError(err: TxError): boolean {
   if (typeof err === 'string') return err === 'InvalidRentPayingAccount' || err === 'UnbalancedTransaction';
-  return 'InstructionError' in err || 'DuplicateInstruction' in err || 'InsufficientFundsForRent' in err
-    || 'ProgramExecutionTemporarilyRestricted' in err;
+  return (
+    'InstructionError' in err ||
+    'DuplicateInstruction' in err ||
+    'InsufficientFundsForRent' in err ||
+    'ProgramExecutionTemporarilyRestricted' in err
+  );
 }
 
 const TX_ERROR_MESSAGES: Record<string, string> = {
@@ -137,7 +204,7 @@ const IX_ERROR_MESSAGES: Record<string, string> = {
   ReadonlyDataModified: 'instruction modified data of a read-only account',
   DuplicateAccountIndex: 'instruction contains duplicate accounts',
   NotEnoughAccountKeys: 'insufficient account keys for instruction',
-  AccountDataSizeChanged: 'program other than the account\'s owner changed the size of the account data',
+  AccountDataSizeChanged: "program other than the account's owner changed the size of the account data",
   AccountNotExecutable: 'instruction expected an executable account',
   MissingAccount: 'An account required by the instruction is missing',
   InvalidSeeds: 'Provided seeds do not result in a valid address',
@@ -158,11 +225,14 @@ export function txErrorMessage(err: TxError): string {
     const [index, ix] = err.InstructionError as [number, unknown];
     let text: string;
     if (typeof ix === 'string') text = IX_ERROR_MESSAGES[ix] ?? ix;
-    else if (ix && typeof ix === 'object' && 'Custom' in ix) text = `custom program error: 0x${(ix as { Custom: number }).Custom.toString(16)}`;
-    else text = `Failed to serialize or deserialize account data: ${(ix as { BorshIoError?: string })?.BorshIoError ?? ''}`;
+    else if (ix && typeof ix === 'object' && 'Custom' in ix)
+      text = `custom program error: 0x${(ix as { Custom: number }).Custom.toString(16)}`;
+    else
+      text = `Failed to serialize or deserialize account data: ${(ix as { BorshIoError?: string })?.BorshIoError ?? ''}`;
     return `Error processing Instruction ${index}: ${text}`;
   }
-  if ('DuplicateInstruction' in err) return `Transaction contains a duplicate instruction (${String(err.DuplicateInstruction)}) that is not allowed`;
+  if ('DuplicateInstruction' in err)
+    return `Transaction contains a duplicate instruction (${String(err.DuplicateInstruction)}) that is not allowed`;
   if ('InsufficientFundsForRent' in err) {
     const { account_index } = err.InsufficientFundsForRent as { account_index: number };
     return `Transaction results in an account (${account_index}) with insufficient funds for rent`;

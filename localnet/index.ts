@@ -42,8 +42,9 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const host = options.host ?? '127.0.0.1';
   const dataDir = options.dataDir ?? null;
   // The committed build, deployed at LOCALNET_PROGRAM_ID when present.
-  const programs = options.programs
-    ?? (existsSync(COMMITTED_SO)
+  const programs =
+    options.programs ??
+    (existsSync(COMMITTED_SO)
       ? [{ programId: LOCALNET_PROGRAM_ID, soPath: COMMITTED_SO, keypairPath: LOCALNET_PROGRAM_KEYPAIR }]
       : []);
 
@@ -94,7 +95,11 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 }
 
 /** Listens on `port` and `port + 1`; with port 0, retries until a free adjacent pair is found. */
-async function listenPair(make: () => Server, port: number, host: string): Promise<{ http: Server; ws: Server; port: number }> {
+async function listenPair(
+  make: () => Server,
+  port: number,
+  host: string,
+): Promise<{ http: Server; ws: Server; port: number }> {
   for (let attempt = 0; ; attempt++) {
     const http = make();
     const bound = await listen(http, port, host);
@@ -105,7 +110,9 @@ async function listenPair(make: () => Server, port: number, host: string): Promi
     } catch (e) {
       await closeServer(http);
       if (port !== 0 || attempt >= PORT_PAIR_ATTEMPTS) {
-        throw new Error(`localnet: cannot listen on ${host}:${bound + 1} for the PubSub WebSocket: ${(e as Error).message}`);
+        throw new Error(
+          `localnet: cannot listen on ${host}:${bound + 1} for the PubSub WebSocket: ${(e as Error).message}`,
+        );
       }
     }
   }

@@ -70,9 +70,11 @@ export class SnapshotWriter {
       this.timer = null;
       this.firstPendingAt = null;
       const bytes = encode(this.take());
-      this.writing = this.writing.then(() => this.writeAsync(bytes)).catch((e: unknown) => {
-        console.error('localnet: could not save state:', e);
-      });
+      this.writing = this.writing
+        .then(() => this.writeAsync(bytes))
+        .catch((e: unknown) => {
+          console.error('localnet: could not save state:', e);
+        });
     }, wait);
     this.timer.unref();
   }

@@ -1,5 +1,13 @@
 import bs58 from 'bs58';
-import { RENT_EXEMPT_EPOCH, SLOTS_PER_EPOCH, type AccountView, type Commitment, type LocalChain, type TxRecord, type InnerInstructionsJson } from './chain';
+import {
+  RENT_EXEMPT_EPOCH,
+  SLOTS_PER_EPOCH,
+  type AccountView,
+  type Commitment,
+  type LocalChain,
+  type TxRecord,
+  type InnerInstructionsJson,
+} from './chain';
 import {
   RpcError,
   RPC_BLOCK_NOT_AVAILABLE,
@@ -48,14 +56,16 @@ function requireSignature(value: unknown): string {
 function config(params: unknown[], index: number): Record<string, unknown> {
   const value = params[index];
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams(`argument ${index + 1} must be a config object`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalidParams(`argument ${index + 1} must be a config object`);
   return value as Record<string, unknown>;
 }
 
 function optionalNumber(cfg: Record<string, unknown>, key: string): number | undefined {
   const value = cfg[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalidParams(`${key} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw invalidParams(`${key} must be a non-negative integer`);
   return value;
 }
 
@@ -89,7 +99,9 @@ function commitmentOf(cfg: Record<string, unknown>, key = 'commitment'): Commitm
   const value = cfg[key];
   if (value === undefined || value === null) return 'finalized';
   if (typeof value !== 'string' || !(value in COMMITMENTS)) {
-    throw invalidParams(`unknown variant \`${String(value)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``);
+    throw invalidParams(
+      `unknown variant \`${String(value)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``,
+    );
   }
   return COMMITMENTS[value]!;
 }
@@ -104,7 +116,9 @@ function contextSlot(chain: LocalChain, cfg: Record<string, unknown>): number {
   const slot = chain.slotAt(commitmentOf(cfg));
   const min = optionalNumber(cfg, 'minContextSlot');
   if (min !== undefined && min > slot) {
-    throw new RpcError(RPC_MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: slot });
+    throw new RpcError(RPC_MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', {
+      contextSlot: slot,
+    });
   }
   return slot;
 }
@@ -152,7 +166,10 @@ function encodeAccount(account: AccountView | null, cfg: Record<string, unknown>
     case 'base58':
     case 'binary':
       if (data.length > MAX_BASE58_BYTES) {
-        throw new RpcError(RPC_INVALID_REQUEST, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
+        throw new RpcError(
+          RPC_INVALID_REQUEST,
+          `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
+        );
       }
       encoded = encoding === 'binary' ? bs58.encode(data) : [bs58.encode(data), 'base58'];
       break;
@@ -233,16 +250,19 @@ function metaJson(record: TxRecord, encoding: string) {
     costUnits: record.computeUnitsConsumed,
     err: record.err,
     fee: record.fee,
-    innerInstructions: encoding === 'jsonParsed'
-      ? innerInstructionsParsed(record.innerInstructions, record.accountKeys)
-      : record.innerInstructions,
+    innerInstructions:
+      encoding === 'jsonParsed'
+        ? innerInstructionsParsed(record.innerInstructions, record.accountKeys)
+        : record.innerInstructions,
     loadedAddresses: { readonly: [], writable: [] },
     logMessages: record.logs,
     postBalances: record.postBalances,
     postTokenBalances: record.postTokenBalances ?? [],
     preBalances: record.preBalances,
     preTokenBalances: record.preTokenBalances ?? [],
-    ...(record.returnData ? { returnData: { programId: record.returnData.programId, data: [record.returnData.data, 'base64'] } } : {}),
+    ...(record.returnData
+      ? { returnData: { programId: record.returnData.programId, data: [record.returnData.data, 'base64'] } }
+      : {}),
     rewards: [],
     status: record.err === null ? { Ok: null } : { Err: record.err },
   };
@@ -277,10 +297,14 @@ const getMultipleAccounts: RpcHandler = (params, chain) => {
   if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isPublicKey(k))) {
     throw invalidParams('first argument must be an array of pubkeys');
   }
-  if (keys.length > MAX_MULTIPLE_ACCOUNTS) throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
+  if (keys.length > MAX_MULTIPLE_ACCOUNTS)
+    throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
   const cfg = config(params, 1);
   const slot = contextSlot(chain, cfg);
-  return withContext(slot, (keys as string[]).map((k) => encodeAccount(chain.getAccount(k), cfg)));
+  return withContext(
+    slot,
+    (keys as string[]).map((k) => encodeAccount(chain.getAccount(k), cfg)),
+  );
 };
 
 const getProgramAccounts: RpcHandler = (params, chain) => {
@@ -289,7 +313,9 @@ const getProgramAccounts: RpcHandler = (params, chain) => {
   const slot = contextSlot(chain, cfg);
   const filters = (cfg.filters ?? []) as unknown[];
   if (!Array.isArray(filters)) throw invalidParams('filters must be an array');
-  const matches = chain.programAccounts(programId).filter(({ account }) => filters.every((f) => matchesFilter(account.data, f)));
+  const matches = chain
+    .programAccounts(programId)
+    .filter(({ account }) => filters.every((f) => matchesFilter(account.data, f)));
   const value = matches.map(({ pubkey, account }) => ({ account: encodeAccount(account, cfg), pubkey }));
   return cfg.withContext === true ? withContext(slot, value) : value;
 };
@@ -344,14 +370,23 @@ const simulateTransaction: RpcHandler = (params, chain) => {
   let accounts: unknown = null;
   const accountsCfg = cfg.accounts as { addresses?: unknown; encoding?: unknown } | undefined;
   if (accountsCfg !== undefined && accountsCfg !== null) {
-    if (!Array.isArray(accountsCfg.addresses) || accountsCfg.addresses.some((a) => typeof a !== 'string' || !isPublicKey(a))) {
+    if (
+      !Array.isArray(accountsCfg.addresses) ||
+      accountsCfg.addresses.some((a) => typeof a !== 'string' || !isPublicKey(a))
+    ) {
       throw invalidParams('accounts.addresses must be an array of pubkeys');
     }
     const encCfg = { encoding: typeof accountsCfg.encoding === 'string' ? accountsCfg.encoding : 'base64' };
     accounts = (accountsCfg.addresses as string[]).map((address) => {
       const post = result.postAccounts.get(address);
       const view: AccountView | null = post
-        ? { lamports: Number(post.lamports), data: post.data, owner: post.owner, executable: post.executable, rentEpoch: RENT_EXEMPT_EPOCH }
+        ? {
+            lamports: Number(post.lamports),
+            data: post.data,
+            owner: post.owner,
+            executable: post.executable,
+            rentEpoch: RENT_EXEMPT_EPOCH,
+          }
         : chain.getAccount(address);
       return result.err === null ? encodeAccount(view, encCfg) : null;
     });
@@ -366,7 +401,9 @@ const simulateTransaction: RpcHandler = (params, chain) => {
     loadedAccountsDataSize: 0,
     logs: result.logs,
     replacementBlockhash: result.replacementBlockhash,
-    returnData: result.returnData ? { programId: result.returnData.programId, data: [result.returnData.data, 'base64'] } : null,
+    returnData: result.returnData
+      ? { programId: result.returnData.programId, data: [result.returnData.data, 'base64'] }
+      : null,
     unitsConsumed: result.unitsConsumed,
   });
 };
@@ -374,7 +411,8 @@ const simulateTransaction: RpcHandler = (params, chain) => {
 const getSignatureStatuses: RpcHandler = (params, chain) => {
   const signatures = params[0];
   if (!Array.isArray(signatures)) throw invalidParams('first argument must be an array of signatures');
-  if (signatures.length > MAX_SIGNATURE_STATUSES) throw invalidParams(`Too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`);
+  if (signatures.length > MAX_SIGNATURE_STATUSES)
+    throw invalidParams(`Too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`);
   const cfg = config(params, 1);
   const search = optionalBoolean(cfg, 'searchTransactionHistory');
   const values = signatures.map((s) => chain.getSignatureStatus(requireSignature(s), search));
@@ -387,7 +425,8 @@ const getSignaturesForAddress: RpcHandler = (params, chain) => {
   const commitment = atLeastConfirmed(cfg);
   contextSlot(chain, cfg);
   const limit = optionalNumber(cfg, 'limit') ?? MAX_SIGNATURES_FOR_ADDRESS;
-  if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`);
+  if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS)
+    throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`);
   const before = cfg.before == null ? undefined : requireSignature(cfg.before);
   const until = cfg.until == null ? undefined : requireSignature(cfg.until);
   return chain.signaturesForAddress(address, { limit, before, until, commitment }).map((r) => ({
@@ -407,7 +446,9 @@ const getTransaction: RpcHandler = (params, chain) => {
   const commitment = atLeastConfirmed(cfg);
   const encoding = optionalString(cfg, 'encoding') ?? 'json';
   if (!['json', 'jsonParsed', 'base64', 'base58'].includes(encoding)) {
-    throw invalidParams(`unknown variant \`${encoding}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``);
+    throw invalidParams(
+      `unknown variant \`${encoding}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``,
+    );
   }
   const maxVersion = optionalNumber(cfg, 'maxSupportedTransactionVersion');
   const record = chain.getTransaction(signature);
@@ -432,7 +473,8 @@ const getBlockHeight: RpcHandler = (params, chain) => contextSlot(chain, config(
 
 const getBlockTime: RpcHandler = (params, chain) => {
   const slot = params[0];
-  if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0) throw invalidParams('slot must be a non-negative integer');
+  if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0)
+    throw invalidParams('slot must be a non-negative integer');
   const time = slot <= chain.slotAt('confirmed') ? chain.blockTime(slot) : null;
   if (time === null) throw new RpcError(RPC_BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
   return time;
@@ -484,15 +526,18 @@ const MAX_PRIORITIZATION_FEE_ACCOUNTS = 128;
 /** Up to 128 base58 keys, as a validator takes them. */
 function feeAccounts(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((k) => typeof k !== 'string')) throw invalidParams('first argument must be an array of pubkeys');
+  if (!Array.isArray(value) || value.some((k) => typeof k !== 'string'))
+    throw invalidParams('first argument must be an array of pubkeys');
   if (value.length > MAX_PRIORITIZATION_FEE_ACCOUNTS) {
     throw invalidParams(`Too many inputs provided; max ${MAX_PRIORITIZATION_FEE_ACCOUNTS}`);
   }
-  for (const key of value as string[]) if (!isPublicKey(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  for (const key of value as string[])
+    if (!isPublicKey(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value as string[];
 }
 
-const getRecentPrioritizationFees: RpcHandler = (params, chain) => chain.recentPrioritizationFees(feeAccounts(params[0]));
+const getRecentPrioritizationFees: RpcHandler = (params, chain) =>
+  chain.recentPrioritizationFees(feeAccounts(params[0]));
 
 /**
  * Not a validator method: lets tests make the cluster look busy.
@@ -501,8 +546,13 @@ const getRecentPrioritizationFees: RpcHandler = (params, chain) => chain.recentP
 const localnetSeedPrioritizationFees: RpcHandler = (params, chain) => {
   const cfg = config(params, 0);
   const fee = cfg.prioritizationFee;
-  if (typeof fee !== 'number' || !Number.isSafeInteger(fee) || fee < 0) throw invalidParams('prioritizationFee must be a non-negative integer');
-  chain.seedPrioritizationFees({ microLamports: BigInt(fee), accounts: feeAccounts(cfg.accounts), slots: optionalNumber(cfg, 'slots') });
+  if (typeof fee !== 'number' || !Number.isSafeInteger(fee) || fee < 0)
+    throw invalidParams('prioritizationFee must be a non-negative integer');
+  chain.seedPrioritizationFees({
+    microLamports: BigInt(fee),
+    accounts: feeAccounts(cfg.accounts),
+    slots: optionalNumber(cfg, 'slots'),
+  });
   return null;
 };
 

@@ -42,12 +42,14 @@ export function handleCall(
   call: unknown,
   extraMethods: Record<string, (params: unknown[], id: JsonRpcId) => unknown> = {},
 ): JsonRpcResponse | null {
-  if (!call || typeof call !== 'object' || Array.isArray(call)) return errorResponse(null, RPC_INVALID_REQUEST, 'Invalid request');
+  if (!call || typeof call !== 'object' || Array.isArray(call))
+    return errorResponse(null, RPC_INVALID_REQUEST, 'Invalid request');
   const { jsonrpc, method, params, id } = call as Record<string, unknown>;
   const hasId = 'id' in (call as object);
   if (hasId && !validId(id)) return errorResponse(null, RPC_INVALID_REQUEST, 'Invalid request');
   const replyId = hasId ? (id as JsonRpcId) : null;
-  if (jsonrpc !== '2.0' || typeof method !== 'string') return errorResponse(replyId, RPC_INVALID_REQUEST, 'Invalid request');
+  if (jsonrpc !== '2.0' || typeof method !== 'string')
+    return errorResponse(replyId, RPC_INVALID_REQUEST, 'Invalid request');
   if (params !== undefined && params !== null && !Array.isArray(params)) {
     return errorResponse(replyId, RPC_INVALID_PARAMS, 'Invalid params: expected an array of parameters');
   }
@@ -84,8 +86,11 @@ export function handleBody(
   }
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return errorResponse(null, RPC_INVALID_REQUEST, 'Invalid request');
-    if (parsed.length > MAX_BATCH) return errorResponse(null, RPC_INVALID_REQUEST, `Invalid request: batch larger than ${MAX_BATCH}`);
-    const answers = parsed.map((call) => handleCall(chain, call, extraMethods)).filter((r): r is JsonRpcResponse => r !== null);
+    if (parsed.length > MAX_BATCH)
+      return errorResponse(null, RPC_INVALID_REQUEST, `Invalid request: batch larger than ${MAX_BATCH}`);
+    const answers = parsed
+      .map((call) => handleCall(chain, call, extraMethods))
+      .filter((r): r is JsonRpcResponse => r !== null);
     return answers.length ? answers : null;
   }
   return handleCall(chain, parsed, extraMethods);
@@ -99,7 +104,11 @@ const CORS_HEADERS = {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = body === null ? '' : JSON.stringify(body);
-  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -163,7 +172,11 @@ export function createRpcRequestListener(chain: LocalChain, activity = new Reque
     req.on('error', () => res.destroy());
     req.on('end', () => {
       if (tooLarge) {
-        send(res, 413, errorResponse(null, RPC_INVALID_REQUEST, `Invalid request: body larger than ${MAX_BODY_BYTES} bytes`));
+        send(
+          res,
+          413,
+          errorResponse(null, RPC_INVALID_REQUEST, `Invalid request: body larger than ${MAX_BODY_BYTES} bytes`),
+        );
         return;
       }
       const answer = handleBody(chain, Buffer.concat(chunks).toString('utf8'));
@@ -200,13 +213,15 @@ export function handleWebSocketUpgrade(chain: LocalChain, connections: Set<WebSo
     const methods: Record<string, (params: unknown[], id: JsonRpcId) => unknown> = {
       signatureSubscribe: (params) => {
         const signature = params[0];
-        if (typeof signature !== 'string') throw new RpcError(RPC_INVALID_PARAMS, 'Invalid params: signature must be a string');
+        if (typeof signature !== 'string')
+          throw new RpcError(RPC_INVALID_PARAMS, 'Invalid params: signature must be a string');
         const cfg = (params[1] ?? {}) as { commitment?: string };
-        const wanted: Commitment = cfg.commitment === 'processed' || cfg.commitment === 'recent'
-          ? 'processed'
-          : cfg.commitment === 'confirmed' || cfg.commitment === 'single' || cfg.commitment === 'singleGossip'
-            ? 'confirmed'
-            : 'finalized';
+        const wanted: Commitment =
+          cfg.commitment === 'processed' || cfg.commitment === 'recent'
+            ? 'processed'
+            : cfg.commitment === 'confirmed' || cfg.commitment === 'single' || cfg.commitment === 'singleGossip'
+              ? 'confirmed'
+              : 'finalized';
         const id = nextSubscriptionId++;
         const fire = (slot: number, err: unknown) => {
           subscriptions.get(id)?.dispose();
@@ -227,7 +242,12 @@ export function handleWebSocketUpgrade(chain: LocalChain, connections: Set<WebSo
       slotSubscribe: () => {
         const id = nextSubscriptionId++;
         const off = chain.onStatus((_sig, commitment, record) => {
-          if (commitment === 'processed') notify('slotNotification', id, { parent: record.slot - 1, root: chain.slotAt('finalized'), slot: record.slot });
+          if (commitment === 'processed')
+            notify('slotNotification', id, {
+              parent: record.slot - 1,
+              root: chain.slotAt('finalized'),
+              slot: record.slot,
+            });
         });
         subscriptions.set(id, { dispose: off });
         return id;
@@ -286,4 +306,3 @@ export function closeServer(server: Server, graceMs = 1000): Promise<void> {
     server.closeIdleConnections();
   });
 }
-

@@ -4,7 +4,10 @@
  * account, with its mint, owner and amount. Payment validation (Solana Pay's rule) reads them.
  */
 
-const TOKEN_PROGRAMS = new Set(['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb']);
+const TOKEN_PROGRAMS = new Set([
+  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
+]);
 /** A token account is 165 bytes: mint (32), owner (32), amount (u64 LE)…; Token-2022's may be longer, account type 2 at byte 165. */
 const TOKEN_ACCOUNT_SIZE = 165;
 const ACCOUNT_TYPE_TOKEN = 2;
@@ -24,19 +27,27 @@ interface AccountLike {
 }
 
 /** The token balances of `keys` as `read` finds the accounts now. */
-export function tokenBalances(keys: string[], read: (address: string) => AccountLike | null, encode: (bytes: Uint8Array) => string): TokenBalance[] {
+export function tokenBalances(
+  keys: string[],
+  read: (address: string) => AccountLike | null,
+  encode: (bytes: Uint8Array) => string,
+): TokenBalance[] {
   const balances: TokenBalance[] = [];
   keys.forEach((key, accountIndex) => {
     const account = read(key);
     if (!account || !TOKEN_PROGRAMS.has(account.owner)) return;
     const { data } = account;
-    const isToken = data.length === TOKEN_ACCOUNT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_TOKEN);
+    const isToken =
+      data.length === TOKEN_ACCOUNT_SIZE ||
+      (data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_TOKEN);
     if (!isToken) return;
     const mint = encode(data.subarray(0, 32));
     const decimals = read(mint)?.data[MINT_DECIMALS_OFFSET] ?? 0;
     const amount = Buffer.from(data.subarray(64, 72)).readBigUInt64LE();
     const text = amount.toString().padStart(decimals + 1, '0');
-    const uiAmountString = decimals ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}`.replace(/\.?0+$/, '') : text;
+    const uiAmountString = decimals
+      ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}`.replace(/\.?0+$/, '')
+      : text;
     balances.push({
       accountIndex,
       mint,

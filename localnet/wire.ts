@@ -107,7 +107,9 @@ function parseMessage(r: Reader, messageStart: number) {
  */
 export function decodeWireTransaction(bytes: Uint8Array): WireTransaction {
   if (bytes.length > PACKET_DATA_SIZE) {
-    throw invalid(`base64 encoded solana_transaction::versioned::VersionedTransaction too large: ${bytes.length} bytes (max: encoded/raw ${Math.ceil(PACKET_DATA_SIZE / 3) * 4}/${PACKET_DATA_SIZE})`);
+    throw invalid(
+      `base64 encoded solana_transaction::versioned::VersionedTransaction too large: ${bytes.length} bytes (max: encoded/raw ${Math.ceil(PACKET_DATA_SIZE / 3) * 4}/${PACKET_DATA_SIZE})`,
+    );
   }
   const r = new Reader(bytes);
   let parsed: ReturnType<typeof parseMessage>;
@@ -122,7 +124,8 @@ export function decodeWireTransaction(bytes: Uint8Array): WireTransaction {
     if (e instanceof RpcError) throw e;
     throw invalid(`failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(e as Error).message}`);
   }
-  if (r.offset !== bytes.length) throw invalid('failed to deserialize solana_transaction::versioned::VersionedTransaction: trailing bytes');
+  if (r.offset !== bytes.length)
+    throw invalid('failed to deserialize solana_transaction::versioned::VersionedTransaction: trailing bytes');
   const tx: WireTransaction = { bytes, signatures, messageBytes: bytes.subarray(messageStart), ...parsed };
   sanitize(tx);
   return tx;
@@ -138,7 +141,8 @@ export function decodeWireMessage(bytes: Uint8Array): WireTransaction {
     if (e instanceof RpcError) throw e;
     throw invalid(`failed to deserialize solana_message::versions::VersionedMessage: ${(e as Error).message}`);
   }
-  if (r.offset !== bytes.length) throw invalid('failed to deserialize solana_message::versions::VersionedMessage: trailing bytes');
+  if (r.offset !== bytes.length)
+    throw invalid('failed to deserialize solana_message::versions::VersionedMessage: trailing bytes');
   const signatures = Array.from({ length: parsed.header.numRequiredSignatures }, () => new Uint8Array(64));
   const tx: WireTransaction = { bytes, signatures, messageBytes: bytes, ...parsed };
   sanitize(tx);

@@ -26,8 +26,19 @@ const CLANG = process.env.CLANG ?? 'clang-19';
  * jumps; the stack option lifts clang's 512-byte cap to SBPF's fixed 4 KiB frame.
  */
 export const CLANG_FLAGS = [
-  '-target', 'bpf', '-mcpu=v2', '-O2', '-ffreestanding', '-fno-builtin', '-nostdlib',
-  '-mllvm', '-bpf-stack-size=4096', '-Wall', '-Wextra', '-Werror', '-c',
+  '-target',
+  'bpf',
+  '-mcpu=v2',
+  '-O2',
+  '-ffreestanding',
+  '-fno-builtin',
+  '-nostdlib',
+  '-mllvm',
+  '-bpf-stack-size=4096',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+  '-c',
 ];
 
 export interface BuildResult {
@@ -55,7 +66,13 @@ export function compileObject(source: string, objectPath: string): void {
  * `tag_registry.so.sha256` beside it). `sourceFile` builds another copy of the source (the
  * upgrade tests build a changed one).
  */
-export function buildProgram({ outDir, sourceFile = SOURCE_FILE }: { outDir: string; sourceFile?: string }): BuildResult {
+export function buildProgram({
+  outDir,
+  sourceFile = SOURCE_FILE,
+}: {
+  outDir: string;
+  sourceFile?: string;
+}): BuildResult {
   mkdirSync(outDir, { recursive: true });
   const objectPath = path.join(outDir, 'tag_registry.o');
   compileObject(sourceFile, objectPath);

@@ -66,7 +66,11 @@ export function balance(svm: LiteSVM, key: PublicKey): bigint {
 export function accountData(svm: LiteSVM, key: PublicKey) {
   const account = svm.getAccount(toAddress(key));
   if (!account.exists) return null;
-  return { data: new Uint8Array(account.data), owner: new PublicKey(account.programAddress), lamports: BigInt(account.lamports) };
+  return {
+    data: new Uint8Array(account.data),
+    owner: new PublicKey(account.programAddress),
+    lamports: BigInt(account.lamports),
+  };
 }
 
 export type SendResult = TransactionMetadata | FailedTransactionMetadata;

@@ -36,7 +36,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
   const missing = missingOptionalEntries(lock);
   for (const { name, version } of missing) lock.packages[`node_modules/${name}`] = entryFor(name, version);
-  lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+  lock.packages = Object.fromEntries(
+    Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+  );
   writeFileSync(LOCK, JSON.stringify(lock, null, 2) + '\n');
-  console.log(missing.length ? `complete-lock: added ${missing.map((m) => `${m.name}@${m.version}`).join(', ')}` : 'complete-lock: nothing missing');
+  console.log(
+    missing.length
+      ? `complete-lock: added ${missing.map((m) => `${m.name}@${m.version}`).join(', ')}`
+      : 'complete-lock: nothing missing',
+  );
 }

@@ -15,7 +15,8 @@ const USAGE = 'usage: npm run indexer -- run | reconcile [--repair]';
 async function main(args: string[]): Promise<number> {
   const [command, ...flags] = args;
   const repair = flags.includes('--repair');
-  const known = command === 'run' ? flags.length === 0 : command === 'reconcile' && flags.every((f) => f === '--repair');
+  const known =
+    command === 'run' ? flags.length === 0 : command === 'reconcile' && flags.every((f) => f === '--repair');
   if (!known) {
     console.error(USAGE);
     return 2;
@@ -25,12 +26,21 @@ async function main(args: string[]): Promise<number> {
   const { db, close } = await openDb(config.database, { poolSize: 3 });
   try {
     if (command === 'run') {
-      const summary = await runIndexer({ db, connection, programId, maxTransactions: MAX_TRANSACTIONS_PER_RUN, pageSize: config.indexerPageSize, now: new Date() });
+      const summary = await runIndexer({
+        db,
+        connection,
+        programId,
+        maxTransactions: MAX_TRANSACTIONS_PER_RUN,
+        pageSize: config.indexerPageSize,
+        now: new Date(),
+      });
       console.log(JSON.stringify(summary, null, 2));
       return 0;
     }
     const report = await reconcileMirror({ db, connection, programId, repair, now: new Date() });
-    console.log(`reconcile: ${report.records} record(s) on chain, ${report.rows} row(s) in the mirror, ${report.differences.length} difference(s)`);
+    console.log(
+      `reconcile: ${report.records} record(s) on chain, ${report.rows} row(s) in the mirror, ${report.differences.length} difference(s)`,
+    );
     for (const difference of report.differences) console.log(`  ${describe(difference)}`);
     if (report.repaired) {
       const { created, updated, quietlyUpdated, removed } = report.repaired;

@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     logger.info({ url: localnet.url, programId: config.solana.programId }, 'localnet started');
   }
   process.env.CRON_SECRET ??= randomBytes(24).toString('base64url');
-  if (config.database.driver === 'pglite') logger.info({ dataDir: config.database.dataDir }, 'database: embedded PGlite');
+  if (config.database.driver === 'pglite')
+    logger.info({ dataDir: config.database.dataDir }, 'database: embedded PGlite');
   logger.info({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
 
   const { default: next } = await import('next');
@@ -85,7 +86,9 @@ async function main(): Promise<void> {
       ? setInterval(() => {
           if (delivering) return;
           delivering = true;
-          fetch(`http://127.0.0.1:${port}/api/cron/webhooks`, { headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } })
+          fetch(`http://127.0.0.1:${port}/api/cron/webhooks`, {
+            headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
+          })
             .then((res) => res.arrayBuffer())
             .catch(() => {}) // the server may still be starting
             .finally(() => (delivering = false));

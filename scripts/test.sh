@@ -12,6 +12,7 @@ bash scripts/ensure-system-packages.sh
 bash scripts/ensure-node-modules.sh
 echo "== lint"
 npm run --silent lint
+npm run --silent format:check
 echo "== client types"
 # packages/client/src/schema.d.ts is a build output: the type-check and the build read it.
 npm run --silent client:generate

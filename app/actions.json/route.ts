@@ -5,6 +5,8 @@ import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withActionHeaders(async () => json(ACTIONS_JSON, { headers: { 'Cache-Control': 'public, max-age=3600' } }));
+export const GET = withActionHeaders(async () =>
+  json(ACTIONS_JSON, { headers: { 'Cache-Control': 'public, max-age=3600' } }),
+);
 
 export const OPTIONS = actionPreflight;

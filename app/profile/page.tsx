@@ -14,14 +14,7 @@ export default async function LookupPage({ searchParams }: { searchParams: Promi
     <main id="main">
       <h1>Look up a tag</h1>
       <div className="card">
-        <TagLookupForm
-          defaultValue={input}
-          error={
-            input
-              ? `Tags are ${TAG_RULE_IN_WORDS}.`
-              : undefined
-          }
-        />
+        <TagLookupForm defaultValue={input} error={input ? `Tags are ${TAG_RULE_IN_WORDS}.` : undefined} />
       </div>
     </main>
   );

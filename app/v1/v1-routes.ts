@@ -32,9 +32,32 @@ import * as paymentReceipt from './payments/[reference]/route';
 /** The document's own route is built from the same declaration as app/v1/openapi.json/route.ts, without importing it. */
 export function v1Routes(): V1RouteDeclaration[] {
   const modules = [
-    challenge, verify, session, identity, signals, wallet, transfer, cancelTransfer, acceptTransfer, release,
-    resolveTag, resolveBatch, reverseAddress, reverseBatch, primary, events, availability, register, sync,
-    webhooks, webhook, rotateWebhook, replayWebhook, webhookDeliveries, payments, paymentReceipt,
+    challenge,
+    verify,
+    session,
+    identity,
+    signals,
+    wallet,
+    transfer,
+    cancelTransfer,
+    acceptTransfer,
+    release,
+    resolveTag,
+    resolveBatch,
+    reverseAddress,
+    reverseBatch,
+    primary,
+    events,
+    availability,
+    register,
+    sync,
+    webhooks,
+    webhook,
+    rotateWebhook,
+    replayWebhook,
+    webhookDeliveries,
+    payments,
+    paymentReceipt,
   ];
   return [...modules.map((module) => declarationOf(module)!), openApiRouteDeclaration(v1Routes)];
 }

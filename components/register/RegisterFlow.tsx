@@ -69,7 +69,14 @@ export function RegisterFlow({
     start({ tag: availability.tag, payout: payout.trim() });
   }
 
-  const steps = <TransactionSteps state={state} labels={REGISTER_STEP_LABELS} title="Registration steps" statusTestId="register-status" />;
+  const steps = (
+    <TransactionSteps
+      state={state}
+      labels={REGISTER_STEP_LABELS}
+      title="Registration steps"
+      statusTestId="register-status"
+    />
+  );
 
   if (state.status === 'done') {
     const tag = started?.tag ?? '';
@@ -107,7 +114,11 @@ export function RegisterFlow({
         ? availability.warning
         : AVAILABILITY_TEXT[availability.state];
   const availabilityClass =
-    availability.state === 'available' ? 'ok' : ['invalid', 'reserved', 'taken', 'lookalike', 'error'].includes(availability.state) ? 'error' : 'muted';
+    availability.state === 'available'
+      ? 'ok'
+      : ['invalid', 'reserved', 'taken', 'lookalike', 'error'].includes(availability.state)
+        ? 'error'
+        : 'muted';
   // Shown before anything is signed: the tag is free, but payers could mistake it for another.
   const lookalikeNotice = availability.state === 'available' ? availability.warning : null;
 

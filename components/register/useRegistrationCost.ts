@@ -29,7 +29,8 @@ export function useRegistrationCost(tag: string | null, settings: CostSettings):
     };
   }, [connection]);
   return useMemo(
-    () => (tag && rentLamports !== null ? maxRegistrationCost({ tag, ...settings, rentLamports, signatures: 1 }) : null),
+    () =>
+      tag && rentLamports !== null ? maxRegistrationCost({ tag, ...settings, rentLamports, signatures: 1 }) : null,
     [tag, rentLamports, settings],
   );
 }

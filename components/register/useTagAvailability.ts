@@ -29,8 +29,14 @@ export function useTagAvailability(input: string, delayMs = 300): { availability
     const abort = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await fetch(`/v1/availability/${encodeURIComponent(tag)}`, { signal: abort.signal, cache: 'no-store' });
-        if (!res.ok) throw new Error(res.status === 503 ? 'The cluster cannot be reached to check.' : `Check failed (${res.status}).`);
+        const res = await fetch(`/v1/availability/${encodeURIComponent(tag)}`, {
+          signal: abort.signal,
+          cache: 'no-store',
+        });
+        if (!res.ok)
+          throw new Error(
+            res.status === 503 ? 'The cluster cannot be reached to check.' : `Check failed (${res.status}).`,
+          );
         const body = (await res.json()) as { available: boolean; reason: string | null; warning: string | null };
         setChecked(
           body.available
@@ -40,7 +46,8 @@ export function useTagAvailability(input: string, delayMs = 300): { availability
               : { state: body.reason === 'reserved' ? 'reserved' : 'taken', tag },
         );
       } catch (err) {
-        if (!abort.signal.aborted) setChecked({ state: 'error', tag, message: (err as Error).message || 'Check failed.' });
+        if (!abort.signal.aborted)
+          setChecked({ state: 'error', tag, message: (err as Error).message || 'Check failed.' });
       }
     }, delayMs);
     return () => {

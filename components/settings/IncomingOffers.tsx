@@ -35,7 +35,12 @@ export function IncomingOffers({
         {offers.map((offer) => (
           <li key={offer.tag} data-offer={`@${offer.tag}`}>
             <strong>@{offer.tag}</strong>, from <span className="mono">{offer.owner}</span>{' '}
-            <button type="button" className="button" disabled={busy} onClick={() => action.start({ tag: offer.tag, call: { kind: 'accept_transfer' } })}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => action.start({ tag: offer.tag, call: { kind: 'accept_transfer' } })}
+            >
               Accept @{offer.tag}
             </button>
           </li>

@@ -11,13 +11,23 @@ import {
   type Identity,
 } from '@/lib/features/identity/schemas';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
-import { profileFieldErrors, profilePatch, profileValues, type ProfileFieldErrors } from '@/lib/web/browser/profile-form';
+import {
+  profileFieldErrors,
+  profilePatch,
+  profileValues,
+  type ProfileFieldErrors,
+} from '@/lib/web/browser/profile-form';
 import { actionFailureMessage } from '@/lib/web/shared/request-limits';
 
 /** The settings page's save: a server action on PATCH /v1/identity/{tag}'s code path. */
 export type SaveProfile = (tag: string, patch: ReturnType<typeof profilePatch>) => Promise<ActionOutcome<Identity>>;
 
-type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'unchanged' } | { kind: 'error'; message: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved' }
+  | { kind: 'unchanged' }
+  | { kind: 'error'; message: string };
 
 /** One tag's profile: checked with the API's own schema before sending, saved by the page's action. */
 export function ProfileForm({ identity, saveProfile }: { identity: Identity; saveProfile: SaveProfile }) {
@@ -98,13 +108,25 @@ export function ProfileForm({ identity, saveProfile }: { identity: Identity; sav
       <form onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${prefix}-displayName`}>Display name</label>
-          <input type="text" autoComplete="nickname" {...field('displayName')} onChange={(e) => set('displayName', e.target.value)} />
+          <input
+            type="text"
+            autoComplete="nickname"
+            {...field('displayName')}
+            onChange={(e) => set('displayName', e.target.value)}
+          />
           {counter('displayName')}
           {hint('displayName', `Up to ${PROFILE_LIMITS.displayName.maxChars} characters. Empty clears it.`)}
         </div>
         <div className="field">
           <label htmlFor={`${prefix}-avatar`}>Avatar image URL</label>
-          <input type="text" inputMode="url" autoComplete="url" className="mono" {...field('avatar')} onChange={(e) => set('avatar', e.target.value)} />
+          <input
+            type="text"
+            inputMode="url"
+            autoComplete="url"
+            className="mono"
+            {...field('avatar')}
+            onChange={(e) => set('avatar', e.target.value)}
+          />
           {hint('avatar', 'An https: address of an image. Empty clears it.')}
         </div>
         <div className="field">
@@ -128,13 +150,20 @@ export function ProfileForm({ identity, saveProfile }: { identity: Identity; sav
               <option key={s} value={s} />
             ))}
           </datalist>
-          {hint('preferredToken', `${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address. Payment links ask for it.`)}
+          {hint(
+            'preferredToken',
+            `${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address. Payment links ask for it.`,
+          )}
         </div>
         <div className="actions">
           <button type="submit" className="button" disabled={pending}>
             {pending ? 'Saving…' : 'Save'}
           </button>
-          <p className={`status-line ${status.kind === 'error' ? 'error' : 'ok'}`} role="status" data-testid="save-status">
+          <p
+            className={`status-line ${status.kind === 'error' ? 'error' : 'ok'}`}
+            role="status"
+            data-testid="save-status"
+          >
             {status.kind === 'saved'
               ? 'Saved.'
               : status.kind === 'unchanged'

@@ -76,7 +76,14 @@ function AddressForm({
   return (
     <form onSubmit={submit} noValidate>
       {children}
-      <CodeField label={words.label} className="mono" value={value} onChange={setValue} problem={problem} hint={words.hint} />
+      <CodeField
+        label={words.label}
+        className="mono"
+        value={value}
+        onChange={setValue}
+        problem={problem}
+        hint={words.hint}
+      />
       <div className="actions">
         <button type="submit" className="button" disabled={busy || value.trim() === '' || problem !== null}>
           {words.submitLabel}
@@ -117,9 +124,18 @@ export function TagLifecycle({
     <section className="card lifecycle" aria-labelledby={`${id}-heading`} data-lifecycle={`@${tag}`}>
       <h2 id={`${id}-heading`}>@{tag} on chain</h2>
 
-      <AddressForm words={CHANGE_WALLET} current={owned.wallet} busy={busy} onSend={(wallet) => send({ kind: 'set_wallet', wallet })}>
+      <AddressForm
+        words={CHANGE_WALLET}
+        current={owned.wallet}
+        busy={busy}
+        onSend={(wallet) => send({ kind: 'set_wallet', wallet })}
+      >
         <p>
-          Payments to @{tag} go to <span className="mono" data-testid="current-wallet">{owned.wallet}</span>.
+          Payments to @{tag} go to{' '}
+          <span className="mono" data-testid="current-wallet">
+            {owned.wallet}
+          </span>
+          .
         </p>
       </AddressForm>
 
@@ -129,13 +145,23 @@ export function TagLifecycle({
             Offered to <span className="mono">{owned.pendingOwner}</span>: pending until that address accepts.
           </p>
           <div className="actions">
-            <button type="button" className="button secondary" disabled={busy} onClick={() => send({ kind: 'cancel_transfer' })}>
+            <button
+              type="button"
+              className="button secondary"
+              disabled={busy}
+              onClick={() => send({ kind: 'cancel_transfer' })}
+            >
               Cancel the offer
             </button>
           </div>
         </div>
       ) : (
-        <AddressForm words={OFFER_TAG} current={sessionKey} busy={busy} onSend={(newOwner) => send({ kind: 'offer_transfer', newOwner })} />
+        <AddressForm
+          words={OFFER_TAG}
+          current={sessionKey}
+          busy={busy}
+          onSend={(newOwner) => send({ kind: 'offer_transfer', newOwner })}
+        />
       )}
 
       <form onSubmit={(e) => submit(e, () => releaseReady && send({ kind: 'release_tag' }))} noValidate>

@@ -6,5 +6,10 @@ import { TAG_LOOKUP_FORM_ATTRIBUTES, tagLookupFieldsHtml } from '@/lib/web/serve
  * handler's not-found page sends too.
  */
 export function TagLookupForm({ defaultValue = '', error }: { defaultValue?: string; error?: string }) {
-  return <form {...TAG_LOOKUP_FORM_ATTRIBUTES} dangerouslySetInnerHTML={{ __html: tagLookupFieldsHtml({ defaultValue, error }).text }} />;
+  return (
+    <form
+      {...TAG_LOOKUP_FORM_ATTRIBUTES}
+      dangerouslySetInnerHTML={{ __html: tagLookupFieldsHtml({ defaultValue, error }).text }}
+    />
+  );
 }

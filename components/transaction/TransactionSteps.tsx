@@ -1,4 +1,10 @@
-import { FLOW_STEPS, statusLine, stepStatuses, type FlowState, type FlowStep } from '@/lib/web/browser/transaction-flow';
+import {
+  FLOW_STEPS,
+  statusLine,
+  stepStatuses,
+  type FlowState,
+  type FlowStep,
+} from '@/lib/web/browser/transaction-flow';
 
 const STATUS_TEXT = { pending: 'not started', active: 'in progress', done: 'done', failed: 'failed' } as const;
 

@@ -24,7 +24,14 @@ import {
   type FlowState,
   type FlowStep,
 } from '@/lib/web/browser/transaction-flow';
-import { blockhashOf, decodeWireTransaction, keepSignature, signedWireBytes, unsignedSigners, type WireTransaction } from '@/lib/web/browser/wire-transaction';
+import {
+  blockhashOf,
+  decodeWireTransaction,
+  keepSignature,
+  signedWireBytes,
+  unsignedSigners,
+  type WireTransaction,
+} from '@/lib/web/browser/wire-transaction';
 
 /** What a builder answers: POST /v1/register's shape, and the lifecycle builders'. */
 export interface BuiltTransaction {
@@ -135,12 +142,18 @@ export function useTransactionFlow<Input>(
         return;
       }
       case 'sending':
-        w.signature = await connection.sendRawTransaction(w.signed!, { preflightCommitment: 'confirmed', maxRetries: 5 });
+        w.signature = await connection.sendRawTransaction(w.signed!, {
+          preflightCommitment: 'confirmed',
+          maxRetries: 5,
+        });
         setSignature(w.signature);
         return;
       case 'confirming': {
         const { blockhash, lastValidBlockHeight } = w.built!;
-        const { value } = await connection.confirmTransaction({ signature: w.signature!, blockhash, lastValidBlockHeight }, 'confirmed');
+        const { value } = await connection.confirmTransaction(
+          { signature: w.signature!, blockhash, lastValidBlockHeight },
+          'confirmed',
+        );
         if (value.err) throw new TransactionFailedError(value.err);
         return;
       }

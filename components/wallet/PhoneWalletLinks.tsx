@@ -21,7 +21,9 @@ export function PhoneWalletLinks() {
   const url = useBrowserValue(pageUrl);
   if (agent === null || url === null) return null;
   // The localnet test wallet is this app's own, not a wallet the visitor brought.
-  const walletDetected = wallets.some((w) => w.readyState === WalletReadyState.Installed && w.adapter.name !== testWallet?.name);
+  const walletDetected = wallets.some(
+    (w) => w.readyState === WalletReadyState.Installed && w.adapter.name !== testWallet?.name,
+  );
   if (!isPhoneWithoutWallet({ userAgent: agent, walletDetected })) return null;
   return (
     <div className="phone-wallets">

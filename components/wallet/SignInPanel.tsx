@@ -10,9 +10,15 @@ export function SignInPanel({ sessionKey }: { sessionKey: string | null }) {
     <div className="session" aria-live="polite">
       {sessionKey ? (
         <p>
-          Signed in as <span className="mono" title={sessionKey}>{shortKey(sessionKey)}</span>
+          Signed in as{' '}
+          <span className="mono" title={sessionKey}>
+            {shortKey(sessionKey)}
+          </span>
           {walletKey && !signedInHere ? (
-            <span className="warn"> — the connected wallet is {shortKey(walletKey)}; sign in with it to act for it.</span>
+            <span className="warn">
+              {' '}
+              — the connected wallet is {shortKey(walletKey)}; sign in with it to act for it.
+            </span>
           ) : null}
         </p>
       ) : (

@@ -15,7 +15,13 @@ export function WalletButton() {
   const { open } = useWalletDialog();
   const { publicKey, connecting } = useWallet();
   const ready = useBrowserValue(hydrated) ?? false;
-  const label = !ready ? 'Wallet' : connecting ? 'Connecting…' : publicKey ? `Wallet ${shortKey(publicKey.toBase58())}` : 'Select Wallet';
+  const label = !ready
+    ? 'Wallet'
+    : connecting
+      ? 'Connecting…'
+      : publicKey
+        ? `Wallet ${shortKey(publicKey.toBase58())}`
+        : 'Select Wallet';
   return (
     <button type="button" className="button wallet-button" aria-haspopup="dialog" onClick={open} disabled={!ready}>
       {label}

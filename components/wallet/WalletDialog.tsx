@@ -29,7 +29,13 @@ const TITLE_ID = 'wallet-dialog-title';
  * close button and the wallets as a list of buttons. Choosing one goes through useWallet's
  * select (WalletProvider's autoConnect then connects it).
  */
-export function WalletDialogProvider({ testWallet, children }: { testWallet: LocalTestWallet | null; children: ReactNode }) {
+export function WalletDialogProvider({
+  testWallet,
+  children,
+}: {
+  testWallet: LocalTestWallet | null;
+  children: ReactNode;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const [isOpen, setOpen] = useState(false);
@@ -102,7 +108,9 @@ function WalletChoices({ testWallet, close }: { testWallet: LocalTestWallet | nu
                 {/* eslint-disable-next-line @next/next/no-img-element -- a wallet's icon is a data: URI, nothing to optimize */}
                 <img src={w.adapter.icon} alt="" width={28} height={28} />
                 <span>{w.adapter.name}</span>
-                {w.readyState === WalletReadyState.Installed ? <span className="muted wallet-detected">Detected</span> : null}
+                {w.readyState === WalletReadyState.Installed ? (
+                  <span className="muted wallet-detected">Detected</span>
+                ) : null}
               </button>
             </li>
           ))}
@@ -113,7 +121,8 @@ function WalletChoices({ testWallet, close }: { testWallet: LocalTestWallet | nu
       {testWallet ? (
         <div className="wallet-dialog-test">
           <p className="muted">
-            The test wallet is this local cluster&apos;s only: its key stays in this browser and holds localnet SOL, airdropped on first use.
+            The test wallet is this local cluster&apos;s only: its key stays in this browser and holds localnet SOL,
+            airdropped on first use.
           </p>
           <button type="button" className="button secondary" onClick={() => testWallet.reset()}>
             Reset test wallet

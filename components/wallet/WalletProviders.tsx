@@ -22,8 +22,19 @@ const SOLFLARE_NETWORK: Partial<Record<Cluster, WalletAdapterNetwork>> = {
  * extension is there, its Wallet Standard entry replaces the adapter. On Android phones
  * WalletProvider adds Mobile Wallet Adapter itself when no wallet is installed.
  */
-export function WalletProviders({ rpcUrl, cluster, children }: { rpcUrl: string; cluster: Cluster; children: ReactNode }) {
-  const wallets = useMemo<Adapter[]>(() => [new SolflareWalletAdapter({ network: SOLFLARE_NETWORK[cluster] })], [cluster]);
+export function WalletProviders({
+  rpcUrl,
+  cluster,
+  children,
+}: {
+  rpcUrl: string;
+  cluster: Cluster;
+  children: ReactNode;
+}) {
+  const wallets = useMemo<Adapter[]>(
+    () => [new SolflareWalletAdapter({ network: SOLFLARE_NETWORK[cluster] })],
+    [cluster],
+  );
   const testWallet = useLocalTestWallet(cluster, rpcUrl);
   return (
     <ConnectionProvider endpoint={rpcUrl} config={{ commitment: 'confirmed' }}>

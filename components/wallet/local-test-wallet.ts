@@ -21,9 +21,9 @@ export const LOCAL_TEST_WALLET_FUNDING_SOL = 5;
 const STORAGE_KEY = 'identity-tags:local-test-wallet';
 const CHAINS = ['solana:localnet'] as const;
 const FEATURES = ['solana:signMessage', 'solana:signTransaction'] as const;
-const ICON: `data:image/svg+xml;base64,${string}` =
-  `data:image/svg+xml;base64,${
-  btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#5b5bd6"/><path d="M9 11h14v12H9z" fill="none" stroke="#fff" stroke-width="2"/><path d="M9 15h14" stroke="#fff" stroke-width="2"/></svg>')}`;
+const ICON: `data:image/svg+xml;base64,${string}` = `data:image/svg+xml;base64,${btoa(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#5b5bd6"/><path d="M9 11h14v12H9z" fill="none" stroke="#fff" stroke-width="2"/><path d="M9 15h14" stroke="#fff" stroke-width="2"/></svg>',
+)}`;
 
 type ChangeListener = (properties: { accounts?: readonly WalletAccount[] }) => void;
 
@@ -128,7 +128,10 @@ function register(rpcUrl: string): LocalTestWallet {
       'solana:signMessage': {
         version: '1.0.0',
         signMessage: async (...inputs: { message: Uint8Array }[]) =>
-          inputs.map(({ message }) => ({ signedMessage: message, signature: nacl.sign.detached(message, signer().secretKey) })),
+          inputs.map(({ message }) => ({
+            signedMessage: message,
+            signature: nacl.sign.detached(message, signer().secretKey),
+          })),
       },
       'solana:signTransaction': {
         version: '1.0.0',

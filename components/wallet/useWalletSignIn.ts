@@ -41,7 +41,11 @@ export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
   const walletKey = wallet.publicKey?.toBase58() ?? null;
 
   // Sign-in and sign-out alike: one at a time, the error cleared then set in words, the session re-read.
-  async function exclusively(busyAs: WalletSignInStatus, work: () => Promise<void>, problem: (err: unknown) => string): Promise<void> {
+  async function exclusively(
+    busyAs: WalletSignInStatus,
+    work: () => Promise<void>,
+    problem: (err: unknown) => string,
+  ): Promise<void> {
     if (pending.current) return;
     pending.current = true;
     setStatus(busyAs);

@@ -32,7 +32,17 @@ export async function seedIdentity(row: SeedRow): Promise<void> {
     c.query(
       `INSERT INTO identities (tag, pda, owner, wallet, display_name, avatar, bio, preferred_token, verified, merchant, status, created_at, signature, slot)
        VALUES ($1, $9, $2, $2, $3, $4, $5, $6, $7, $8, 'active', now(), 'e2e-seed', 0)`,
-      [row.tag, row.owner, row.displayName ?? null, row.avatar ?? null, row.bio ?? null, row.preferredToken ?? null, row.verified ?? false, row.merchant ?? false, recordAddressOf(row.tag)],
+      [
+        row.tag,
+        row.owner,
+        row.displayName ?? null,
+        row.avatar ?? null,
+        row.bio ?? null,
+        row.preferredToken ?? null,
+        row.verified ?? false,
+        row.merchant ?? false,
+        recordAddressOf(row.tag),
+      ],
     ),
   );
 }

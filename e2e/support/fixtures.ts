@@ -21,7 +21,8 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   baseURL: async ({}, use) => {
     const url = process.env.E2E_APP_URL;
-    if (!url) throw new Error('E2E_APP_URL is not set: run through playwright.config.ts (its globalSetup starts the app).');
+    if (!url)
+      throw new Error('E2E_APP_URL is not set: run through playwright.config.ts (its globalSetup starts the app).');
     await use(url);
   },
   // Any uncaught error or console error in the page (a hydration mismatch above all), any
@@ -34,12 +35,15 @@ export const test = base.extend<Fixtures>({
     page.on('console', (msg) => {
       if (/Content[- ]Security[- ]Policy/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
       // A profile's avatar the app could not fetch (its host unreachable) is the page working as intended.
-      else if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+      else if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+        problems.push(`console: ${msg.text()}`);
     });
     // The browser reports each violation as an event too, whatever the console says.
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
-        console.error(`Content-Security-Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`);
+        console.error(
+          `Content-Security-Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+        );
       });
     });
     const leaves = (url: string) => {

@@ -3,8 +3,14 @@ import { newKeypair } from '@/tests/support/keypair';
 import { uniqueTag } from './fixtures';
 
 /** The pages every visitor meets: the App Router's and the /@tag handler's, live and missing. */
-export async function everyPage(tags: { seeded(prefix: string, row: { owner: string; displayName?: string; bio?: string }): Promise<string> }) {
-  const live = await tags.seeded('pages', { owner: newKeypair().publicKey, displayName: 'Page Check', bio: 'Seen at every width.' });
+export async function everyPage(tags: {
+  seeded(prefix: string, row: { owner: string; displayName?: string; bio?: string }): Promise<string>;
+}) {
+  const live = await tags.seeded('pages', {
+    owner: newKeypair().publicKey,
+    displayName: 'Page Check',
+    bio: 'Seen at every width.',
+  });
   return [
     { name: 'home', path: '/' },
     { name: 'register', path: '/register' },

@@ -9,7 +9,17 @@ export function startE2eStack(): Promise<Stack> {
   return startStack({
     SOLANA_CLUSTER: 'localnet',
     // Every test signs in and registers from the same address.
-    RATE_LIMITS: liftedRateLimits(['auth', 'sync', 'register', 'availability', 'profile', 'profileKey', 'feed', 'batch', 'action']),
+    RATE_LIMITS: liftedRateLimits([
+      'auth',
+      'sync',
+      'register',
+      'availability',
+      'profile',
+      'profileKey',
+      'feed',
+      'batch',
+      'action',
+    ]),
     INDEXER_INTERVAL_SECONDS: '0',
   });
 }

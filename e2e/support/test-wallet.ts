@@ -113,7 +113,14 @@ export async function switchTestWalletAccount(page: Page, address: string): Prom
  */
 function walletMain(
   nacl: { sign: { detached(message: Uint8Array, secretKey: Uint8Array): Uint8Array } },
-  config: { name: string; secretKey: number[]; others: number[][]; reject: boolean; offerSignIn: boolean; icon: string },
+  config: {
+    name: string;
+    secretKey: number[];
+    others: number[][];
+    reject: boolean;
+    offerSignIn: boolean;
+    icon: string;
+  },
 ): void {
   const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
   function base58(bytes: Uint8Array): string {
@@ -278,11 +285,17 @@ function walletMain(
           emit();
         }
         return inputs.map((input) => {
-          if (input.address && input.address !== address) throw new Error('This wallet does not hold ' + input.address + '.');
+          if (input.address && input.address !== address)
+            throw new Error('This wallet does not hold ' + input.address + '.');
           // A wallet fills in what the page left out: its own account, the page's host.
           const text = signInText(Object.assign({}, input, { domain: input.domain || window.location.host, address }));
           const signedMessage = new TextEncoder().encode(text);
-          return { account, signedMessage, signature: nacl.sign.detached(signedMessage, secretKey), signatureType: 'ed25519' };
+          return {
+            account,
+            signedMessage,
+            signature: nacl.sign.detached(signedMessage, secretKey),
+            signatureType: 'ed25519',
+          };
         });
       },
     },
@@ -330,7 +343,10 @@ function walletMain(
         signMessage: async (...inputs: { message: Uint8Array }[]) => {
           state.signMessageCount += 1;
           if (state.reject) throw rejection();
-          return inputs.map((input) => ({ signedMessage: input.message, signature: nacl.sign.detached(input.message, secretKey) }));
+          return inputs.map((input) => ({
+            signedMessage: input.message,
+            signature: nacl.sign.detached(input.message, secretKey),
+          }));
         },
       },
       'solana:signTransaction': {

@@ -73,8 +73,10 @@ export function decodeTagRecord(data: Uint8Array): TagRecord | null {
  */
 export function encodeTagRecord(record: TagRecord): Uint8Array {
   const tagBytes = new TextEncoder().encode(record.tag);
-  if (tagBytes.length > TAG_RECORD_MAX_TAG_BYTES) throw new RangeError(`tag is ${tagBytes.length} bytes, over ${TAG_RECORD_MAX_TAG_BYTES}`);
-  if (!Number.isInteger(record.bump) || record.bump < 0 || record.bump > 255) throw new RangeError(`bump ${record.bump} is not a u8`);
+  if (tagBytes.length > TAG_RECORD_MAX_TAG_BYTES)
+    throw new RangeError(`tag is ${tagBytes.length} bytes, over ${TAG_RECORD_MAX_TAG_BYTES}`);
+  if (!Number.isInteger(record.bump) || record.bump < 0 || record.bump > 255)
+    throw new RangeError(`bump ${record.bump} is not a u8`);
   const at = TAG_RECORD_OFFSETS;
   const data = new Uint8Array(TAG_RECORD_SIZE);
   const view = new DataView(data.buffer);

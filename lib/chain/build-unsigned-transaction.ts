@@ -1,4 +1,9 @@
-import { Transaction, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import {
+  Transaction,
+  type BlockhashWithExpiryBlockHeight,
+  type PublicKey,
+  type TransactionInstruction,
+} from '@solana/web3.js';
 import { computeBudgetInstructions, type ComputeBudget } from './compute-budget';
 
 /** The answer of every transaction builder of /v1: wire bytes in base64 and the expiry height. */
@@ -23,8 +28,17 @@ export interface UnsignedTransactionInput {
  * base64-encoded, with `lastValidBlockHeight` as a decimal string. Never signs. A caller
  * reads the chosen limit and price from the transaction itself (readComputeBudget).
  */
-export function buildUnsignedTransaction({ feePayer, latest, budget, instructions }: UnsignedTransactionInput): UnsignedTransaction {
-  const tx = new Transaction({ feePayer, blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight });
+export function buildUnsignedTransaction({
+  feePayer,
+  latest,
+  budget,
+  instructions,
+}: UnsignedTransactionInput): UnsignedTransaction {
+  const tx = new Transaction({
+    feePayer,
+    blockhash: latest.blockhash,
+    lastValidBlockHeight: latest.lastValidBlockHeight,
+  });
   tx.add(...computeBudgetInstructions(budget), ...instructions);
   const wire = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
   return { transaction: wire.toString('base64'), lastValidBlockHeight: String(latest.lastValidBlockHeight) };

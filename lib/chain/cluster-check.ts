@@ -71,7 +71,10 @@ async function checkCluster(connection: Connection): Promise<ClusterCheck> {
   const at = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlinePassed(`cluster: no answer within ${CLUSTER_CHECK_DEADLINE_MS} ms`)), CLUSTER_CHECK_DEADLINE_MS);
+    timer = setTimeout(
+      () => reject(new DeadlinePassed(`cluster: no answer within ${CLUSTER_CHECK_DEADLINE_MS} ms`)),
+      CLUSTER_CHECK_DEADLINE_MS,
+    );
   });
   const ms = () => Math.round(performance.now() - started);
   try {
@@ -94,7 +97,10 @@ async function checkCluster(connection: Connection): Promise<ClusterCheck> {
  */
 const BLOCK_TIMES_KEPT = 256;
 const BLOCK_TIMES = Symbol.for('identity-tag-service.block-times');
-const blockTimeHolder = globalThis as unknown as Record<typeof BLOCK_TIMES, Map<string, Promise<number | null>> | undefined>;
+const blockTimeHolder = globalThis as unknown as Record<
+  typeof BLOCK_TIMES,
+  Map<string, Promise<number | null>> | undefined
+>;
 
 /** The block time of a finalized `slot` (null when the node has none), asked of the cluster once per slot. */
 export function finalizedBlockTime(connection: Connection, slot: number): Promise<number | null> {

@@ -1,4 +1,9 @@
-import { ComputeBudgetInstruction, ComputeBudgetProgram, type Transaction, type TransactionInstruction } from '@solana/web3.js';
+import {
+  ComputeBudgetInstruction,
+  ComputeBudgetProgram,
+  type Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
 
 /**
  * What a built transaction asks of the runtime (DESIGN "Operating"): a compute-unit limit
@@ -13,7 +18,10 @@ export interface ComputeBudget {
 
 /** SetComputeUnitLimit then SetComputeUnitPrice: the two instructions every built transaction starts with. */
 export function computeBudgetInstructions({ units, microLamports }: ComputeBudget): TransactionInstruction[] {
-  return [ComputeBudgetProgram.setComputeUnitLimit({ units }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports })];
+  return [
+    ComputeBudgetProgram.setComputeUnitLimit({ units }),
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports }),
+  ];
 }
 
 /** The budget a transaction carries, read back from its instructions (null when it lacks either). */
@@ -24,7 +32,8 @@ export function readComputeBudget(tx: Pick<Transaction, 'instructions'>): Comput
     if (!ix.programId.equals(ComputeBudgetProgram.programId)) continue;
     const type = ComputeBudgetInstruction.decodeInstructionType(ix);
     if (type === 'SetComputeUnitLimit') units = ComputeBudgetInstruction.decodeSetComputeUnitLimit(ix).units;
-    if (type === 'SetComputeUnitPrice') microLamports = Number(ComputeBudgetInstruction.decodeSetComputeUnitPrice(ix).microLamports);
+    if (type === 'SetComputeUnitPrice')
+      microLamports = Number(ComputeBudgetInstruction.decodeSetComputeUnitPrice(ix).microLamports);
   }
   return units === null || microLamports === null ? null : { units, microLamports };
 }

@@ -143,7 +143,10 @@ export function decodeInstruction(data: Uint8Array): RegistryInstructionData | n
 }
 
 /** The accounts of an instruction by their ABI names, e.g. `{ tagRecord, owner, receiver }`. */
-export type InstructionAccounts<N extends RegistryInstructionName> = Record<(typeof INSTRUCTION_ACCOUNTS)[N][number], PublicKey>;
+export type InstructionAccounts<N extends RegistryInstructionName> = Record<
+  (typeof INSTRUCTION_ACCOUNTS)[N][number],
+  PublicKey
+>;
 
 /** A whole decoded instruction: its data, and its accounts by name. */
 export type DecodedRegistryInstruction = {
@@ -157,7 +160,10 @@ export type DecodedRegistryInstruction = {
  * accounts than the ABI lists (the program refuses both). Extra accounts are ignored, as the
  * program ignores them.
  */
-export function decodeRegistryInstruction(data: Uint8Array, accountKeys: readonly PublicKey[]): DecodedRegistryInstruction | null {
+export function decodeRegistryInstruction(
+  data: Uint8Array,
+  accountKeys: readonly PublicKey[],
+): DecodedRegistryInstruction | null {
   const decoded = decodeInstruction(data);
   if (!decoded) return null;
   const names: readonly string[] = INSTRUCTION_ACCOUNTS[decoded.name];
@@ -179,7 +185,13 @@ export interface RegisterTagAccounts {
 }
 
 /** The `register_tag` instruction, accounts in ABI order: tag_record, owner, fee_payer, System Program, wallet (s). */
-export function registerTagInstruction({ programId, tag, owner, wallet, feePayer }: RegisterTagAccounts): TransactionInstruction {
+export function registerTagInstruction({
+  programId,
+  tag,
+  owner,
+  wallet,
+  feePayer,
+}: RegisterTagAccounts): TransactionInstruction {
   const [tagRecord] = findTagRecordAddress(tag, programId);
   return new TransactionInstruction({
     programId,
@@ -201,30 +213,69 @@ interface RecordCall {
 }
 
 /** `set_wallet(wallet)`: tag_record (w), owner (s), wallet (s). */
-export function setWalletInstruction({ programId, tagRecord, owner, wallet }: RecordCall & { owner: PublicKey; wallet: PublicKey }): TransactionInstruction {
-  return new TransactionInstruction({ programId, keys: [writable(tagRecord), signer(owner), signer(wallet)], data: encodeInstructionData({ name: 'set_wallet', wallet }) });
+export function setWalletInstruction({
+  programId,
+  tagRecord,
+  owner,
+  wallet,
+}: RecordCall & { owner: PublicKey; wallet: PublicKey }): TransactionInstruction {
+  return new TransactionInstruction({
+    programId,
+    keys: [writable(tagRecord), signer(owner), signer(wallet)],
+    data: encodeInstructionData({ name: 'set_wallet', wallet }),
+  });
 }
 
 /** `offer_transfer(new_owner)`: tag_record (w), owner (s). */
-export function offerTransferInstruction({ programId, tagRecord, owner, newOwner }: RecordCall & { owner: PublicKey; newOwner: PublicKey }): TransactionInstruction {
-  return new TransactionInstruction({ programId, keys: [writable(tagRecord), signer(owner)], data: encodeInstructionData({ name: 'offer_transfer', newOwner }) });
+export function offerTransferInstruction({
+  programId,
+  tagRecord,
+  owner,
+  newOwner,
+}: RecordCall & { owner: PublicKey; newOwner: PublicKey }): TransactionInstruction {
+  return new TransactionInstruction({
+    programId,
+    keys: [writable(tagRecord), signer(owner)],
+    data: encodeInstructionData({ name: 'offer_transfer', newOwner }),
+  });
 }
 
 /** `cancel_transfer`: tag_record (w), owner (s). */
-export function cancelTransferInstruction({ programId, tagRecord, owner }: RecordCall & { owner: PublicKey }): TransactionInstruction {
-  return new TransactionInstruction({ programId, keys: [writable(tagRecord), signer(owner)], data: encodeInstructionData({ name: 'cancel_transfer' }) });
+export function cancelTransferInstruction({
+  programId,
+  tagRecord,
+  owner,
+}: RecordCall & { owner: PublicKey }): TransactionInstruction {
+  return new TransactionInstruction({
+    programId,
+    keys: [writable(tagRecord), signer(owner)],
+    data: encodeInstructionData({ name: 'cancel_transfer' }),
+  });
 }
 
 /** `accept_transfer`: tag_record (w), new_owner (s), the pending owner. */
-export function acceptTransferInstruction({ programId, tagRecord, newOwner }: RecordCall & { newOwner: PublicKey }): TransactionInstruction {
-  return new TransactionInstruction({ programId, keys: [writable(tagRecord), signer(newOwner)], data: encodeInstructionData({ name: 'accept_transfer' }) });
+export function acceptTransferInstruction({
+  programId,
+  tagRecord,
+  newOwner,
+}: RecordCall & { newOwner: PublicKey }): TransactionInstruction {
+  return new TransactionInstruction({
+    programId,
+    keys: [writable(tagRecord), signer(newOwner)],
+    data: encodeInstructionData({ name: 'accept_transfer' }),
+  });
 }
 
 /**
  * `release_tag`: tag_record (w), owner (s), receiver (w). The receiver may be the owner: the
  * transaction then holds one account, signer and writable (web3.js merges the flags).
  */
-export function releaseTagInstruction({ programId, tagRecord, owner, receiver }: RecordCall & { owner: PublicKey; receiver: PublicKey }): TransactionInstruction {
+export function releaseTagInstruction({
+  programId,
+  tagRecord,
+  owner,
+  receiver,
+}: RecordCall & { owner: PublicKey; receiver: PublicKey }): TransactionInstruction {
   return new TransactionInstruction({
     programId,
     keys: [writable(tagRecord), signer(owner), writable(receiver)],

@@ -51,14 +51,22 @@ export function unsafePayoutOfAccount(account: AccountInfo<Buffer | Uint8Array> 
   if (account.executable || LOADERS.some((loader) => loader.equals(account.owner))) return 'program';
   if (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) {
     const size = account.data.length;
-    if (size === MINT_SIZE || (size > TOKEN_ACCOUNT_SIZE && account.data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE.mint)) return 'mint';
-    if (size === TOKEN_ACCOUNT_SIZE || (size > TOKEN_ACCOUNT_SIZE && account.data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE.tokenAccount)) return 'token_account';
+    if (size === MINT_SIZE || (size > TOKEN_ACCOUNT_SIZE && account.data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE.mint))
+      return 'mint';
+    if (
+      size === TOKEN_ACCOUNT_SIZE ||
+      (size > TOKEN_ACCOUNT_SIZE && account.data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE.tokenAccount)
+    )
+      return 'token_account';
   }
   return 'not_system_owned';
 }
 
 /** The reason a payout wallet is unsafe, reading its account (one getAccountInfo) unless the key alone says so. */
-export async function unsafePayoutReason(connection: Connection, wallet: PublicKey): Promise<UnsafePayoutReason | null> {
+export async function unsafePayoutReason(
+  connection: Connection,
+  wallet: PublicKey,
+): Promise<UnsafePayoutReason | null> {
   const offline = unsafePayoutWithoutRpc(wallet);
   if (offline) return offline;
   const account = await rpcCall(() => connection.getAccountInfo(wallet, 'confirmed'));

@@ -18,17 +18,30 @@ const MAX_FEE_ACCOUNTS = 128;
  * (docs/integrators.md, "Compute budget and fees"). An unreachable cluster, or a provider rate limiting us, is a 503
  * like any other read of the builders (the blockhash read beside this one needs it too).
  */
-export async function recentPriorityFee(connection: Connection, writable: readonly PublicKey[], policy: PriorityFeePolicy): Promise<number> {
+export async function recentPriorityFee(
+  connection: Connection,
+  writable: readonly PublicKey[],
+  policy: PriorityFeePolicy,
+): Promise<number> {
   const lockedWritableAccounts = dedupe(writable).slice(0, MAX_FEE_ACCOUNTS);
   let recent: { prioritizationFee: number }[];
   try {
     recent = await rpcCall(() => connection.getRecentPrioritizationFees({ lockedWritableAccounts }));
   } catch (err) {
     if (err instanceof AppError) throw err;
-    logger.warn({ err }, 'priority fee: the cluster refused getRecentPrioritizationFees; building at 0 micro-lamports per CU');
+    logger.warn(
+      { err },
+      'priority fee: the cluster refused getRecentPrioritizationFees; building at 0 micro-lamports per CU',
+    );
     return 0;
   }
-  return Math.min(percentile(recent.map((r) => r.prioritizationFee), policy.percentile), policy.maxMicroLamports);
+  return Math.min(
+    percentile(
+      recent.map((r) => r.prioritizationFee),
+      policy.percentile,
+    ),
+    policy.maxMicroLamports,
+  );
 }
 
 /** Nearest-rank percentile (0 → the lowest, 100 → the highest); 0 for no values. */

@@ -25,14 +25,24 @@ export async function readRecordStates(
 ): Promise<RecordStates> {
   const unique = [...new Set(addresses)];
   const chunks: string[][] = [];
-  for (let i = 0; i < unique.length; i += MAX_ACCOUNTS_PER_CALL) chunks.push(unique.slice(i, i + MAX_ACCOUNTS_PER_CALL));
+  for (let i = 0; i < unique.length; i += MAX_ACCOUNTS_PER_CALL)
+    chunks.push(unique.slice(i, i + MAX_ACCOUNTS_PER_CALL));
   const answers = await Promise.all(
     chunks.map((chunk) =>
-      rpcCall(() => connection.getMultipleAccountsInfo(chunk.map((a) => new PublicKey(a)), commitment)),
+      rpcCall(() =>
+        connection.getMultipleAccountsInfo(
+          chunk.map((a) => new PublicKey(a)),
+          commitment,
+        ),
+      ),
     ),
   );
   const states: RecordStates = new Map();
-  chunks.forEach((chunk, c) => chunk.forEach((address, i) => states.set(address, liveRecord(recordAt(programId, address, answers[c]![i] ?? null)))));
+  chunks.forEach((chunk, c) =>
+    chunk.forEach((address, i) =>
+      states.set(address, liveRecord(recordAt(programId, address, answers[c]![i] ?? null))),
+    ),
+  );
   return states;
 }
 

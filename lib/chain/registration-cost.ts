@@ -16,7 +16,13 @@ export interface RegistrationCost {
  * network fee when the built transaction's price sits at the ceiling. Browser-safe: the
  * register page shows it before anything is built or signed.
  */
-export function maxRegistrationCost(a: { tag: string; programId: string; rentLamports: number; maxMicroLamports: number; signatures: number }): RegistrationCost {
+export function maxRegistrationCost(a: {
+  tag: string;
+  programId: string;
+  rentLamports: number;
+  maxMicroLamports: number;
+  signatures: number;
+}): RegistrationCost {
   const [, bump] = findTagRecordAddress(a.tag, new PublicKey(a.programId));
   const rent = BigInt(a.rentLamports);
   const fee = networkFee(a.signatures, { units: registerTagLimit(a.tag, bump), microLamports: a.maxMicroLamports });

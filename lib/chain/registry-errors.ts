@@ -11,7 +11,11 @@ export const REGISTRY_ERRORS = [
   { code: 6001, name: 'TagTooLong', msg: 'Tag is longer than 32 bytes' },
   { code: 6002, name: 'TagInvalidChar', msg: 'Tag may only contain a-z, 0-9 and _' },
   { code: 6003, name: 'TagInvalidEdge', msg: 'Tag may not start or end with _' },
-  { code: 6004, name: 'InvalidInstructionData', msg: 'Instruction data is not a call of this program (discriminator or length)' },
+  {
+    code: 6004,
+    name: 'InvalidInstructionData',
+    msg: 'Instruction data is not a call of this program (discriminator or length)',
+  },
   { code: 6005, name: 'NotEnoughAccounts', msg: 'The instruction has fewer accounts than its ABI lists' },
   { code: 6006, name: 'OwnerNotSigner', msg: 'Owner must sign' },
   { code: 6007, name: 'FeePayerNotSigner', msg: 'Fee payer must sign' },

@@ -60,14 +60,18 @@ function deadlineFetch(timeoutMs: number): typeof globalThis.fetch {
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await globalThis.fetch(input, { ...init, signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
+        res = await globalThis.fetch(input, {
+          ...init,
+          signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+        });
       } catch (err) {
         throw new Error(`${UNREACHABLE_MARKER}: ${describe(err)}`);
       }
       if (res.status === 429) {
         await res.body?.cancel().catch(() => {});
         const wait = rateLimitWaitMs(res.headers.get('retry-after'), attempt, Date.now());
-        if (Date.now() + wait >= deadline) throw new Error(`${RATE_LIMITED_MARKER}: HTTP 429 until the ${timeoutMs} ms deadline`);
+        if (Date.now() + wait >= deadline)
+          throw new Error(`${RATE_LIMITED_MARKER}: HTTP 429 until the ${timeoutMs} ms deadline`);
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }

@@ -17,16 +17,31 @@ const TRANSFER_CHECKED = 12;
 
 /** The token account of `owner` for `mint` that wallets look up by default. */
 export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync([owner.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
+  return PublicKey.findProgramAddressSync(
+    [owner.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()],
+    ASSOCIATED_TOKEN_PROGRAM_ID,
+  )[0];
 }
 
 /** Creates `owner`'s associated token account for `mint` unless it exists; `funder` pays the rent. */
-export function createAssociatedTokenAccountIdempotent(a: { funder: PublicKey; owner: PublicKey; mint: PublicKey; tokenProgram: PublicKey }): TransactionInstruction {
+export function createAssociatedTokenAccountIdempotent(a: {
+  funder: PublicKey;
+  owner: PublicKey;
+  mint: PublicKey;
+  tokenProgram: PublicKey;
+}): TransactionInstruction {
   const account = associatedTokenAddress(a.owner, a.mint, a.tokenProgram);
   return new TransactionInstruction({
     programId: ASSOCIATED_TOKEN_PROGRAM_ID,
     // funder, the account to create, its owner, the mint, System Program, token program
-    keys: [writableSigner(a.funder), writable(account), readonly(a.owner), readonly(a.mint), readonly(SystemProgram.programId), readonly(a.tokenProgram)],
+    keys: [
+      writableSigner(a.funder),
+      writable(account),
+      readonly(a.owner),
+      readonly(a.mint),
+      readonly(SystemProgram.programId),
+      readonly(a.tokenProgram),
+    ],
     data: Buffer.from([CREATE_IDEMPOTENT]),
   });
 }

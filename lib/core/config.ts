@@ -56,35 +56,67 @@ function doc<T extends z.ZodType>(schema: T, description: string, more: Omit<Var
  * deadlines: lib/db/client.ts; the RPC deadline: lib/chain/rpc.ts; webhooks: lib/webhooks).
  */
 export const envSchema = z.object({
-  NODE_ENV: doc(z.enum(['development', 'production', 'test']).default('development'), '`npm start` and `next start` set `production`, `npm run dev` `development`'),
-  VERCEL: doc(z.string().optional(), 'set by Vercel, never by hand: AUTH_SECRET becomes required, the client address comes from Vercel\'s edge, and log lines are written as they come (lib/observability/logger.ts)'),
+  NODE_ENV: doc(
+    z.enum(['development', 'production', 'test']).default('development'),
+    '`npm start` and `next start` set `production`, `npm run dev` `development`',
+  ),
+  VERCEL: doc(
+    z.string().optional(),
+    "set by Vercel, never by hand: AUTH_SECRET becomes required, the client address comes from Vercel's edge, and log lines are written as they come (lib/observability/logger.ts)",
+  ),
   PORT: doc(port(3000), 'port `npm start` / `npm run dev` listen on'),
-  HOST: doc(z.string().optional().transform((v) => v || undefined), 'address `npm start` / `npm run dev` listen on (not HOSTNAME: shells set that to the machine\'s name)', {
-    shownDefault: 'all interfaces',
-  }),
-  KEEP_ALIVE_TIMEOUT_MS: doc(z.coerce.number().int().min(1000).max(3_600_000).default(65_000), 'how long `npm start` keeps an idle keep-alive connection open: above the idle timeout of the load balancer in front (60 s on most), so that the balancer, not the app, closes it (else the intermittent 502s of docs/multi-instance.md)'),
-  HEADERS_TIMEOUT_MS: doc(z.coerce.number().int().min(1000).max(3_600_000).default(66_000), 'how long `npm start` waits for a request\'s headers; above KEEP_ALIVE_TIMEOUT_MS, as Node.js asks (docs/multi-instance.md)'),
-  HEAVY_WORK_CONCURRENCY: doc(z.coerce.number().int().min(1).max(1000).default(4), 'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/http/heavy-work.ts)'),
+  HOST: doc(
+    z
+      .string()
+      .optional()
+      .transform((v) => v || undefined),
+    "address `npm start` / `npm run dev` listen on (not HOSTNAME: shells set that to the machine's name)",
+    {
+      shownDefault: 'all interfaces',
+    },
+  ),
+  KEEP_ALIVE_TIMEOUT_MS: doc(
+    z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
+    'how long `npm start` keeps an idle keep-alive connection open: above the idle timeout of the load balancer in front (60 s on most), so that the balancer, not the app, closes it (else the intermittent 502s of docs/multi-instance.md)',
+  ),
+  HEADERS_TIMEOUT_MS: doc(
+    z.coerce.number().int().min(1000).max(3_600_000).default(66_000),
+    "how long `npm start` waits for a request's headers; above KEEP_ALIVE_TIMEOUT_MS, as Node.js asks (docs/multi-instance.md)",
+  ),
+  HEAVY_WORK_CONCURRENCY: doc(
+    z.coerce.number().int().min(1).max(1000).default(4),
+    'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/http/heavy-work.ts)',
+  ),
   DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {
     production: 'this or POSTGRES_URL, with more than one instance',
     shownDefault: 'unset: embedded PGlite in `DATA_DIR/pglite` (one process only)',
   }),
-  POSTGRES_URL: doc(postgresUrl(), 'on Vercel (Neon integration), through `@vercel/postgres`; set `statement_timeout` on the database role, its pooler refuses it at connect'),
-  DATABASE_POOL_SIZE: doc(z.coerce.number().int().positive().default(10), 'connections of the main pool per process (the sign-in and rate-limit statements have 3 of their own); lower it for many serverless instances'),
+  POSTGRES_URL: doc(
+    postgresUrl(),
+    'on Vercel (Neon integration), through `@vercel/postgres`; set `statement_timeout` on the database role, its pooler refuses it at connect',
+  ),
+  DATABASE_POOL_SIZE: doc(
+    z.coerce.number().int().positive().default(10),
+    'connections of the main pool per process (the sign-in and rate-limit statements have 3 of their own); lower it for many serverless instances',
+  ),
   SOLANA_RPC_URL: doc(httpUrl(), 'JSON-RPC endpoint of the cluster', {
     production: 'required',
     shownDefault: 'unset: a localnet started with the app',
   }),
-  SOLANA_PUBLIC_RPC_URL: doc(httpUrl(), 'the RPC endpoint given to browsers (keep a provider\'s API key out of pages)', {
+  SOLANA_PUBLIC_RPC_URL: doc(httpUrl(), "the RPC endpoint given to browsers (keep a provider's API key out of pages)", {
     production: 'when SOLANA_RPC_URL holds a key',
     shownDefault: '`SOLANA_RPC_URL`',
   }),
-  SOLANA_CLUSTER: doc(z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'), '`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet\'s chain)', {
-    production: 'required',
-  }),
+  SOLANA_CLUSTER: doc(
+    z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
+    "`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet's chain)",
+    {
+      production: 'required',
+    },
+  ),
   TAG_PROGRAM_ID: doc(PublicKeyString.default(LOCALNET_PROGRAM_ID), 'address of the tag registry program', {
     production: 'required',
-    shownDefault: 'the localnet program\'s fixed id',
+    shownDefault: "the localnet program's fixed id",
   }),
   LOCALNET_PORT: doc(port(8899), 'port of the localnet `npm start` starts when SOLANA_RPC_URL is unset'),
   APP_URL: doc(httpUrl(), 'public origin; its host is the sign-in domain', {
@@ -95,33 +127,61 @@ export const envSchema = z.object({
     z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((d) => d.trim().toLowerCase())
+          .filter(Boolean),
+      )
       .refine((list) => list.every((d) => /^[a-z0-9.-]+(:\d{1,5})?$/.test(d)), {
         message: 'must be a comma-separated list of host[:port]',
       }),
     'extra sign-in domains (comma-separated `host[:port]`), accepted through a matching `Origin`',
     { shownDefault: 'none' },
   ),
-  AUTH_SECRET: doc(z.string().min(32, 'must be at least 32 characters').optional(), 'signs session JWTs and next-auth sessions (≥ 32 characters); the same on every instance', {
-    production: 'required (enforced on Vercel)',
-    shownDefault: 'generated once into `DATA_DIR/auth-secret`',
-  }),
-  CRON_SECRET: doc(z.string().optional().transform((v) => (v ? v : undefined)), 'bearer secret of `/api/cron/indexer` and `/api/cron/webhooks` (Vercel cron sends it)', {
-    production: 'required where cron calls the app',
-    shownDefault: 'unset: the routes refuse every call; `npm start` makes one per run',
-  }),
-  METRICS_TOKEN: doc(
-    z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
-    'the operator\'s bearer secret (≥ 16 characters): `GET /api/metrics` answers only with it, `GET /api/indexer/status` adds its private part only with it',
-    { shownDefault: 'unset: metrics open to anyone, the status\'s private part to no one' },
+  AUTH_SECRET: doc(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    'signs session JWTs and next-auth sessions (≥ 32 characters); the same on every instance',
+    {
+      production: 'required (enforced on Vercel)',
+      shownDefault: 'generated once into `DATA_DIR/auth-secret`',
+    },
   ),
-  CLIENT_ADDRESS_SOURCE: doc(z.enum(['direct', 'proxy', 'vercel']).optional(), 'where the client address the rate limits key on comes from: `direct` (the socket\'s peer; `X-Forwarded-For` ignored), `proxy` (behind proxies of yours: see TRUSTED_PROXY_HOPS) or `vercel` (`x-vercel-forwarded-for`, set by Vercel\'s edge)', {
-    production: 'behind a proxy of yours',
-    shownDefault: '`vercel` on Vercel, else `direct`',
-  }),
-  TRUSTED_PROXY_HOPS: doc(z.coerce.number().int().min(1).max(10).optional(), 'with `proxy` only: how many proxies append to `x-forwarded-for`; the entry that many from the right is the client', {
-    production: 'with `CLIENT_ADDRESS_SOURCE=proxy`',
-  }),
+  CRON_SECRET: doc(
+    z
+      .string()
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    'bearer secret of `/api/cron/indexer` and `/api/cron/webhooks` (Vercel cron sends it)',
+    {
+      production: 'required where cron calls the app',
+      shownDefault: 'unset: the routes refuse every call; `npm start` makes one per run',
+    },
+  ),
+  METRICS_TOKEN: doc(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    "the operator's bearer secret (≥ 16 characters): `GET /api/metrics` answers only with it, `GET /api/indexer/status` adds its private part only with it",
+    { shownDefault: "unset: metrics open to anyone, the status's private part to no one" },
+  ),
+  CLIENT_ADDRESS_SOURCE: doc(
+    z.enum(['direct', 'proxy', 'vercel']).optional(),
+    "where the client address the rate limits key on comes from: `direct` (the socket's peer; `X-Forwarded-For` ignored), `proxy` (behind proxies of yours: see TRUSTED_PROXY_HOPS) or `vercel` (`x-vercel-forwarded-for`, set by Vercel's edge)",
+    {
+      production: 'behind a proxy of yours',
+      shownDefault: '`vercel` on Vercel, else `direct`',
+    },
+  ),
+  TRUSTED_PROXY_HOPS: doc(
+    z.coerce.number().int().min(1).max(10).optional(),
+    'with `proxy` only: how many proxies append to `x-forwarded-for`; the entry that many from the right is the client',
+    {
+      production: 'with `CLIENT_ADDRESS_SOURCE=proxy`',
+    },
+  ),
   RATE_LIMITS: doc(
     z
       .string()
@@ -135,22 +195,59 @@ export const envSchema = z.object({
         return policies;
       }),
     'overrides of the rate-limit buckets below, `bucket=limit[/windowSeconds]` comma-separated: for tests and benchmarks that send many requests from one address, or need a small budget to reach the 429',
-    { shownDefault: 'none: the buckets\' figures' },
+    { shownDefault: "none: the buckets' figures" },
   ),
-  PRIORITY_FEE_PERCENTILE: doc(z.coerce.number().int().min(0).max(100).default(75), 'which percentile (0–100) of the cluster\'s recent prioritization fees, for the accounts a built transaction writes, it bids per compute unit (see [Compute budget and fees](integrators.md#compute-budget-and-fees))'),
-  PRIORITY_FEE_MAX_MICRO_LAMPORTS: doc(z.coerce.number().int().min(0).max(1_000_000_000).default(5_000_000), 'the most a built transaction bids per compute unit, in micro-lamports, whatever the cluster asks'),
-  INDEXER_INTERVAL_SECONDS: doc(z.coerce.number().int().min(0).default(15), 'interval of the indexer run by `npm start` / `npm run dev` (0: none, for a second instance or a test)'),
-  INDEXER_PAGE_SIZE: doc(z.coerce.number().int().min(1).max(1000).default(1000), '`getSignaturesForAddress` page size (a node answers at most 1,000; a provider may cap it lower; tests set it small so that one run pages)'),
-  WEBHOOK_INTERVAL_SECONDS: doc(z.coerce.number().int().min(0).default(1), 'interval of the webhook delivery pass run by `npm start` / `npm run dev` (0: only with the indexer\'s cron)'),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: doc(z.enum(['0', '1', '']).default('0'), '`1` lifts the https, port and public-address checks of webhook targets, so that tests and local development can deliver to 127.0.0.1. **Never in production**'),
-  DATA_DIR: doc(z.string().default('.data'), 'folder of the embedded database, the localnet\'s state and the development secret'),
-  LOG_LEVEL: doc(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent', '']).default('info'), 'the least severe log line written (lib/observability/logger.ts)'),
-  OBSERVABILITY: doc(z.enum(['on', 'off', '']).default('on'), '`off` serves requests without request ids, metrics or request log lines (what the benchmark compares against)'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: doc(httpUrl(), 'also push the metrics over OTLP/HTTP (Vercel, where nothing can scrape a function)', {
-    shownDefault: 'unset: scrape only',
-  }),
-  OTEL_EXPORTER_OTLP_HEADERS: doc(z.string().optional(), 'headers of the OTLP pushes (`key=value` comma-separated: an API key), read by the exporter'),
-  OTEL_METRIC_EXPORT_INTERVAL: doc(z.coerce.number().int().min(1000).default(60_000), 'milliseconds between two OTLP pushes'),
+  PRIORITY_FEE_PERCENTILE: doc(
+    z.coerce.number().int().min(0).max(100).default(75),
+    "which percentile (0–100) of the cluster's recent prioritization fees, for the accounts a built transaction writes, it bids per compute unit (see [Compute budget and fees](integrators.md#compute-budget-and-fees))",
+  ),
+  PRIORITY_FEE_MAX_MICRO_LAMPORTS: doc(
+    z.coerce.number().int().min(0).max(1_000_000_000).default(5_000_000),
+    'the most a built transaction bids per compute unit, in micro-lamports, whatever the cluster asks',
+  ),
+  INDEXER_INTERVAL_SECONDS: doc(
+    z.coerce.number().int().min(0).default(15),
+    'interval of the indexer run by `npm start` / `npm run dev` (0: none, for a second instance or a test)',
+  ),
+  INDEXER_PAGE_SIZE: doc(
+    z.coerce.number().int().min(1).max(1000).default(1000),
+    '`getSignaturesForAddress` page size (a node answers at most 1,000; a provider may cap it lower; tests set it small so that one run pages)',
+  ),
+  WEBHOOK_INTERVAL_SECONDS: doc(
+    z.coerce.number().int().min(0).default(1),
+    "interval of the webhook delivery pass run by `npm start` / `npm run dev` (0: only with the indexer's cron)",
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: doc(
+    z.enum(['0', '1', '']).default('0'),
+    '`1` lifts the https, port and public-address checks of webhook targets, so that tests and local development can deliver to 127.0.0.1. **Never in production**',
+  ),
+  DATA_DIR: doc(
+    z.string().default('.data'),
+    "folder of the embedded database, the localnet's state and the development secret",
+  ),
+  LOG_LEVEL: doc(
+    z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent', '']).default('info'),
+    'the least severe log line written (lib/observability/logger.ts)',
+  ),
+  OBSERVABILITY: doc(
+    z.enum(['on', 'off', '']).default('on'),
+    '`off` serves requests without request ids, metrics or request log lines (what the benchmark compares against)',
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: doc(
+    httpUrl(),
+    'also push the metrics over OTLP/HTTP (Vercel, where nothing can scrape a function)',
+    {
+      shownDefault: 'unset: scrape only',
+    },
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: doc(
+    z.string().optional(),
+    'headers of the OTLP pushes (`key=value` comma-separated: an API key), read by the exporter',
+  ),
+  OTEL_METRIC_EXPORT_INTERVAL: doc(
+    z.coerce.number().int().min(1000).default(60_000),
+    'milliseconds between two OTLP pushes',
+  ),
   OTEL_SERVICE_NAME: doc(z.string().default('identity-tag-service'), 'the `service.name` of the pushed metrics'),
 });
 
@@ -238,13 +335,21 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
   if (e.HEADERS_TIMEOUT_MS <= e.KEEP_ALIVE_TIMEOUT_MS) {
-    throw new ConfigError('Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)');
+    throw new ConfigError(
+      'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)',
+    );
   }
   const appUrl = new URL(e.APP_URL ?? `http://localhost:${e.PORT}`);
   const clientAddress = clientAddressSource(e);
   return {
     env: e.NODE_ENV,
-    server: { port: e.PORT, host: e.HOST, localnetPort: e.LOCALNET_PORT, keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS, headersTimeoutMs: e.HEADERS_TIMEOUT_MS },
+    server: {
+      port: e.PORT,
+      host: e.HOST,
+      localnetPort: e.LOCALNET_PORT,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    },
     heavyWorkConcurrency: e.HEAVY_WORK_CONCURRENCY,
     database: e.DATABASE_URL
       ? { driver: 'node-postgres', url: e.DATABASE_URL }
@@ -285,7 +390,9 @@ function clientAddressSource(e: Env): ClientAddressSource {
   const invalid = (line: string) => new ConfigError(`Invalid configuration:\n  ${line}`);
   if (mode === 'proxy') {
     if (e.TRUSTED_PROXY_HOPS === undefined) {
-      throw invalid('TRUSTED_PROXY_HOPS: required with CLIENT_ADDRESS_SOURCE=proxy (how many proxies append to x-forwarded-for)');
+      throw invalid(
+        'TRUSTED_PROXY_HOPS: required with CLIENT_ADDRESS_SOURCE=proxy (how many proxies append to x-forwarded-for)',
+      );
     }
     return { source: 'proxy', hops: e.TRUSTED_PROXY_HOPS };
   }

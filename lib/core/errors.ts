@@ -1,4 +1,9 @@
-import { DATABASE_RETRY_AFTER_SECONDS, isClientHangUp, isDatabaseUnavailable, isPoolBusy } from '@/lib/core/database-errors';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isClientHangUp,
+  isDatabaseUnavailable,
+  isPoolBusy,
+} from '@/lib/core/database-errors';
 import { logger } from '@/lib/observability/logger';
 
 /**
@@ -74,7 +79,9 @@ export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 /** The 503 of load shedding: the instance is busy, nothing is down; a retry soon (or on another instance) will do. */
 export function overloaded(): AppError {
-  return new AppError('overloaded', 'The service is busy; try again shortly.', { 'Retry-After': String(OVERLOADED_RETRY_AFTER_SECONDS) });
+  return new AppError('overloaded', 'The service is busy; try again shortly.', {
+    'Retry-After': String(OVERLOADED_RETRY_AFTER_SECONDS),
+  });
 }
 
 /**

@@ -24,9 +24,21 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const NOT_PUBLIC_V4 = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   NOT_PUBLIC_V4.addSubnet(net, prefix, 'ipv4');
 }
@@ -35,7 +47,13 @@ const GLOBAL_UNICAST_V6 = new BlockList();
 GLOBAL_UNICAST_V6.addSubnet('2000::', 3, 'ipv6');
 
 const NOT_PUBLIC_V6 = new BlockList();
-for (const [net, prefix] of [['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20], ['5f00::', 16]] as const) {
+for (const [net, prefix] of [
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
+  ['5f00::', 16],
+] as const) {
   NOT_PUBLIC_V6.addSubnet(net, prefix, 'ipv6');
 }
 
@@ -77,7 +95,12 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     if (err) return callback(err, address as never, family);
     const all = Array.isArray(address) ? address : [{ address, family }];
     const refused = all.find((a) => !isPublicAddress(a.address));
-    if (refused) return callback(new NonPublicAddressError(`${hostname} resolves to a non-public address (${refused.address})`), address as never, family);
+    if (refused)
+      return callback(
+        new NonPublicAddressError(`${hostname} resolves to a non-public address (${refused.address})`),
+        address as never,
+        family,
+      );
     callback(null, address as never, family);
   });
 };

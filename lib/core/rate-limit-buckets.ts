@@ -13,7 +13,7 @@ export const RATE_LIMIT_BUCKETS = {
     per: 'address',
     limit: 30,
     windowSeconds: 60,
-    counts: '`POST /v1/auth/challenge`, `POST /v1/auth/verify` and the pages\' sign-in, together',
+    counts: "`POST /v1/auth/challenge`, `POST /v1/auth/verify` and the pages' sign-in, together",
     why: 'one policy for challenge and verify (SPEC 8), so that nobody can force signature checks without bound (an instance verifies ≈ 770 a second); a person signs in a few times a day, and 30 at once leaves room for an office behind one address',
   },
   sync: {
@@ -49,7 +49,7 @@ export const RATE_LIMIT_BUCKETS = {
     limit: 600,
     windowSeconds: 60,
     counts: '`GET /api/avatar/{tag}`',
-    why: 'each fetches the image from its host; every view of a /@tag page with an avatar loads one, and many viewers can share an address (a carrier\'s NAT)',
+    why: "each fetches the image from its host; every view of a /@tag page with an avatar loads one, and many viewers can share an address (a carrier's NAT)",
   },
   profile: {
     per: 'address',
@@ -90,7 +90,8 @@ export const RATE_LIMIT_BUCKETS = {
     per: 'address',
     limit: 60,
     windowSeconds: 60,
-    counts: '`GET /api/actions/pay/{tag}` when it must read a mint the process has not cached (lib/features/integrations/pay-asset.ts)',
+    counts:
+      '`GET /api/actions/pay/{tag}` when it must read a mint the process has not cached (lib/features/integrations/pay-asset.ts)',
     why: 'a mint lookup is one RPC call (getAccountInfo); cached, it costs nothing and is not counted, so blink clients that unfurl the same tags never meet this limit',
   },
   status: {
@@ -131,9 +132,13 @@ export interface RateLimitBucketDeclaration {
 type Buckets = typeof RATE_LIMIT_BUCKETS;
 export type RateLimitBucketName = keyof Buckets;
 /** Buckets counted per client address. */
-export type RateLimitBucket = { [K in RateLimitBucketName]: Buckets[K]['per'] extends 'address' ? K : never }[RateLimitBucketName];
+export type RateLimitBucket = {
+  [K in RateLimitBucketName]: Buckets[K]['per'] extends 'address' ? K : never;
+}[RateLimitBucketName];
 /** Buckets counted per signed-in caller key, beside an address bucket. */
-export type CallerRateLimitBucket = { [K in RateLimitBucketName]: Buckets[K]['per'] extends 'key' ? K : never }[RateLimitBucketName];
+export type CallerRateLimitBucket = {
+  [K in RateLimitBucketName]: Buckets[K]['per'] extends 'key' ? K : never;
+}[RateLimitBucketName];
 
 /** Every bucket's policy in force: the declarations, with RATE_LIMITS' overrides on top. */
 export type RateLimitPolicies = Record<RateLimitBucketName, { limit: number; windowSeconds: number }>;
@@ -150,15 +155,25 @@ export function isRateLimitBucketName(name: string): name is RateLimitBucketName
  */
 export function rateLimitPolicies(text: string): RateLimitPolicies | string {
   const policies = Object.fromEntries(
-    RATE_LIMIT_BUCKET_NAMES.map((name) => [name, { limit: RATE_LIMIT_BUCKETS[name].limit, windowSeconds: RATE_LIMIT_BUCKETS[name].windowSeconds }]),
+    RATE_LIMIT_BUCKET_NAMES.map((name) => [
+      name,
+      { limit: RATE_LIMIT_BUCKETS[name].limit, windowSeconds: RATE_LIMIT_BUCKETS[name].windowSeconds },
+    ]),
   ) as RateLimitPolicies;
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = /^([A-Za-z]+)=(\d+)(?:\/(\d+))?$/.exec(entry);
     if (!match) return `\`${entry}\` is not bucket=limit or bucket=limit/windowSeconds`;
     const [, name, limit, window] = match as unknown as [string, string, string, string | undefined];
     if (!isRateLimitBucketName(name)) return `no bucket \`${name}\` (buckets: ${RATE_LIMIT_BUCKET_NAMES.join(', ')})`;
-    const policy = { limit: Number(limit), windowSeconds: window === undefined ? policies[name].windowSeconds : Number(window) };
-    if (!(policy.limit > 0 && policy.windowSeconds > 0)) return `\`${entry}\`: the limit and the window must be positive`;
+    const policy = {
+      limit: Number(limit),
+      windowSeconds: window === undefined ? policies[name].windowSeconds : Number(window),
+    };
+    if (!(policy.limit > 0 && policy.windowSeconds > 0))
+      return `\`${entry}\`: the limit and the window must be positive`;
     policies[name] = policy;
   }
   return policies;

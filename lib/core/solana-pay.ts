@@ -38,7 +38,8 @@ export interface PayToken {
 
 /** The token a link should request, from the profile's `preferredToken` (null → SOL). */
 export function payToken(preferredToken: string | null, cluster: Cluster): PayToken {
-  if (!preferredToken || preferredToken.toUpperCase() === 'SOL') return { label: 'SOL', mint: null, unavailable: false };
+  if (!preferredToken || preferredToken.toUpperCase() === 'SOL')
+    return { label: 'SOL', mint: null, unavailable: false };
   const symbol = preferredToken.toUpperCase();
   const known = TOKEN_MINTS[cluster][symbol];
   if (known) return { label: symbol, mint: known, unavailable: false };
@@ -50,7 +51,13 @@ export function payToken(preferredToken: string | null, cluster: Cluster): PayTo
  * A Solana Pay transfer request to `wallet` for `token`, labelled for the payer's wallet; with
  * an `amount` (decimal text) and a `reference` key when the payment is to be found by it.
  */
-export function solanaPayLink(input: { wallet: string; mint: string | null; label: string; amount?: string; reference?: string }): string {
+export function solanaPayLink(input: {
+  wallet: string;
+  mint: string | null;
+  label: string;
+  amount?: string;
+  reference?: string;
+}): string {
   const params = new URLSearchParams();
   if (input.amount) params.set('amount', input.amount);
   if (input.mint) params.set('spl-token', input.mint);

@@ -81,7 +81,10 @@ export const POOL_ACQUIRE_TIMEOUT_MS = 3000;
  */
 export async function openDb(
   database: Config['database'],
-  options: { /** Connections at most (the app's: DATABASE_POOL_SIZE). */ poolSize: number; /** The pool's name in metrics. */ name?: string },
+  options: {
+    /** Connections at most (the app's: DATABASE_POOL_SIZE). */ poolSize: number;
+    /** The pool's name in metrics. */ name?: string;
+  },
 ): Promise<DbHandle> {
   const max = options.poolSize;
   switch (database.driver) {
@@ -140,7 +143,10 @@ export async function openDb(
       const client = new PGlite(database.dataDir);
       const db = drizzle(client, { schema });
       await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      const driver: DbDriver = { query: async (_name, text, values) => (await client.query(text, values)).rows, connect: null };
+      const driver: DbDriver = {
+        query: async (_name, text, values) => (await client.query(text, values)).rows,
+        connect: null,
+      };
       return opened(db, driver, () => client.close());
     }
   }

@@ -23,7 +23,9 @@ function once(slot: Slot, open: () => Promise<Db>): Promise<Db> {
 /** The process's main database handle. */
 export function getDb(): Promise<Db> {
   const config = getConfig();
-  return once('__tagServiceDb', () => openDb(config.database, { poolSize: config.databasePoolSize, name: 'main' }).then((h) => h.db));
+  return once('__tagServiceDb', () =>
+    openDb(config.database, { poolSize: config.databasePoolSize, name: 'main' }).then((h) => h.db),
+  );
 }
 
 /** Connections kept for the sign-in and rate-limit statements. */

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  json,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -63,9 +76,13 @@ export const identities = pgTable(
     preferredToken: text('preferred_token'),
     verified: boolean('verified').notNull().default(false),
     merchant: boolean('merchant').notNull().default(false),
-    status: text('status', { enum: ['active', 'blocked'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'blocked'] })
+      .notNull()
+      .default('active'),
     createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull().default(sql`now()`),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .default(sql`now()`),
     /** The transaction of ours whose indexing last changed the row (at first, the registration), and its slot. */
     signature: text('signature').notNull(),
     slot: bigint('slot', { mode: 'bigint' }).notNull(),
@@ -105,7 +122,9 @@ export const indexerCursors = pgTable('indexer_cursors', {
    * with `lastSlot`, what X-Indexed-Slot reports.
    */
   syncedSlot: bigint('synced_slot', { mode: 'bigint' }),
-  updatedAt: ts('updated_at').notNull().default(sql`now()`),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`now()`),
 });
 
 /**
@@ -181,7 +200,9 @@ export const identityEvents = pgTable(
     // json, not jsonb: the identity is kept as written, its keys in the order GET answers them.
     identity: json('identity'),
     at: ts('at').notNull(),
-    xid: xid8('xid').notNull().default(sql`pg_current_xact_id()`),
+    xid: xid8('xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [index('identity_events_xid_id_idx').on(t.xid, t.id), index('identity_events_tag_xid_idx').on(t.tag, t.xid)],
 );
@@ -248,7 +269,10 @@ export const webhookSubscriptions = pgTable(
     disabledAt: ts('disabled_at'),
     disabledReason: text('disabled_reason'),
   },
-  (t) => [index('webhook_subscriptions_owner_idx').on(t.owner), index('webhook_subscriptions_due_idx').on(t.nextAttemptAt)],
+  (t) => [
+    index('webhook_subscriptions_owner_idx').on(t.owner),
+    index('webhook_subscriptions_due_idx').on(t.nextAttemptAt),
+  ],
 );
 
 /** One delivery attempt of one event to one subscription: what its owner sees of the last ones. */
@@ -289,7 +313,9 @@ export const paymentReferences = pgTable(
     /** The asset's decimals when issued (9 for SOL), to compare base units. */
     decimals: integer('decimals').notNull(),
     issuedAt: ts('issued_at').notNull(),
-    status: text('status', { enum: ['pending', 'confirmed', 'finalized', 'invalid'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'confirmed', 'finalized', 'invalid'] })
+      .notNull()
+      .default('pending'),
     signature: text('signature'),
     slot: bigint('slot', { mode: 'number' }),
     payer: text('payer'),

@@ -18,7 +18,10 @@ export function withActionHeaders<C>(handler: Handler<C>): Handler<C> {
 
 /** OPTIONS of an Action route: the same headers, no body. */
 export async function actionPreflight(): Promise<Response> {
-  return new Response(null, { status: 204, headers: { ...(await currentActionHeaders()), 'Cache-Control': 'public, max-age=86400' } });
+  return new Response(null, {
+    status: 204,
+    headers: { ...(await currentActionHeaders()), 'Cache-Control': 'public, max-age=86400' },
+  });
 }
 
 async function withSpecMessage(response: Response): Promise<Response> {

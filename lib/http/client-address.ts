@@ -51,12 +51,17 @@ export function clientAddress(headers: Headers, config: ClientAddressSource): st
   switch (config.source) {
     case 'direct': {
       const stamped = headers.get(SOCKET_ADDRESS_HEADER);
-      if (!runsBehindSocketAddressServer() || !stamped) throw unknownAddress('direct', 'the app is not running under scripts/serve.ts');
+      if (!runsBehindSocketAddressServer() || !stamped)
+        throw unknownAddress('direct', 'the app is not running under scripts/serve.ts');
       return normalize(stamped);
     }
     case 'proxy': {
-      const entries = (headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      if (entries.length < config.hops) throw unknownAddress('proxy', `x-forwarded-for had fewer than ${config.hops} entries`);
+      const entries = (headers.get('x-forwarded-for') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (entries.length < config.hops)
+        throw unknownAddress('proxy', `x-forwarded-for had fewer than ${config.hops} entries`);
       return normalize(entries[entries.length - config.hops]!);
     }
     case 'vercel': {

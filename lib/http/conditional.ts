@@ -40,10 +40,16 @@ export function conditionalJson(req: Request, body: unknown, options: Conditiona
 }
 
 /** conditionalJson for a body already written (`text`, sent as `contentType`). */
-export function conditionalText(req: Request, text: string, contentType: string, { cacheControl, headers = {} }: ConditionalOptions): Response {
+export function conditionalText(
+  req: Request,
+  text: string,
+  contentType: string,
+  { cacheControl, headers = {} }: ConditionalOptions,
+): Response {
   const etag = etagOf(text);
   const common = { ...headers, 'Cache-Control': cacheControl, ETag: etag };
-  if (ifNoneMatchHits(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: common });
+  if (ifNoneMatchHits(req.headers.get('if-none-match'), etag))
+    return new Response(null, { status: 304, headers: common });
   return new Response(text, { status: 200, headers: { ...common, 'Content-Type': contentType } });
 }
 
@@ -51,6 +57,12 @@ export function conditionalText(req: Request, text: string, contentType: string,
  * A public /v1 read (identity, resolve, signals, transfer, reverse): conditional, cacheable by a CDN for
  * a short time, and carrying the slot its data reflects (`X-Indexed-Slot`).
  */
-export function publicReadAtSlot(req: Request, { value, indexedSlot }: { value: unknown; indexedSlot: string }): Response {
-  return conditionalJson(req, value, { cacheControl: PUBLIC_READ_CACHE_CONTROL, headers: indexedSlotHeaders(indexedSlot) });
+export function publicReadAtSlot(
+  req: Request,
+  { value, indexedSlot }: { value: unknown; indexedSlot: string },
+): Response {
+  return conditionalJson(req, value, {
+    cacheControl: PUBLIC_READ_CACHE_CONTROL,
+    headers: indexedSlotHeaders(indexedSlot),
+  });
 }

@@ -9,7 +9,15 @@ import type { Handler } from './handler';
 
 /** Response headers browsers may read from another origin (rate limits, auth challenge, the id to quote in a report). */
 const EXPOSED_HEADERS = [
-  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'ETag', 'X-Indexed-Slot', 'X-Request-Id',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'WWW-Authenticate',
+  'ETag',
+  'X-Indexed-Slot',
+  'X-Request-Id',
 ].join(', ');
 
 /**

@@ -19,7 +19,9 @@ export function hasBearerSecret(authorization: string | null, secret: string | u
 export function withCron<C extends { services: Services }>(handler: Handler<C>): Handler<C> {
   return async (req, ctx) => {
     if (!hasBearerSecret(req.headers.get('authorization'), ctx.services.config.cronSecret)) {
-      throw new AppError('unauthorized', 'This route is for the scheduler only.', { 'WWW-Authenticate': 'Bearer realm="cron"' });
+      throw new AppError('unauthorized', 'This route is for the scheduler only.', {
+        'WWW-Authenticate': 'Bearer realm="cron"',
+      });
     }
     return handler(req, ctx);
   };

@@ -49,7 +49,10 @@ const NOT_MODIFIED: ZodOpenApiResponseObject = {
 
 /** The If-None-Match request header of a conditional read. */
 const ifNoneMatch = z.object({
-  'if-none-match': z.string().optional().meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
+  'if-none-match': z
+    .string()
+    .optional()
+    .meta({ description: 'ETags of answers the client holds; a match gives 304 with no body' }),
 });
 
 /** A JSON answer: what it means, its schema, its headers. */
@@ -62,7 +65,8 @@ export const tagPath = { path: z.object({ tag: TagPathParam }) };
 
 export const MISSING_OR_BLOCKED = 'No such tag (missing or blocked)';
 /** A heavy operation's 503 (lib/http/heavy-work.ts): the database is unreachable, or the instance sheds load (`overloaded`). */
-export const OVERLOADED_OR_UNAVAILABLE = 'Briefly unavailable (database unreachable), or `overloaded`: this instance is at its bound of heavy work; retry after Retry-After';
+export const OVERLOADED_OR_UNAVAILABLE =
+  'Briefly unavailable (database unreachable), or `overloaded`: this instance is at its bound of heavy work; retry after Retry-After';
 export const BRIEFLY_UNREACHABLE = 'The cluster or the database is briefly unreachable';
 export const ANOTHER_KEYS_TAG = 'The tag belongs to another public key';
 
@@ -71,7 +75,12 @@ export const ANOTHER_KEYS_TAG = 'The tag belongs to another public key';
  * If-None-Match, the answer with its ETag, or 304; `cases` says what a malformed and an
  * unknown parameter mean.
  */
-export function conditionalReadDocs(path: z.ZodObject, answer: string, schema: z.ZodType, cases: { 400: string; 404: string }) {
+export function conditionalReadDocs(
+  path: z.ZodObject,
+  answer: string,
+  schema: z.ZodType,
+  cases: { 400: string; 404: string },
+) {
   return {
     requestParams: { path, header: ifNoneMatch },
     responses: {

@@ -48,7 +48,10 @@ export function withApi<P = Record<string, string>>(
 export async function bearerCaller(req: Request, tokenKeys: SessionTokenKeys): Promise<string> {
   const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(req.headers.get('authorization') ?? '');
   const caller = match ? await verifySessionToken(tokenKeys, match[1], new Date()) : null;
-  if (!caller) throw new AppError('unauthorized', 'A valid session token is required.', { 'WWW-Authenticate': 'Bearer realm="v1"' });
+  if (!caller)
+    throw new AppError('unauthorized', 'A valid session token is required.', {
+      'WWW-Authenticate': 'Bearer realm="v1"',
+    });
   return caller;
 }
 

@@ -3,7 +3,10 @@ import { BRIEFLY_UNREACHABLE, ok, tagPath } from '@/lib/http/docs';
 import { v1Operation } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { parseTagParam } from '@/lib/features/identity/get-identity';
-import { buildLifecycleTransaction, type LifecycleOperation } from '@/lib/features/lifecycle/build-lifecycle-transaction';
+import {
+  buildLifecycleTransaction,
+  type LifecycleOperation,
+} from '@/lib/features/lifecycle/build-lifecycle-transaction';
 import { LifecycleTransaction } from '@/lib/features/lifecycle/schemas';
 
 /** Bodies are a few keys; anything larger is not one of ours. */
@@ -54,7 +57,16 @@ export function lifecycleOperation<B extends { feePayer?: string }>(
     handler: async (_req, { params: { tag }, body, caller, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
       const operation = operationOf(body);
-      return buildLifecycleTransaction({ db, connection, programId, caller, tag, operation, feePayer: body.feePayer, priorityFee: config.priorityFee });
+      return buildLifecycleTransaction({
+        db,
+        connection,
+        programId,
+        caller,
+        tag,
+        operation,
+        feePayer: body.feePayer,
+        priorityFee: config.priorityFee,
+      });
     },
   });
 }

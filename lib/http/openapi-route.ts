@@ -20,7 +20,10 @@ export function openApiRouteDeclaration(routes: () => readonly V1RouteDeclaratio
         tags: ['meta'],
         summary: 'This OpenAPI 3.1 document',
         responses: {
-          200: ok('The document', z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) })),
+          200: ok(
+            'The document',
+            z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) }),
+          ),
         },
         errors: { 406: 'The request’s `Accept` excludes `application/json`, the only form of the document' },
         handler: async (req, { services: { config } }) => {

@@ -10,7 +10,13 @@ import { ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { REVERSE_NOT_FOUND_REASONS } from '@/lib/features/integrations/reverse-reasons';
 import { IDENTITY_CHANGE_WEBHOOK } from '@/lib/features/webhooks/webhook-doc';
 import { RateLimitHeaders, RetryAfterHeader } from './docs';
-import { answerableErrors, ENFORCED_STATUSES, type AnyV1Operation, type ErrorStatus, type V1RouteDeclaration } from './v1-route';
+import {
+  answerableErrors,
+  ENFORCED_STATUSES,
+  type AnyV1Operation,
+  type ErrorStatus,
+  type V1RouteDeclaration,
+} from './v1-route';
 
 /*
  * The OpenAPI 3.1 document of /v1, built from the routes' declarations (lib/http/v1-route.ts):
@@ -31,8 +37,17 @@ const ErrorEnvelope = z
       reason: z
         .enum(REVERSE_NOT_FOUND_REASONS)
         .optional()
-        .meta({ description: 'GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")' }),
-      tag: z.string().optional().meta({ description: '`lookalike` only: the verified or merchant tag the refused tag looks like', example: '@alice' }),
+        .meta({
+          description:
+            'GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")',
+        }),
+      tag: z
+        .string()
+        .optional()
+        .meta({
+          description: '`lookalike` only: the verified or merchant tag the refused tag looks like',
+          example: '@alice',
+        }),
     }),
   })
   .meta({
@@ -52,12 +67,18 @@ const ENFORCED: Partial<Record<string, string>> = Object.assign({}, ...Object.va
 const SHARED_ERRORS: Record<string, { status?: ErrorStatus; headers?: z.ZodObject }> = {
   Error: {},
   BadRequest: { status: 400 },
-  Unauthorized: { status: 401, headers: z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) }) },
+  Unauthorized: {
+    status: 401,
+    headers: z.object({ 'WWW-Authenticate': z.string().meta({ example: 'Bearer realm="v1"' }) }),
+  },
   ContentTooLarge: { status: 413 },
   UnsupportedMediaType: { status: 415 },
   TooManyRequests: { status: 429, headers: RateLimitHeaders.extend(RetryAfterHeader.shape) },
   InternalServerError: { status: 500 },
-  ServiceUnavailable: { status: 503, headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) }) },
+  ServiceUnavailable: {
+    status: 503,
+    headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when known' }) }),
+  },
 };
 const GENERIC_ERROR = 'The error envelope; each operation says what the status means there';
 
@@ -66,7 +87,13 @@ function errorReferences(cases: Partial<Record<ErrorStatus, string>>): ZodOpenAp
   return Object.fromEntries(
     Object.entries(cases).map(([status, description]) => {
       const name = Object.keys(SHARED_ERRORS).find((n) => String(SHARED_ERRORS[n].status) === status) ?? 'Error';
-      return [status, { $ref: `#/components/responses/${name}`, ...(description === ENFORCED[status] && name !== 'Error' ? {} : { description }) }];
+      return [
+        status,
+        {
+          $ref: `#/components/responses/${name}`,
+          ...(description === ENFORCED[status] && name !== 'Error' ? {} : { description }),
+        },
+      ];
     }),
   );
 }
@@ -76,7 +103,11 @@ const errorResponses = (): Record<string, ZodOpenApiResponseObject> =>
   Object.fromEntries(
     Object.entries(SHARED_ERRORS).map(([name, { status, headers }]) => [
       name,
-      { description: status ? ENFORCED[status]! : GENERIC_ERROR, headers, content: { 'application/json': { schema: ErrorEnvelope } } },
+      {
+        description: status ? ENFORCED[status]! : GENERIC_ERROR,
+        headers,
+        content: { 'application/json': { schema: ErrorEnvelope } },
+      },
     ]),
   );
 
@@ -85,7 +116,9 @@ const withRateLimitHeaders = (responses: ZodOpenApiResponsesObject): ZodOpenApiR
   Object.fromEntries(
     Object.entries(responses).map(([status, response]: [string, ZodOpenApiResponseObject]) => [
       status,
-      status.startsWith('2') ? { ...response, headers: RateLimitHeaders.extend((response.headers as z.ZodObject | undefined)?.shape ?? {}) } : response,
+      status.startsWith('2')
+        ? { ...response, headers: RateLimitHeaders.extend((response.headers as z.ZodObject | undefined)?.shape ?? {}) }
+        : response,
     ]),
   );
 
@@ -102,10 +135,15 @@ function toOpenApi(op: AnyV1Operation): ZodOpenApiOperationObject {
     summary,
     ...(description ? { description } : {}),
     ...(requestParams ? { requestParams } : {}),
-    ...(body ? { requestBody: { required: bodyRequired(body), content: { 'application/json': { schema: body.schema } } } } : {}),
+    ...(body
+      ? { requestBody: { required: bodyRequired(body), content: { 'application/json': { schema: body.schema } } } }
+      : {}),
     // Public operations say so (`[]`): a generator or linter must not guess from absence.
     security: bearer ? [{ bearerAuth: [] }] : [],
-    responses: { ...(op.rateLimit || op.callerRateLimit ? withRateLimitHeaders(responses) : responses), ...errorReferences(answerableErrors(op)) },
+    responses: {
+      ...(op.rateLimit || op.callerRateLimit ? withRateLimitHeaders(responses) : responses),
+      ...errorReferences(answerableErrors(op)),
+    },
   };
 }
 
@@ -144,15 +182,23 @@ export function createOpenApiDocument(routes: readonly V1RouteDeclaration[], opt
         'Wallet-signature sign-in, tag registration transactions and identity profiles on Solana. ' +
         'Every error is `{ "error": { "code", "message" } }`. Each operation lists every status it can answer; besides ' +
         'those, a method a path does not serve answers 405 with `Allow`, and a /v1 path that names no endpoint answers 404.',
-      license: { name: 'Proprietary: all rights reserved by the operator of this deployment', identifier: 'LicenseRef-Proprietary' },
+      license: {
+        name: 'Proprietary: all rights reserved by the operator of this deployment',
+        identifier: 'LicenseRef-Proprietary',
+      },
     },
-    servers: options.serverUrl ? [{ url: documentedServerUrl(options.serverUrl), description: 'This deployment' }] : undefined,
+    servers: options.serverUrl
+      ? [{ url: documentedServerUrl(options.serverUrl), description: 'This deployment' }]
+      : undefined,
     tags: [
       { name: 'auth', description: 'Sign in with a wallet signature' },
       { name: 'identity', description: 'Read identities and edit your profile' },
       { name: 'register', description: 'Register a tag on chain' },
       { name: 'lifecycle', description: 'Change the payout wallet, transfer or release a tag (unsigned transactions)' },
-      { name: 'integrators', description: 'For wallets and payment apps: primary tag, reverse lookup, batch resolve, change feed' },
+      {
+        name: 'integrators',
+        description: 'For wallets and payment apps: primary tag, reverse lookup, batch resolve, change feed',
+      },
       { name: 'webhooks', description: 'The change feed pushed to your URL, signed (Standard Webhooks)' },
       { name: 'meta', description: 'About the API' },
     ],

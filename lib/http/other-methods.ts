@@ -8,7 +8,9 @@ type MethodHandler = (req: Request) => Promise<Response>;
 
 /** 405 `method_not_allowed` in the envelope, with `Allow`. */
 export function methodNotAllowed(method: string, allow: string): Response {
-  return errorResponse(new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}.`, { Allow: allow }));
+  return errorResponse(
+    new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}.`, { Allow: allow }),
+  );
 }
 
 /**
@@ -18,14 +20,18 @@ export function methodNotAllowed(method: string, allow: string): Response {
  *
  *   export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/health', ['GET']);
  */
-export function otherMethods<const S extends HttpMethod>(route: string, served: readonly S[]): Record<Exclude<HttpMethod, S | 'HEAD'>, MethodHandler> {
+export function otherMethods<const S extends HttpMethod>(
+  route: string,
+  served: readonly S[],
+): Record<Exclude<HttpMethod, S | 'HEAD'>, MethodHandler> {
   const allow = allowOf([...served, 'OPTIONS']);
   const handlers: Partial<Record<HttpMethod, MethodHandler>> = {};
   for (const method of HTTP_METHODS) {
     if (method === 'HEAD' || (served as readonly HttpMethod[]).includes(method)) continue;
     handlers[method] =
       method === 'OPTIONS'
-        ? (req) => observeRequest(req, route, async () => new Response(null, { status: 204, headers: { Allow: allow } }))
+        ? (req) =>
+            observeRequest(req, route, async () => new Response(null, { status: 204, headers: { Allow: allow } }))
         : (req) => observeRequest(req, route, async () => methodNotAllowed(req.method, allow));
   }
   return handlers as Record<Exclude<HttpMethod, S | 'HEAD'>, MethodHandler>;

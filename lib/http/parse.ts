@@ -6,7 +6,11 @@ import { AppError } from '@/lib/core/errors';
  * leaves that many leading segments out of the name: a server action's arguments are a tuple,
  * and the person reading the error wants the field, not its argument's index.
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, { skipPath = 0 }: { skipPath?: number } = {}): z.infer<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  { skipPath = 0 }: { skipPath?: number } = {},
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -23,7 +27,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, { skip
 export function queryOf(req: Request): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of new URL(req.url).searchParams) {
-    if (Object.hasOwn(query, name)) throw new AppError('invalid_request', `\`${name}\`: is given more than once; give it once`);
+    if (Object.hasOwn(query, name))
+      throw new AppError('invalid_request', `\`${name}\`: is given more than once; give it once`);
     query[name] = value;
   }
   return query;

@@ -1,4 +1,11 @@
-import { countRequest, pruneRateLimits, rateLimitResult, type RateLimitPolicy, type RateLimitResult, type RequestCounter } from '@/lib/features/auth/rate-limit';
+import {
+  countRequest,
+  pruneRateLimits,
+  rateLimitResult,
+  type RateLimitPolicy,
+  type RateLimitResult,
+  type RequestCounter,
+} from '@/lib/features/auth/rate-limit';
 import type { Config } from '@/lib/core/config';
 import type { CallerRateLimitBucket, RateLimitBucket, RateLimitBucketName } from '@/lib/core/rate-limit-buckets';
 import type { Db } from '@/lib/db';

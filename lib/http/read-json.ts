@@ -9,7 +9,10 @@ const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
  * UTF-8 (400 otherwise), parsed (400 otherwise). With `optional` (POST …/transfer/accept takes
  * none), no body or an empty one reads as `{}`; a body that is sent must still be JSON.
  */
-export async function readJson(req: Request, { maxBytes = DEFAULT_MAX_BODY_BYTES, optional = false } = {}): Promise<unknown> {
+export async function readJson(
+  req: Request,
+  { maxBytes = DEFAULT_MAX_BODY_BYTES, optional = false } = {},
+): Promise<unknown> {
   const contentType = req.headers.get('content-type');
   if (!optional) requireJsonContentType(contentType);
   const text = await readText(req, maxBytes);
@@ -50,7 +53,9 @@ export async function readBody(req: Request, maxBytes: number): Promise<Uint8Arr
  * a failure here is the client hanging up mid-body (Node's `aborted`): logged as that, and
  * answered 400 (to nobody, usually), never taken for a database outage.
  */
-async function readFromClient(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+async function readFromClient(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
   try {
     return await reader.read();
   } catch (err) {
@@ -72,7 +77,10 @@ async function readText(req: Request, maxBytes: number): Promise<string | null> 
 
 function requireJsonContentType(header: string | null): void {
   const [type, ...params] = (header ?? '').split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return;
   throw new AppError('unsupported_media_type', 'The request body must be sent as `Content-Type: application/json`.');
 }

@@ -39,8 +39,15 @@ export interface ReadinessProbes {
 }
 
 /** Checks the database (a round trip within `deadlineMs`) and takes the cluster's last check, at once. */
-export async function checkReadiness(probes: ReadinessProbes, now: () => number = Date.now, deadlineMs = READINESS_DEADLINE_MS): Promise<Readiness> {
-  const [database, cluster] = await Promise.all([timed('database', probes.pingDatabase, deadlineMs, probes.isDatabaseUnavailable), probes.clusterCheck()]);
+export async function checkReadiness(
+  probes: ReadinessProbes,
+  now: () => number = Date.now,
+  deadlineMs = READINESS_DEADLINE_MS,
+): Promise<Readiness> {
+  const [database, cluster] = await Promise.all([
+    timed('database', probes.pingDatabase, deadlineMs, probes.isDatabaseUnavailable),
+    probes.clusterCheck(),
+  ]);
   if (!cluster.ok) logger.warn({ check: 'cluster', error: cluster.error }, 'readiness: check failed');
   const { at, ...clusterCheck } = cluster;
   return {
@@ -51,7 +58,12 @@ export async function checkReadiness(probes: ReadinessProbes, now: () => number 
 
 class DeadlinePassed extends Error {}
 
-async function timed(name: string, work: () => Promise<unknown>, deadlineMs: number, isUnavailable: (err: unknown) => boolean): Promise<Check> {
+async function timed(
+  name: string,
+  work: () => Promise<unknown>,
+  deadlineMs: number,
+  isUnavailable: (err: unknown) => boolean,
+): Promise<Check> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

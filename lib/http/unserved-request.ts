@@ -11,6 +11,7 @@ import { methodNotAllowed } from './other-methods';
  */
 export function unservedRequest(method: string | undefined, target: string | undefined): Response | null {
   if (method === 'TRACE' || method === 'TRACK') return methodNotAllowed(method, allowOf([...HTTP_METHODS]));
-  if (target === '*') return errorResponse(new AppError('invalid_request', 'The request target `*` is not served: name a path.'));
+  if (target === '*')
+    return errorResponse(new AppError('invalid_request', 'The request target `*` is not served: name a path.'));
   return null;
 }

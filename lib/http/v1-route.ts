@@ -4,7 +4,16 @@ import type { RequestCounter } from '@/lib/features/auth/rate-limit';
 import { AppError } from '@/lib/core/errors';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { errorResponse } from './error-response';
-import { bearerCaller, json, withApi, withCallerRateLimit, withRateLimit, type ApiContext, type Handler, type RouteContext } from './handler';
+import {
+  bearerCaller,
+  json,
+  withApi,
+  withCallerRateLimit,
+  withRateLimit,
+  type ApiContext,
+  type Handler,
+  type RouteContext,
+} from './handler';
 import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
 import { methodNotAllowed } from './other-methods';
 import { parseWith } from './parse';
@@ -30,7 +39,10 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 422 | 
 /** What each enforced step can answer by itself, whatever the handler does (the document lists them). */
 export const ENFORCED_STATUSES = {
   /** withApi: anything unexpected is a 500; a database that cannot answer (or a deployment that cannot identify clients) a 503. */
-  api: { 500: 'Unexpected error on our side', 503: 'Briefly unavailable (database unreachable); retry after Retry-After' },
+  api: {
+    500: 'Unexpected error on our side',
+    503: 'Briefly unavailable (database unreachable); retry after Retry-After',
+  },
   bearer: { 401: 'Missing, invalid or expired token' },
   rateLimit: { 429: 'Rate limit exceeded' },
   /** Reading a JSON body (lib/http/read-json.ts): not JSON, not UTF-8, too large, not sent as JSON. */
@@ -59,8 +71,12 @@ export interface OperationContext<P, B, Bearer, Counts> {
 }
 
 /** One method of a /v1 route: its checks, its handler and its documentation. */
-export interface V1Operation<P = Record<string, string>, B = undefined, Bearer extends boolean = false, Counts extends boolean = false>
-  extends Pick<ZodOpenApiOperationObject, 'operationId' | 'tags' | 'summary' | 'description' | 'requestParams'> {
+export interface V1Operation<
+  P = Record<string, string>,
+  B = undefined,
+  Bearer extends boolean = false,
+  Counts extends boolean = false,
+> extends Pick<ZodOpenApiOperationObject, 'operationId' | 'tags' | 'summary' | 'description' | 'requestParams'> {
   /** A valid session token is required (401 otherwise, documented as the bearer scheme). */
   bearer?: Bearer;
   /** The token is checked after params and body (the lifecycle builders answer 400 before 401). */
@@ -93,9 +109,12 @@ export interface V1RouteDeclaration {
 }
 
 /** Types an operation's handler from its declaration (the object is returned as it is). */
-export function v1Operation<P = Record<string, string>, B = undefined, const Bearer extends boolean = false, const Counts extends boolean = false>(
-  operation: V1Operation<P, B, Bearer, Counts>,
-): V1Operation<P, B, Bearer, Counts> {
+export function v1Operation<
+  P = Record<string, string>,
+  B = undefined,
+  const Bearer extends boolean = false,
+  const Counts extends boolean = false,
+>(operation: V1Operation<P, B, Bearer, Counts>): V1Operation<P, B, Bearer, Counts> {
   return operation;
 }
 
@@ -116,27 +135,45 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
  * caller's rate limit, the params, the body; then the handler.
  */
 function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): Handler<RouteContext> {
-  const checked = async (req: Request, { params: raw, services, countRequest }: ApiContext & { countRequest?: RequestCounter }) => {
+  const checked = async (
+    req: Request,
+    { params: raw, services, countRequest }: ApiContext & { countRequest?: RequestCounter },
+  ) => {
     const tokenFirst = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
     const rest = async () => {
       const params = op.params ? op.params(raw) : raw;
       const body = op.body ? await readBody(req, op.body) : undefined;
       const caller = op.bearer && op.bearerLast ? await bearerCaller(req, services.tokenKeys) : tokenFirst;
-      const answer = await op.handler(req, { params, body, caller, services, countRequest: op.countsRequest ? countRequest : undefined });
+      const answer = await op.handler(req, {
+        params,
+        body,
+        caller,
+        services,
+        countRequest: op.countsRequest ? countRequest : undefined,
+      });
       return answer instanceof Response ? answer : json(answer);
     };
-    return tokenFirst && op.callerRateLimit ? withCallerRateLimit(services, op.callerRateLimit, tokenFirst, rest) : rest();
+    return tokenFirst && op.callerRateLimit
+      ? withCallerRateLimit(services, op.callerRateLimit, tokenFirst, rest)
+      : rest();
   };
-  return withCors(withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path, provide));
+  return withCors(
+    withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path, provide),
+  );
 }
 
-async function readBody<B>(req: Request, { schema, maxBytes, optional, parse = parseWith }: BodyDeclaration<B>): Promise<B> {
+async function readBody<B>(
+  req: Request,
+  { schema, maxBytes, optional, parse = parseWith }: BodyDeclaration<B>,
+): Promise<B> {
   return parse(schema, await readJson(req, { maxBytes, optional }));
 }
 
 const DECLARATION = Symbol.for('identity-tags.v1.route');
 
-type RouteHandler = ((req: Request, ctx: RouteContext) => Response | Promise<Response>) & { [DECLARATION]?: V1RouteDeclaration };
+type RouteHandler = ((req: Request, ctx: RouteContext) => Response | Promise<Response>) & {
+  [DECLARATION]?: V1RouteDeclaration;
+};
 
 /**
  * A /v1 route file's exports, every method: the declared operations (HEAD follows GET), the
@@ -154,16 +191,21 @@ export function v1Route(path: string, operations: V1RouteDeclaration['operations
  * process's own; a test binds its own configuration and database and calls the handlers
  * in-process (tests/support/in-process.ts), with no server of its own.
  */
-export function v1Handlers(declaration: V1RouteDeclaration, provide: ServicesProvider): Record<HttpMethod, RouteHandler> {
+export function v1Handlers(
+  declaration: V1RouteDeclaration,
+  provide: ServicesProvider,
+): Record<HttpMethod, RouteHandler> {
   const { path, operations } = declaration;
   const own: Partial<Record<HttpMethod, RouteHandler>> = {};
-  for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][]) own[method] = enforce(op, path, provide);
+  for (const [method, op] of Object.entries(operations) as [V1Method, AnyV1Operation][])
+    own[method] = enforce(op, path, provide);
   if (own.GET) own.HEAD = own.GET;
   const declared = HTTP_METHODS.filter((m) => m !== 'HEAD' && own[m]);
   const preflight = corsPreflight(declared);
   own.OPTIONS = (req) => observeRequest(req, path, async () => preflight());
   const allow = allowOf([...declared, 'OPTIONS']);
-  const notAllowed: RouteHandler = (req) => observeRequest(req, path, async () => setCorsHeaders(methodNotAllowed(req.method, allow)));
+  const notAllowed: RouteHandler = (req) =>
+    observeRequest(req, path, async () => setCorsHeaders(methodNotAllowed(req.method, allow)));
   Object.defineProperty(own.OPTIONS, DECLARATION, { value: declaration });
   return Object.fromEntries(HTTP_METHODS.map((m) => [m, own[m] ?? notAllowed])) as Record<HttpMethod, RouteHandler>;
 }
@@ -175,5 +217,7 @@ export function declarationOf(module: Record<string, unknown>): V1RouteDeclarati
 
 /** The 404 of a /v1 path that names no route (app/v1/[[...rest]]/route.ts), observed under `other`. */
 export function unknownPath(req: Request): Promise<Response> {
-  return observeRequest(req, undefined, async () => setCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.'))));
+  return observeRequest(req, undefined, async () =>
+    setCorsHeaders(errorResponse(new AppError('not_found', 'There is no such endpoint. See /v1/openapi.json.'))),
+  );
 }

@@ -84,7 +84,9 @@ export const STDOUT_BUFFERED = { dest: 1, sync: false, minLength: 4096, periodic
 export const STDOUT_LINE_BY_LINE = { dest: 1, sync: false } as const;
 
 /** pino.destination's options for stdout under `env` (see above). */
-export function stdoutOptions(env: { VERCEL?: string } = process.env): typeof STDOUT_BUFFERED | typeof STDOUT_LINE_BY_LINE {
+export function stdoutOptions(
+  env: { VERCEL?: string } = process.env,
+): typeof STDOUT_BUFFERED | typeof STDOUT_LINE_BY_LINE {
   return env.VERCEL ? STDOUT_LINE_BY_LINE : STDOUT_BUFFERED;
 }
 
@@ -102,7 +104,10 @@ export function createLogs(destination?: DestinationStream): Logs {
       serializers: { err: (err: unknown) => serializeError(err) },
       hooks: {
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrub(arg) : arg)) as Parameters<typeof method>);
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? scrub(arg) : arg)) as Parameters<typeof method>,
+          );
         },
       },
     },

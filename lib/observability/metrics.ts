@@ -61,7 +61,12 @@ function createTelemetry(): Telemetry {
   const readers: IMetricReader[] = [prometheus];
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     // the exporter reads OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_HEADERS itself
-    readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: exportIntervalMs() }));
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter(),
+        exportIntervalMillis: exportIntervalMs(),
+      }),
+    );
   }
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME || 'identity-tag-service' }),
@@ -72,8 +77,12 @@ function createTelemetry(): Telemetry {
   const indexerLag: Telemetry['indexerLag'] = { read: null };
 
   const poolGauges = {
-    waiting: meter.createObservableGauge('db.pool.waiting', { description: 'Queries waiting for a pooled connection, now' }),
-    connections: meter.createObservableGauge('db.pool.connections', { description: 'Pooled connections, by state (idle, busy)' }),
+    waiting: meter.createObservableGauge('db.pool.waiting', {
+      description: 'Queries waiting for a pooled connection, now',
+    }),
+    connections: meter.createObservableGauge('db.pool.connections', {
+      description: 'Pooled connections, by state (idle, busy)',
+    }),
   };
   meter.addBatchObservableCallback(
     (result) => {
@@ -87,9 +96,16 @@ function createTelemetry(): Telemetry {
   );
 
   const lagGauges = {
-    slots: meter.createObservableGauge('indexer.lag.slots', { description: "Finalized slots the mirror has not indexed yet" }),
-    seconds: meter.createObservableGauge('indexer.lag.seconds', { unit: 's', description: 'Block time between the newest finalized slot and the last indexed one' }),
-    deferred: meter.createObservableGauge('indexer.deferred', { description: 'Transactions the indexer could not read yet (the cursor waits before the oldest)' }),
+    slots: meter.createObservableGauge('indexer.lag.slots', {
+      description: 'Finalized slots the mirror has not indexed yet',
+    }),
+    seconds: meter.createObservableGauge('indexer.lag.seconds', {
+      unit: 's',
+      description: 'Block time between the newest finalized slot and the last indexed one',
+    }),
+    deferred: meter.createObservableGauge('indexer.deferred', {
+      description: 'Transactions the indexer could not read yet (the cursor waits before the oldest)',
+    }),
   };
   meter.addBatchObservableCallback(
     async (result) => {
@@ -105,24 +121,33 @@ function createTelemetry(): Telemetry {
   return {
     provider,
     prometheus,
-    requests: meter.createCounter('http.server.requests', { description: 'Requests answered, by route, method and status' }),
+    requests: meter.createCounter('http.server.requests', {
+      description: 'Requests answered, by route, method and status',
+    }),
     requestDuration: meter.createHistogram('http.server.request.duration.seconds', {
       unit: 's',
       description: 'Time to answer a request (to the response headers), by route, method and status',
       advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
     }),
-    refusals: meter.createCounter('rate_limit.refusals', { description: 'Requests refused with 429 by a rate limit, by route' }),
+    refusals: meter.createCounter('rate_limit.refusals', {
+      description: 'Requests refused with 429 by a rate limit, by route',
+    }),
     poolWait: meter.createHistogram('db.pool.acquire.duration.seconds', {
       unit: 's',
       description: 'Time a query waited for a pooled connection, by pool',
       advice: { explicitBucketBoundaries: POOL_WAIT_BUCKETS },
     }),
-    poolFailures: meter.createCounter('db.pool.acquire.failures', { description: 'Waits for a pooled connection that failed (deadline, connect error), by pool' }),
+    poolFailures: meter.createCounter('db.pool.acquire.failures', {
+      description: 'Waits for a pooled connection that failed (deadline, connect error), by pool',
+    }),
     pools,
     poolAttributes: new Map(),
-    indexerRuns: meter.createCounter('indexer.runs', { description: 'Indexer runs, by outcome (completed, failed, skipped: another run held the lock)' }),
+    indexerRuns: meter.createCounter('indexer.runs', {
+      description: 'Indexer runs, by outcome (completed, failed, skipped: another run held the lock)',
+    }),
     indexerTransactions: meter.createCounter('indexer.transactions', {
-      description: 'Transactions the indexer handled, by result (processed: the cursor moved past it; deferred; recorded_skip)',
+      description:
+        'Transactions the indexer handled, by result (processed: the cursor moved past it; deferred; recorded_skip)',
     }),
     indexerRunDuration: meter.createHistogram('indexer.run.duration.seconds', {
       unit: 's',

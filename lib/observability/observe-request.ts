@@ -36,7 +36,11 @@ export function isObserving(): boolean {
  * path), else the route its URL matches (./route-label.ts). `answer` must not throw: withApi
  * answers every error.
  */
-export function observeRequest(req: Request, route: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+export function observeRequest(
+  req: Request,
+  route: string | undefined,
+  answer: () => Promise<Response>,
+): Promise<Response> {
   if (!observing) return answer();
   const started = performance.now();
   const given = req.headers.get(REQUEST_ID_HEADER);
@@ -60,7 +64,15 @@ export function observeRequest(req: Request, route: string | undefined, answer: 
  * secret, the path (the client's own text) scrubbed, so it goes to the lean requestLog; a
  * failure's line carries the error, and goes through the logger that scrubs it (./logger.ts).
  */
-function finish(method: string, url: string, declared: string | undefined, requestId: string, status: number, started: number, err?: unknown): void {
+function finish(
+  method: string,
+  url: string,
+  declared: string | undefined,
+  requestId: string,
+  status: number,
+  started: number,
+  err?: unknown,
+): void {
   const durationMs = performance.now() - started;
   const path = pathnameOf(url);
   const route = declared ?? routeLabel(path);

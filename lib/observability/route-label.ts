@@ -25,7 +25,10 @@ export const OTHER_ROUTE = 'other';
 /** Patterns by number of segments, each segment a literal or null for a placeholder. */
 const BY_LENGTH = new Map<number, { pattern: string; segments: (string | null)[] }[]>();
 for (const pattern of ROUTE_PATTERNS) {
-  const segments = pattern.split('/').slice(1).map((s) => (s.startsWith('{') ? null : s));
+  const segments = pattern
+    .split('/')
+    .slice(1)
+    .map((s) => (s.startsWith('{') ? null : s));
   const list = BY_LENGTH.get(segments.length) ?? [];
   list.push({ pattern, segments });
   BY_LENGTH.set(segments.length, list);

@@ -2,7 +2,8 @@
 // the browser's bundle imports a Node.js built-in. It runs only on the app's own modules that
 // Turbopack compiles for the browser and whose text matches the rule's pattern; it passes
 // anything else through untouched.
-const NODE_IMPORT = /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"](node:[^'"]+)['"]|^\s*import\s*['"](node:[^'"]+)['"]|\b(?:require|import)\(\s*['"](node:[^'"]+)['"]\s*\)/m;
+const NODE_IMPORT =
+  /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"](node:[^'"]+)['"]|^\s*import\s*['"](node:[^'"]+)['"]|\b(?:require|import)\(\s*['"](node:[^'"]+)['"]\s*\)/m;
 
 module.exports = function refuseNodeInBrowser(source) {
   const found = NODE_IMPORT.exec(source);

@@ -42,14 +42,28 @@ function positiveInt(value: string | undefined, name: string): number | undefine
   return n;
 }
 
-async function deployCommand(args: string[], log: (line: string) => void, env: Record<string, string | undefined>): Promise<number> {
+async function deployCommand(
+  args: string[],
+  log: (line: string) => void,
+  env: Record<string, string | undefined>,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      url: { type: 'string' }, keypair: { type: 'string' }, 'program-keypair': { type: 'string' }, 'program-id': { type: 'string' },
-      upgrade: { type: 'boolean', default: false }, 'upgrade-authority': { type: 'string' }, final: { type: 'boolean', default: false },
-      yes: { type: 'boolean', default: false }, so: { type: 'string' }, 'max-len': { type: 'string' }, concurrency: { type: 'string' },
-      'priority-fee': { type: 'string' }, 'state-dir': { type: 'string' }, help: { type: 'boolean', default: false },
+      url: { type: 'string' },
+      keypair: { type: 'string' },
+      'program-keypair': { type: 'string' },
+      'program-id': { type: 'string' },
+      upgrade: { type: 'boolean', default: false },
+      'upgrade-authority': { type: 'string' },
+      final: { type: 'boolean', default: false },
+      yes: { type: 'boolean', default: false },
+      so: { type: 'string' },
+      'max-len': { type: 'string' },
+      concurrency: { type: 'string' },
+      'priority-fee': { type: 'string' },
+      'state-dir': { type: 'string' },
+      help: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -64,16 +78,20 @@ async function deployCommand(args: string[], log: (line: string) => void, env: R
     else {
       program = generateSigner();
       writeKeypairFile(programKeypair, program);
-      log(`new program keypair in ${programKeypair}: its address ${program.address} is the program id (keep the file private)`);
+      log(
+        `new program keypair in ${programKeypair}: its address ${program.address} is the program id (keep the file private)`,
+      );
     }
   }
   const programId = values['program-id'];
   if (programId && !isPublicKey(programId)) throw new UsageError(`--program-id ${programId} is not an address`);
-  if (program && programId && program.address !== programId) throw new UsageError(`--program-keypair is ${program.address}, not --program-id ${programId}`);
+  if (program && programId && program.address !== programId)
+    throw new UsageError(`--program-keypair is ${program.address}, not --program-id ${programId}`);
   const authorityArg = values['upgrade-authority'];
   const authority = authorityArg && !isPublicKey(authorityArg) ? readKeypairFile(authorityArg) : undefined;
   const newAuthority = authorityArg && isPublicKey(authorityArg) ? authorityArg : undefined;
-  const priorityFee = values['priority-fee'] === undefined ? undefined : BigInt(positiveInt(values['priority-fee'], '--priority-fee')!);
+  const priorityFee =
+    values['priority-fee'] === undefined ? undefined : BigInt(positiveInt(values['priority-fee'], '--priority-fee')!);
   const failAfter = env.PROGRAM_DEPLOY_FAIL_AFTER_WRITES;
 
   const result = await deployProgram({
@@ -101,13 +119,24 @@ async function deployCommand(args: string[], log: (line: string) => void, env: R
 async function verifyCommand(args: string[], log: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { url: { type: 'string' }, 'program-id': { type: 'string' }, so: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: {
+      url: { type: 'string' },
+      'program-id': { type: 'string' },
+      so: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   if (values.help) return (log(VERIFY_USAGE), 0);
   if (!values.url || !values['program-id']) throw new UsageError('--url and --program-id are required');
-  if (!isPublicKey(values['program-id'])) throw new UsageError(`--program-id ${values['program-id']} is not an address`);
-  const result = await verifyProgram({ cluster: new Cluster(values.url), programId: values['program-id'], local: localBuild(values.so, log), log });
+  if (!isPublicKey(values['program-id']))
+    throw new UsageError(`--program-id ${values['program-id']} is not an address`);
+  const result = await verifyProgram({
+    cluster: new Cluster(values.url),
+    programId: values['program-id'],
+    local: localBuild(values.so, log),
+    log,
+  });
   return result.match ? 0 : 1;
 }
 

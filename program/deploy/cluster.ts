@@ -101,13 +101,26 @@ export class Cluster {
   }
 
   minimumBalance(size: number): Promise<bigint> {
-    return send('getMinimumBalanceForRentExemption', this.url, this.rpc.getMinimumBalanceForRentExemption(BigInt(size)));
+    return send(
+      'getMinimumBalanceForRentExemption',
+      this.url,
+      this.rpc.getMinimumBalanceForRentExemption(BigInt(size)),
+    );
   }
 
   async account(of: string): Promise<AccountInfo | null> {
-    const { value } = await send('getAccountInfo', this.url, this.rpc.getAccountInfo(address(of), { encoding: 'base64', ...CONFIRMED }));
+    const { value } = await send(
+      'getAccountInfo',
+      this.url,
+      this.rpc.getAccountInfo(address(of), { encoding: 'base64', ...CONFIRMED }),
+    );
     if (!value) return null;
-    return { lamports: value.lamports, owner: value.owner, executable: value.executable, data: new Uint8Array(Buffer.from(value.data[0], 'base64')) };
+    return {
+      lamports: value.lamports,
+      owner: value.owner,
+      executable: value.executable,
+      data: new Uint8Array(Buffer.from(value.data[0], 'base64')),
+    };
   }
 
   /** Asks a test cluster for `amount` lamports (localnet, devnet). */
@@ -125,13 +138,16 @@ export class Cluster {
     await send(
       'sendTransaction',
       this.url,
-      this.rpc.sendTransaction(getBase64EncodedWireTransaction(tx), { encoding: 'base64', preflightCommitment: 'confirmed' }),
+      this.rpc.sendTransaction(getBase64EncodedWireTransaction(tx), {
+        encoding: 'base64',
+        preflightCommitment: 'confirmed',
+      }),
     );
     // The transaction may have landed: a failing status or block-height call must not make
     // the caller resend it (a second "create buffer" or "deploy" is refused as already in
     // use). Such an error means "not known yet"; polling goes on until the blockhash expires,
     // or until the node has failed for about as long as a blockhash lives.
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       let status;
       let expired = false;
       try {
@@ -143,8 +159,12 @@ export class Cluster {
         await sleep(this.pollMs);
         continue;
       }
-      if (status?.err) throw new TransactionFailed(`transaction ${signature} failed: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))}`);
-      if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) return signature;
+      if (status?.err)
+        throw new TransactionFailed(
+          `transaction ${signature} failed: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))}`,
+        );
+      if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized'))
+        return signature;
       if (expired) throw new RpcError(`transaction ${signature} expired before it landed`);
       await sleep(this.pollMs);
     }

@@ -10,7 +10,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { GENESIS_HASHES, RpcError, TransactionFailed, type Cluster } from './cluster';
 import { generateSigner, signerFromSecretKey, type Signer } from './keys';
-import { closeBufferStep, createBufferStep, deployStep, extendStep, setAuthorityStep, upgradeStep, writeSteps, type DeployStep } from './deploy-steps';
+import {
+  closeBufferStep,
+  createBufferStep,
+  deployStep,
+  extendStep,
+  setAuthorityStep,
+  upgradeStep,
+  writeSteps,
+  type DeployStep,
+} from './deploy-steps';
 import {
   BUFFER_HEADER_SIZE,
   extendBytesFor,
@@ -24,7 +33,14 @@ import {
   type Priority,
 } from './loader-v3';
 import { SBPF_V3 } from '../linker/link-sbpf';
-import { compareProgram, parseBuffer, parseProgramAccount, parseProgramData, sha256Hex, type Comparison } from './program-data';
+import {
+  compareProgram,
+  parseBuffer,
+  parseProgramAccount,
+  parseProgramData,
+  sha256Hex,
+  type Comparison,
+} from './program-data';
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
 const FEE_PER_SIGNATURE = 5000n;
@@ -84,7 +100,9 @@ function assertSbpfV3(so: Uint8Array): void {
   const isElf = so.length >= 64 && so[0] === 0x7f && so[1] === 0x45 && so[2] === 0x4c && so[3] === 0x46;
   const flags = isElf ? new DataView(so.buffer, so.byteOffset, so.byteLength).getUint32(48, true) : -1;
   if (flags !== SBPF_V3) {
-    throw new DeployError(`the file is not an SBPF v3 program (e_flags ${flags}); clusters with SIMD-0500 refuse older ones: run npm run program:build`);
+    throw new DeployError(
+      `the file is not an SBPF v3 program (e_flags ${flags}); clusters with SIMD-0500 refuse older ones: run npm run program:build`,
+    );
   }
 }
 
@@ -93,7 +111,8 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   assertSbpfV3(so);
   const authority = o.authority ?? payer;
   const programId = o.program?.address ?? o.programId;
-  if (!programId) throw new DeployError('say which program: --program-keypair (first deploy) or --program-id (upgrade)');
+  if (!programId)
+    throw new DeployError('say which program: --program-keypair (first deploy) or --program-id (upgrade)');
   const genesisHash = await cluster.genesisHash();
   const clusterName = GENESIS_HASHES[genesisHash] ?? 'custom';
   log(`cluster: ${cluster.url} (${clusterName}, genesis ${genesisHash})`);
@@ -105,21 +124,34 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   let capacity = 0;
   let currentAuthority: string | null = authority.address;
   if (!o.upgrade) {
-    if (existing) throw new DeployError(`an account already exists at ${programId}; pass --upgrade to replace the program's code`);
-    if (!o.program) throw new DeployError('a first deploy needs the program keypair (--program-keypair): it signs the program account');
+    if (existing)
+      throw new DeployError(`an account already exists at ${programId}; pass --upgrade to replace the program's code`);
+    if (!o.program)
+      throw new DeployError(
+        'a first deploy needs the program keypair (--program-keypair): it signs the program account',
+      );
   } else {
     if (!existing) throw new DeployError(`no program at ${programId}; deploy it first (without --upgrade)`);
-    if (existing.owner !== LOADER_V3_PROGRAM_ADDRESS) throw new DeployError(`${programId} is not a loader-v3 program (owner ${existing.owner})`);
-    if (parseProgramAccount(existing.data) !== programData) throw new DeployError(`${programId} points to unexpected program data`);
+    if (existing.owner !== LOADER_V3_PROGRAM_ADDRESS)
+      throw new DeployError(`${programId} is not a loader-v3 program (owner ${existing.owner})`);
+    if (parseProgramAccount(existing.data) !== programData)
+      throw new DeployError(`${programId} points to unexpected program data`);
     const pdAccount = await cluster.account(programData);
     if (!pdAccount) throw new DeployError(`program data ${programData} is missing`);
     const pd = parseProgramData(pdAccount.data);
     currentAuthority = pd.authority;
-    if (currentAuthority === null) throw new DeployError(`${programId} is final: its upgrade authority is none, so it can never be upgraded`);
+    if (currentAuthority === null)
+      throw new DeployError(`${programId} is final: its upgrade authority is none, so it can never be upgraded`);
     capacity = pd.bytes.length;
     if (compareProgram(pd.bytes, so).match) {
       log('the program already holds this build: nothing to write');
-      return finish(o, { programId, programData, currentAuthority, authority, spentBefore: await cluster.balance(payer.address) });
+      return finish(o, {
+        programId,
+        programData,
+        currentAuthority,
+        authority,
+        spentBefore: await cluster.balance(payer.address),
+      });
     }
   }
   const bufferOnly = o.upgrade && currentAuthority !== authority.address;
@@ -129,12 +161,22 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   const rentBuffer = await cluster.minimumBalance(BUFFER_HEADER_SIZE + so.length);
   const extendBy = o.upgrade ? extendBytesFor(capacity, so.length) : 0;
   const rentProgramData = o.upgrade
-    ? (extendBy > 0 ? (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity + extendBy)) - (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity)) : 0n)
+    ? extendBy > 0
+      ? (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity + extendBy)) -
+        (await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + capacity))
+      : 0n
     : await cluster.minimumBalance(PROGRAM_DATA_HEADER_SIZE + maxDataLength);
   const rentProgram = o.upgrade ? 0n : await cluster.minimumBalance(PROGRAM_ACCOUNT_SIZE);
   const chunk = writeChunkSize({ payer, authority, priority: o.priority });
   const { writes, fees, spend, needed } = estimateDeployCost({
-    length: so.length, chunk, separateAuthority: authority.address !== payer.address, bufferOnly, priority: o.priority, rentBuffer, rentProgramData, rentProgram,
+    length: so.length,
+    chunk,
+    separateAuthority: authority.address !== payer.address,
+    bufferOnly,
+    priority: o.priority,
+    rentBuffer,
+    rentProgramData,
+    rentProgram,
   });
   const balance = await cluster.balance(payer.address);
   log(
@@ -151,7 +193,9 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
   }
 
   if (extendBy > 0 && bufferOnly) {
-    log(`note: the build is ${so.length - capacity} bytes larger than the program data; the upgrade authority must extend it first (ExtendProgramChecked)`);
+    log(
+      `note: the build is ${so.length - capacity} bytes larger than the program data; the upgrade authority must extend it first (ExtendProgramChecked)`,
+    );
   } else if (extendBy > 0) {
     await extendProgramData(o, programId as Address, authority, extendBy);
   }
@@ -163,16 +207,44 @@ export async function deployProgram(o: DeployOptions): Promise<DeployResult> {
 
   let signature: string;
   if (bufferOnly) {
-    await sendWithRetry(o, setAuthorityStep('hand the buffer to the upgrade authority', { account: buffer, authority, next: currentAuthority as Address }));
+    await sendWithRetry(
+      o,
+      setAuthorityStep('hand the buffer to the upgrade authority', {
+        account: buffer,
+        authority,
+        next: currentAuthority as Address,
+      }),
+    );
     rmSync(statePath, { force: true });
     log(`buffer ${buffer} holds the build; its authority is now ${currentAuthority}.`);
-    log(`The upgrade authority signs loader-v3 Upgrade(program ${programId}, buffer ${buffer}, spill <any account>) to put it live (in a multisig: propose a program upgrade with this buffer).`);
-    return { programId, programData, authority: currentAuthority, pendingBuffer: buffer, spentLamports: balance - (await cluster.balance(payer.address)) };
+    log(
+      `The upgrade authority signs loader-v3 Upgrade(program ${programId}, buffer ${buffer}, spill <any account>) to put it live (in a multisig: propose a program upgrade with this buffer).`,
+    );
+    return {
+      programId,
+      programData,
+      authority: currentAuthority,
+      pendingBuffer: buffer,
+      spentLamports: balance - (await cluster.balance(payer.address)),
+    };
   }
   if (o.upgrade) {
-    signature = await sendWithRetry(o, upgradeStep({ programId: programId as Address, buffer, authority, spill: payer.address }));
+    signature = await sendWithRetry(
+      o,
+      upgradeStep({ programId: programId as Address, buffer, authority, spill: payer.address }),
+    );
   } else {
-    signature = await sendWithRetry(o, deployStep({ payer: payer.address, program: o.program!, buffer, authority, maxDataLength, programAccountLamports: rentProgram }));
+    signature = await sendWithRetry(
+      o,
+      deployStep({
+        payer: payer.address,
+        program: o.program!,
+        buffer,
+        authority,
+        maxDataLength,
+        programAccountLamports: rentProgram,
+      }),
+    );
   }
   rmSync(statePath, { force: true });
   log(`${o.upgrade ? 'upgraded' : 'deployed'}: ${signature}`);
@@ -208,7 +280,9 @@ export function estimateDeployCost(p: {
   const writes = Math.ceil(p.length / p.chunk);
   const writeSigners = p.separateAuthority ? 2n : 1n;
   const signatures = 2n + BigInt(writes) * writeSigners + 3n + 2n; // create buffer, writes, deploy, authority change
-  const priorityFee = p.priority ? (p.priority.microLamportsPerCu * BigInt(p.priority.computeUnits) * BigInt(writes + 3)) / 1_000_000n : 0n;
+  const priorityFee = p.priority
+    ? (p.priority.microLamportsPerCu * BigInt(p.priority.computeUnits) * BigInt(writes + 3)) / 1_000_000n
+    : 0n;
   const fees = signatures * FEE_PER_SIGNATURE + priorityFee;
   const spend = (p.bufferOnly ? p.rentBuffer : p.rentProgramData + p.rentProgram) + fees;
   // A first deploy or an upgrade holds the buffer's rent beside what it spends; a buffer only
@@ -220,21 +294,39 @@ export function estimateDeployCost(p: {
 /** Authority changes (hand over, or final), then the read-back. */
 async function finish(
   o: DeployOptions,
-  p: { programId: string; programData: Address; currentAuthority: string | null; authority: Signer; spentBefore: bigint },
+  p: {
+    programId: string;
+    programData: Address;
+    currentAuthority: string | null;
+    authority: Signer;
+    spentBefore: bigint;
+  },
 ): Promise<DeployResult> {
   const { cluster, log } = o;
   let authority = p.currentAuthority;
   const wantsChange = (o.newAuthority && o.newAuthority !== authority) || (o.final && authority !== null);
   if (wantsChange && authority !== p.authority.address) {
-    throw new DeployError(`the upgrade authority is ${authority}, not ${p.authority.address}: only it can change the authority (pass its keypair with --upgrade-authority)`);
+    throw new DeployError(
+      `the upgrade authority is ${authority}, not ${p.authority.address}: only it can change the authority (pass its keypair with --upgrade-authority)`,
+    );
   }
   if (o.newAuthority && o.newAuthority !== authority && !o.final) {
-    await sendWithRetry(o, setAuthorityStep('set upgrade authority', { account: p.programData, authority: p.authority, next: o.newAuthority as Address }));
+    await sendWithRetry(
+      o,
+      setAuthorityStep('set upgrade authority', {
+        account: p.programData,
+        authority: p.authority,
+        next: o.newAuthority as Address,
+      }),
+    );
     authority = o.newAuthority;
     log(`upgrade authority is now ${authority}`);
   }
   if (o.final && authority !== null) {
-    await sendWithRetry(o, setAuthorityStep('finalize', { account: p.programData, authority: p.authority, next: null }));
+    await sendWithRetry(
+      o,
+      setAuthorityStep('finalize', { account: p.programData, authority: p.authority, next: null }),
+    );
     authority = null;
     log('upgrade authority is now none: the program is final');
   }
@@ -243,7 +335,8 @@ async function finish(
   const comparison = compareProgram(parseProgramData(account.data).bytes, o.so);
   log(`deployed program data sha256 ${comparison.deployedSha256}`);
   log(`local build          sha256 ${comparison.localSha256}`);
-  if (!comparison.match) throw new DeployError(`the deployed bytes differ from the local build at offset ${comparison.firstDifference}`);
+  if (!comparison.match)
+    throw new DeployError(`the deployed bytes differ from the local build at offset ${comparison.firstDifference}`);
   const spentLamports = p.spentBefore - (await cluster.balance(o.payer.address));
   log(`program ${p.programId} is live; upgrade authority: ${authority ?? 'none (final)'}; spent ${sol(spentLamports)}`);
   return { programId: p.programId, programData: p.programData, authority, comparison, spentLamports };
@@ -253,8 +346,14 @@ async function finish(
  * Grows the program data, in a transaction of its own (before the writes, so the upgrade
  * lands in a later slot). ExtendProgramChecked where the loader has it, else ExtendProgram.
  */
-async function extendProgramData(o: DeployOptions, programId: Address, authority: Signer, additionalBytes: number): Promise<void> {
-  const extend = (checked: boolean) => sendWithRetry(o, extendStep({ programId, authority, payer: o.payer.address, additionalBytes, checked }));
+async function extendProgramData(
+  o: DeployOptions,
+  programId: Address,
+  authority: Signer,
+  additionalBytes: number,
+): Promise<void> {
+  const extend = (checked: boolean) =>
+    sendWithRetry(o, extendStep({ programId, authority, payer: o.payer.address, additionalBytes, checked }));
   try {
     await extend(true);
   } catch (e) {
@@ -270,12 +369,21 @@ async function openBuffer(
 ): Promise<Address> {
   const { cluster, log, so, payer } = o;
   const soSha256 = sha256Hex(so);
-  let state: DeployState | null = existsSync(p.statePath) ? (JSON.parse(readFileSync(p.statePath, 'utf8')) as DeployState) : null;
+  let state: DeployState | null = existsSync(p.statePath)
+    ? (JSON.parse(readFileSync(p.statePath, 'utf8')) as DeployState)
+    : null;
   if (state && state.soSha256 !== soSha256) {
     const stale = signerFromSecretKey(Uint8Array.from(state.buffer)).address;
     const account = await cluster.account(stale);
     if (account && parseBuffer(account.data).authority === p.authority.address) {
-      await sendWithRetry(o, closeBufferStep('close the buffer of another build', { buffer: stale, authority: p.authority, recipient: payer.address }));
+      await sendWithRetry(
+        o,
+        closeBufferStep('close the buffer of another build', {
+          buffer: stale,
+          authority: p.authority,
+          recipient: payer.address,
+        }),
+      );
       log(`closed buffer ${stale}, which held another build (its rent returned)`);
     }
     state = null;
@@ -285,8 +393,14 @@ async function openBuffer(
     const account = await cluster.account(buffer.address);
     if (account) {
       const held = parseBuffer(account.data);
-      if (account.owner !== LOADER_V3_PROGRAM_ADDRESS || held.authority !== p.authority.address || held.bytes.length !== so.length) {
-        throw new DeployError(`buffer ${buffer.address} in ${p.statePath} is not this deploy's (authority ${held.authority}); remove the file to start afresh`);
+      if (
+        account.owner !== LOADER_V3_PROGRAM_ADDRESS ||
+        held.authority !== p.authority.address ||
+        held.bytes.length !== so.length
+      ) {
+        throw new DeployError(
+          `buffer ${buffer.address} in ${p.statePath} is not this deploy's (authority ${held.authority}); remove the file to start afresh`,
+        );
       }
       log(`resuming from buffer ${buffer.address} (state in ${p.statePath})`);
       return buffer.address;
@@ -297,7 +411,12 @@ async function openBuffer(
   }
   const buffer = generateSigner();
   mkdirSync(o.stateDir, { recursive: true });
-  const fresh: DeployState = { genesisHash: p.genesisHash, programId: p.programId, soSha256, buffer: Array.from(buffer.secretKey) };
+  const fresh: DeployState = {
+    genesisHash: p.genesisHash,
+    programId: p.programId,
+    soSha256,
+    buffer: Array.from(buffer.secretKey),
+  };
   writeFileSync(p.statePath, `${JSON.stringify(fresh)}\n`, { mode: 0o600 }); // before the account exists: a crash can resume
   await createBuffer(o, buffer, p.authority, p.rentBuffer);
   log(`buffer ${buffer.address} created (state in ${p.statePath})`);
@@ -305,7 +424,16 @@ async function openBuffer(
 }
 
 function createBuffer(o: DeployOptions, buffer: Signer, authority: Signer, lamports: bigint): Promise<string> {
-  return sendWithRetry(o, createBufferStep({ payer: o.payer.address, buffer, authority: authority.address, programLength: o.so.length, lamports }));
+  return sendWithRetry(
+    o,
+    createBufferStep({
+      payer: o.payer.address,
+      buffer,
+      authority: authority.address,
+      programLength: o.so.length,
+      lamports,
+    }),
+  );
 }
 
 /** Writes every chunk the buffer does not hold yet, `concurrency` at a time. */
@@ -314,7 +442,10 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
   const account = await cluster.account(p.buffer);
   const held = account ? parseBuffer(account.data).bytes : new Uint8Array(so.length);
   const all = writeSteps({ buffer: p.buffer, authority: p.authority, so, chunk: p.chunk });
-  const pending = all.filter(({ offset }) => !Buffer.from(held.subarray(offset, offset + p.chunk)).equals(Buffer.from(so.subarray(offset, offset + p.chunk))));
+  const pending = all.filter(
+    ({ offset }) =>
+      !Buffer.from(held.subarray(offset, offset + p.chunk)).equals(Buffer.from(so.subarray(offset, offset + p.chunk))),
+  );
   const total = all.length;
   let done = total - pending.length;
   if (done > 0) log(`writes: ${done}/${total} already in the buffer`);
@@ -340,7 +471,9 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
       done++;
       report();
       if (o.failAfterWrites !== undefined && done >= o.failAfterWrites && done < total) {
-        stopped ??= new DeployError(`stopped after ${done} of ${total} writes (PROGRAM_DEPLOY_FAIL_AFTER_WRITES); run the command again to resume`);
+        stopped ??= new DeployError(
+          `stopped after ${done} of ${total} writes (PROGRAM_DEPLOY_FAIL_AFTER_WRITES); run the command again to resume`,
+        );
       }
     }
   };
@@ -348,7 +481,9 @@ async function writeChunks(o: DeployOptions, p: { buffer: Address; authority: Si
   if (stopped) throw stopped;
   const written = await cluster.account(p.buffer);
   if (!written || !Buffer.from(parseBuffer(written.data).bytes).equals(Buffer.from(so))) {
-    throw new DeployError(`buffer ${p.buffer} does not hold the build after the writes; run the command again to rewrite what differs`);
+    throw new DeployError(
+      `buffer ${p.buffer} does not hold the build after the writes; run the command again to rewrite what differs`,
+    );
   }
 }
 
@@ -361,13 +496,18 @@ async function sendWithRetry(o: DeployOptions, { what, instructions, signers }: 
   for (let attempt = 1; ; attempt++) {
     try {
       const recent = await o.cluster.latestBlockhash();
-      const tx = signedTransaction([...priorityInstructions(o.priority), ...instructions], o.payer.address, recent, [o.payer, ...signers]);
+      const tx = signedTransaction([...priorityInstructions(o.priority), ...instructions], o.payer.address, recent, [
+        o.payer,
+        ...signers,
+      ]);
       return await o.cluster.sendAndConfirm(tx, recent.lastValidBlockHeight);
     } catch (e) {
       // A refusal would repeat, except a preflight that did not know the blockhash yet.
       const refused = e instanceof TransactionFailed && !/blockhash not found/i.test(e.message);
       if (refused || attempt >= WRITE_ATTEMPTS || !(e instanceof RpcError)) {
-        throw new DeployError(`${what} failed${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${(e as Error).message}`);
+        throw new DeployError(
+          `${what} failed${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${(e as Error).message}`,
+        );
       }
       o.log(`${what}: ${(e as Error).message.split('\n')[0]}; retrying (${attempt}/${WRITE_ATTEMPTS - 1})`);
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));

@@ -34,7 +34,11 @@ export function readKeypairFile(path: string): Signer {
   } catch (e) {
     throw new Error(`${path}: not a keypair file (${(e as Error).message})`);
   }
-  if (!Array.isArray(parsed) || parsed.length !== 64 || !parsed.every((b) => Number.isInteger(b) && b >= 0 && b < 256)) {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 64 ||
+    !parsed.every((b) => Number.isInteger(b) && b >= 0 && b < 256)
+  ) {
     throw new Error(`${path}: a keypair file is a JSON array of 64 bytes (solana-keygen's format)`);
   }
   return signerFromSecretKey(Uint8Array.from(parsed as number[]));

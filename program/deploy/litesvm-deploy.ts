@@ -8,7 +8,15 @@
 import { lamports as toLamports, type Address } from '@solana/kit';
 import { FailedTransactionMetadata, FeatureSet, LiteSVM, type TransactionMetadata } from 'litesvm';
 import { generateSigner, type Signer } from './keys';
-import { createBufferStep, deployStep, extendStep, setAuthorityStep, upgradeStep, writeSteps, type DeployStep } from './deploy-steps';
+import {
+  createBufferStep,
+  deployStep,
+  extendStep,
+  setAuthorityStep,
+  upgradeStep,
+  writeSteps,
+  type DeployStep,
+} from './deploy-steps';
 import {
   BUFFER_HEADER_SIZE,
   extendBytesFor,
@@ -55,7 +63,9 @@ export class LoaderTransactionError extends Error {
 function sendOrThrow(svm: LiteSVM, step: DeployStep, payer: Signer): TransactionMetadata {
   svm.expireBlockhash();
   const recent = { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 0n };
-  const result = svm.sendTransaction(signedTransaction(step.instructions, payer.address, recent, [payer, ...step.signers]));
+  const result = svm.sendTransaction(
+    signedTransaction(step.instructions, payer.address, recent, [payer, ...step.signers]),
+  );
   if (result instanceof FailedTransactionMetadata) {
     throw new LoaderTransactionError(step.what, result.err().toString(), result.meta().logs());
   }
@@ -76,8 +86,24 @@ function fund(svm: LiteSVM, signer: Signer, lamports: bigint): void {
 function writeBuffer(svm: LiteSVM, so: Uint8Array, payer: Signer, authority: Signer): Address {
   const buffer = generateSigner();
   const lamports = svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length));
-  sendOrThrow(svm, createBufferStep({ payer: payer.address, buffer, authority: authority.address, programLength: so.length, lamports }), payer);
-  for (const write of writeSteps({ buffer: buffer.address, authority, so, chunk: writeChunkSize({ payer, authority }) })) sendOrThrow(svm, write, payer);
+  sendOrThrow(
+    svm,
+    createBufferStep({
+      payer: payer.address,
+      buffer,
+      authority: authority.address,
+      programLength: so.length,
+      lamports,
+    }),
+    payer,
+  );
+  for (const write of writeSteps({
+    buffer: buffer.address,
+    authority,
+    so,
+    chunk: writeChunkSize({ payer, authority }),
+  }))
+    sendOrThrow(svm, write, payer);
   return buffer.address;
 }
 
@@ -103,12 +129,35 @@ export function deployToLiteSvm(
   const authority = options.authority ?? payer;
   const maxDataLength = Math.max(options.maxDataLength ?? so.length, so.length);
   const rent = (size: number) => svm.minimumBalanceForRentExemption(BigInt(size));
-  fund(svm, payer, rent(BUFFER_HEADER_SIZE + so.length) + rent(PROGRAM_DATA_HEADER_SIZE + maxDataLength) + rent(PROGRAM_ACCOUNT_SIZE) + 1_000_000_000n);
+  fund(
+    svm,
+    payer,
+    rent(BUFFER_HEADER_SIZE + so.length) +
+      rent(PROGRAM_DATA_HEADER_SIZE + maxDataLength) +
+      rent(PROGRAM_ACCOUNT_SIZE) +
+      1_000_000_000n,
+  );
 
   const buffer = writeBuffer(svm, so, payer, authority);
-  sendOrThrow(svm, deployStep({ payer: payer.address, program: options.program, buffer, authority, maxDataLength, programAccountLamports: rent(PROGRAM_ACCOUNT_SIZE) }), payer);
+  sendOrThrow(
+    svm,
+    deployStep({
+      payer: payer.address,
+      program: options.program,
+      buffer,
+      authority,
+      maxDataLength,
+      programAccountLamports: rent(PROGRAM_ACCOUNT_SIZE),
+    }),
+    payer,
+  );
   nextSlot(svm);
-  const deployed: LiteSvmDeploy = { programId: options.program.address, programData: programDataAddress(options.program.address), authority, payer };
+  const deployed: LiteSvmDeploy = {
+    programId: options.program.address,
+    programData: programDataAddress(options.program.address),
+    authority,
+    payer,
+  };
   return options.final ? finalizeInLiteSvm(svm, deployed) : deployed;
 }
 
@@ -124,7 +173,11 @@ export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint
   const capacity = (account.exists ? account.data.length : PROGRAM_DATA_HEADER_SIZE) - PROGRAM_DATA_HEADER_SIZE;
   const additionalBytes = extendBytesFor(capacity, so.length);
   if (additionalBytes > 0) {
-    sendOrThrow(svm, extendStep({ programId, authority, payer: payer.address, additionalBytes, checked: false }), payer);
+    sendOrThrow(
+      svm,
+      extendStep({ programId, authority, payer: payer.address, additionalBytes, checked: false }),
+      payer,
+    );
     nextSlot(svm);
   }
   const buffer = writeBuffer(svm, so, payer, authority);
@@ -135,7 +188,11 @@ export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint
 /** Sets the upgrade authority to none: the program can never change again. */
 export function finalizeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy): LiteSvmDeploy {
   if (!deployed.authority) return deployed;
-  sendOrThrow(svm, setAuthorityStep('finalize', { account: deployed.programData, authority: deployed.authority, next: null }), deployed.payer);
+  sendOrThrow(
+    svm,
+    setAuthorityStep('finalize', { account: deployed.programData, authority: deployed.authority, next: null }),
+    deployed.payer,
+  );
   return { ...deployed, authority: null };
 }
 
@@ -147,7 +204,11 @@ export type EnsureOutcome = 'deployed' | 'upgraded' | 'unchanged' | 'not ours';
  * something else sits there (another loader, another authority, final) and is left as it is.
  * The localnet calls this at genesis and on every start, so a rebuilt .so goes live.
  */
-export function ensureDeployedInLiteSvm(svm: LiteSVM, so: Uint8Array, p: { program: Signer; authority: Signer }): EnsureOutcome {
+export function ensureDeployedInLiteSvm(
+  svm: LiteSVM,
+  so: Uint8Array,
+  p: { program: Signer; authority: Signer },
+): EnsureOutcome {
   const programData = programDataAddress(p.program.address);
   const existing = svm.getAccount(p.program.address);
   if (!existing.exists) {

@@ -52,7 +52,10 @@ export interface RecentBlockhash {
 }
 
 export function programDataAddress(programId: string): Address {
-  const [pda] = PublicKey.findProgramAddressSync([new PublicKey(programId).toBytes()], new PublicKey(LOADER_V3_PROGRAM_ADDRESS));
+  const [pda] = PublicKey.findProgramAddressSync(
+    [new PublicKey(programId).toBytes()],
+    new PublicKey(LOADER_V3_PROGRAM_ADDRESS),
+  );
   return address(pda.toBase58());
 }
 
@@ -67,12 +70,24 @@ export interface Priority {
 export function priorityInstructions(priority?: Priority): Instruction[] {
   if (!priority || priority.microLamportsPerCu === 0n) return [];
   return [
-    { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data: new Uint8Array([2, ...getU32Encoder().encode(priority.computeUnits)]) },
-    { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data: new Uint8Array([3, ...getU64Encoder().encode(priority.microLamportsPerCu)]) },
+    {
+      programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS,
+      data: new Uint8Array([2, ...getU32Encoder().encode(priority.computeUnits)]),
+    },
+    {
+      programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS,
+      data: new Uint8Array([3, ...getU64Encoder().encode(priority.microLamportsPerCu)]),
+    },
   ];
 }
 
-export function createBufferInstructions(p: { payer: Address; buffer: Address; authority: Address; programLength: number; lamports: bigint }): Instruction[] {
+export function createBufferInstructions(p: {
+  payer: Address;
+  buffer: Address;
+  authority: Address;
+  programLength: number;
+  lamports: bigint;
+}): Instruction[] {
   return [
     getCreateAccountInstruction({
       payer: noop(p.payer),
@@ -85,8 +100,18 @@ export function createBufferInstructions(p: { payer: Address; buffer: Address; a
   ];
 }
 
-export function writeInstruction(p: { buffer: Address; authority: Address; offset: number; bytes: Uint8Array }): Instruction {
-  return getWriteInstruction({ bufferAccount: p.buffer, bufferAuthority: noop(p.authority), offset: p.offset, bytes: p.bytes });
+export function writeInstruction(p: {
+  buffer: Address;
+  authority: Address;
+  offset: number;
+  bytes: Uint8Array;
+}): Instruction {
+  return getWriteInstruction({
+    bufferAccount: p.buffer,
+    bufferAuthority: noop(p.authority),
+    offset: p.offset,
+    bytes: p.bytes,
+  });
 }
 
 /** Creates the program account and deploys the buffer into its ProgramData (one transaction). */
@@ -117,7 +142,12 @@ export function deployInstructions(p: {
   ];
 }
 
-export function upgradeInstruction(p: { programId: Address; buffer: Address; authority: Address; spill: Address }): Instruction {
+export function upgradeInstruction(p: {
+  programId: Address;
+  buffer: Address;
+  authority: Address;
+  spill: Address;
+}): Instruction {
   return getUpgradeInstruction({
     programDataAccount: programDataAddress(p.programId),
     programAccount: p.programId,
@@ -146,7 +176,13 @@ export function chunkOffsets(length: number, chunk: number): number[] {
  * predates it), which clusters move to; loaders without it (LiteSVM 1.5's) take the
  * unchecked ExtendProgram.
  */
-export function extendProgramInstruction(p: { programId: Address; authority: Address; payer: Address; additionalBytes: number; checked: boolean }): Instruction {
+export function extendProgramInstruction(p: {
+  programId: Address;
+  authority: Address;
+  payer: Address;
+  additionalBytes: number;
+  checked: boolean;
+}): Instruction {
   if (!p.checked) {
     return getExtendProgramInstruction({
       programDataAccount: programDataAddress(p.programId),
@@ -202,11 +238,20 @@ export function closeBufferInstruction(p: { buffer: Address; authority: Address;
 }
 
 /** A legacy transaction, compiled and signed by every signer it needs (all must be given). */
-export function signedTransaction(instructions: Instruction[], feePayer: Address, recent: RecentBlockhash, signers: Signer[]): Transaction {
+export function signedTransaction(
+  instructions: Instruction[],
+  feePayer: Address,
+  recent: RecentBlockhash,
+  signers: Signer[],
+): Transaction {
   const message = pipe(
     createTransactionMessage({ version: 'legacy' }),
     (m) => setTransactionMessageFeePayer(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: recent.blockhash as Blockhash, lastValidBlockHeight: recent.lastValidBlockHeight }, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: recent.blockhash as Blockhash, lastValidBlockHeight: recent.lastValidBlockHeight },
+        m,
+      ),
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
   const compiled = compileTransaction(message);
@@ -228,7 +273,15 @@ export const wireBytes = (tx: Transaction): Uint8Array => new Uint8Array(getTran
 export function writeChunkSize(p: { payer: Signer; authority: Signer; priority?: Priority }): number {
   const dummy: RecentBlockhash = { blockhash: '11111111111111111111111111111111', lastValidBlockHeight: 0n };
   const probe = signedTransaction(
-    [...priorityInstructions(p.priority), writeInstruction({ buffer: SYSTEM_PROGRAM_ADDRESS, authority: p.authority.address, offset: 0, bytes: new Uint8Array(0) })],
+    [
+      ...priorityInstructions(p.priority),
+      writeInstruction({
+        buffer: SYSTEM_PROGRAM_ADDRESS,
+        authority: p.authority.address,
+        offset: 0,
+        bytes: new Uint8Array(0),
+      }),
+    ],
     p.payer.address,
     dummy,
     [p.payer, p.authority],

@@ -11,7 +11,8 @@ const TAG_BUFFER = 1;
 const TAG_PROGRAM = 2;
 const TAG_PROGRAM_DATA = 3;
 
-const u32 = (data: Uint8Array, at: number) => new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(at, true);
+const u32 = (data: Uint8Array, at: number) =>
+  new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(at, true);
 
 function optionalKey(data: Uint8Array, at: number): string | null {
   return data[at] === 1 ? bs58.encode(data.subarray(at + 1, at + 33)) : null;
@@ -19,7 +20,8 @@ function optionalKey(data: Uint8Array, at: number): string | null {
 
 /** The ProgramData address a program account points to. */
 export function parseProgramAccount(data: Uint8Array): string {
-  if (data.length < PROGRAM_ACCOUNT_SIZE || u32(data, 0) !== TAG_PROGRAM) throw new Error('not a loader-v3 program account');
+  if (data.length < PROGRAM_ACCOUNT_SIZE || u32(data, 0) !== TAG_PROGRAM)
+    throw new Error('not a loader-v3 program account');
   return bs58.encode(data.subarray(4, 36));
 }
 
@@ -32,13 +34,15 @@ export interface ProgramData {
 }
 
 export function parseProgramData(data: Uint8Array): ProgramData {
-  if (data.length < PROGRAM_DATA_HEADER_SIZE || u32(data, 0) !== TAG_PROGRAM_DATA) throw new Error('not a loader-v3 ProgramData account');
+  if (data.length < PROGRAM_DATA_HEADER_SIZE || u32(data, 0) !== TAG_PROGRAM_DATA)
+    throw new Error('not a loader-v3 ProgramData account');
   const slot = new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(4, true);
   return { slot, authority: optionalKey(data, 12), bytes: data.subarray(PROGRAM_DATA_HEADER_SIZE) };
 }
 
 export function parseBuffer(data: Uint8Array): { authority: string | null; bytes: Uint8Array } {
-  if (data.length < BUFFER_HEADER_SIZE || u32(data, 0) !== TAG_BUFFER) throw new Error('not a loader-v3 buffer account');
+  if (data.length < BUFFER_HEADER_SIZE || u32(data, 0) !== TAG_BUFFER)
+    throw new Error('not a loader-v3 buffer account');
   return { authority: optionalKey(data, 4), bytes: data.subarray(BUFFER_HEADER_SIZE) };
 }
 
@@ -48,7 +52,15 @@ export function parseBuffer(data: Uint8Array): { authority: string | null; bytes
  * tell it (an ELF may itself end in zero bytes, ours does); null when it is no ELF64.
  */
 export function elfLength(bytes: Uint8Array): number | null {
-  if (bytes.length < 64 || bytes[0] !== 0x7f || bytes[1] !== 0x45 || bytes[2] !== 0x4c || bytes[3] !== 0x46 || bytes[4] !== 2) return null;
+  if (
+    bytes.length < 64 ||
+    bytes[0] !== 0x7f ||
+    bytes[1] !== 0x45 ||
+    bytes[2] !== 0x4c ||
+    bytes[3] !== 0x46 ||
+    bytes[4] !== 2
+  )
+    return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const shoff = Number(view.getBigUint64(40, true));
   let end = shoff + view.getUint16(58, true) * view.getUint16(60, true);
@@ -88,9 +100,18 @@ export function compareProgram(deployedPadded: Uint8Array, local: Uint8Array): C
   let firstDifference: number | null = null;
   const common = Math.min(local.length, deployedPadded.length);
   for (let i = 0; i < common; i++) {
-    if (deployedPadded[i] !== local[i]) { firstDifference = i; break; }
+    if (deployedPadded[i] !== local[i]) {
+      firstDifference = i;
+      break;
+    }
   }
   if (firstDifference === null && local.length > deployedPadded.length) firstDifference = deployedPadded.length;
   if (firstDifference === null && trailingStart > local.length) firstDifference = local.length; // more bytes after the local ELF
-  return { match: firstDifference === null, deployedLength, deployedSha256: sha256Hex(deployed), localSha256: sha256Hex(local), firstDifference };
+  return {
+    match: firstDifference === null,
+    deployedLength,
+    deployedSha256: sha256Hex(deployed),
+    localSha256: sha256Hex(local),
+    firstDifference,
+  };
 }

@@ -32,27 +32,41 @@ export function localBuild(soPath: string | undefined, log: (line: string) => vo
     const built = buildProgram({ outDir });
     const so = new Uint8Array(readFileSync(built.soPath));
     const committed = new Uint8Array(readFileSync(COMMITTED_SO));
-    log(`local: rebuilt from program/src, sha256 ${built.sha256}${Buffer.from(committed).equals(Buffer.from(so)) ? ' (same as the committed .so)' : ` (the committed .so differs: ${sha256Hex(committed)})`}`);
+    log(
+      `local: rebuilt from program/src, sha256 ${built.sha256}${Buffer.from(committed).equals(Buffer.from(so)) ? ' (same as the committed .so)' : ` (the committed .so differs: ${sha256Hex(committed)})`}`,
+    );
     return so;
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
 }
 
-export async function verifyProgram(p: { cluster: Cluster; programId: string; local: Uint8Array; log: (line: string) => void }): Promise<VerifyResult> {
+export async function verifyProgram(p: {
+  cluster: Cluster;
+  programId: string;
+  local: Uint8Array;
+  log: (line: string) => void;
+}): Promise<VerifyResult> {
   const { cluster, programId, local, log } = p;
   log(`cluster: ${cluster.url} (${await cluster.clusterName()})`);
   const program = await cluster.account(programId);
   if (!program) throw new VerifyError(`no account at ${programId}`);
-  if (program.owner !== LOADER_V3_PROGRAM_ADDRESS) throw new VerifyError(`${programId} is not a loader-v3 program (owner ${program.owner})`);
+  if (program.owner !== LOADER_V3_PROGRAM_ADDRESS)
+    throw new VerifyError(`${programId} is not a loader-v3 program (owner ${program.owner})`);
   const programData = parseProgramAccount(program.data);
   const account = await cluster.account(programData);
   if (!account) throw new VerifyError(`program data ${programData} is missing`);
   const deployed = parseProgramData(account.data);
   const comparison = compareProgram(deployed.bytes, local);
-  log(`program ${programId}, program data ${programData}, deployed in slot ${deployed.slot}, upgrade authority ${deployed.authority ?? 'none (final)'}`);
+  log(
+    `program ${programId}, program data ${programData}, deployed in slot ${deployed.slot}, upgrade authority ${deployed.authority ?? 'none (final)'}`,
+  );
   log(`deployed sha256 ${comparison.deployedSha256} (${comparison.deployedLength} bytes)`);
   log(`local    sha256 ${comparison.localSha256} (${local.length} bytes)`);
-  log(comparison.match ? 'MATCH: the deployed program is this build' : `MISMATCH: the bytes differ from offset ${comparison.firstDifference}`);
+  log(
+    comparison.match
+      ? 'MATCH: the deployed program is this build'
+      : `MISMATCH: the bytes differ from offset ${comparison.firstDifference}`,
+  );
   return { ...comparison, programData, authority: deployed.authority, slot: deployed.slot };
 }

@@ -149,7 +149,15 @@ export function readRelocatableObject(file: Uint8Array): ElfObject {
       const type = info & 0xf;
       let name = cString(strtab, sv.getUint32(at, true));
       if (type === STT_SECTION && name === '') name = sections[shndx]?.name ?? '';
-      symbols.push({ index, name, bind: info >> 4, type, shndx, value: sv.getBigUint64(at + 8, true), size: sv.getBigUint64(at + 16, true) });
+      symbols.push({
+        index,
+        name,
+        bind: info >> 4,
+        type,
+        shndx,
+        value: sv.getBigUint64(at + 8, true),
+        size: sv.getBigUint64(at + 16, true),
+      });
     }
   }
 

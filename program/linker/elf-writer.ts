@@ -23,22 +23,53 @@ function layout<F extends string>(...fields: Array<readonly [F, Width]>): Layout
 
 /** Elf64_Ehdr; `magic` to `padding` are e_ident (magic read as a little-endian u32). */
 export const ELF_HEADER = layout(
-  ['magic', 4], ['class', 1], ['data', 1], ['identVersion', 1], ['osabi', 1], ['padding', 8],
-  ['type', 2], ['machine', 2], ['version', 4], ['entry', 8], ['phoff', 8], ['shoff', 8], ['flags', 4],
-  ['ehsize', 2], ['phentsize', 2], ['phnum', 2], ['shentsize', 2], ['shnum', 2], ['shstrndx', 2],
+  ['magic', 4],
+  ['class', 1],
+  ['data', 1],
+  ['identVersion', 1],
+  ['osabi', 1],
+  ['padding', 8],
+  ['type', 2],
+  ['machine', 2],
+  ['version', 4],
+  ['entry', 8],
+  ['phoff', 8],
+  ['shoff', 8],
+  ['flags', 4],
+  ['ehsize', 2],
+  ['phentsize', 2],
+  ['phnum', 2],
+  ['shentsize', 2],
+  ['shnum', 2],
+  ['shstrndx', 2],
 );
 /** "\x7fELF" as ELF_HEADER's `magic`, with ELFCLASS64, ELFDATA2LSB and EV_CURRENT after it. */
 export const ELF64_LE_IDENT = { magic: 0x464c457f, class: 2, data: 1, identVersion: 1 } as const;
 
 /** Elf64_Phdr. */
 export const PROGRAM_HEADER = layout(
-  ['type', 4], ['flags', 4], ['offset', 8], ['vaddr', 8], ['paddr', 8], ['filesz', 8], ['memsz', 8], ['align', 8],
+  ['type', 4],
+  ['flags', 4],
+  ['offset', 8],
+  ['vaddr', 8],
+  ['paddr', 8],
+  ['filesz', 8],
+  ['memsz', 8],
+  ['align', 8],
 );
 
 /** Elf64_Shdr. */
 export const SECTION_HEADER = layout(
-  ['name', 4], ['type', 4], ['flags', 8], ['addr', 8], ['offset', 8], ['size', 8],
-  ['link', 4], ['info', 4], ['addralign', 8], ['entsize', 8],
+  ['name', 4],
+  ['type', 4],
+  ['flags', 8],
+  ['addr', 8],
+  ['offset', 8],
+  ['size', 8],
+  ['link', 4],
+  ['info', 4],
+  ['addralign', 8],
+  ['entsize', 8],
 );
 
 /** Elf64_Sym. */
@@ -91,7 +122,10 @@ export class StringTable {
   bytes(): Uint8Array {
     const out = new Uint8Array(this.size);
     let at = 0;
-    for (const p of this.parts) { out.set(p, at); at += p.length; }
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.length;
+    }
     return out;
   }
 }

@@ -39,7 +39,19 @@ import {
   type ElfSection,
   type ElfSymbol,
 } from './elf-reader';
-import { ElfImage, ELF_HEADER, ELF64_LE_IDENT, PF_R, PF_X, PROGRAM_HEADER, PT_LOAD, SECTION_HEADER, StringTable, SYMBOL, type Fields } from './elf-writer';
+import {
+  ElfImage,
+  ELF_HEADER,
+  ELF64_LE_IDENT,
+  PF_R,
+  PF_X,
+  PROGRAM_HEADER,
+  PT_LOAD,
+  SECTION_HEADER,
+  StringTable,
+  SYMBOL,
+  type Fields,
+} from './elf-writer';
 import { syscallHash } from './murmur3';
 import { INSN_SIZE, mnemonic, OPC_CALL, OPC_CALLX, OPC_LDDW, readInsn, refusal } from './sbpf-isa';
 
@@ -54,16 +66,44 @@ export class LinkError extends Error {
  * `sol_get_fees_sysvar` (removed).
  */
 export const KNOWN_SYSCALLS: ReadonlySet<string> = new Set([
-  'abort', 'sol_panic_', 'sol_log_', 'sol_log_64_', 'sol_log_compute_units_', 'sol_log_pubkey',
-  'sol_log_data', 'sol_create_program_address', 'sol_try_find_program_address', 'sol_sha256',
-  'sol_keccak256', 'sol_blake3', 'sol_secp256k1_recover', 'sol_invoke_signed_c',
-  'sol_invoke_signed_rust', 'sol_get_clock_sysvar', 'sol_get_rent_sysvar',
-  'sol_get_epoch_schedule_sysvar', 'sol_get_epoch_rewards_sysvar', 'sol_get_last_restart_slot',
-  'sol_get_sysvar', 'sol_memcpy_', 'sol_memmove_', 'sol_memset_', 'sol_memcmp_',
-  'sol_set_return_data', 'sol_get_return_data', 'sol_get_stack_height',
-  'sol_get_processed_sibling_instruction', 'sol_remaining_compute_units',
-  'sol_curve_validate_point', 'sol_curve_group_op', 'sol_curve_multiscalar_mul', 'sol_poseidon',
-  'sol_big_mod_exp', 'sol_alt_bn128_group_op', 'sol_alt_bn128_compression', 'sol_get_epoch_stake',
+  'abort',
+  'sol_panic_',
+  'sol_log_',
+  'sol_log_64_',
+  'sol_log_compute_units_',
+  'sol_log_pubkey',
+  'sol_log_data',
+  'sol_create_program_address',
+  'sol_try_find_program_address',
+  'sol_sha256',
+  'sol_keccak256',
+  'sol_blake3',
+  'sol_secp256k1_recover',
+  'sol_invoke_signed_c',
+  'sol_invoke_signed_rust',
+  'sol_get_clock_sysvar',
+  'sol_get_rent_sysvar',
+  'sol_get_epoch_schedule_sysvar',
+  'sol_get_epoch_rewards_sysvar',
+  'sol_get_last_restart_slot',
+  'sol_get_sysvar',
+  'sol_memcpy_',
+  'sol_memmove_',
+  'sol_memset_',
+  'sol_memcmp_',
+  'sol_set_return_data',
+  'sol_get_return_data',
+  'sol_get_stack_height',
+  'sol_get_processed_sibling_instruction',
+  'sol_remaining_compute_units',
+  'sol_curve_validate_point',
+  'sol_curve_group_op',
+  'sol_curve_multiscalar_mul',
+  'sol_poseidon',
+  'sol_big_mod_exp',
+  'sol_alt_bn128_group_op',
+  'sol_alt_bn128_compression',
+  'sol_get_epoch_stake',
 ]);
 
 export const ENTRYPOINT = 'entrypoint';
@@ -85,7 +125,9 @@ function locator(obj: ElfObject, text: ElfSection) {
   return (offset: number): string => {
     const fn = functions.filter((s) => Number(s.value) <= offset).at(-1);
     const insn = `.text instruction ${offset / INSN_SIZE}`;
-    return fn ? `in function ${fn.name} at ${fn.name}+0x${(offset - Number(fn.value)).toString(16)} (${insn})` : `at ${insn}`;
+    return fn
+      ? `in function ${fn.name} at ${fn.name}+0x${(offset - Number(fn.value)).toString(16)} (${insn})`
+      : `at ${insn}`;
   };
 }
 
@@ -93,7 +135,9 @@ function pickSections(obj: ElfObject) {
   const alloc = obj.sections.filter((s) => (s.flags & BigInt(SHF_ALLOC)) !== 0n && s.size > 0);
   const texts = alloc.filter((s) => (s.flags & BigInt(SHF_EXECINSTR)) !== 0n);
   if (texts.length !== 1 || texts[0].name !== '.text') {
-    throw new LinkError(`expected exactly one executable section named .text, found ${texts.map((s) => s.name).join(', ') || 'none'} (compile without -ffunction-sections)`);
+    throw new LinkError(
+      `expected exactly one executable section named .text, found ${texts.map((s) => s.name).join(', ') || 'none'} (compile without -ffunction-sections)`,
+    );
   }
   const writable = alloc.filter((s) => (s.flags & BigInt(SHF_WRITE)) !== 0n || s.type === SHT_NOBITS);
   const rodata = alloc.filter((s) => s !== texts[0] && !writable.includes(s));
@@ -106,10 +150,14 @@ function pickSections(obj: ElfObject) {
 function writableDataError(obj: ElfObject, writable: ElfSection[], where?: string, symbol?: ElfSymbol): LinkError {
   const names = symbol
     ? symbol.name
-    : obj.symbols.filter((s) => writable.some((w) => w.index === s.shndx) && s.type === STT_OBJECT).map((s) => s.name).join(', ') ||
-      writable.map((s) => s.name).join(', ');
+    : obj.symbols
+        .filter((s) => writable.some((w) => w.index === s.shndx) && s.type === STT_OBJECT)
+        .map((s) => s.name)
+        .join(', ') || writable.map((s) => s.name).join(', ');
   const section = writable.find((w) => w.index === symbol?.shndx)?.name ?? writable.map((w) => w.name).join(', ');
-  return new LinkError(`${where ? `${where}: ` : ''}writable data is not allowed in SBPF programs: ${names} (${section}); make it const or keep it on the stack`);
+  return new LinkError(
+    `${where ? `${where}: ` : ''}writable data is not allowed in SBPF programs: ${names} (${section}); make it const or keep it on the stack`,
+  );
 }
 
 /** Links a BPF relocatable object (clang -target bpf -mcpu=v2 -c) into an SBPF v3 program. */
@@ -159,7 +207,9 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
       const at = rodataPlace.get(s.index)! + r.offset;
       const target = r.type === R_BPF_64_ABS64 ? addressOf(r.symbol, roView.getBigUint64(at, true)) : null;
       if (target === null) {
-        throw new LinkError(`${s.name}+0x${r.offset.toString(16)}: unresolvable relocation (type ${r.type}) to ${r.symbol.name || 'an unnamed symbol'}${isWritable(r.symbol) ? ', which is writable data' : ''}`);
+        throw new LinkError(
+          `${s.name}+0x${r.offset.toString(16)}: unresolvable relocation (type ${r.type}) to ${r.symbol.name || 'an unnamed symbol'}${isWritable(r.symbol) ? ', which is writable data' : ''}`,
+        );
       }
       roView.setBigUint64(at, target, true);
     }
@@ -171,21 +221,27 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
   const resolvedCalls = new Set<number>();
   const textRelocs: ElfRelocation[] = obj.relocations.get(text.index) ?? [];
   for (const r of textRelocs) {
-    if (r.offset % INSN_SIZE !== 0 || r.offset + INSN_SIZE > code.length) throw new LinkError(`misplaced relocation at .text+0x${r.offset.toString(16)}`);
+    if (r.offset % INSN_SIZE !== 0 || r.offset + INSN_SIZE > code.length)
+      throw new LinkError(`misplaced relocation at .text+0x${r.offset.toString(16)}`);
     const here = where(r.offset);
     const insn = readInsn(code, r.offset);
-    if (isWritable(r.symbol)) throw writableDataError(obj, writable, `${here}: ${mnemonic(insn)} of ${r.symbol.name}`, r.symbol);
+    if (isWritable(r.symbol))
+      throw writableDataError(obj, writable, `${here}: ${mnemonic(insn)} of ${r.symbol.name}`, r.symbol);
     if (r.type === R_BPF_64_64 && insn.opcode === OPC_LDDW) {
       const address = addressOf(r.symbol, BigInt(cv.getUint32(r.offset + 4, true)));
       if (address === null) {
-        throw new LinkError(`${here}: unresolvable relocation: lddw of ${r.symbol.name || 'an unnamed symbol'}${r.symbol.shndx === SHN_UNDEF ? ', which is undefined' : ''} (SBPF v3 has no dynamic linking: only read-only data and functions of this object have an address)`);
+        throw new LinkError(
+          `${here}: unresolvable relocation: lddw of ${r.symbol.name || 'an unnamed symbol'}${r.symbol.shndx === SHN_UNDEF ? ', which is undefined' : ''} (SBPF v3 has no dynamic linking: only read-only data and functions of this object have an address)`,
+        );
       }
       cv.setUint32(r.offset + 4, Number(address & 0xffffffffn), true);
       cv.setUint32(r.offset + 12, Number(address >> 32n), true);
     } else if (r.type === R_BPF_64_32 && insn.opcode === OPC_CALL) {
       if (r.symbol.shndx === SHN_UNDEF) {
         if (!KNOWN_SYSCALLS.has(r.symbol.name)) {
-          throw new LinkError(`${here}: call to ${r.symbol.name}, an unknown syscall: undefined symbols must be Solana syscalls (no libc here: write the loop, or use sol_memcpy_)`);
+          throw new LinkError(
+            `${here}: call to ${r.symbol.name}, an unknown syscall: undefined symbols must be Solana syscalls (no libc here: write the loop, or use sol_memcpy_)`,
+          );
         }
         code[r.offset + 1] &= 0x0f; // src 0: a syscall, by hash
         cv.setUint32(r.offset + 4, syscallHash(r.symbol.name), true);
@@ -194,11 +250,15 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
         code[r.offset + 1] = (code[r.offset + 1] & 0x0f) | 0x10; // src 1: pc-relative
         cv.setInt32(r.offset + 4, (target - r.offset) / INSN_SIZE - 1, true);
       } else {
-        throw new LinkError(`${here}: unresolvable relocation: call to ${r.symbol.name}, which is not a function of .text`);
+        throw new LinkError(
+          `${here}: unresolvable relocation: call to ${r.symbol.name}, which is not a function of .text`,
+        );
       }
       resolvedCalls.add(r.offset);
     } else {
-      throw new LinkError(`${here}: unresolvable relocation (type ${r.type}) on ${mnemonic(insn)} to ${r.symbol.name || 'an unnamed symbol'}`);
+      throw new LinkError(
+        `${here}: unresolvable relocation (type ${r.type}) on ${mnemonic(insn)} to ${r.symbol.name || 'an unnamed symbol'}`,
+      );
     }
   }
   if (writable.length > 0) throw writableDataError(obj, writable);
@@ -216,16 +276,22 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
       // clang already made calls to static functions pc-relative (src 1).
       const target = i + 1 + insn.imm;
       if (insn.src !== 1 || target < 0 || target >= count) {
-        throw new LinkError(`${where(at)}: call with immediate ${insn.imm} is neither a syscall nor a function of this program`);
+        throw new LinkError(
+          `${where(at)}: call with immediate ${insn.imm} is neither a syscall nor a function of this program`,
+        );
       }
     } else if (insn.opcode === OPC_CALLX && (insn.src !== 0 || insn.imm !== 0 || insn.dst > 9)) {
-      throw new LinkError(`${where(at)}: callx must name its register in dst (as clang 19 does), got dst ${insn.dst}, src ${insn.src}, imm ${insn.imm}`);
+      throw new LinkError(
+        `${where(at)}: callx must name its register in dst (as clang 19 does), got dst ${insn.dst}, src ${insn.src}, imm ${insn.imm}`,
+      );
     }
   }
 
   // Symbols for tools (the loader reads none): functions and read-only objects, locals first.
   const symbols = obj.symbols
-    .filter((s) => (s.type === STT_FUNC && s.shndx === text.index) || (s.type === STT_OBJECT && rodataPlace.has(s.shndx)))
+    .filter(
+      (s) => (s.type === STT_FUNC && s.shndx === text.index) || (s.type === STT_OBJECT && rodataPlace.has(s.shndx)),
+    )
     .map((s) => ({ s, value: addressOf(s, 0n)!, local: s.bind === STB_LOCAL }))
     .sort((a, b) => Number(b.local) - Number(a.local) || Number(a.value - b.value) || a.s.name.localeCompare(b.s.name));
   const firstGlobal = 1 + symbols.filter((x) => x.local).length;
@@ -269,7 +335,16 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
     { flags: PF_X, offset: textOff, vaddr: CODE_VADDR, size: code.length },
   ];
   segments.forEach(({ flags, offset, vaddr, size }, i) => {
-    out.write(ELF_HEADER.size + i * PROGRAM_HEADER.size, PROGRAM_HEADER, { type: PT_LOAD, flags, offset, vaddr, paddr: vaddr, filesz: size, memsz: size, align: INSN_SIZE });
+    out.write(ELF_HEADER.size + i * PROGRAM_HEADER.size, PROGRAM_HEADER, {
+      type: PT_LOAD,
+      flags,
+      offset,
+      vaddr,
+      paddr: vaddr,
+      filesz: size,
+      memsz: size,
+      align: INSN_SIZE,
+    });
   });
 
   out.put(rodataOff, ro);
@@ -289,8 +364,24 @@ export function linkSbpf(objectFile: Uint8Array): Uint8Array {
   // Section headers, after the null one.
   const sections: Record<string, Fields<typeof SECTION_HEADER>> = {
     '.rodata': { type: SHT_PROGBITS, flags: SHF_ALLOC, offset: rodataOff, size: rodataSize, addralign: 8 },
-    '.text': { type: SHT_PROGBITS, flags: SHF_ALLOC | SHF_EXECINSTR, offset: textOff, addr: CODE_VADDR, size: code.length, addralign: 8 },
-    '.symtab': { type: SHT_SYMTAB, flags: 0, offset: symtabOff, size: symtabSize, link: idx('.strtab'), info: firstGlobal, addralign: 8, entsize: SYMBOL.size },
+    '.text': {
+      type: SHT_PROGBITS,
+      flags: SHF_ALLOC | SHF_EXECINSTR,
+      offset: textOff,
+      addr: CODE_VADDR,
+      size: code.length,
+      addralign: 8,
+    },
+    '.symtab': {
+      type: SHT_SYMTAB,
+      flags: 0,
+      offset: symtabOff,
+      size: symtabSize,
+      link: idx('.strtab'),
+      info: firstGlobal,
+      addralign: 8,
+      entsize: SYMBOL.size,
+    },
     '.strtab': { type: SHT_STRTAB, flags: 0, offset: strtabOff, size: strtabBytes.length, addralign: 1 },
     '.shstrtab': { type: SHT_STRTAB, flags: 0, offset: shstrtabOff, size: shstrtabBytes.length, addralign: 1 },
   };

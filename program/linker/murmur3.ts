@@ -27,9 +27,13 @@ export function murmur3_32(bytes: Uint8Array, seed = 0): number {
   let tail = 0;
   const rest = blocks * 4;
   switch (bytes.length & 3) {
-    case 3: tail ^= bytes[rest + 2] << 16; // falls through
-    case 2: tail ^= bytes[rest + 1] << 8; // falls through
-    case 1: tail ^= bytes[rest]; h ^= mixBlock(tail);
+    case 3:
+      tail ^= bytes[rest + 2] << 16; // falls through
+    case 2:
+      tail ^= bytes[rest + 1] << 8; // falls through
+    case 1:
+      tail ^= bytes[rest];
+      h ^= mixBlock(tail);
   }
   h ^= bytes.length;
   h ^= h >>> 16;

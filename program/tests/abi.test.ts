@@ -6,15 +6,41 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import idl from '@/program/idl/tag_registry.json';
-import { decodeTagRecord, encodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/chain/account';
+import {
+  decodeTagRecord,
+  encodeTagRecord,
+  TAG_RECORD_DISCRIMINATOR,
+  TAG_RECORD_OFFSETS,
+  TAG_RECORD_SIZE,
+} from '@/lib/chain/account';
 import { REGISTRY_ERRORS, registryErrorCode, registryErrorName } from '@/lib/chain/registry-errors';
-import { acceptTransferInstruction, cancelTransferInstruction, decodeInstruction, decodeRegisterTagData, decodeRegistryInstruction, encodeInstructionData, encodeRegisterTagData, INSTRUCTION_ACCOUNTS, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, REGISTER_TAG_DISCRIMINATOR, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionData, type RegistryInstructionName } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  decodeInstruction,
+  decodeRegisterTagData,
+  decodeRegistryInstruction,
+  encodeInstructionData,
+  encodeRegisterTagData,
+  INSTRUCTION_ACCOUNTS,
+  INSTRUCTION_DISCRIMINATORS,
+  offerTransferInstruction,
+  REGISTER_TAG_DISCRIMINATOR,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+  type RegistryInstructionData,
+  type RegistryInstructionName,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
 
 /** The program's ABI lives in program/src/abi.h; the instructions beside it. */
 const SRC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
-const C_SOURCE = readdirSync(SRC_DIR).sort().map((f) => readFileSync(path.join(SRC_DIR, f), 'utf8')).join('\n');
+const C_SOURCE = readdirSync(SRC_DIR)
+  .sort()
+  .map((f) => readFileSync(path.join(SRC_DIR, f), 'utf8'))
+  .join('\n');
 const sha8 = (s: string) => [...createHash('sha256').update(s).digest().subarray(0, 8)];
 const programId = new PublicKey(LOCALNET_PROGRAM_ID);
 
@@ -55,7 +81,10 @@ describe('errors', () => {
     expect(C_SOURCE).toContain('ERR_TAG_TOO_SHORT = 6000,');
     const start = C_SOURCE.indexOf('ERROR_TEXTS[');
     const table = C_SOURCE.slice(start, C_SOURCE.indexOf('};', start));
-    const rows = [...table.matchAll(/ERROR_TEXT\("(\w+)", "((?:[^"\\]|\\.)*)"\)/g)].map((m) => ({ name: m[1], msg: m[2].replace(/\\"/g, '"') }));
+    const rows = [...table.matchAll(/ERROR_TEXT\("(\w+)", "((?:[^"\\]|\\.)*)"\)/g)].map((m) => ({
+      name: m[1],
+      msg: m[2].replace(/\\"/g, '"'),
+    }));
     expect(rows).toEqual(REGISTRY_ERRORS.map(({ name, msg }) => ({ name, msg })));
     REGISTRY_ERRORS.forEach((e, i) => expect(e.code).toBe(6000 + i));
   });
@@ -87,17 +116,26 @@ describe('IDL', () => {
     expect(idl.address).toBe(LOCALNET_PROGRAM_ID);
     const [ix] = idl.instructions;
     expect(ix.name).toBe('register_tag');
-    expect(ix.args).toEqual([{ name: 'tag', type: 'string' }, { name: 'wallet', type: 'pubkey' }]);
+    expect(ix.args).toEqual([
+      { name: 'tag', type: 'string' },
+      { name: 'wallet', type: 'pubkey' },
+    ]);
     expect(ix.accounts.map((a) => a.name)).toEqual(['tag_record', 'owner', 'fee_payer', 'system_program', 'wallet']);
     const accounts = ix.accounts as ReadonlyArray<{ pda?: { seeds: unknown[] }; address?: string }>;
-    expect(accounts[0].pda?.seeds).toEqual([{ kind: 'const', value: [...Buffer.from('tag')] }, { kind: 'arg', path: 'tag' }]);
+    expect(accounts[0].pda?.seeds).toEqual([
+      { kind: 'const', value: [...Buffer.from('tag')] },
+      { kind: 'arg', path: 'tag' },
+    ]);
     expect(accounts[3].address).toBe(SystemProgram.programId.toBase58());
 
     const owner = Keypair.generate().publicKey;
     const feePayer = Keypair.generate().publicKey;
     const built = registerTagInstruction({ programId, tag: 'alice', owner, wallet: owner, feePayer });
     expect(built.keys.map((k) => ({ signer: k.isSigner, writable: k.isWritable }))).toEqual(
-      ix.accounts.map((a) => ({ signer: 'signer' in a && a.signer === true, writable: 'writable' in a && a.writable === true })),
+      ix.accounts.map((a) => ({
+        signer: 'signer' in a && a.signer === true,
+        writable: 'writable' in a && a.writable === true,
+      })),
     );
     expect(built.keys[0].pubkey.equals(findTagRecordAddress('alice', programId)[0])).toBe(true);
   });
@@ -113,29 +151,55 @@ describe('IDL', () => {
     release_tag: () => releaseTagInstruction({ programId, tagRecord, owner, receiver: other }),
   };
 
-  it.each(Object.entries(BUILT))('describes %s with the accounts, flags and args lib/registry builds', (name, build) => {
-    const ix = idl.instructions.find((i) => i.name === name)!;
-    const built = build();
-    const camel = (s: string) => s.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
-    expect(ix.accounts.map((a) => camel(a.name))).toEqual(INSTRUCTION_ACCOUNTS[name as RegistryInstructionName]);
-    expect(built.keys.map((k) => ({ signer: k.isSigner, writable: k.isWritable }))).toEqual(
-      ix.accounts.map((a) => ({ signer: 'signer' in a && a.signer === true, writable: 'writable' in a && a.writable === true })),
-    );
-    expect(built.keys[0].pubkey.equals(tagRecord)).toBe(true);
-    const decoded = decodeInstruction(built.data);
-    expect(decoded?.name).toBe(name);
-    expect(Object.keys(decoded!).filter((k) => k !== 'name').map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))).toEqual(ix.args.map((a) => a.name));
-    expect(ix.args.every((a) => a.type === 'pubkey')).toBe(true);
-  });
+  it.each(Object.entries(BUILT))(
+    'describes %s with the accounts, flags and args lib/registry builds',
+    (name, build) => {
+      const ix = idl.instructions.find((i) => i.name === name)!;
+      const built = build();
+      const camel = (s: string) => s.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+      expect(ix.accounts.map((a) => camel(a.name))).toEqual(INSTRUCTION_ACCOUNTS[name as RegistryInstructionName]);
+      expect(built.keys.map((k) => ({ signer: k.isSigner, writable: k.isWritable }))).toEqual(
+        ix.accounts.map((a) => ({
+          signer: 'signer' in a && a.signer === true,
+          writable: 'writable' in a && a.writable === true,
+        })),
+      );
+      expect(built.keys[0].pubkey.equals(tagRecord)).toBe(true);
+      const decoded = decodeInstruction(built.data);
+      expect(decoded?.name).toBe(name);
+      expect(
+        Object.keys(decoded!)
+          .filter((k) => k !== 'name')
+          .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
+      ).toEqual(ix.args.map((a) => a.name));
+      expect(ix.args.every((a) => a.type === 'pubkey')).toBe(true);
+    },
+  );
 
   it('TagRecord fields add up to TAG_RECORD_SIZE (tag padded to one seed), at the offsets of abi.h', () => {
     const width = (type: unknown) => (typeof type === 'string' ? { pubkey: 32, u8: 1, u32: 4, i64: 8 }[type]! : 32);
     const fields = idl.types[0].type.fields;
-    expect(fields.map((f) => f.name)).toEqual(['owner', 'wallet', 'pending_owner', 'bump', 'registered_at', 'tag_len', 'tag']);
+    expect(fields.map((f) => f.name)).toEqual([
+      'owner',
+      'wallet',
+      'pending_owner',
+      'bump',
+      'registered_at',
+      'tag_len',
+      'tag',
+    ]);
     expect(fields.at(-1)?.type).toEqual({ array: ['u8', 32] });
     expect(8 + fields.reduce((sum, f) => sum + width(f.type), 0)).toBe(TAG_RECORD_SIZE);
     expect(TAG_RECORD_SIZE).toBe(149);
-    const offsets = { REC_OWNER: 'owner', REC_WALLET: 'wallet', REC_PENDING_OWNER: 'pendingOwner', REC_BUMP: 'bump', REC_REGISTERED_AT: 'registeredAt', REC_TAG_LEN: 'tagLength', REC_TAG: 'tag' } as const;
+    const offsets = {
+      REC_OWNER: 'owner',
+      REC_WALLET: 'wallet',
+      REC_PENDING_OWNER: 'pendingOwner',
+      REC_BUMP: 'bump',
+      REC_REGISTERED_AT: 'registeredAt',
+      REC_TAG_LEN: 'tagLength',
+      REC_TAG: 'tag',
+    } as const;
     for (const [define, field] of Object.entries(offsets)) {
       expect(C_SOURCE).toMatch(new RegExp(`#define ${define} ${TAG_RECORD_OFFSETS[field]}\\b`));
     }
@@ -157,9 +221,30 @@ describe('register_tag data codec', () => {
     ['empty', () => new Uint8Array(0)],
     ['truncated', () => encodeRegisterTagData('alice', wallet).subarray(0, 40)],
     ['trailing byte', () => Buffer.concat([encodeRegisterTagData('alice', wallet), Buffer.from([1])])],
-    ['wrong discriminator', () => { const d = encodeRegisterTagData('alice', wallet); d[7] ^= 0x80; return d; }],
-    ['length past the end', () => { const d = encodeRegisterTagData('alice', wallet); d.writeUInt32LE(0xffffffff, 8); return d; }],
-    ['invalid UTF-8', () => { const d = encodeRegisterTagData('abc', wallet); d[12] = 0xff; return d; }],
+    [
+      'wrong discriminator',
+      () => {
+        const d = encodeRegisterTagData('alice', wallet);
+        d[7] ^= 0x80;
+        return d;
+      },
+    ],
+    [
+      'length past the end',
+      () => {
+        const d = encodeRegisterTagData('alice', wallet);
+        d.writeUInt32LE(0xffffffff, 8);
+        return d;
+      },
+    ],
+    [
+      'invalid UTF-8',
+      () => {
+        const d = encodeRegisterTagData('abc', wallet);
+        d[12] = 0xff;
+        return d;
+      },
+    ],
   ])('decodes %s to null', (_case, make) => {
     expect(decodeRegisterTagData(make())).toBeNull();
   });
@@ -184,22 +269,31 @@ describe('instruction codec', () => {
     { name: 'release_tag' },
   ];
 
-  it.each(ALL.map((ix) => [ix.name, ix] as const))('%s round-trips through encodeInstructionData / decodeInstruction', (_name, ix) => {
-    const data = encodeInstructionData(ix);
-    expect([...data.subarray(0, 8)]).toEqual([...INSTRUCTION_DISCRIMINATORS[ix.name]]);
-    expect(decodeInstruction(data)).toEqual(ix);
-  });
+  it.each(ALL.map((ix) => [ix.name, ix] as const))(
+    '%s round-trips through encodeInstructionData / decodeInstruction',
+    (_name, ix) => {
+      const data = encodeInstructionData(ix);
+      expect([...data.subarray(0, 8)]).toEqual([...INSTRUCTION_DISCRIMINATORS[ix.name]]);
+      expect(decodeInstruction(data)).toEqual(ix);
+    },
+  );
 
-  it.each(ALL.map((ix) => [ix.name, ix] as const))('%s decodes to null with a trailing byte or a byte short', (_name, ix) => {
-    const data = encodeInstructionData(ix);
-    expect(decodeInstruction(Buffer.concat([data, Buffer.from([0])]))).toBeNull();
-    expect(decodeInstruction(data.subarray(0, data.length - 1))).toBeNull();
-  });
+  it.each(ALL.map((ix) => [ix.name, ix] as const))(
+    '%s decodes to null with a trailing byte or a byte short',
+    (_name, ix) => {
+      const data = encodeInstructionData(ix);
+      expect(decodeInstruction(Buffer.concat([data, Buffer.from([0])]))).toBeNull();
+      expect(decodeInstruction(data.subarray(0, data.length - 1))).toBeNull();
+    },
+  );
 
   it('names the accounts in ABI order, and refuses too few', () => {
     const keys = [Keypair.generate().publicKey, Keypair.generate().publicKey, Keypair.generate().publicKey];
     const decoded = decodeRegistryInstruction(encodeInstructionData({ name: 'release_tag' }), keys);
-    expect(decoded).toEqual({ name: 'release_tag', accounts: { tagRecord: keys[0], owner: keys[1], receiver: keys[2] } });
+    expect(decoded).toEqual({
+      name: 'release_tag',
+      accounts: { tagRecord: keys[0], owner: keys[1], receiver: keys[2] },
+    });
     expect(decodeRegistryInstruction(encodeInstructionData({ name: 'release_tag' }), keys.slice(0, 2))).toBeNull();
     const accept = decodeRegistryInstruction(encodeInstructionData({ name: 'accept_transfer' }), [...keys, key]);
     expect(accept).toEqual({ name: 'accept_transfer', accounts: { tagRecord: keys[0], newOwner: keys[1] } });
@@ -240,9 +334,30 @@ describe('TagRecord codec', () => {
   it.each([
     ['wrong size', () => record().subarray(0, TAG_RECORD_SIZE - 1)],
     ['the old 117-byte layout', () => record().subarray(0, 117)],
-    ['wrong discriminator', () => { const d = record(); d[0] ^= 1; return d; }],
-    ['tag longer than a seed', () => { const d = record(); new DataView(d.buffer).setUint32(113, 33, true); return d; }],
-    ['invalid UTF-8', () => { const d = record(); d[117] = 0xff; return d; }],
+    [
+      'wrong discriminator',
+      () => {
+        const d = record();
+        d[0] ^= 1;
+        return d;
+      },
+    ],
+    [
+      'tag longer than a seed',
+      () => {
+        const d = record();
+        new DataView(d.buffer).setUint32(113, 33, true);
+        return d;
+      },
+    ],
+    [
+      'invalid UTF-8',
+      () => {
+        const d = record();
+        d[117] = 0xff;
+        return d;
+      },
+    ],
   ])('decodes %s to null', (_case, make) => {
     expect(decodeTagRecord(make())).toBeNull();
   });

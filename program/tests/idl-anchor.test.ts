@@ -3,7 +3,15 @@
 // dataSize filter built from it finds every record, and it decodes a landed record. Anchor
 // names each error of the payout and rest rules from a real failure, by its log line and by
 // the IDL's error table.
-import { AnchorError, BN, BorshAccountsCoder, parseIdlErrors, ProgramError, translateError, type Idl } from '@coral-xyz/anchor';
+import {
+  AnchorError,
+  BN,
+  BorshAccountsCoder,
+  parseIdlErrors,
+  ProgramError,
+  translateError,
+  type Idl,
+} from '@coral-xyz/anchor';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import idlJson from '@/program/idl/tag_registry.json';
@@ -35,17 +43,26 @@ describe('TagRecord through Anchor', () => {
     expect(TAG_RECORD_SIZE).toBe(149);
   });
 
-  it.each(['abc', 'bob_smith', 'abcdefghijklmnopqrstuvwxyz012345'])('encodes %j byte for byte as lib/registry does, and decodes it back', async (tag) => {
-    const owner = Keypair.generate().publicKey;
-    const wallet = Keypair.generate().publicKey;
-    const ours = encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 253, registeredAt: 1_700_000_000n, tag });
-    const padded = [...Buffer.from(tag)].concat(Array(32 - tag.length).fill(0));
-    const theirs = await coder.encode('TagRecord', {
-      owner, wallet, pending_owner: PublicKey.default, bump: 253, registered_at: new BN(1_700_000_000), tag_len: tag.length, tag: padded,
-    });
-    expect(Buffer.from(theirs).equals(Buffer.from(ours))).toBe(true);
-    expect(tagOf(coder.decode<AnchorTagRecord>('TagRecord', Buffer.from(ours)))).toBe(tag);
-  });
+  it.each(['abc', 'bob_smith', 'abcdefghijklmnopqrstuvwxyz012345'])(
+    'encodes %j byte for byte as lib/registry does, and decodes it back',
+    async (tag) => {
+      const owner = Keypair.generate().publicKey;
+      const wallet = Keypair.generate().publicKey;
+      const ours = encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 253, registeredAt: 1_700_000_000n, tag });
+      const padded = [...Buffer.from(tag)].concat(Array(32 - tag.length).fill(0));
+      const theirs = await coder.encode('TagRecord', {
+        owner,
+        wallet,
+        pending_owner: PublicKey.default,
+        bump: 253,
+        registered_at: new BN(1_700_000_000),
+        tag_len: tag.length,
+        tag: padded,
+      });
+      expect(Buffer.from(theirs).equals(Buffer.from(ours))).toBe(true);
+      expect(tagOf(coder.decode<AnchorTagRecord>('TagRecord', Buffer.from(ours)))).toBe(tag);
+    },
+  );
 
   describe('on a localnet', () => {
     let net: TestNet;
@@ -58,7 +75,11 @@ describe('TagRecord through Anchor', () => {
       const owner = Keypair.generate();
       await airdrop(net.connection, owner.publicKey);
       const tag = `idl_${Date.now().toString(36)}`;
-      const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(net.connection, { tag, owner, sponsor: owner });
+      const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(net.connection, {
+        tag,
+        owner,
+        sponsor: owner,
+      });
       const signature = await net.connection.sendRawTransaction(tx.serialize());
       await net.connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed');
 
@@ -80,20 +101,25 @@ describe('TagRecord through Anchor', () => {
 describe('errors through Anchor', () => {
   const idlErrors = parseIdlErrors(idl);
 
-  it.each(PAYOUT_AND_REST_REFUSALS)('%s: AnchorError.parse reads its log line; without logs, the IDL table names its code', (name, fail) => {
-    const { code, msg } = REGISTRY_ERRORS.find((e) => e.name === name)!;
-    const failed = fail();
-    expect(customErrorCode(failed)).toBe(code);
-    expect(idlErrors.get(code)).toBe(msg);
+  it.each(PAYOUT_AND_REST_REFUSALS)(
+    '%s: AnchorError.parse reads its log line; without logs, the IDL table names its code',
+    (name, fail) => {
+      const { code, msg } = REGISTRY_ERRORS.find((e) => e.name === name)!;
+      const failed = fail();
+      expect(customErrorCode(failed)).toBe(code);
+      expect(idlErrors.get(code)).toBe(msg);
 
-    const fromLogs = translateError({ logs: logs(failed) }, idlErrors);
-    expect(fromLogs).toBeInstanceOf(AnchorError);
-    expect((fromLogs as AnchorError).error.errorCode).toEqual({ code: name, number: code });
-    expect((fromLogs as AnchorError).program.equals(PROGRAM_ID)).toBe(true);
+      const fromLogs = translateError({ logs: logs(failed) }, idlErrors);
+      expect(fromLogs).toBeInstanceOf(AnchorError);
+      expect((fromLogs as AnchorError).error.errorCode).toEqual({ code: name, number: code });
+      expect((fromLogs as AnchorError).program.equals(PROGRAM_ID)).toBe(true);
 
-    const preflight = new Error(`failed to send transaction: Transaction simulation failed: Error processing Instruction 0: custom program error: 0x${code.toString(16)}`);
-    const fromCode = translateError(preflight, idlErrors);
-    expect(fromCode).toBeInstanceOf(ProgramError);
-    expect(fromCode).toMatchObject({ code, msg });
-  });
+      const preflight = new Error(
+        `failed to send transaction: Transaction simulation failed: Error processing Instruction 0: custom program error: 0x${code.toString(16)}`,
+      );
+      const fromCode = translateError(preflight, idlErrors);
+      expect(fromCode).toBeInstanceOf(ProgramError);
+      expect(fromCode).toMatchObject({ code, msg });
+    },
+  );
 });

@@ -5,7 +5,15 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import { describe, expect, it } from 'vitest';
 import { decodeTagRecord } from '@/lib/chain/account';
 import { type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+  type RegistryInstructionName,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
@@ -15,7 +23,14 @@ const world = freshForEachTest(() => {
   const { svm, alice, bob, tagRecord } = aliceHoldsTag();
   const sponsor = fundedKeypair(svm);
   // A standing offer to bob, so cancel and accept could succeed but for the duplicate.
-  expectSuccess(send(svm, [offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey })], alice.publicKey, [alice]));
+  expectSuccess(
+    send(
+      svm,
+      [offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey })],
+      alice.publicKey,
+      [alice],
+    ),
+  );
   return { svm, alice, bob, sponsor, tagRecord };
 });
 
@@ -24,12 +39,39 @@ const world = freshForEachTest(() => {
  * sponsor. The payout wallet of register_tag and set_wallet is bob, who signs.
  */
 const CALLS: Record<RegistryInstructionName, () => TransactionInstruction> = {
-  register_tag: () => registerTagInstruction({ programId, tag: 'carol', owner: world.alice.publicKey, wallet: world.bob.publicKey, feePayer: world.sponsor.publicKey }),
-  set_wallet: () => setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: world.bob.publicKey }),
-  offer_transfer: () => offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.sponsor.publicKey }),
-  cancel_transfer: () => cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
-  accept_transfer: () => acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey }),
-  release_tag: () => releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, receiver: world.bob.publicKey }),
+  register_tag: () =>
+    registerTagInstruction({
+      programId,
+      tag: 'carol',
+      owner: world.alice.publicKey,
+      wallet: world.bob.publicKey,
+      feePayer: world.sponsor.publicKey,
+    }),
+  set_wallet: () =>
+    setWalletInstruction({
+      programId,
+      tagRecord: world.tagRecord,
+      owner: world.alice.publicKey,
+      wallet: world.bob.publicKey,
+    }),
+  offer_transfer: () =>
+    offerTransferInstruction({
+      programId,
+      tagRecord: world.tagRecord,
+      owner: world.alice.publicKey,
+      newOwner: world.sponsor.publicKey,
+    }),
+  cancel_transfer: () =>
+    cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
+  accept_transfer: () =>
+    acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey }),
+  release_tag: () =>
+    releaseTagInstruction({
+      programId,
+      tagRecord: world.tagRecord,
+      owner: world.alice.publicKey,
+      receiver: world.bob.publicKey,
+    }),
 };
 
 type Outcome = RegistryErrorName | 'success';
@@ -60,10 +102,12 @@ const CASES: Array<[RegistryInstructionName, number, number, Outcome]> = [
   ['set_wallet', 1, 2, 'WalletAccountMismatch'],
   ['set_wallet', 2, 0, 'TagRecordNotProgramOwned'],
   ['set_wallet', 2, 1, 'NotTagOwner'], // the wallet signs as if it owned the tag
-  ...(['set_wallet', 'offer_transfer', 'cancel_transfer'] as const).flatMap((name): Array<[RegistryInstructionName, number, number, Outcome]> => [
-    [name, 0, 1, 'OwnerNotSigner'], // a PDA cannot sign
-    [name, 1, 0, 'TagRecordNotProgramOwned'],
-  ]),
+  ...(['set_wallet', 'offer_transfer', 'cancel_transfer'] as const).flatMap(
+    (name): Array<[RegistryInstructionName, number, number, Outcome]> => [
+      [name, 0, 1, 'OwnerNotSigner'], // a PDA cannot sign
+      [name, 1, 0, 'TagRecordNotProgramOwned'],
+    ],
+  ),
   ['accept_transfer', 0, 1, 'NewOwnerNotSigner'],
   ['accept_transfer', 1, 0, 'TagRecordNotProgramOwned'],
   ['release_tag', 0, 1, 'OwnerNotSigner'],
@@ -77,12 +121,21 @@ const CASES: Array<[RegistryInstructionName, number, number, Outcome]> = [
 const HOLDERS = () => [world.alice, world.bob, world.sponsor];
 
 /** `ix` with position `to` holding the account of position `from`; it signs only if we hold its key. */
-function duplicate(ix: TransactionInstruction, from: number, to: number): { ix: TransactionInstruction; signers: Keypair[] } {
+function duplicate(
+  ix: TransactionInstruction,
+  from: number,
+  to: number,
+): { ix: TransactionInstruction; signers: Keypair[] } {
   const key = ix.keys[from].pubkey;
   const holder = HOLDERS().find((k) => k.publicKey.equals(key));
-  const keys = ix.keys.map((meta, i) => (i === to ? { ...meta, pubkey: key, isSigner: meta.isSigner && holder !== undefined } : meta));
+  const keys = ix.keys.map((meta, i) =>
+    i === to ? { ...meta, pubkey: key, isSigner: meta.isSigner && holder !== undefined } : meta,
+  );
   const signers = HOLDERS().filter((k) => keys.some((m) => m.isSigner && m.pubkey.equals(k.publicKey)));
-  return { ix: new TransactionInstruction({ programId, keys, data: ix.data }), signers: [world.sponsor, ...signers.filter((k) => k !== world.sponsor)] };
+  return {
+    ix: new TransactionInstruction({ programId, keys, data: ix.data }),
+    signers: [world.sponsor, ...signers.filter((k) => k !== world.sponsor)],
+  };
 }
 
 /** Every account but the fee payer (whose lamports pay the fee), as it is now. */
@@ -120,26 +173,50 @@ describe('duplicate accounts', () => {
 
   it('release_tag with the owner as receiver: the owner gets every lamport above the deposit, the record rests', () => {
     const extra = 777_000n;
-    expectSuccess(send(world.svm, [SystemProgram.transfer({ fromPubkey: world.sponsor.publicKey, toPubkey: world.tagRecord, lamports: extra })], world.sponsor.publicKey, [world.sponsor]));
+    expectSuccess(
+      send(
+        world.svm,
+        [SystemProgram.transfer({ fromPubkey: world.sponsor.publicKey, toPubkey: world.tagRecord, lamports: extra })],
+        world.sponsor.publicKey,
+        [world.sponsor],
+      ),
+    );
     const record = accountData(world.svm, world.tagRecord)!.lamports;
     const before = accountData(world.svm, world.alice.publicKey)!.lamports;
     const { ix, signers } = duplicate(CALLS.release_tag(), 1, 2);
     expectSuccess(send(world.svm, [ix], world.sponsor.publicKey, signers));
     expect(accountData(world.svm, world.alice.publicKey)!.lamports).toBe(before + extra);
     expect(accountData(world.svm, world.tagRecord)!.lamports).toBe(record - extra);
-    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ owner: world.alice.publicKey, pendingOwner: world.alice.publicKey, wallet: PublicKey.default });
+    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
+      owner: world.alice.publicKey,
+      pendingOwner: world.alice.publicKey,
+      wallet: PublicKey.default,
+    });
   });
 
   it('release_tag with the record in all three positions: OwnerNotSigner, nothing moves', () => {
     const keys = CALLS.release_tag().keys.map((meta) => ({ ...meta, pubkey: world.tagRecord, isSigner: false }));
     const before = snapshot(world.svm, world.tagRecord);
-    const result = send(world.svm, [new TransactionInstruction({ programId, keys, data: CALLS.release_tag().data })], world.sponsor.publicKey, [world.sponsor]);
+    const result = send(
+      world.svm,
+      [new TransactionInstruction({ programId, keys, data: CALLS.release_tag().data })],
+      world.sponsor.publicKey,
+      [world.sponsor],
+    );
     expectRefusal(result, 'OwnerNotSigner');
     expect(snapshot(world.svm, world.tagRecord)).toEqual(before);
   });
 
   it('a lifecycle call on the System Program id as record: TagRecordNotProgramOwned', () => {
-    const ix = setWalletInstruction({ programId, tagRecord: SystemProgram.programId, owner: world.alice.publicKey, wallet: world.bob.publicKey });
-    expectRefusal(send(world.svm, [ix], world.sponsor.publicKey, [world.sponsor, world.alice, world.bob]), 'TagRecordNotProgramOwned');
+    const ix = setWalletInstruction({
+      programId,
+      tagRecord: SystemProgram.programId,
+      owner: world.alice.publicKey,
+      wallet: world.bob.publicKey,
+    });
+    expectRefusal(
+      send(world.svm, [ix], world.sponsor.publicKey, [world.sponsor, world.alice, world.bob]),
+      'TagRecordNotProgramOwned',
+    );
   });
 });

@@ -4,10 +4,28 @@ import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '
 import { describe, expect, it } from 'vitest';
 import { TAG_RECORD_OFFSETS } from '@/lib/chain/account';
 import { type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { acceptTransferInstruction, cancelTransferInstruction, encodeInstructionData, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  encodeInstructionData,
+  INSTRUCTION_DISCRIMINATORS,
+  offerTransferInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+  type RegistryInstructionName,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, plantAccount, rawInstruction, recordBytes, snapshot, withAccount } from './lifecycle-support';
+import {
+  aliceHoldsTag,
+  expectRefusal,
+  freshForEachTest,
+  plantAccount,
+  rawInstruction,
+  recordBytes,
+  snapshot,
+  withAccount,
+} from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const world = freshForEachTest(() => {
@@ -16,9 +34,14 @@ const world = freshForEachTest(() => {
 });
 
 /** Each lifecycle instruction as its rightful signer would send it against `record`; set_wallet names the payee, who signs. */
-const CALLS: Record<Exclude<RegistryInstructionName, 'register_tag'>, (record: PublicKey, signer: PublicKey) => TransactionInstruction> = {
-  set_wallet: (tagRecord, owner) => setWalletInstruction({ programId, tagRecord, owner, wallet: world.payee.publicKey }),
-  offer_transfer: (tagRecord, owner) => offerTransferInstruction({ programId, tagRecord, owner, newOwner: Keypair.generate().publicKey }),
+const CALLS: Record<
+  Exclude<RegistryInstructionName, 'register_tag'>,
+  (record: PublicKey, signer: PublicKey) => TransactionInstruction
+> = {
+  set_wallet: (tagRecord, owner) =>
+    setWalletInstruction({ programId, tagRecord, owner, wallet: world.payee.publicKey }),
+  offer_transfer: (tagRecord, owner) =>
+    offerTransferInstruction({ programId, tagRecord, owner, newOwner: Keypair.generate().publicKey }),
   cancel_transfer: (tagRecord, owner) => cancelTransferInstruction({ programId, tagRecord, owner }),
   accept_transfer: (tagRecord, newOwner) => acceptTransferInstruction({ programId, tagRecord, newOwner }),
   release_tag: (tagRecord, owner) => releaseTagInstruction({ programId, tagRecord, owner, receiver: owner }),
@@ -33,7 +56,12 @@ function sendAs(ix: TransactionInstruction, signer: Keypair) {
 }
 
 /** Sends `ix` as `sendAs` does, and checks the refusal and that `address` did not change. */
-function expectRefused(ix: TransactionInstruction, signer: Keypair, error: RegistryErrorName, address = world.tagRecord) {
+function expectRefused(
+  ix: TransactionInstruction,
+  signer: Keypair,
+  error: RegistryErrorName,
+  address = world.tagRecord,
+) {
   const before = snapshot(world.svm, address);
   expectRefusal(sendAs(ix, signer), error);
   expect(snapshot(world.svm, address)).toEqual(before);
@@ -41,7 +69,21 @@ function expectRefused(ix: TransactionInstruction, signer: Keypair, error: Regis
 
 /** For accept: a standing offer to bob, so that only the failure under test can stop it. */
 function offerToBob() {
-  expectSuccess(send(world.svm, [offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.bob.publicKey })], world.alice.publicKey, [world.alice]));
+  expectSuccess(
+    send(
+      world.svm,
+      [
+        offerTransferInstruction({
+          programId,
+          tagRecord: world.tagRecord,
+          owner: world.alice.publicKey,
+          newOwner: world.bob.publicKey,
+        }),
+      ],
+      world.alice.publicKey,
+      [world.alice],
+    ),
+  );
 }
 
 /** The rightful signer of each call, after an offer to bob when the call needs one (cancel, accept). */
@@ -62,7 +104,11 @@ describe('the signer', () => {
 
   it('accept_transfer refuses the pending owner unsigned with NewOwnerNotSigner', () => {
     offerToBob();
-    expectRefused(withAccount(CALLS.accept_transfer(world.tagRecord, world.bob.publicKey), 1, { isSigner: false }), world.mallory, 'NewOwnerNotSigner');
+    expectRefused(
+      withAccount(CALLS.accept_transfer(world.tagRecord, world.bob.publicKey), 1, { isSigner: false }),
+      world.mallory,
+      'NewOwnerNotSigner',
+    );
   });
 
   it.each([
@@ -76,18 +122,37 @@ describe('the signer', () => {
 
 describe('the arguments and the offer', () => {
   it('offer_transfer refuses the zero address with NewOwnerIsZero', () => {
-    const ix = offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: PublicKey.default });
+    const ix = offerTransferInstruction({
+      programId,
+      tagRecord: world.tagRecord,
+      owner: world.alice.publicKey,
+      newOwner: PublicKey.default,
+    });
     expectRefused(ix, world.alice, 'NewOwnerIsZero');
   });
 
   it('offer_transfer refuses the owner itself with NewOwnerIsOwner', () => {
-    const ix = offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.alice.publicKey });
+    const ix = offerTransferInstruction({
+      programId,
+      tagRecord: world.tagRecord,
+      owner: world.alice.publicKey,
+      newOwner: world.alice.publicKey,
+    });
     expectRefused(ix, world.alice, 'NewOwnerIsOwner');
   });
 
   it('set_wallet refuses the zero address with WalletIsZero (payments there would be lost)', () => {
     // Nobody can sign for the zero address (the System Program's): the account goes unsigned.
-    const ix = withAccount(setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: PublicKey.default }), 2, { isSigner: false });
+    const ix = withAccount(
+      setWalletInstruction({
+        programId,
+        tagRecord: world.tagRecord,
+        owner: world.alice.publicKey,
+        wallet: PublicKey.default,
+      }),
+      2,
+      { isSigner: false },
+    );
     expectRefused(ix, world.alice, 'WalletIsZero');
   });
 
@@ -100,34 +165,52 @@ describe('the arguments and the offer', () => {
   });
 
   it('release_tag refuses a read-only receiver with ReceiverNotWritable', () => {
-    const ix = withAccount(releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, receiver: world.bob.publicKey }), 2, { isWritable: false });
+    const ix = withAccount(
+      releaseTagInstruction({
+        programId,
+        tagRecord: world.tagRecord,
+        owner: world.alice.publicKey,
+        receiver: world.bob.publicKey,
+      }),
+      2,
+      { isWritable: false },
+    );
     expectRefused(ix, world.alice, 'ReceiverNotWritable');
   });
 });
 
 describe('the record account', () => {
-  it.each(LIFECYCLE)('%s refuses a record of tag A planted at the address of tag B with InvalidTagRecordAddress', (name) => {
-    const signer = rightful(name);
-    const [bobsAddress] = findTagRecordAddress('bob', programId);
-    // alice's exact record bytes, owned by the program, but at bob's PDA.
-    plantAccount(world.svm, bobsAddress, accountBytes(world.tagRecord));
-    expectRefused(CALLS[name](bobsAddress, signer.publicKey), signer, 'InvalidTagRecordAddress', bobsAddress);
-  });
+  it.each(LIFECYCLE)(
+    '%s refuses a record of tag A planted at the address of tag B with InvalidTagRecordAddress',
+    (name) => {
+      const signer = rightful(name);
+      const [bobsAddress] = findTagRecordAddress('bob', programId);
+      // alice's exact record bytes, owned by the program, but at bob's PDA.
+      plantAccount(world.svm, bobsAddress, accountBytes(world.tagRecord));
+      expectRefused(CALLS[name](bobsAddress, signer.publicKey), signer, 'InvalidTagRecordAddress', bobsAddress);
+    },
+  );
 
-  it.each(LIFECYCLE)('%s refuses a program-owned record at an address that is no PDA of its tag with InvalidTagRecordAddress', (name) => {
-    const signer = rightful(name);
-    const anywhere = Keypair.generate().publicKey;
-    plantAccount(world.svm, anywhere, accountBytes(world.tagRecord));
-    expectRefused(CALLS[name](anywhere, signer.publicKey), signer, 'InvalidTagRecordAddress', anywhere);
-  });
+  it.each(LIFECYCLE)(
+    '%s refuses a program-owned record at an address that is no PDA of its tag with InvalidTagRecordAddress',
+    (name) => {
+      const signer = rightful(name);
+      const anywhere = Keypair.generate().publicKey;
+      plantAccount(world.svm, anywhere, accountBytes(world.tagRecord));
+      expectRefused(CALLS[name](anywhere, signer.publicKey), signer, 'InvalidTagRecordAddress', anywhere);
+    },
+  );
 
-  it.each(LIFECYCLE)('%s refuses a record whose stored bump is not the one of its address with InvalidTagRecordAddress', (name) => {
-    const signer = rightful(name);
-    const data = accountBytes(world.tagRecord);
-    data[TAG_RECORD_OFFSETS.bump] -= 1;
-    plantAccount(world.svm, world.tagRecord, data);
-    expectRefused(CALLS[name](world.tagRecord, signer.publicKey), signer, 'InvalidTagRecordAddress');
-  });
+  it.each(LIFECYCLE)(
+    '%s refuses a record whose stored bump is not the one of its address with InvalidTagRecordAddress',
+    (name) => {
+      const signer = rightful(name);
+      const data = accountBytes(world.tagRecord);
+      data[TAG_RECORD_OFFSETS.bump] -= 1;
+      plantAccount(world.svm, world.tagRecord, data);
+      expectRefused(CALLS[name](world.tagRecord, signer.publicKey), signer, 'InvalidTagRecordAddress');
+    },
+  );
 
   it.each([
     ['the System Program', () => SystemProgram.programId],
@@ -137,7 +220,12 @@ describe('the record account', () => {
       // The right discriminator, the right owner key and offer, at the real PDA of an unregistered tag.
       const [address] = findTagRecordAddress('lookalike', programId);
       const signer = name === 'accept_transfer' ? world.bob : world.alice;
-      plantAccount(world.svm, address, recordBytes('lookalike', world.alice.publicKey, { pendingOwner: world.bob.publicKey }), lookAlikeOwner());
+      plantAccount(
+        world.svm,
+        address,
+        recordBytes('lookalike', world.alice.publicKey, { pendingOwner: world.bob.publicKey }),
+        lookAlikeOwner(),
+      );
       expectRefused(CALLS[name](address, signer.publicKey), signer, 'TagRecordNotProgramOwned', address);
     }
   });
@@ -145,8 +233,20 @@ describe('the record account', () => {
   it.each([
     ['the old 117-byte layout', (d: Uint8Array) => d.subarray(0, 117)],
     ['one byte more', (d: Uint8Array) => new Uint8Array([...d, 0])],
-    ['another discriminator', (d: Uint8Array) => { d[0] ^= 1; return d; }],
-    ['a tag length over 32', (d: Uint8Array) => { new DataView(d.buffer).setUint32(TAG_RECORD_OFFSETS.tagLength, 33, true); return d; }],
+    [
+      'another discriminator',
+      (d: Uint8Array) => {
+        d[0] ^= 1;
+        return d;
+      },
+    ],
+    [
+      'a tag length over 32',
+      (d: Uint8Array) => {
+        new DataView(d.buffer).setUint32(TAG_RECORD_OFFSETS.tagLength, 33, true);
+        return d;
+      },
+    ],
   ])('every call refuses program-owned data with %s with NotATagRecord', (_case, bend) => {
     offerToBob(); // so that neither cancel nor accept could fail for want of an offer
     const valid = accountBytes(world.tagRecord);
@@ -165,29 +265,48 @@ describe('the record account', () => {
 
   it.each(LIFECYCLE)('%s refuses a read-only record with TagRecordNotWritable', (name) => {
     const signer = rightful(name);
-    expectRefused(withAccount(CALLS[name](world.tagRecord, signer.publicKey), 0, { isWritable: false }), signer, 'TagRecordNotWritable');
+    expectRefused(
+      withAccount(CALLS[name](world.tagRecord, signer.publicKey), 0, { isWritable: false }),
+      signer,
+      'TagRecordNotWritable',
+    );
   });
 });
 
 describe('the instruction', () => {
-  it.each(LIFECYCLE)('%s refuses too few accounts with NotEnoughAccounts (set_wallet without its wallet: WalletAccountMissing)', (name) => {
-    const signer = rightful(name);
-    const ix = CALLS[name](world.tagRecord, signer.publicKey);
-    expectRefused(rawInstruction(ix.keys.slice(0, -1), ix.data), signer, name === 'set_wallet' ? 'WalletAccountMissing' : 'NotEnoughAccounts');
-  });
+  it.each(LIFECYCLE)(
+    '%s refuses too few accounts with NotEnoughAccounts (set_wallet without its wallet: WalletAccountMissing)',
+    (name) => {
+      const signer = rightful(name);
+      const ix = CALLS[name](world.tagRecord, signer.publicKey);
+      expectRefused(
+        rawInstruction(ix.keys.slice(0, -1), ix.data),
+        signer,
+        name === 'set_wallet' ? 'WalletAccountMissing' : 'NotEnoughAccounts',
+      );
+    },
+  );
 
   it.each(LIFECYCLE)('%s ignores accounts past the ones its ABI lists', (name) => {
     const signer = rightful(name);
     const ix = CALLS[name](world.tagRecord, signer.publicKey);
-    const extra = [{ pubkey: world.tagRecord, isSigner: false, isWritable: true }, { pubkey: world.mallory.publicKey, isSigner: false, isWritable: true }];
+    const extra = [
+      { pubkey: world.tagRecord, isSigner: false, isWritable: true },
+      { pubkey: world.mallory.publicKey, isSigner: false, isWritable: true },
+    ];
     expectSuccess(sendAs(rawInstruction([...ix.keys, ...extra], ix.data), signer));
   });
 
   it.each(LIFECYCLE)('%s refuses a trailing byte, and a byte short, with InvalidInstructionData', (name) => {
     const signer = rightful(name);
     const ix = CALLS[name](world.tagRecord, signer.publicKey);
-    expectRefused(rawInstruction(ix.keys, Buffer.concat([ix.data, Buffer.from([0])])), signer, 'InvalidInstructionData');
-    if (ix.data.length > 8) expectRefused(rawInstruction(ix.keys, ix.data.subarray(0, -1)), signer, 'InvalidInstructionData');
+    expectRefused(
+      rawInstruction(ix.keys, Buffer.concat([ix.data, Buffer.from([0])])),
+      signer,
+      'InvalidInstructionData',
+    );
+    if (ix.data.length > 8)
+      expectRefused(rawInstruction(ix.keys, ix.data.subarray(0, -1)), signer, 'InvalidInstructionData');
   });
 
   it.each([
@@ -195,7 +314,12 @@ describe('the instruction', () => {
     ['seven bytes of a discriminator', Buffer.from(INSTRUCTION_DISCRIMINATORS.release_tag).subarray(0, 7)],
     ['an unknown discriminator', Buffer.from('unknown!')],
   ])('refuses %s with InvalidInstructionData', (_case, data) => {
-    const keys = releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, receiver: world.alice.publicKey }).keys;
+    const keys = releaseTagInstruction({
+      programId,
+      tagRecord: world.tagRecord,
+      owner: world.alice.publicKey,
+      receiver: world.alice.publicKey,
+    }).keys;
     expectRefused(rawInstruction(keys, data), world.alice, 'InvalidInstructionData');
   });
 

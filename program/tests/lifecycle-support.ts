@@ -12,11 +12,28 @@ import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/chain/ac
 import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/chain/registry-errors';
 import { registerTagInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
-import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
+import {
+  accountData,
+  customErrorCode,
+  expectSuccess,
+  fundedKeypair,
+  logs,
+  PROGRAM_ID,
+  send,
+  startSvm,
+  toAddress,
+  type SendResult,
+} from '@/program/litesvm-harness';
 
 /** Registers `tag` for `owner` (who pays) and returns the record's address. */
 export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {
-  const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet, feePayer: owner.publicKey });
+  const ix = registerTagInstruction({
+    programId: PROGRAM_ID,
+    tag,
+    owner: owner.publicKey,
+    wallet,
+    feePayer: owner.publicKey,
+  });
   expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
 }
@@ -53,14 +70,26 @@ export function recordAt(svm: LiteSVM, address: PublicKey): TagRecord {
 /** Everything about an account that a refused call must leave as it was. */
 export function snapshot(svm: LiteSVM, address: PublicKey) {
   const account = accountData(svm, address);
-  return account && { data: Buffer.from(account.data).toString('hex'), owner: account.owner.toBase58(), lamports: account.lamports };
+  return (
+    account && {
+      data: Buffer.from(account.data).toString('hex'),
+      owner: account.owner.toBase58(),
+      lamports: account.lamports,
+    }
+  );
 }
 
 /**
  * Writes an account the runtime's rules would never let exist this way: a record at the
  * wrong address, a look-alike owned by another program. `owner` defaults to this program.
  */
-export function plantAccount(svm: LiteSVM, address: PublicKey, data: Uint8Array, owner: PublicKey = PROGRAM_ID, lamports = 10_000_000n) {
+export function plantAccount(
+  svm: LiteSVM,
+  address: PublicKey,
+  data: Uint8Array,
+  owner: PublicKey = PROGRAM_ID,
+  lamports = 10_000_000n,
+) {
   svm.setAccount({
     address: toAddress(address),
     data,
@@ -74,7 +103,15 @@ export function plantAccount(svm: LiteSVM, address: PublicKey, data: Uint8Array,
 /** A record the program could have written for `tag` (canonical bump), as bytes. */
 export function recordBytes(tag: string, owner: PublicKey, overrides: Partial<TagRecord> = {}): Uint8Array {
   const [, bump] = findTagRecordAddress(tag, PROGRAM_ID);
-  return encodeTagRecord({ owner, wallet: owner, pendingOwner: null, bump, registeredAt: 1_700_000_000n, tag, ...overrides });
+  return encodeTagRecord({
+    owner,
+    wallet: owner,
+    pendingOwner: null,
+    bump,
+    registeredAt: 1_700_000_000n,
+    tag,
+    ...overrides,
+  });
 }
 
 /** An instruction of the program with every account spelled out, so a test can bend one. */
@@ -83,7 +120,11 @@ export function rawInstruction(keys: AccountMeta[], data: Uint8Array): Transacti
 }
 
 /** The instruction's metas with one position replaced (flags kept unless given). */
-export function withAccount(ix: TransactionInstruction, position: number, change: Partial<AccountMeta>): TransactionInstruction {
+export function withAccount(
+  ix: TransactionInstruction,
+  position: number,
+  change: Partial<AccountMeta>,
+): TransactionInstruction {
   const keys = ix.keys.map((key, i) => (i === position ? { ...key, ...change } : key));
   return new TransactionInstruction({ programId: ix.programId, keys, data: ix.data });
 }
@@ -95,8 +136,15 @@ export function withAccount(ix: TransactionInstruction, position: number, change
 export function expectRefusal(result: SendResult, name: RegistryErrorName) {
   const { code, msg } = REGISTRY_ERRORS.find((e) => e.name === name)!;
   expect(customErrorCode(result)).toBe(code);
-  expect(logs(result)).toContain(`Program log: AnchorError occurred. Error Code: ${name}. Error Number: ${code}. Error Message: ${msg}.`);
+  expect(logs(result)).toContain(
+    `Program log: AnchorError occurred. Error Code: ${name}. Error Number: ${code}. Error Message: ${msg}.`,
+  );
   const parsed = AnchorError.parse(logs(result));
-  expect(parsed?.error).toEqual({ errorCode: { code: name, number: code }, errorMessage: msg, comparedValues: undefined, origin: undefined });
+  expect(parsed?.error).toEqual({
+    errorCode: { code: name, number: code },
+    errorMessage: msg,
+    comparedValues: undefined,
+    origin: undefined,
+  });
   expect(parsed?.program.toBase58()).toBe(PROGRAM_ID.toBase58());
 }

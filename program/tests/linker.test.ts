@@ -39,7 +39,14 @@ function deployAndRun(so: Uint8Array, ...data: number[][]) {
   const svm = newSvm();
   const { programId } = deployToLiteSvm(svm, so, { program: generateSigner() });
   const payer = fundedKeypair(svm);
-  return data.map((d) => send(svm, [new TransactionInstruction({ programId: new PublicKey(programId), keys: [], data: Buffer.from(d) })], payer.publicKey, [payer]));
+  return data.map((d) =>
+    send(
+      svm,
+      [new TransactionInstruction({ programId: new PublicKey(programId), keys: [], data: Buffer.from(d) })],
+      payer.publicKey,
+      [payer],
+    ),
+  );
 }
 
 describe('murmur3_32, the syscall hash', () => {
@@ -62,7 +69,13 @@ describe('SBPF v3 linker', () => {
     const [ro, code] = elf.programHeaders;
     expect(elf.programHeaders).toHaveLength(2);
     expect(ro).toMatchObject({ type: 1, flags: 4, offset: 64 + 2 * 56, vaddr: 0n, paddr: 0n });
-    expect(code).toMatchObject({ type: 1, flags: 1, offset: ro.offset + ro.filesz, vaddr: CODE_VADDR, paddr: CODE_VADDR });
+    expect(code).toMatchObject({
+      type: 1,
+      flags: 1,
+      offset: ro.offset + ro.filesz,
+      vaddr: CODE_VADDR,
+      paddr: CODE_VADDR,
+    });
     for (const p of elf.programHeaders) {
       expect(p.filesz % 8).toBe(0);
       expect(p.memsz).toBe(p.filesz);
@@ -102,12 +115,30 @@ describe('SBPF v3 linker', () => {
   });
 
   it.each([
-    ['alu32', /in function add_low_halves at add_low_halves\+0x8 \(\.text instruction 1\): add32 \(opcode 0x0c\) is ALU32 class/],
-    ['pqr', /in function compare_low_half at compare_low_half\+0x8 \(\.text instruction 1\): .*opcode 0x26.* class 0x06, the PQR class/],
-    ['hor64', /in function high_bits at high_bits\+0x0 \(\.text instruction 0\): hor64 \(opcode 0xf7\) exists only in SBPF v2/],
-    ['extern-data', /in function look_up at look_up\+0x0 \(\.text instruction 0\): unresolvable relocation: lddw of lookup_table, which is undefined/],
-    ['writable-global', /in function entrypoint at entrypoint\+0x8 \(\.text instruction 1\): lddw of counter: writable data is not allowed in SBPF programs: counter \(\.bss\)/],
-    ['libc-call', /in function entrypoint at entrypoint\+0x10 \(\.text instruction 2\): call to strcmp, an unknown syscall/],
+    [
+      'alu32',
+      /in function add_low_halves at add_low_halves\+0x8 \(\.text instruction 1\): add32 \(opcode 0x0c\) is ALU32 class/,
+    ],
+    [
+      'pqr',
+      /in function compare_low_half at compare_low_half\+0x8 \(\.text instruction 1\): .*opcode 0x26.* class 0x06, the PQR class/,
+    ],
+    [
+      'hor64',
+      /in function high_bits at high_bits\+0x0 \(\.text instruction 0\): hor64 \(opcode 0xf7\) exists only in SBPF v2/,
+    ],
+    [
+      'extern-data',
+      /in function look_up at look_up\+0x0 \(\.text instruction 0\): unresolvable relocation: lddw of lookup_table, which is undefined/,
+    ],
+    [
+      'writable-global',
+      /in function entrypoint at entrypoint\+0x8 \(\.text instruction 1\): lddw of counter: writable data is not allowed in SBPF programs: counter \(\.bss\)/,
+    ],
+    [
+      'libc-call',
+      /in function entrypoint at entrypoint\+0x10 \(\.text instruction 2\): call to strcmp, an unknown syscall/,
+    ],
   ])('refuses %s, naming the function and the instruction', (fixture, message) => {
     let error: unknown;
     try {

@@ -48,9 +48,17 @@ async function funded(cluster: Cluster): Promise<Signer> {
   return signer;
 }
 
-async function send(cluster: Cluster, payer: Signer, instructions: Parameters<typeof signedTransaction>[0], signers: Signer[] = []) {
+async function send(
+  cluster: Cluster,
+  payer: Signer,
+  instructions: Parameters<typeof signedTransaction>[0],
+  signers: Signer[] = [],
+) {
   const recent = await cluster.latestBlockhash();
-  return cluster.sendAndConfirm(signedTransaction(instructions, payer.address, recent, [payer, ...signers]), recent.lastValidBlockHeight);
+  return cluster.sendAndConfirm(
+    signedTransaction(instructions, payer.address, recent, [payer, ...signers]),
+    recent.lastValidBlockHeight,
+  );
 }
 
 async function register(url: string, tag: string): Promise<string[]> {
@@ -58,9 +66,20 @@ async function register(url: string, tag: string): Promise<string[]> {
   const owner = Keypair.generate();
   await new Cluster(url).airdrop(owner.publicKey.toBase58(), 1_000_000_000);
   const programId = new PublicKey(LOCALNET_PROGRAM_ID);
-  const tx = new Transaction().add(registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }));
+  const tx = new Transaction().add(
+    registerTagInstruction({
+      programId,
+      tag,
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    }),
+  );
   const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });
-  return (await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }))?.meta?.logMessages ?? [];
+  return (
+    (await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }))?.meta
+      ?.logMessages ?? []
+  );
 }
 
 describe('the localnet deploys the registry through loader-v3 with every feature on', () => {
@@ -69,7 +88,11 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     const program = await new Cluster(net.url).account(LOCALNET_PROGRAM_ID);
     expect(program).toMatchObject({ owner: LOADER_V3_PROGRAM_ADDRESS, executable: true });
     const lines: string[] = [];
-    const code = await runCli(['verify', '--url', net.url, '--program-id', LOCALNET_PROGRAM_ID, '--so', COMMITTED_SO], { log: (l) => lines.push(l), error: (l) => lines.push(l) }, {});
+    const code = await runCli(
+      ['verify', '--url', net.url, '--program-id', LOCALNET_PROGRAM_ID, '--so', COMMITTED_SO],
+      { log: (l) => lines.push(l), error: (l) => lines.push(l) },
+      {},
+    );
     expect(code, lines.join('\n')).toBe(0);
     expect(lines).toContain('MATCH: the deployed program is this build');
     expect((await register(net.url, 'alice')).join('\n')).toContain(`Program ${LOCALNET_PROGRAM_ID} success`);
@@ -83,15 +106,42 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     const buffer = generateSigner();
     const program = generateSigner();
     const lamports = await cluster.minimumBalance(BUFFER_HEADER_SIZE + so.length);
-    await send(cluster, payer, createBufferInstructions({ payer: payer.address, buffer: buffer.address, authority: payer.address, programLength: so.length, lamports }), [buffer]);
+    await send(
+      cluster,
+      payer,
+      createBufferInstructions({
+        payer: payer.address,
+        buffer: buffer.address,
+        authority: payer.address,
+        programLength: so.length,
+        lamports,
+      }),
+      [buffer],
+    );
     const chunk = writeChunkSize({ payer, authority: payer });
     for (let offset = 0; offset < so.length; offset += chunk) {
-      await send(cluster, payer, [writeInstruction({ buffer: buffer.address, authority: payer.address, offset, bytes: so.subarray(offset, offset + chunk) })]);
+      await send(cluster, payer, [
+        writeInstruction({
+          buffer: buffer.address,
+          authority: payer.address,
+          offset,
+          bytes: so.subarray(offset, offset + chunk),
+        }),
+      ]);
     }
-    const deploy = deployInstructions({ payer: payer.address, programId: program.address, buffer: buffer.address, authority: payer.address, maxDataLength: so.length, programAccountLamports: await cluster.minimumBalance(PROGRAM_ACCOUNT_SIZE) });
+    const deploy = deployInstructions({
+      payer: payer.address,
+      programId: program.address,
+      buffer: buffer.address,
+      authority: payer.address,
+      maxDataLength: so.length,
+      programAccountLamports: await cluster.minimumBalance(PROGRAM_ACCOUNT_SIZE),
+    });
     const refused = await send(cluster, payer, deploy, [program]).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TransactionFailed);
-    expect((refused as TransactionFailed).logs).toContain('Detected sbpf_version required by the executable which are not enabled');
+    expect((refused as TransactionFailed).logs).toContain(
+      'Detected sbpf_version required by the executable which are not enabled',
+    );
   });
 
   it('keeps its state across a restart, and puts a rebuilt .so live through an upgrade on the next start', async () => {
@@ -107,9 +157,17 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     writeFileSync(soPath, buildChangedProgram(path.join(work, 'build'), UPGRADE_LOG));
     const second = await start({ dataDir, programs });
     const cluster = new Cluster(second.url);
-    expect(await cluster.account(findTagRecordAddress('persisted', new PublicKey(LOCALNET_PROGRAM_ID))[0].toBase58())).not.toBeNull();
+    expect(
+      await cluster.account(findTagRecordAddress('persisted', new PublicKey(LOCALNET_PROGRAM_ID))[0].toBase58()),
+    ).not.toBeNull();
     expect(await register(second.url, 'rebuilt')).toContain(`Program log: ${UPGRADE_LOG}`);
     const lines: string[] = [];
-    expect(await runCli(['verify', '--url', second.url, '--program-id', LOCALNET_PROGRAM_ID, '--so', soPath], { log: (l) => lines.push(l), error: (l) => lines.push(l) }, {})).toBe(0);
+    expect(
+      await runCli(
+        ['verify', '--url', second.url, '--program-id', LOCALNET_PROGRAM_ID, '--so', soPath],
+        { log: (l) => lines.push(l), error: (l) => lines.push(l) },
+        {},
+      ),
+    ).toBe(0);
   });
 });

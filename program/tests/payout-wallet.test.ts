@@ -11,7 +11,16 @@ import { findTagRecordAddress } from '@/lib/chain/pda';
 import { LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { readKeypairFile } from '@/program/deploy/keys';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, plantAccount, rawInstruction, recordAt, snapshot, withAccount } from './lifecycle-support';
+import {
+  aliceHoldsTag,
+  expectRefusal,
+  freshForEachTest,
+  plantAccount,
+  rawInstruction,
+  recordAt,
+  snapshot,
+  withAccount,
+} from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
@@ -29,7 +38,13 @@ const world = freshForEachTest(() => {
 /** Creates an account at `key`'s own address owned by the token program, so `key` can sign for it. */
 function tokenProgramAccount(svm: LiteSVM, payer: Keypair, key: Keypair, space: number, init: TransactionInstruction) {
   const lamports = Number(svm.minimumBalanceForRentExemption(BigInt(space)));
-  const create = SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: key.publicKey, lamports, space, programId: TOKEN_PROGRAM_ID });
+  const create = SystemProgram.createAccount({
+    fromPubkey: payer.publicKey,
+    newAccountPubkey: key.publicKey,
+    lamports,
+    space,
+    programId: TOKEN_PROGRAM_ID,
+  });
   expectSuccess(send(svm, [create, init], payer.publicKey, [payer, key]));
   expect(accountData(svm, key.publicKey)?.owner).toEqual(TOKEN_PROGRAM_ID);
 }
@@ -38,7 +53,17 @@ function tokenProgramAccount(svm: LiteSVM, payer: Keypair, key: Keypair, space: 
 function mintAtKeypair(svm: LiteSVM, payer: Keypair): Keypair {
   const mint = Keypair.generate();
   const data = Buffer.concat([Buffer.from([INITIALIZE_MINT_2, 6]), payer.publicKey.toBuffer(), Buffer.from([0])]);
-  tokenProgramAccount(svm, payer, mint, MINT_SIZE, new TransactionInstruction({ programId: TOKEN_PROGRAM_ID, keys: [{ pubkey: mint.publicKey, isSigner: false, isWritable: true }], data }));
+  tokenProgramAccount(
+    svm,
+    payer,
+    mint,
+    MINT_SIZE,
+    new TransactionInstruction({
+      programId: TOKEN_PROGRAM_ID,
+      keys: [{ pubkey: mint.publicKey, isSigner: false, isWritable: true }],
+      data,
+    }),
+  );
   return mint;
 }
 
@@ -46,8 +71,21 @@ function mintAtKeypair(svm: LiteSVM, payer: Keypair): Keypair {
 function tokenAccountAtKeypair(svm: LiteSVM, payer: Keypair): Keypair {
   const mint = mintAtKeypair(svm, payer);
   const account = Keypair.generate();
-  const keys = [{ pubkey: account.publicKey, isSigner: false, isWritable: true }, { pubkey: mint.publicKey, isSigner: false, isWritable: false }];
-  tokenProgramAccount(svm, payer, account, TOKEN_ACCOUNT_SIZE, new TransactionInstruction({ programId: TOKEN_PROGRAM_ID, keys, data: Buffer.concat([Buffer.from([INITIALIZE_ACCOUNT_3]), payer.publicKey.toBuffer()]) }));
+  const keys = [
+    { pubkey: account.publicKey, isSigner: false, isWritable: true },
+    { pubkey: mint.publicKey, isSigner: false, isWritable: false },
+  ];
+  tokenProgramAccount(
+    svm,
+    payer,
+    account,
+    TOKEN_ACCOUNT_SIZE,
+    new TransactionInstruction({
+      programId: TOKEN_PROGRAM_ID,
+      keys,
+      data: Buffer.concat([Buffer.from([INITIALIZE_ACCOUNT_3]), payer.publicKey.toBuffer()]),
+    }),
+  );
   return account;
 }
 
@@ -56,11 +94,14 @@ const UNSPENDABLE: Array<[string, () => Keypair]> = [
   ['an SPL token account', () => tokenAccountAtKeypair(world.svm, world.sponsor)],
   ['an SPL mint', () => mintAtKeypair(world.svm, world.sponsor)],
   ['a program (the registry itself, whose keypair is public on localnet)', () => programKeypair()],
-  ['an account another program owns', () => {
-    const key = Keypair.generate();
-    plantAccount(world.svm, key.publicKey, new Uint8Array(8), Keypair.generate().publicKey);
-    return key;
-  }],
+  [
+    'an account another program owns',
+    () => {
+      const key = Keypair.generate();
+      plantAccount(world.svm, key.publicKey, new Uint8Array(8), Keypair.generate().publicKey);
+      return key;
+    },
+  ],
 ];
 
 /** The registry program's own keypair (public, localnet only): loader-v3 owns its account. */
@@ -85,13 +126,22 @@ function expectRefused(ix: TransactionInstruction, signers: Keypair[], error: Re
 describe('register_tag: the payout wallet', () => {
   it('a separate wallet that signs (an address with no account yet) is stored', () => {
     expect(accountData(world.svm, world.payee.publicKey)).toBeNull();
-    expectSuccess(send(world.svm, [registerIx(world.alice.publicKey, world.payee.publicKey)], world.sponsor.publicKey, [world.sponsor, world.alice, world.payee]));
-    expect(recordAt(world.svm, findTagRecordAddress('carol', programId)[0])).toMatchObject({ owner: world.alice.publicKey, wallet: world.payee.publicKey });
+    expectSuccess(
+      send(world.svm, [registerIx(world.alice.publicKey, world.payee.publicKey)], world.sponsor.publicKey, [
+        world.sponsor,
+        world.alice,
+        world.payee,
+      ]),
+    );
+    expect(recordAt(world.svm, findTagRecordAddress('carol', programId)[0])).toMatchObject({
+      owner: world.alice.publicKey,
+      wallet: world.payee.publicKey,
+    });
   });
 
   it.each([
     ['the owner (5 accounts, the 5th a duplicate of the owner)', () => world.alice, () => world.sponsor],
-    ['the owner who also pays (the owner\'s key in three positions)', () => world.alice, () => world.alice],
+    ["the owner who also pays (the owner's key in three positions)", () => world.alice, () => world.alice],
     ['the sponsor', () => world.sponsor, () => world.sponsor],
   ])('the wallet may be %s, which already signs', (_case, wallet, payer) => {
     const ix = registerIx(world.alice.publicKey, wallet().publicKey, payer().publicKey);
@@ -106,7 +156,9 @@ describe('register_tag: the payout wallet', () => {
   });
 
   it('refuses a wallet account other than the wallet argument with WalletAccountMismatch, even one that signs', () => {
-    const ix = withAccount(registerIx(world.alice.publicKey, world.payee.publicKey), 4, { pubkey: world.bob.publicKey });
+    const ix = withAccount(registerIx(world.alice.publicKey, world.payee.publicKey), 4, {
+      pubkey: world.bob.publicKey,
+    });
     expectRefused(ix, [world.alice, world.bob], 'WalletAccountMismatch');
   });
 
@@ -132,11 +184,19 @@ describe('set_wallet: the payout wallet', () => {
   });
 
   it('refuses a wallet that does not sign with WalletNotSigner', () => {
-    expectRefused(withAccount(setWalletIx(world.payee.publicKey), 2, { isSigner: false }), [world.alice], 'WalletNotSigner');
+    expectRefused(
+      withAccount(setWalletIx(world.payee.publicKey), 2, { isSigner: false }),
+      [world.alice],
+      'WalletNotSigner',
+    );
   });
 
   it('refuses a wallet account other than the wallet argument with WalletAccountMismatch', () => {
-    expectRefused(withAccount(setWalletIx(world.payee.publicKey), 2, { pubkey: world.bob.publicKey }), [world.alice, world.bob], 'WalletAccountMismatch');
+    expectRefused(
+      withAccount(setWalletIx(world.payee.publicKey), 2, { pubkey: world.bob.publicKey }),
+      [world.alice, world.bob],
+      'WalletAccountMismatch',
+    );
   });
 
   it.each(UNSPENDABLE)('refuses %s as wallet, its key signing, with WalletNotSystemOwned', (_case, make) => {
@@ -150,7 +210,7 @@ describe('set_wallet: the payout wallet', () => {
     expect(recordAt(world.svm, world.tagRecord).wallet).toEqual(world.alice.publicKey);
   });
 
-  it('checks the owner before the wallet account: a stranger\'s two-account call is NotTagOwner', () => {
+  it("checks the owner before the wallet account: a stranger's two-account call is NotTagOwner", () => {
     const ix = setWalletIx(world.payee.publicKey, world.bob.publicKey);
     expectRefused(rawInstruction(ix.keys.slice(0, 2), ix.data), [world.bob], 'NotTagOwner');
   });

@@ -47,12 +47,17 @@ async function startProxy(options: { mainnet?: boolean; dropEverySend?: number; 
   const proxy = await startRpcProxy(localnet.url, (request) => {
     // Batches (the deploy sends none) are forwarded as they come.
     const call = Array.isArray(request) ? undefined : request;
-    if (options.mainnet && call?.method === 'getGenesisHash') return { json: { jsonrpc: '2.0', id: call.id, result: MAINNET_GENESIS } };
+    if (options.mainnet && call?.method === 'getGenesisHash')
+      return { json: { jsonrpc: '2.0', id: call.id, result: MAINNET_GENESIS } };
     if (call?.method === 'sendTransaction' && options.dropEverySend && ++sends % options.dropEverySend === 0) {
       dropped++;
       return { status: 503, text: 'overloaded' };
     }
-    if (call?.method === 'getSignatureStatuses' && options.throttleEveryStatus && ++statuses % options.throttleEveryStatus === 0) {
+    if (
+      call?.method === 'getSignatureStatuses' &&
+      options.throttleEveryStatus &&
+      ++statuses % options.throttleEveryStatus === 0
+    ) {
       throttled++;
       return { status: 429, text: 'too many requests' };
     }
@@ -68,15 +73,37 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
 }
 
 function deployArgs(url: string, programKeypair: string, ...more: string[]): string[] {
-  return ['deploy', '--url', url, '--keypair', payerPath, '--program-keypair', programKeypair, '--state-dir', path.join(work, 'state'), ...more];
+  return [
+    'deploy',
+    '--url',
+    url,
+    '--keypair',
+    payerPath,
+    '--program-keypair',
+    programKeypair,
+    '--state-dir',
+    path.join(work, 'state'),
+    ...more,
+  ];
 }
 
 async function registerLogs(programId: string, tag: string): Promise<string[]> {
   const owner = Keypair.generate();
   await cluster.airdrop(owner.publicKey.toBase58(), 1_000_000_000);
-  const tx = new Transaction().add(registerTagInstruction({ programId: new PublicKey(programId), tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }));
+  const tx = new Transaction().add(
+    registerTagInstruction({
+      programId: new PublicKey(programId),
+      tag,
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    }),
+  );
   const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });
-  const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+  const landed = await connection.getTransaction(signature, {
+    commitment: 'confirmed',
+    maxSupportedTransactionVersion: 0,
+  });
   return landed?.meta?.logMessages ?? [];
 }
 
@@ -126,9 +153,13 @@ describe('program:deploy and program:verify against a localnet', () => {
 
     it('resumes a deploy stopped half way through the writes, retrying the writes the node drops and waiting out rate-limited status calls', async () => {
       // First run: a real process, stopped by the testing hook after 6 writes.
-      const first = await promisify(execFile)(TSX, [CLI, ...deployArgs(localnet.url, programPath, '--concurrency', '3')], {
-        env: { ...process.env, PROGRAM_DEPLOY_FAIL_AFTER_WRITES: '6' },
-      }).then(
+      const first = await promisify(execFile)(
+        TSX,
+        [CLI, ...deployArgs(localnet.url, programPath, '--concurrency', '3')],
+        {
+          env: { ...process.env, PROGRAM_DEPLOY_FAIL_AFTER_WRITES: '6' },
+        },
+      ).then(
         () => ({ code: 0, stderr: '' }),
         (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );
@@ -209,7 +240,9 @@ describe('program:deploy and program:verify against a localnet', () => {
     const deployed = await cli(...deployArgs(localnet.url, programPath, '--upgrade-authority', vault.address));
     expect(deployed.code, deployed.out).toBe(0);
     const programId = readKeypairFile(programPath).address;
-    expect(parseProgramData((await cluster.account(programDataAddress(programId)))!.data).authority).toBe(vault.address);
+    expect(parseProgramData((await cluster.account(programDataAddress(programId)))!.data).authority).toBe(
+      vault.address,
+    );
 
     const prepared = await cli(...deployArgs(localnet.url, programPath, '--upgrade', '--so', upgradeSoPath));
     expect(prepared.code, prepared.out).toBe(0);
@@ -218,7 +251,19 @@ describe('program:deploy and program:verify against a localnet', () => {
 
     // What the multisig would sign.
     const recent = await cluster.latestBlockhash();
-    const tx = signedTransaction([upgradeInstruction({ programId: programId as never, buffer: buffer as never, authority: vault.address, spill: vault.address })], vault.address, recent, [vault]);
+    const tx = signedTransaction(
+      [
+        upgradeInstruction({
+          programId: programId as never,
+          buffer: buffer as never,
+          authority: vault.address,
+          spill: vault.address,
+        }),
+      ],
+      vault.address,
+      recent,
+      [vault],
+    );
     await cluster.sendAndConfirm(tx, recent.lastValidBlockHeight);
     expect(await registerLogs(programId, 'multisig')).toContain(`Program log: ${UPGRADE_LOG}`);
     const verified = await cli('verify', '--url', localnet.url, '--program-id', programId, '--so', upgradeSoPath);

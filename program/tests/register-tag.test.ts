@@ -53,7 +53,13 @@ describe('register_tag: success', () => {
     const [pda, bump] = findTagRecordAddress('alice', PROGRAM_ID);
     const before = balance(svm, owner.publicKey);
 
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner: owner.publicKey, wallet, feePayer: owner.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'alice',
+      owner: owner.publicKey,
+      wallet,
+      feePayer: owner.publicKey,
+    });
     const result = expectSuccess(send(svm, [ix], owner.publicKey, [owner, payee]));
 
     expect(result.logs()).toContain('Program log: register_tag: alice');
@@ -80,7 +86,13 @@ describe('register_tag: success', () => {
   it('registers with a separate sponsor paying rent and fee', () => {
     const ownerBefore = balance(svm, owner.publicKey);
     const sponsorBefore = balance(svm, sponsor.publicKey);
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'bob_smith', owner: owner.publicKey, wallet: owner.publicKey, feePayer: sponsor.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'bob_smith',
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: sponsor.publicKey,
+    });
     expectSuccess(send(svm, [ix], sponsor.publicKey, [sponsor, owner]));
 
     expect(sponsorBefore - balance(svm, sponsor.publicKey)).toBe(rent + 2n * FEE_PER_SIGNATURE);
@@ -94,7 +106,13 @@ describe('register_tag: success', () => {
     ['the owner', () => [sponsor], () => owner],
     ['the sponsor', () => [owner], () => sponsor],
   ])('refuses a sponsored transaction missing the signature of %s', (_who, signers, missing) => {
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'carol', owner: owner.publicKey, wallet: owner.publicKey, feePayer: sponsor.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'carol',
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: sponsor.publicKey,
+    });
     const result = send(svm, [ix], sponsor.publicKey, signers(), [missing().publicKey]);
     expect(customErrorCode(result)).toBe(`TransactionError(${SIGNATURE_FAILURE})`);
     expect(accountData(svm, findTagRecordAddress('carol', PROGRAM_ID)[0])).toBeNull();
@@ -106,11 +124,24 @@ describe('register_tag: success', () => {
   ])('registers a PDA pre-funded %s', (_case, prefund) => {
     const [pda, bump] = findTagRecordAddress('dave', PROGRAM_ID);
     const stranger = fundedKeypair(svm);
-    expectSuccess(send(svm, [SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: pda, lamports: prefund })], stranger.publicKey, [stranger]));
+    expectSuccess(
+      send(
+        svm,
+        [SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: pda, lamports: prefund })],
+        stranger.publicKey,
+        [stranger],
+      ),
+    );
     expect(balance(svm, pda)).toBe(prefund);
 
     const before = balance(svm, owner.publicKey);
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'dave', owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'dave',
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    });
     const result = expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
 
     const topUp = prefund < rent ? rent - prefund : 0n;
@@ -134,13 +165,25 @@ describe('register_tag: success', () => {
   ])('funds the record with the runtime rent-exempt minimum under %s', (_case, makeRent) => {
     svm.setRent(makeRent());
     const expected = svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE));
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'erin', owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'erin',
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    });
     expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
     expect(balance(svm, findTagRecordAddress('erin', PROGRAM_ID)[0])).toBe(expected);
   });
 
   it('stays within 10,000 compute units', () => {
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag: 'abcdefghijklmnopqrstuvwxyz012345', owner: owner.publicKey, wallet: owner.publicKey, feePayer: sponsor.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'abcdefghijklmnopqrstuvwxyz012345',
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: sponsor.publicKey,
+    });
     const result = expectSuccess(send(svm, [ix], sponsor.publicKey, [sponsor, owner]));
     expect(result.computeUnitsConsumed()).toBeLessThanOrEqual(10_000n);
   });
@@ -148,12 +191,24 @@ describe('register_tag: success', () => {
 
 describe('register_tag: refusals', () => {
   it('refuses a second registration of the same tag with AlreadyRegistered', () => {
-    const first = registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+    const first = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'alice',
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    });
     expectSuccess(send(svm, [first], owner.publicKey, [owner]));
     const [pda] = findTagRecordAddress('alice', PROGRAM_ID);
     const stored = accountData(svm, pda)!.data;
 
-    const second = registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner: sponsor.publicKey, wallet: sponsor.publicKey, feePayer: sponsor.publicKey });
+    const second = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag: 'alice',
+      owner: sponsor.publicKey,
+      wallet: sponsor.publicKey,
+      feePayer: sponsor.publicKey,
+    });
     expectError(send(svm, [second], sponsor.publicKey, [sponsor]), 'AlreadyRegistered');
     expect(accountData(svm, pda)!.data).toEqual(stored);
   });
@@ -161,7 +216,10 @@ describe('register_tag: refusals', () => {
   it('refuses the PDA of another tag with InvalidTagRecordAddress', () => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[0] = { ...keys[0], pubkey: findTagRecordAddress('alicf', PROGRAM_ID)[0] };
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]), 'InvalidTagRecordAddress');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      'InvalidTagRecordAddress',
+    );
   });
 
   it('refuses the right seeds with a non-canonical bump with InvalidTagRecordAddress', () => {
@@ -169,39 +227,60 @@ describe('register_tag: refusals', () => {
     let other: PublicKey | null = null;
     for (let bump = canonical - 1; bump >= 0 && !other; bump--) {
       try {
-        other = PublicKey.createProgramAddressSync([Buffer.from('tag'), Buffer.from('alice'), Buffer.from([bump])], PROGRAM_ID);
+        other = PublicKey.createProgramAddressSync(
+          [Buffer.from('tag'), Buffer.from('alice'), Buffer.from([bump])],
+          PROGRAM_ID,
+        );
       } catch {
         // on the curve: not a program address, try the next bump
       }
     }
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[0] = { ...keys[0], pubkey: other! };
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]), 'InvalidTagRecordAddress');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      'InvalidTagRecordAddress',
+    );
   });
 
   it('refuses an owner marked non-signer with OwnerNotSigner', () => {
     const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
     keys[1] = { ...keys[1], isSigner: false };
     keys[4] = { ...keys[4], isSigner: false }; // the owner is also the wallet: unsigned there too
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], sponsor.publicKey, [sponsor]), 'OwnerNotSigner');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], sponsor.publicKey, [sponsor]),
+      'OwnerNotSigner',
+    );
   });
 
   it('refuses a fee payer marked non-signer with FeePayerNotSigner', () => {
     const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
     keys[2] = { ...keys[2], isSigner: false };
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]), 'FeePayerNotSigner');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      'FeePayerNotSigner',
+    );
   });
 
   it('refuses a read-only fee payer with FeePayerNotWritable', () => {
     const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
     keys[2] = { ...keys[2], isWritable: false };
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner, sponsor]), 'FeePayerNotWritable');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [
+        owner,
+        sponsor,
+      ]),
+      'FeePayerNotWritable',
+    );
   });
 
   it('refuses a read-only tag record with TagRecordNotWritable', () => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[0] = { ...keys[0], isWritable: false };
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]), 'TagRecordNotWritable');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      'TagRecordNotWritable',
+    );
   });
 
   it.each([
@@ -210,22 +289,42 @@ describe('register_tag: refusals', () => {
   ])('refuses %s as System Program with InvalidSystemProgram', (_case, key) => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[3] = { ...keys[3], pubkey: key() };
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]), 'InvalidSystemProgram');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      'InvalidSystemProgram',
+    );
   });
 
   it('refuses three accounts with NotEnoughAccounts', () => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey).slice(0, 3);
-    expectError(send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]), 'NotEnoughAccounts');
+    expectError(
+      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      'NotEnoughAccounts',
+    );
   });
 
   const good = () => encodeRegisterTagData('alice', owner.publicKey);
   it.each<[string, () => Uint8Array]>([
     ['empty data', () => Buffer.alloc(0)],
     ['only the discriminator', () => good().subarray(0, 8)],
-    ['a wrong discriminator', () => { const d = Buffer.from(good()); d[0] ^= 1; return d; }],
+    [
+      'a wrong discriminator',
+      () => {
+        const d = Buffer.from(good());
+        d[0] ^= 1;
+        return d;
+      },
+    ],
     ['a wallet one byte short', () => good().subarray(0, good().length - 1)],
     ['a trailing byte', () => Buffer.concat([good(), Buffer.from([0])])],
-    ['a tag length past the end', () => { const d = Buffer.from(good()); d.writeUInt32LE(0xffffffff, 8); return d; }],
+    [
+      'a tag length past the end',
+      () => {
+        const d = Buffer.from(good());
+        d.writeUInt32LE(0xffffffff, 8);
+        return d;
+      },
+    ],
     ['garbage', () => Buffer.from('not an instruction at all, just some bytes here')],
   ])('refuses %s with InvalidInstructionData', (_case, data) => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);

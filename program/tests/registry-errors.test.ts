@@ -15,7 +15,11 @@ const code = registryErrorCode('AlreadyRegistered');
 const hex = `0x${code.toString(16)}`;
 
 function failedLogs(program: string) {
-  return [`Program ${program} invoke [1]`, `Program log: AnchorError occurred. Error Code: AlreadyRegistered. Error Number: 6012. Error Message: Tag is already registered.`, `Program ${program} failed: custom program error: ${hex}`];
+  return [
+    `Program ${program} invoke [1]`,
+    `Program log: AnchorError occurred. Error Code: AlreadyRegistered. Error Number: 6012. Error Message: Tag is already registered.`,
+    `Program ${program} failed: custom program error: ${hex}`,
+  ];
 }
 
 function sendTransactionError(logs: string[] | undefined) {
@@ -31,7 +35,14 @@ describe('registryErrorOf', () => {
   it('reads a real LiteSVM failure of the program', () => {
     const svm = startSvm();
     const owner = fundedKeypair(svm);
-    const ix = () => registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+    const ix = () =>
+      registerTagInstruction({
+        programId: PROGRAM_ID,
+        tag: 'alice',
+        owner: owner.publicKey,
+        wallet: owner.publicKey,
+        feePayer: owner.publicKey,
+      });
     send(svm, [ix()], owner.publicKey, [owner]);
     const failed = send(svm, [ix()], owner.publicKey, [owner]);
     expect(registryErrorOf(failed)?.name).toBe('AlreadyRegistered');
@@ -49,10 +60,19 @@ describe('registryErrorOf', () => {
     ['SendTransactionError with logs', () => sendTransactionError(failedLogs(ours))],
     ['SendTransactionError without logs (preflight text)', () => sendTransactionError(undefined)],
     ['RPC InstructionError', () => ({ InstructionError: [0, { Custom: code }] })],
-    ['a confirmation result { value: { err } }', () => ({ value: { err: { InstructionError: [0, { Custom: code }] } } })],
-    ['a simulation result { err, logs }', () => ({ err: { InstructionError: [0, { Custom: code }] }, logs: failedLogs(ours) })],
+    [
+      'a confirmation result { value: { err } }',
+      () => ({ value: { err: { InstructionError: [0, { Custom: code }] } } }),
+    ],
+    [
+      'a simulation result { err, logs }',
+      () => ({ err: { InstructionError: [0, { Custom: code }] }, logs: failedLogs(ours) }),
+    ],
     ['kit SolanaError', () => new SolanaError(SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM, { code, index: 0 })],
-    ['a wallet adapter error wrapping one', () => Object.assign(new Error('Unexpected error'), { error: sendTransactionError(failedLogs(ours)) })],
+    [
+      'a wallet adapter error wrapping one',
+      () => Object.assign(new Error('Unexpected error'), { error: sendTransactionError(failedLogs(ours)) }),
+    ],
     ['an Error with a cause', () => new Error('send failed', { cause: { InstructionError: [0, { Custom: code }] } })],
   ])('recognises %s by code', (_case, make) => {
     expect(registryErrorOf(make())).toEqual(REGISTRY_ERRORS.find((e) => e.name === 'AlreadyRegistered'));
@@ -71,18 +91,34 @@ describe('registryErrorOf', () => {
 
   it('with programId, counts only codes traced to our program', () => {
     expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered')).toBe(true);
-    expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError(sendTransactionError(failedLogs(ours)), 'AlreadyRegistered', { programId: PROGRAM_ID })).toBe(true);
+    expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered', { programId: ours })).toBe(
+      false,
+    );
+    expect(
+      isTagRegistryError(sendTransactionError(failedLogs(ours)), 'AlreadyRegistered', { programId: PROGRAM_ID }),
+    ).toBe(true);
 
     const rpc = { InstructionError: [1, { Custom: code }] };
     const programs = [SystemProgram.programId, PROGRAM_ID];
     expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours, instructionProgramIds: programs })).toBe(true);
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours, instructionProgramIds: programs.slice().reverse() })).toBe(false);
+    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours, instructionProgramIds: programs })).toBe(
+      true,
+    );
+    expect(
+      isTagRegistryError(rpc, 'AlreadyRegistered', {
+        programId: ours,
+        instructionProgramIds: programs.slice().reverse(),
+      }),
+    ).toBe(false);
   });
 
   it('takes the first failing program in the logs (the origin, not the caller it propagated through)', () => {
-    const logs = [`Program ${ours} invoke [1]`, `Program ${other} invoke [2]`, `Program ${other} failed: custom program error: ${hex}`, `Program ${ours} failed: custom program error: ${hex}`];
+    const logs = [
+      `Program ${ours} invoke [1]`,
+      `Program ${other} invoke [2]`,
+      `Program ${other} failed: custom program error: ${hex}`,
+      `Program ${ours} failed: custom program error: ${hex}`,
+    ];
     expect(isTagRegistryError({ logs }, 'AlreadyRegistered', { programId: ours })).toBe(false);
     expect(isTagRegistryError({ logs }, 'AlreadyRegistered', { programId: other })).toBe(true);
   });

@@ -6,8 +6,26 @@ import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '
 import { Rent } from 'litesvm';
 import { describe, expect, it } from 'vitest';
 import { TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/chain/account';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
-import { accountData, balance, expectSuccess, FEE_PER_SIGNATURE, fundedKeypair, PROGRAM_ID, REST_SECONDS, send, setUnixTime, type SendResult } from '@/program/litesvm-harness';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/lib/chain/instruction';
+import {
+  accountData,
+  balance,
+  expectSuccess,
+  FEE_PER_SIGNATURE,
+  fundedKeypair,
+  PROGRAM_ID,
+  REST_SECONDS,
+  send,
+  setUnixTime,
+  type SendResult,
+} from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
@@ -19,7 +37,21 @@ const world = freshForEachTest(() => {
   const start = aliceHoldsTag();
   const mallory = fundedKeypair(start.svm);
   // A standing offer to bob, so that the release visibly ends it.
-  expectSuccess(send(start.svm, [offerTransferInstruction({ programId, tagRecord: start.tagRecord, owner: start.alice.publicKey, newOwner: start.bob.publicKey })], start.alice.publicKey, [start.alice]));
+  expectSuccess(
+    send(
+      start.svm,
+      [
+        offerTransferInstruction({
+          programId,
+          tagRecord: start.tagRecord,
+          owner: start.alice.publicKey,
+          newOwner: start.bob.publicKey,
+        }),
+      ],
+      start.alice.publicKey,
+      [start.alice],
+    ),
+  );
   return { ...start, mallory, deposit: start.svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE)) };
 });
 
@@ -30,13 +62,26 @@ function release(owner: Keypair, receiver: PublicKey, payer: Keypair = owner): S
 
 /** register_tag of `alice` for `owner`, its own payout wallet, paid by `payer`. */
 function register(owner: Keypair, payer: Keypair = owner): SendResult {
-  const ix = registerTagInstruction({ programId, tag: 'alice', owner: owner.publicKey, wallet: owner.publicKey, feePayer: payer.publicKey });
+  const ix = registerTagInstruction({
+    programId,
+    tag: 'alice',
+    owner: owner.publicKey,
+    wallet: owner.publicKey,
+    feePayer: payer.publicKey,
+  });
   return send(world.svm, [ix], payer.publicKey, payer === owner ? [owner] : [payer, owner]);
 }
 
 /** Sends lamports to the record, as anyone may (a System transfer to a program-owned account). */
 function fundRecord(lamports: bigint) {
-  expectSuccess(send(world.svm, [SystemProgram.transfer({ fromPubkey: world.mallory.publicKey, toPubkey: world.tagRecord, lamports })], world.mallory.publicKey, [world.mallory]));
+  expectSuccess(
+    send(
+      world.svm,
+      [SystemProgram.transfer({ fromPubkey: world.mallory.publicKey, toPubkey: world.tagRecord, lamports })],
+      world.mallory.publicKey,
+      [world.mallory],
+    ),
+  );
 }
 
 /** alice releases at RELEASED_AT, the record holding EXTRA above its deposit, to a fresh receiver. */
@@ -49,7 +94,8 @@ function releaseWithExtra(): PublicKey {
 }
 
 const rawRecord = () => accountData(world.svm, world.tagRecord)!.data;
-const field = (data: Uint8Array, name: keyof typeof TAG_RECORD_OFFSETS) => new PublicKey(data.subarray(TAG_RECORD_OFFSETS[name], TAG_RECORD_OFFSETS[name] + 32));
+const field = (data: Uint8Array, name: keyof typeof TAG_RECORD_OFFSETS) =>
+  new PublicKey(data.subarray(TAG_RECORD_OFFSETS[name], TAG_RECORD_OFFSETS[name] + 32));
 
 describe('release_tag puts the tag to rest', () => {
   it('keeps the record, resting: wallet zero, pending_owner = owner = the previous owner, registered_at = the release time', () => {
@@ -89,7 +135,15 @@ describe('release_tag puts the tag to rest', () => {
 
   it('ends the standing offer: the pending owner is refused with TagReleased', () => {
     expectSuccess(release(world.alice, world.alice.publicKey));
-    expectRefusal(send(world.svm, [acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey })], world.bob.publicKey, [world.bob]), 'TagReleased');
+    expectRefusal(
+      send(
+        world.svm,
+        [acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey })],
+        world.bob.publicKey,
+        [world.bob],
+      ),
+      'TagReleased',
+    );
   });
 });
 
@@ -118,22 +172,49 @@ describe('during the rest', () => {
     const wallet = Keypair.generate();
     const sponsor = fundedKeypair(world.svm);
     const sponsorBefore = balance(world.svm, sponsor.publicKey);
-    const ix = registerTagInstruction({ programId, tag: 'alice', owner: world.alice.publicKey, wallet: wallet.publicKey, feePayer: sponsor.publicKey });
+    const ix = registerTagInstruction({
+      programId,
+      tag: 'alice',
+      owner: world.alice.publicKey,
+      wallet: wallet.publicKey,
+      feePayer: sponsor.publicKey,
+    });
     const result = expectSuccess(send(world.svm, [ix], sponsor.publicKey, [sponsor, world.alice, wallet]));
     expect(result.logs()).toContain('Program log: register_tag: alice');
     expect(result.innerInstructions()[0] ?? []).toHaveLength(0); // no System Program call at all
     expect(balance(world.svm, sponsor.publicKey)).toBe(sponsorBefore - 3n * FEE_PER_SIGNATURE);
     expect(balance(world.svm, world.tagRecord)).toBe(world.deposit);
-    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ owner: world.alice.publicKey, wallet: wallet.publicKey, pendingOwner: null, registeredAt: RELEASED_AT + 86_400n, tag: 'alice' });
+    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
+      owner: world.alice.publicKey,
+      wallet: wallet.publicKey,
+      pendingOwner: null,
+      registeredAt: RELEASED_AT + 86_400n,
+      tag: 'alice',
+    });
   });
 
   it('lets the owner release and register again in one transaction', () => {
     const ixs = [
-      releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, receiver: world.alice.publicKey }),
-      registerTagInstruction({ programId, tag: 'alice', owner: world.alice.publicKey, wallet: world.alice.publicKey, feePayer: world.alice.publicKey }),
+      releaseTagInstruction({
+        programId,
+        tagRecord: world.tagRecord,
+        owner: world.alice.publicKey,
+        receiver: world.alice.publicKey,
+      }),
+      registerTagInstruction({
+        programId,
+        tag: 'alice',
+        owner: world.alice.publicKey,
+        wallet: world.alice.publicKey,
+        feePayer: world.alice.publicKey,
+      }),
     ];
     expectSuccess(send(world.svm, ixs, world.alice.publicKey, [world.alice]));
-    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ owner: world.alice.publicKey, wallet: world.alice.publicKey, pendingOwner: null });
+    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
+      owner: world.alice.publicKey,
+      wallet: world.alice.publicKey,
+      pendingOwner: null,
+    });
   });
 
   it('refuses the previous owner closing the record with TagResting, a stranger with NotTagOwner', () => {
@@ -148,10 +229,38 @@ describe('during the rest', () => {
 
 /** Every lifecycle call but release_tag, as the previous owner (or the offer's bob) would send it. */
 const OTHER_CALLS: Array<[string, () => TransactionInstruction, () => Keypair]> = [
-  ['set_wallet', () => setWalletInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, wallet: world.alice.publicKey }), () => world.alice],
-  ['offer_transfer', () => offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey, newOwner: world.bob.publicKey }), () => world.alice],
-  ['cancel_transfer', () => cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }), () => world.alice],
-  ['accept_transfer', () => acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.alice.publicKey }), () => world.alice],
+  [
+    'set_wallet',
+    () =>
+      setWalletInstruction({
+        programId,
+        tagRecord: world.tagRecord,
+        owner: world.alice.publicKey,
+        wallet: world.alice.publicKey,
+      }),
+    () => world.alice,
+  ],
+  [
+    'offer_transfer',
+    () =>
+      offerTransferInstruction({
+        programId,
+        tagRecord: world.tagRecord,
+        owner: world.alice.publicKey,
+        newOwner: world.bob.publicKey,
+      }),
+    () => world.alice,
+  ],
+  [
+    'cancel_transfer',
+    () => cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
+    () => world.alice,
+  ],
+  [
+    'accept_transfer',
+    () => acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.alice.publicKey }),
+    () => world.alice,
+  ],
 ];
 
 describe('every other instruction on a resting record', () => {
@@ -178,10 +287,29 @@ describe('after the rest', () => {
     expectSuccess(register(world.bob));
     expect(balance(world.svm, world.bob.publicKey)).toBe(before - FEE_PER_SIGNATURE);
     expect(balance(world.svm, world.tagRecord)).toBe(world.deposit);
-    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ owner: world.bob.publicKey, wallet: world.bob.publicKey, pendingOwner: null, registeredAt: RELEASED_AT + REST_SECONDS });
+    expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
+      owner: world.bob.publicKey,
+      wallet: world.bob.publicKey,
+      pendingOwner: null,
+      registeredAt: RELEASED_AT + REST_SECONDS,
+    });
     // A live record again: bob manages it, alice no longer can.
     expectRefusal(release(world.alice, world.alice.publicKey), 'NotTagOwner');
-    expectSuccess(send(world.svm, [offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.bob.publicKey, newOwner: world.alice.publicKey })], world.bob.publicKey, [world.bob]));
+    expectSuccess(
+      send(
+        world.svm,
+        [
+          offerTransferInstruction({
+            programId,
+            tagRecord: world.tagRecord,
+            owner: world.bob.publicKey,
+            newOwner: world.alice.publicKey,
+          }),
+        ],
+        world.bob.publicKey,
+        [world.bob],
+      ),
+    );
   });
 
   it('tops the deposit up from the fee payer when the rent has grown since the release, and only by the difference', () => {

@@ -13,7 +13,12 @@ import { registerTagInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { COMMITTED_SO } from '@/program/build';
 import { generateSigner } from '@/program/deploy/keys';
-import { deployToLiteSvm, finalizeInLiteSvm, LoaderTransactionError, upgradeInLiteSvm } from '@/program/deploy/litesvm-deploy';
+import {
+  deployToLiteSvm,
+  finalizeInLiteSvm,
+  LoaderTransactionError,
+  upgradeInLiteSvm,
+} from '@/program/deploy/litesvm-deploy';
 import { PROGRAM_DATA_HEADER_SIZE } from '@/program/deploy/loader-v3';
 import { parseProgramData } from '@/program/deploy/program-data';
 import { accountData, expectSuccess, fundedKeypair, logs, newSvm, send } from '@/program/litesvm-harness';
@@ -36,7 +41,20 @@ function mainnetLikeSvm(): LiteSVM {
 
 function register(svm: LiteSVM, programId: PublicKey, tag: string) {
   const owner = fundedKeypair(svm);
-  const result = send(svm, [registerTagInstruction({ programId, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey })], owner.publicKey, [owner]);
+  const result = send(
+    svm,
+    [
+      registerTagInstruction({
+        programId,
+        tag,
+        owner: owner.publicKey,
+        wallet: owner.publicKey,
+        feePayer: owner.publicKey,
+      }),
+    ],
+    owner.publicKey,
+    [owner],
+  );
   return { owner, result };
 }
 
@@ -58,10 +76,17 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
 
   it('deploys (buffer, writes, deploy with max data length) and register_tag works', () => {
     const svm = mainnetLikeSvm();
-    const deployed = deployToLiteSvm(svm, committed, { program: generateSigner(), maxDataLength: 2 * committed.length });
+    const deployed = deployToLiteSvm(svm, committed, {
+      program: generateSigner(),
+      maxDataLength: 2 * committed.length,
+    });
     const programData = accountData(svm, new PublicKey(deployed.programData))!;
     expect(programData.data.length).toBe(PROGRAM_DATA_HEADER_SIZE + 2 * committed.length);
-    expect(Buffer.from(programData.data.subarray(PROGRAM_DATA_HEADER_SIZE, PROGRAM_DATA_HEADER_SIZE + committed.length)).equals(Buffer.from(committed))).toBe(true);
+    expect(
+      Buffer.from(
+        programData.data.subarray(PROGRAM_DATA_HEADER_SIZE, PROGRAM_DATA_HEADER_SIZE + committed.length),
+      ).equals(Buffer.from(committed)),
+    ).toBe(true);
 
     const programId = new PublicKey(deployed.programId);
     const { owner, result } = register(svm, programId, 'alice');
@@ -87,7 +112,9 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
       const svm = mainnetLikeSvm();
       const deployed = deployToLiteSvm(svm, committed, { program: generateSigner() });
       const programId = new PublicKey(deployed.programId);
-      expect(logs(expectSuccess(register(svm, programId, 'before').result))).not.toContain(`Program log: ${UPGRADE_LOG}`);
+      expect(logs(expectSuccess(register(svm, programId, 'before').result))).not.toContain(
+        `Program log: ${UPGRADE_LOG}`,
+      );
 
       upgradeInLiteSvm(svm, deployed, changed); // larger than the max data length: extended first
       expect(logs(expectSuccess(register(svm, programId, 'after').result))).toContain(`Program log: ${UPGRADE_LOG}`);
@@ -102,8 +129,10 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
         refused = e;
       }
       expect(refused).toBeInstanceOf(LoaderTransactionError);
-      expect((refused as LoaderTransactionError).logs.join('\n')).toMatch(/Incorrect upgrade authority provided|Program not upgradeable/);
-      expect(logs(expectSuccess(register(svm, programId, "still").result))).toContain(`Program log: ${UPGRADE_LOG}`);
+      expect((refused as LoaderTransactionError).logs.join('\n')).toMatch(
+        /Incorrect upgrade authority provided|Program not upgradeable/,
+      );
+      expect(logs(expectSuccess(register(svm, programId, 'still').result))).toContain(`Program log: ${UPGRADE_LOG}`);
     });
   });
 });

@@ -8,7 +8,15 @@ import { decodeTagRecord } from '@/lib/chain/account';
 import { registryErrorCode, type RegistryErrorName } from '@/lib/chain/registry-errors';
 import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
-import { accountData, customErrorCode, expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import {
+  accountData,
+  customErrorCode,
+  expectSuccess,
+  fundedKeypair,
+  PROGRAM_ID,
+  send,
+  startSvm,
+} from '@/program/litesvm-harness';
 import { expectRefusal } from './lifecycle-support';
 
 let svm: LiteSVM;
@@ -43,7 +51,13 @@ function registerRaw(tag: string) {
 
 describe('tag vectors: program side', () => {
   it.each(vectors.valid)('registers valid %j', (tag) => {
-    const ix = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+    const ix = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag,
+      owner: owner.publicKey,
+      wallet: owner.publicKey,
+      feePayer: owner.publicKey,
+    });
     expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
     expect(decodeTagRecord(accountData(svm, findTagRecordAddress(tag, PROGRAM_ID)[0])!.data)?.tag).toBe(tag);
   });

@@ -3,7 +3,14 @@
 // registered and offered with v1's account lists, `program:deploy --upgrade` puts the
 // committed build live, then each instruction runs on that record over JSON-RPC.
 // The 30-day clock is LiteSVM's: upgrade-from-v1.test.ts and resting.test.ts.
-import { Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction, TransactionInstruction } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  sendAndConfirmTransaction,
+  Transaction,
+  TransactionInstruction,
+} from '@solana/web3.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +18,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTagRecord } from '@/lib/chain/account';
 import { registryErrorOf, type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { runCli } from '@/program/deploy/cli';
@@ -28,18 +42,34 @@ const [alice, bob, payee] = [Keypair.generate(), Keypair.generate(), Keypair.gen
 
 async function deploy(...more: string[]) {
   const lines: string[] = [];
-  const argv = ['deploy', '--url', localnet.url, '--keypair', path.join(work, 'payer.json'), '--program-keypair', path.join(work, 'program.json'), '--state-dir', path.join(work, 'state'), ...more];
+  const argv = [
+    'deploy',
+    '--url',
+    localnet.url,
+    '--keypair',
+    path.join(work, 'payer.json'),
+    '--program-keypair',
+    path.join(work, 'program.json'),
+    '--state-dir',
+    path.join(work, 'state'),
+    ...more,
+  ];
   const code = await runCli(argv, { log: (l) => lines.push(l), error: (l) => lines.push(l) }, {});
   expect(code, lines.join('\n')).toBe(0);
   return lines.join('\n');
 }
 
 function submit(ix: TransactionInstruction, payer: Keypair, ...more: Keypair[]) {
-  return sendAndConfirmTransaction(connection, new Transaction().add(ix), [payer, ...more], { commitment: 'confirmed' });
+  return sendAndConfirmTransaction(connection, new Transaction().add(ix), [payer, ...more], {
+    commitment: 'confirmed',
+  });
 }
 
 async function expectRefused(ix: TransactionInstruction, name: RegistryErrorName, payer: Keypair, ...more: Keypair[]) {
-  const error = await submit(ix, payer, ...more).then(() => null, (e: unknown) => e);
+  const error = await submit(ix, payer, ...more).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(registryErrorOf(error, { programId })?.name).toBe(name);
 }
 
@@ -49,7 +79,8 @@ async function record() {
 }
 
 /** v1's account lists: register_tag without the wallet account, set_wallet without it. */
-const v1 = (ix: TransactionInstruction, accounts: number) => new TransactionInstruction({ programId: ix.programId, keys: ix.keys.slice(0, accounts), data: ix.data });
+const v1 = (ix: TransactionInstruction, accounts: number) =>
+  new TransactionInstruction({ programId: ix.programId, keys: ix.keys.slice(0, accounts), data: ix.data });
 
 beforeAll(async () => {
   localnet = await startLocalnet({ port: 0, dataDir: null, programs: [] });
@@ -63,9 +94,18 @@ beforeAll(async () => {
   for (const key of [alice, bob]) await cluster.airdrop(key.publicKey.toBase58(), 1_000_000_000);
   programId = new PublicKey(readKeypairFile(path.join(work, 'program.json')).address);
   tagRecord = findTagRecordAddress('alice', programId)[0];
-  const register = registerTagInstruction({ programId, tag: 'alice', owner: alice.publicKey, wallet: alice.publicKey, feePayer: alice.publicKey });
+  const register = registerTagInstruction({
+    programId,
+    tag: 'alice',
+    owner: alice.publicKey,
+    wallet: alice.publicKey,
+    feePayer: alice.publicKey,
+  });
   await submit(v1(register, 4), alice);
-  await submit(offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey }), alice);
+  await submit(
+    offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey }),
+    alice,
+  );
 
   expect(await deploy('--upgrade')).toMatch(/upgraded: \w+/);
   // An upgraded program runs from the next slot: this airdrop is a transaction of its own.
@@ -79,7 +119,12 @@ afterAll(async () => {
 
 describe('a v1 record after program:deploy --upgrade', () => {
   it('reads as v1 wrote it', async () => {
-    expect(await record()).toMatchObject({ owner: alice.publicKey, wallet: alice.publicKey, pendingOwner: bob.publicKey, tag: 'alice' });
+    expect(await record()).toMatchObject({
+      owner: alice.publicKey,
+      wallet: alice.publicKey,
+      pendingOwner: bob.publicKey,
+      tag: 'alice',
+    });
   });
 
   it('set_wallet: the two-account form gets WalletAccountMissing, the three-account form with the wallet signing lands', async () => {
@@ -92,16 +137,42 @@ describe('a v1 record after program:deploy --upgrade', () => {
   it('the offer made under v1 is accepted; the new owner offers and cancels', async () => {
     await submit(acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
     expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
-    await submit(offerTransferInstruction({ programId, tagRecord, owner: bob.publicKey, newOwner: alice.publicKey }), bob);
+    await submit(
+      offerTransferInstruction({ programId, tagRecord, owner: bob.publicKey, newOwner: alice.publicKey }),
+      bob,
+    );
     await submit(cancelTransferInstruction({ programId, tagRecord, owner: bob.publicKey }), bob);
     expect((await record())?.pendingOwner).toBeNull();
   });
 
   it('release rests it: another key gets TagResting, the previous owner registers it again', async () => {
     await submit(releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: bob.publicKey }), bob);
-    expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: PublicKey.default, pendingOwner: bob.publicKey });
-    await expectRefused(registerTagInstruction({ programId, tag: 'alice', owner: alice.publicKey, wallet: alice.publicKey, feePayer: alice.publicKey }), 'TagResting', alice);
-    await submit(registerTagInstruction({ programId, tag: 'alice', owner: bob.publicKey, wallet: bob.publicKey, feePayer: bob.publicKey }), bob);
+    expect(await record()).toMatchObject({
+      owner: bob.publicKey,
+      wallet: PublicKey.default,
+      pendingOwner: bob.publicKey,
+    });
+    await expectRefused(
+      registerTagInstruction({
+        programId,
+        tag: 'alice',
+        owner: alice.publicKey,
+        wallet: alice.publicKey,
+        feePayer: alice.publicKey,
+      }),
+      'TagResting',
+      alice,
+    );
+    await submit(
+      registerTagInstruction({
+        programId,
+        tag: 'alice',
+        owner: bob.publicKey,
+        wallet: bob.publicKey,
+        feePayer: bob.publicKey,
+      }),
+      bob,
+    );
     expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
   });
 });

@@ -9,18 +9,37 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { readKeypairFile } from '@/program/deploy/keys';
 import { deployToLiteSvm, upgradeInLiteSvm } from '@/program/deploy/litesvm-deploy';
 import { programDataAddress } from '@/program/deploy/loader-v3';
 import { parseProgramData } from '@/program/deploy/program-data';
-import { expectSuccess, fundedKeypair, logs, newSvm, PROGRAM_ID, REST_SECONDS, send, setUnixTime, type SendResult } from '@/program/litesvm-harness';
+import {
+  expectSuccess,
+  fundedKeypair,
+  logs,
+  newSvm,
+  PROGRAM_ID,
+  REST_SECONDS,
+  send,
+  setUnixTime,
+  type SendResult,
+} from '@/program/litesvm-harness';
 import { expectRefusal, rawInstruction, recordAt } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
-const V1_SO = new Uint8Array(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tag_registry_v1.so')));
+const V1_SO = new Uint8Array(
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tag_registry_v1.so')),
+);
 const CURRENT_SO = new Uint8Array(readFileSync(COMMITTED_SO));
 const REGISTERED_AT = 1_750_000_000n;
 
@@ -42,7 +61,8 @@ let carol: Keypair;
 let aliceRecord: PublicKey;
 let carolRecord: PublicKey;
 
-const run = (ix: TransactionInstruction, payer: Keypair, ...more: Keypair[]): SendResult => send(svm, [ix], payer.publicKey, [payer, ...more]);
+const run = (ix: TransactionInstruction, payer: Keypair, ...more: Keypair[]): SendResult =>
+  send(svm, [ix], payer.publicKey, [payer, ...more]);
 
 beforeEach(() => {
   svm = newSvm();
@@ -54,7 +74,12 @@ beforeEach(() => {
   expectSuccess(run(v1Register('alice', alice.publicKey, alice.publicKey), alice));
   aliceRecord = findTagRecordAddress('alice', programId)[0];
   expectSuccess(run(v1SetWallet(aliceRecord, alice.publicKey, Keypair.generate().publicKey), alice));
-  expectSuccess(run(offerTransferInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, newOwner: bob.publicKey }), alice));
+  expectSuccess(
+    run(
+      offerTransferInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, newOwner: bob.publicKey }),
+      alice,
+    ),
+  );
   expectSuccess(run(v1Register('carol', carol.publicKey, PublicKey.default), carol));
   carolRecord = findTagRecordAddress('carol', programId)[0];
 
@@ -67,47 +92,143 @@ describe('upgrade from the v1 build', () => {
     expect(programData.exists).toBe(true);
     const { bytes } = parseProgramData(programData.exists ? programData.data : new Uint8Array());
     expect(Buffer.from(bytes.subarray(0, CURRENT_SO.length)).equals(Buffer.from(CURRENT_SO))).toBe(true);
-    expect(recordAt(svm, aliceRecord)).toMatchObject({ owner: alice.publicKey, pendingOwner: bob.publicKey, registeredAt: REGISTERED_AT, tag: 'alice' });
-    expect(recordAt(svm, carolRecord)).toMatchObject({ owner: carol.publicKey, wallet: PublicKey.default, pendingOwner: null });
+    expect(recordAt(svm, aliceRecord)).toMatchObject({
+      owner: alice.publicKey,
+      pendingOwner: bob.publicKey,
+      registeredAt: REGISTERED_AT,
+      tag: 'alice',
+    });
+    expect(recordAt(svm, carolRecord)).toMatchObject({
+      owner: carol.publicKey,
+      wallet: PublicKey.default,
+      pendingOwner: null,
+    });
   });
 
   it('an old-ABI call gets WalletAccountMissing: set_wallet with two accounts, register_tag with four', () => {
     const result = run(v1SetWallet(aliceRecord, alice.publicKey, alice.publicKey), alice);
     expectRefusal(result, 'WalletAccountMissing');
-    expect(logs(result)).toContain('Program log: AnchorError occurred. Error Code: WalletAccountMissing. Error Number: 6028. Error Message: The payout wallet account is missing: it comes last, and signs.');
+    expect(logs(result)).toContain(
+      'Program log: AnchorError occurred. Error Code: WalletAccountMissing. Error Number: 6028. Error Message: The payout wallet account is missing: it comes last, and signs.',
+    );
     expectRefusal(run(v1Register('dave', bob.publicKey, bob.publicKey), bob), 'WalletAccountMissing');
   });
 
   it('set_wallet in its three-account form works on a v1 record', () => {
     const wallet = Keypair.generate();
-    expectSuccess(run(setWalletInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, wallet: wallet.publicKey }), alice, wallet));
+    expectSuccess(
+      run(
+        setWalletInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, wallet: wallet.publicKey }),
+        alice,
+        wallet,
+      ),
+    );
     expect(recordAt(svm, aliceRecord).wallet).toEqual(wallet.publicKey);
   });
 
   it('the transfer offered under v1 is accepted under the new build; offer and cancel work', () => {
     expectSuccess(run(acceptTransferInstruction({ programId, tagRecord: aliceRecord, newOwner: bob.publicKey }), bob));
-    expect(recordAt(svm, aliceRecord)).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
-    expectSuccess(run(offerTransferInstruction({ programId, tagRecord: aliceRecord, owner: bob.publicKey, newOwner: carol.publicKey }), bob));
+    expect(recordAt(svm, aliceRecord)).toMatchObject({
+      owner: bob.publicKey,
+      wallet: bob.publicKey,
+      pendingOwner: null,
+    });
+    expectSuccess(
+      run(
+        offerTransferInstruction({
+          programId,
+          tagRecord: aliceRecord,
+          owner: bob.publicKey,
+          newOwner: carol.publicKey,
+        }),
+        bob,
+      ),
+    );
     expectSuccess(run(cancelTransferInstruction({ programId, tagRecord: aliceRecord, owner: bob.publicKey }), bob));
     expect(recordAt(svm, aliceRecord).pendingOwner).toBeNull();
   });
 
   it('release rests a v1 record; its owner registers it again during the rest, anyone once a rest is over', () => {
-    expectSuccess(run(releaseTagInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, receiver: alice.publicKey }), alice));
-    expectRefusal(run(registerTagInstruction({ programId, tag: 'alice', owner: bob.publicKey, wallet: bob.publicKey, feePayer: bob.publicKey }), bob), 'TagResting');
-    expectSuccess(run(registerTagInstruction({ programId, tag: 'alice', owner: alice.publicKey, wallet: alice.publicKey, feePayer: alice.publicKey }), alice));
-    expect(recordAt(svm, aliceRecord)).toMatchObject({ owner: alice.publicKey, wallet: alice.publicKey, pendingOwner: null });
+    expectSuccess(
+      run(
+        releaseTagInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, receiver: alice.publicKey }),
+        alice,
+      ),
+    );
+    expectRefusal(
+      run(
+        registerTagInstruction({
+          programId,
+          tag: 'alice',
+          owner: bob.publicKey,
+          wallet: bob.publicKey,
+          feePayer: bob.publicKey,
+        }),
+        bob,
+      ),
+      'TagResting',
+    );
+    expectSuccess(
+      run(
+        registerTagInstruction({
+          programId,
+          tag: 'alice',
+          owner: alice.publicKey,
+          wallet: alice.publicKey,
+          feePayer: alice.publicKey,
+        }),
+        alice,
+      ),
+    );
+    expect(recordAt(svm, aliceRecord)).toMatchObject({
+      owner: alice.publicKey,
+      wallet: alice.publicKey,
+      pendingOwner: null,
+    });
 
-    expectSuccess(run(releaseTagInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, receiver: alice.publicKey }), alice));
+    expectSuccess(
+      run(
+        releaseTagInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, receiver: alice.publicKey }),
+        alice,
+      ),
+    );
     setUnixTime(svm, REGISTERED_AT + REST_SECONDS);
-    expectSuccess(run(registerTagInstruction({ programId, tag: 'alice', owner: bob.publicKey, wallet: bob.publicKey, feePayer: bob.publicKey }), bob));
+    expectSuccess(
+      run(
+        registerTagInstruction({
+          programId,
+          tag: 'alice',
+          owner: bob.publicKey,
+          wallet: bob.publicKey,
+          feePayer: bob.publicKey,
+        }),
+        bob,
+      ),
+    );
     expect(recordAt(svm, aliceRecord).owner).toEqual(bob.publicKey);
   });
 
   it('a v1 record with a zero wallet is live, not resting: nobody else can take it, and its owner sets a wallet', () => {
     setUnixTime(svm, REGISTERED_AT + 10n * REST_SECONDS);
-    expectRefusal(run(registerTagInstruction({ programId, tag: 'carol', owner: bob.publicKey, wallet: bob.publicKey, feePayer: bob.publicKey }), bob), 'AlreadyRegistered');
-    expectSuccess(run(setWalletInstruction({ programId, tagRecord: carolRecord, owner: carol.publicKey, wallet: carol.publicKey }), carol));
+    expectRefusal(
+      run(
+        registerTagInstruction({
+          programId,
+          tag: 'carol',
+          owner: bob.publicKey,
+          wallet: bob.publicKey,
+          feePayer: bob.publicKey,
+        }),
+        bob,
+      ),
+      'AlreadyRegistered',
+    );
+    expectSuccess(
+      run(
+        setWalletInstruction({ programId, tagRecord: carolRecord, owner: carol.publicKey, wallet: carol.publicKey }),
+        carol,
+      ),
+    );
     expect(recordAt(svm, carolRecord).wallet).toEqual(carol.publicKey);
   });
 });

@@ -25,7 +25,11 @@ function rss(pid: number): number {
  * POSTs `size` bytes to `url`, with a Content-Length or chunked, in 64 KB writes, and stops
  * sending once the answer has come (as a client would whose request was refused).
  */
-function postHuge(url: string, size: number, o: { chunked: boolean; contentType: string }): Promise<{ status: number; body: string }> {
+function postHuge(
+  url: string,
+  size: number,
+  o: { chunked: boolean; contentType: string },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     let answered = false;
@@ -33,7 +37,10 @@ function postHuge(url: string, size: number, o: { chunked: boolean; contentType:
       url,
       {
         method: 'POST',
-        headers: { 'content-type': o.contentType, ...(o.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(size) }) },
+        headers: {
+          'content-type': o.contentType,
+          ...(o.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(size) }),
+        },
       },
       (res) => {
         answered = true;
@@ -68,13 +75,21 @@ describe('/api/auth/*: 16 KB, refused before it is read', () => {
     await fetch(`${app().url}/api/auth/csrf`); // load next-auth's route before the first reading
     const before = rss(app().pid);
     const answers = await Promise.all([
-      postHuge(`${app().url}/api/auth/callback/solana`, 50 * MB, { chunked: false, contentType: 'application/x-www-form-urlencoded' }),
-      postHuge(`${app().url}/api/auth/callback/solana`, 50 * MB, { chunked: true, contentType: 'application/x-www-form-urlencoded' }),
+      postHuge(`${app().url}/api/auth/callback/solana`, 50 * MB, {
+        chunked: false,
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+      postHuge(`${app().url}/api/auth/callback/solana`, 50 * MB, {
+        chunked: true,
+        contentType: 'application/x-www-form-urlencoded',
+      }),
     ]);
     const growth = rss(app().pid) - before;
     for (const a of answers) {
       expect(a.status).toBe(413);
-      expect(JSON.parse(a.body)).toEqual({ error: { code: 'payload_too_large', message: 'The request body must be at most 16384 bytes.' } });
+      expect(JSON.parse(a.body)).toEqual({
+        error: { code: 'payload_too_large', message: 'The request body must be at most 16384 bytes.' },
+      });
     }
     console.log(`RSS growth after two 50 MB posts (Content-Length and chunked): ${(growth / MB).toFixed(1)} MB`);
     expect(growth).toBeLessThan(20 * MB);
@@ -94,16 +109,26 @@ describe('/api/auth/*: 16 KB, refused before it is read', () => {
   });
 
   it('a server action over its 16 KB: a plain-text 413 whose text the form shows', async () => {
-    const res = await callServerAction(app().url, '/settings', 'saveProfile', [], new Map(), { body: JSON.stringify(['@x', { bio: 'b'.repeat(17 * 1024) }]) });
+    const res = await callServerAction(app().url, '/settings', 'saveProfile', [], new Map(), {
+      body: JSON.stringify(['@x', { bio: 'b'.repeat(17 * 1024) }]),
+    });
     expect(res.status).toBe(413);
     expect(res.contentType).toBe('text/plain');
     expect(res.text).toBe('The form is too large to send (at most 16 KB). Shorten a field and try again.');
   });
 
   it('a server action under it reaches the action (which answers, here, that no one is signed in)', async () => {
-    const res = await callServerAction(app().url, '/settings', 'saveProfile', ['@x', { bio: 'b'.repeat(8 * 1024) }], new Map());
+    const res = await callServerAction(
+      app().url,
+      '/settings',
+      'saveProfile',
+      ['@x', { bio: 'b'.repeat(8 * 1024) }],
+      new Map(),
+    );
     expect(res.status).toBe(200);
-    expect(res.text).toContain('{"ok":false,"error":{"code":"unauthorized","message":"Sign in with your wallet first."}}');
+    expect(res.text).toContain(
+      '{"ok":false,"error":{"code":"unauthorized","message":"Sign in with your wallet first."}}',
+    );
   });
 });
 
@@ -124,12 +149,22 @@ describe('/v1 parses only application/json', () => {
     const res = await fetch(`${appUrl}/v1/auth/challenge`, { method: 'POST', headers, body });
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({
-      error: { code: 'unsupported_media_type', message: 'The request body must be sent as `Content-Type: application/json`.' },
+      error: {
+        code: 'unsupported_media_type',
+        message: 'The request body must be sent as `Content-Type: application/json`.',
+      },
     });
   });
 
-  it.each([['application/json'], ['application/json; charset=utf-8'], ['Application/JSON;charset="UTF-8"']])('%s is parsed', async (contentType) => {
-    const res = await fetch(`${appUrl}/v1/auth/challenge`, { method: 'POST', headers: { ...clientHeaders(), 'content-type': contentType }, body });
-    expect(res.status).toBe(200);
-  });
+  it.each([['application/json'], ['application/json; charset=utf-8'], ['Application/JSON;charset="UTF-8"']])(
+    '%s is parsed',
+    async (contentType) => {
+      const res = await fetch(`${appUrl}/v1/auth/challenge`, {
+        method: 'POST',
+        headers: { ...clientHeaders(), 'content-type': contentType },
+        body,
+      });
+      expect(res.status).toBe(200);
+    },
+  );
 });

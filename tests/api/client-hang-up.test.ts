@@ -29,7 +29,12 @@ function cutOffMidBody(method: string, path: string, headers: Record<string, str
     socket.on('error', () => resolve(received.split('\r\n')[0] || null));
     socket.on('close', () => resolve(received.split('\r\n')[0] || null));
     socket.on('connect', () => {
-      const head = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Content-Type: application/json', 'Content-Length: 1000'];
+      const head = [
+        `${method} ${path} HTTP/1.1`,
+        `Host: ${hostname}:${port}`,
+        'Content-Type: application/json',
+        'Content-Length: 1000',
+      ];
       for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
       socket.write(`${head.join('\r\n')}\r\n\r\n{`);
       setTimeout(() => socket.end(), 200);
@@ -72,7 +77,11 @@ describe('isDatabaseUnavailable', () => {
     ['the same wrapped as a cause', new Error('failed', { cause: hangUp }), false],
     ["a database socket's reset", socketReset, true],
     ['a connection terminated', new Error('Connection terminated unexpectedly'), true],
-    ['a statement timeout (57014)', Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), true],
+    [
+      'a statement timeout (57014)',
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      true,
+    ],
   ])('%s → %s', (_name, err, expected) => {
     expect(isDatabaseUnavailable(err)).toBe(expected);
   });

@@ -19,7 +19,11 @@ describe('CORS', () => {
       it(`preflight ${method} ${path} allows Authorization and Content-Type`, async () => {
         const res = await fetch(`${appUrl}${path}`, {
           method: 'OPTIONS',
-          headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+          headers: {
+            origin: ORIGIN,
+            'access-control-request-method': method,
+            'access-control-request-headers': 'authorization, content-type',
+          },
         });
         expect(res.status).toBe(204);
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -36,11 +40,19 @@ describe('CORS', () => {
     'GET resolve 400': { path: '/v1/resolve/a' },
     'PATCH identity 401': { path: '/v1/identity/alice', method: 'PATCH', body: '{}' },
     'GET session 401': { path: '/v1/auth/session' },
-    'POST challenge 400': { path: '/v1/auth/challenge', method: 'POST', body: '{}', headers: { 'x-forwarded-for': '10.250.0.1' } },
+    'POST challenge 400': {
+      path: '/v1/auth/challenge',
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-forwarded-for': '10.250.0.1' },
+    },
   };
   for (const [name, { path, ...init }] of Object.entries(ANSWERS)) {
     it(`${name} carries the CORS headers, errors included`, async () => {
-      const res = await fetch(`${appUrl}${path}`, { ...init, headers: { origin: ORIGIN, ...(init.headers as object) } });
+      const res = await fetch(`${appUrl}${path}`, {
+        ...init,
+        headers: { origin: ORIGIN, ...(init.headers as object) },
+      });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');

@@ -9,7 +9,10 @@ import { actionHeaders } from '@/lib/features/integrations/pay-action';
 // status filed under the wrong class, a CORS header naming a method that answers 405 or hiding
 // a header the answer carries.
 type Doc = {
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>
+  >;
   webhooks: Record<string, { post: { responses: Record<string, unknown> } }>;
 };
 const doc = createOpenApiDocument(v1Routes()) as unknown as Doc;
@@ -21,7 +24,13 @@ describe('the document says what the server accepts', () => {
     const limit = doc.paths['/v1/events']!.get!.parameters!.find((p) => p.name === 'limit')!;
     expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: MAX_FEED_LIMIT });
     expect(limit.schema).not.toHaveProperty('pattern');
-    for (const [value, status] of [['1', 200], [String(MAX_FEED_LIMIT), 200], ['0', 400], [String(MAX_FEED_LIMIT + 1), 400], ['1.5', 400]] as const) {
+    for (const [value, status] of [
+      ['1', 200],
+      [String(MAX_FEED_LIMIT), 200],
+      ['0', 400],
+      [String(MAX_FEED_LIMIT + 1), 400],
+      ['1.5', 400],
+    ] as const) {
       expect((await app().fetch(`/v1/events?limit=${value}`)).status, `limit=${value}`).toBe(status);
     }
   });

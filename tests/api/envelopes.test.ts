@@ -11,7 +11,11 @@ const appUrl = inject('appUrl');
 
 describe('/v1 answers what it does not serve in the envelope', () => {
   it('PUT /v1/identity/x: 405 with Allow and the envelope', async () => {
-    const res = await fetch(`${appUrl}/v1/identity/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${appUrl}/v1/identity/x`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, PATCH, OPTIONS');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -44,15 +48,20 @@ describe('/v1 answers what it does not serve in the envelope', () => {
     },
   );
 
-  it.each([['GET', '/v1/nope'], ['POST', '/v1/nope'], ['GET', '/v1/identity'], ['GET', '/v1/identity/x/y/z'], ['DELETE', '/v1']])(
-    '%s %s: 404 with the envelope',
-    async (method, path) => {
-      const res = await fetch(`${appUrl}${path}`, { method });
-      expect(res.status).toBe(404);
-      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' } });
-    },
-  );
+  it.each([
+    ['GET', '/v1/nope'],
+    ['POST', '/v1/nope'],
+    ['GET', '/v1/identity'],
+    ['GET', '/v1/identity/x/y/z'],
+    ['DELETE', '/v1'],
+  ])('%s %s: 404 with the envelope', async (method, path) => {
+    const res = await fetch(`${appUrl}${path}`, { method });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({
+      error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' },
+    });
+  });
 });
 
 describe('every /v1 route file', () => {
@@ -60,7 +69,12 @@ describe('every /v1 route file', () => {
     .filter((f) => f.endsWith('route.ts') && !f.includes('[[...rest]]'))
     .map((f) => path.join('app/v1', f));
 
-  it.each(files)('%s exports every method through v1Route (405 with Allow in the envelope for those it lacks)', (file) => {
-    expect(readFileSync(file, 'utf8')).toMatch(/export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = v1Route\(/);
-  });
+  it.each(files)(
+    '%s exports every method through v1Route (405 with Allow in the envelope for those it lacks)',
+    (file) => {
+      expect(readFileSync(file, 'utf8')).toMatch(
+        /export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = v1Route\(/,
+      );
+    },
+  );
 });

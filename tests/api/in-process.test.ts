@@ -8,7 +8,10 @@ describe('the /v1 API in-process', () => {
   const app = heldInProcessApp({ RATE_LIMITS: rateLimitsSetting({ availability: 2 }) });
 
   it('answers a missing tag with the one 404 envelope, through the handlers and through the listener alike', async () => {
-    for (const res of [await app().fetch('/v1/identity/nobody_here_xyz'), await fetch(`${app().url}/v1/identity/nobody_here_xyz`)]) {
+    for (const res of [
+      await app().fetch('/v1/identity/nobody_here_xyz'),
+      await fetch(`${app().url}/v1/identity/nobody_here_xyz`),
+    ]) {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
     }

@@ -58,7 +58,11 @@ describe('a busy pool is load, not an outage', () => {
   });
 
   it('a database that refuses connections is still an outage', async () => {
-    const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 1, connectionTimeoutMillis: 2000 });
+    const pool = new pg.Pool({
+      connectionString: 'postgres://nobody@127.0.0.1:1/none',
+      max: 1,
+      connectionTimeoutMillis: 2000,
+    });
     try {
       const err = await pool.query('select 1').catch((e: unknown) => e);
       expect(isPoolBusy(err)).toBe(false);

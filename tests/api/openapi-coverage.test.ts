@@ -41,8 +41,11 @@ function coverageGaps(doc: Doc, served: ServedOperation[]): string[] {
   const gaps: string[] = [];
   for (const op of served) {
     const listed = Object.keys(doc.paths[op.path]?.[op.method]?.responses ?? {});
-    for (const status of op.answers) if (!listed.includes(status)) gaps.push(`${op.name}: can answer ${status}, the document does not list it`);
-    for (const status of listed) if (!op.answers.includes(status)) gaps.push(`${op.name}: the document lists ${status}, the route cannot answer it`);
+    for (const status of op.answers)
+      if (!listed.includes(status)) gaps.push(`${op.name}: can answer ${status}, the document does not list it`);
+    for (const status of listed)
+      if (!op.answers.includes(status))
+        gaps.push(`${op.name}: the document lists ${status}, the route cannot answer it`);
   }
   return gaps;
 }
@@ -53,7 +56,11 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
 
   it('every app/v1 route file is made by v1Route with the path of its folder, and the document lists each once', () => {
     expect(routes.filter((r) => r.declaration?.path !== r.path).map((r) => r.file)).toEqual([]);
-    expect(v1Routes().map((r) => r.path).sort()).toEqual(routes.map((r) => r.path).sort());
+    expect(
+      v1Routes()
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(routes.map((r) => r.path).sort());
     expect(served.length).toBe(Object.values(doc.paths).flatMap((item) => Object.keys(item)).length);
   });
 
@@ -65,7 +72,8 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
         const handler = module[method] as (req: Request, ctx: unknown) => Response | Promise<Response>;
         const res = await handler(new Request(`http://test${path}`, { method }), {});
         const allow = res.headers.get('allow') ?? '';
-        if (res.status !== 405 || declared.some((m) => !allow.includes(m))) problems.push(`${method} ${path}: ${res.status} Allow: ${allow}`);
+        if (res.status !== 405 || declared.some((m) => !allow.includes(m)))
+          problems.push(`${method} ${path}: ${res.status} Allow: ${allow}`);
       }
     }
     expect(problems).toEqual([]);
@@ -88,17 +96,40 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
   it('fails when the document lists a status the route cannot answer', () => {
     const edited = structuredClone(doc);
     edited.paths['/v1/events'].get.responses['409'] = edited.paths['/v1/events'].get.responses['400'];
-    expect(coverageGaps(edited, served)).toEqual(['GET /v1/events: the document lists 409, the route cannot answer it']);
+    expect(coverageGaps(edited, served)).toEqual([
+      'GET /v1/events: the document lists 409, the route cannot answer it',
+    ]);
   });
 
   it('the declared checks’ statuses: withApi’s 500 and 503 everywhere, 429 where rate-limited, 415 where a JSON body is read', () => {
     const statuses = (name: string) => served.find((op) => op.name === name)?.answers;
     expect(statuses('GET /v1/availability/{tag}')).toEqual(['200', '429', '500', '503']);
     expect(statuses('GET /v1/openapi.json')).toEqual(['200', '406', '500', '503']);
-    expect(statuses('POST /v1/identity/{tag}/transfer/accept')).toEqual(
-      ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503'],
-    );
-    expect(statuses('PATCH /v1/identity/{tag}')).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
+    expect(statuses('POST /v1/identity/{tag}/transfer/accept')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(statuses('PATCH /v1/identity/{tag}')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
   });
 
   it('the generated document validates as OpenAPI 3.1', async () => {

@@ -14,7 +14,10 @@ import { describe, expect, inject, it } from 'vitest';
 const appUrl = inject('appUrl');
 const run = promisify(execFile);
 
-type LintReport = { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string }[] };
+type LintReport = {
+  totals: { errors: number; warnings: number };
+  problems: { ruleId: string; severity: string; message: string }[];
+};
 
 describe('GET /v1/openapi.json under `redocly lint --extends recommended`', () => {
   it('has no error and no warning', async () => {
@@ -24,10 +27,14 @@ describe('GET /v1/openapi.json under `redocly lint --extends recommended`', () =
     try {
       const file = path.join(dir, 'openapi.json');
       writeFileSync(file, await res.text());
-      const { stdout } = await run('node_modules/.bin/redocly', ['lint', '--extends', 'recommended', '--format', 'json', file], {
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-        maxBuffer: 16 * 1024 * 1024,
-      }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+      const { stdout } = await run(
+        'node_modules/.bin/redocly',
+        ['lint', '--extends', 'recommended', '--format', 'json', file],
+        {
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
       const report = JSON.parse(stdout) as LintReport;
       expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -39,6 +46,8 @@ describe('GET /v1/openapi.json under `redocly lint --extends recommended`', () =
   it('a client that accepts no JSON gets the documented 406', async () => {
     const res = await fetch(`${appUrl}/v1/openapi.json`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(406);
-    expect(await res.json()).toEqual({ error: { code: 'not_acceptable', message: 'This document is served as application/json only.' } });
+    expect(await res.json()).toEqual({
+      error: { code: 'not_acceptable', message: 'This document is served as application/json only.' },
+    });
   });
 });

@@ -7,7 +7,11 @@ type Answer = { $ref?: string; description?: string; content?: Record<string, { 
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, Answer> }>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown>; responses: Record<string, Answer> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+    responses: Record<string, Answer>;
+  };
 };
 
 /** A response as a client reads it: a reference to a shared one resolved, its own description kept. */
@@ -38,14 +42,18 @@ describe('GET /v1/openapi.json', () => {
   it('documents every route the app serves under /v1 (found by walking app/v1)', async () => {
     const served = (await servedV1Operations()).map((o) => `${o.method} ${o.path}`);
     expect(served.length).toBeGreaterThanOrEqual(7);
-    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(served.filter((op) => !documented.includes(op))).toEqual([]);
     // and documents nothing the app does not serve
     expect(documented.filter((op) => !served.includes(op))).toEqual([]);
   });
 
   it('covers the endpoints of the spec', () => {
-    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(documented.sort()).toEqual([
       'DELETE /v1/webhooks/{id}',
       'GET /v1/auth/session',
@@ -83,16 +91,36 @@ describe('GET /v1/openapi.json', () => {
   it('uses one error envelope with the code enum, and bearer JWT security where a token is needed', () => {
     expect(doc.components.schemas.Error).toMatchObject({
       type: 'object',
-      properties: { error: { type: 'object', properties: { code: { enum: expect.arrayContaining(['invalid_tag', 'not_found', 'unauthorized', 'forbidden']) } } } },
+      properties: {
+        error: {
+          type: 'object',
+          properties: {
+            code: { enum: expect.arrayContaining(['invalid_tag', 'not_found', 'unauthorized', 'forbidden']) },
+          },
+        },
+      },
     });
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
     const secured = [
-      'PATCH /v1/identity/{tag}', 'GET /v1/auth/session', 'POST /v1/register',
-      'POST /v1/identity/{tag}/wallet', 'POST /v1/identity/{tag}/transfer', 'POST /v1/identity/{tag}/transfer/cancel',
-      'POST /v1/identity/{tag}/transfer/accept', 'POST /v1/identity/{tag}/release',
+      'PATCH /v1/identity/{tag}',
+      'GET /v1/auth/session',
+      'POST /v1/register',
+      'POST /v1/identity/{tag}/wallet',
+      'POST /v1/identity/{tag}/transfer',
+      'POST /v1/identity/{tag}/transfer/cancel',
+      'POST /v1/identity/{tag}/transfer/accept',
+      'POST /v1/identity/{tag}/release',
       'PUT /v1/primary',
-      'GET /v1/webhooks', 'POST /v1/webhooks', 'DELETE /v1/webhooks/{id}', 'POST /v1/webhooks/{id}/rotate',
-      'POST /v1/webhooks/{id}/replay', 'GET /v1/webhooks/{id}/deliveries',
+      'GET /v1/webhooks',
+      'POST /v1/webhooks',
+      'DELETE /v1/webhooks/{id}',
+      'POST /v1/webhooks/{id}/rotate',
+      'POST /v1/webhooks/{id}/replay',
+      'GET /v1/webhooks/{id}/deliveries',
     ];
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
@@ -102,7 +130,9 @@ describe('GET /v1/openapi.json', () => {
         for (const [status, response] of Object.entries(op.responses)) {
           if (Number(status) >= 400) {
             expect(response.$ref, `${name} ${status}`).toMatch(/^#\/components\/responses\//);
-            expect(resolved(doc, response).content?.['application/json'].schema.$ref, `${name} ${status}`).toBe('#/components/schemas/Error');
+            expect(resolved(doc, response).content?.['application/json'].schema.$ref, `${name} ${status}`).toBe(
+              '#/components/schemas/Error',
+            );
           }
         }
       }
@@ -111,14 +141,31 @@ describe('GET /v1/openapi.json', () => {
 
   it('each error status is one shared response, which an operation refers to with what it means there', () => {
     const patch = doc.paths['/v1/identity/{tag}'].patch.responses;
-    expect(patch['403']).toEqual({ $ref: '#/components/responses/Error', description: 'The tag belongs to another public key' });
+    expect(patch['403']).toEqual({
+      $ref: '#/components/responses/Error',
+      description: 'The tag belongs to another public key',
+    });
     expect(patch['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
-    expect(resolved(doc, patch['429'])).toMatchObject({ description: 'Rate limit exceeded', headers: { 'Retry-After': expect.anything() } });
+    expect(resolved(doc, patch['429'])).toMatchObject({
+      description: 'Rate limit exceeded',
+      headers: { 'Retry-After': expect.anything() },
+    });
   });
 
   it('the identity schemas list every field; the profile patch refuses unknown keys', () => {
     expect(doc.components.schemas.Identity).toMatchObject({
-      required: ['tag', 'owner', 'wallet', 'displayName', 'avatar', 'bio', 'preferredToken', 'verified', 'merchant', 'createdAt'],
+      required: [
+        'tag',
+        'owner',
+        'wallet',
+        'displayName',
+        'avatar',
+        'bio',
+        'preferredToken',
+        'verified',
+        'merchant',
+        'createdAt',
+      ],
     });
     expect((doc.components.schemas.ResolvedIdentity as { properties: object }).properties).not.toHaveProperty('bio');
     expect(doc.components.schemas.ProfilePatch).toMatchObject({ additionalProperties: false });
@@ -126,8 +173,24 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('documents the webhook itself (OpenAPI 3.1 `webhooks`): the feed event, signed', () => {
-    const hook = (doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: { name: string; in: string }[] } }> }).webhooks.identityChange.post;
+    const hook = (
+      doc as unknown as {
+        webhooks: Record<
+          string,
+          {
+            post: {
+              requestBody: { content: Record<string, { schema: { $ref: string } }> };
+              parameters: { name: string; in: string }[];
+            };
+          }
+        >;
+      }
+    ).webhooks.identityChange.post;
     expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/IdentityEvent');
-    expect(hook.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['header webhook-id', 'header webhook-timestamp', 'header webhook-signature']);
+    expect(hook.parameters.map((p) => `${p.in} ${p.name}`)).toEqual([
+      'header webhook-id',
+      'header webhook-timestamp',
+      'header webhook-signature',
+    ]);
   });
 });

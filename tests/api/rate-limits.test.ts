@@ -39,13 +39,20 @@ interface Answer {
 async function send(path: string, init: RequestInit & { address: string }): Promise<Answer> {
   const res = await fetch(`${app().url}${path}`, {
     ...init,
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': init.address, ...(init.headers as Record<string, string>) },
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': init.address,
+      ...(init.headers as Record<string, string>),
+    },
   });
   return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
 }
 
 /** `count` requests, ten at a time, answers in the order sent; and how long the burst took. */
-async function burst(count: number, one: (i: number) => Promise<Answer>): Promise<{ answers: Answer[]; seconds: number }> {
+async function burst(
+  count: number,
+  one: (i: number) => Promise<Answer>,
+): Promise<{ answers: Answer[]; seconds: number }> {
   const started = Date.now();
   const answers: Answer[] = [];
   for (let i = 0; i < count; i += 10) {
@@ -93,58 +100,104 @@ describe('PATCH /v1/identity/{tag}', () => {
     const tag = await ownedTag(keypair);
     const address = newAddress();
     const result = await burst(200, (i) =>
-      send(`/v1/identity/${tag}`, { method: 'PATCH', address, headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ bio: `edit ${i}` }) }),
+      send(`/v1/identity/${tag}`, {
+        method: 'PATCH',
+        address,
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ bio: `edit ${i}` }),
+      }),
     );
     // past the per-key limit every PATCH is refused; past the per-address one, by that limit
     expectLimited(result, PROFILE_PER_KEY, RATE_LIMITED, [PROFILE_PER_KEY, PROFILE_PER_ADDRESS]);
-    expect(result.answers.slice(PROFILE_PER_KEY + 5, PROFILE_PER_ADDRESS - 5).map((a) => a.headers.get('ratelimit-limit'))).toEqual(
-      Array(PROFILE_PER_ADDRESS - PROFILE_PER_KEY - 10).fill(String(PROFILE_PER_KEY)),
-    );
+    expect(
+      result.answers.slice(PROFILE_PER_KEY + 5, PROFILE_PER_ADDRESS - 5).map((a) => a.headers.get('ratelimit-limit')),
+    ).toEqual(Array(PROFILE_PER_ADDRESS - PROFILE_PER_KEY - 10).fill(String(PROFILE_PER_KEY)));
     // (the address's own budget refills at 2 a second meanwhile, so not every one past it)
-    expect(result.answers.slice(PROFILE_PER_ADDRESS).some((a) => a.headers.get('ratelimit-limit') === String(PROFILE_PER_ADDRESS))).toBe(true);
+    expect(
+      result.answers
+        .slice(PROFILE_PER_ADDRESS)
+        .some((a) => a.headers.get('ratelimit-limit') === String(PROFILE_PER_ADDRESS)),
+    ).toBe(true);
   });
 
   it('one key from many addresses has one budget', async () => {
     const { token, keypair } = await signIn(app().url);
     const tag = await ownedTag(keypair);
     const result = await burst(PROFILE_PER_KEY + 10, (i) =>
-      send(`/v1/identity/${tag}`, { method: 'PATCH', address: newAddress(), headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ bio: `edit ${i}` }) }),
+      send(`/v1/identity/${tag}`, {
+        method: 'PATCH',
+        address: newAddress(),
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ bio: `edit ${i}` }),
+      }),
     );
     expectLimited(result, PROFILE_PER_KEY);
   });
 
   it('many keys from one address: 429 past the per-address limit', async () => {
-    const callers = await Promise.all(Array.from({ length: 6 }, async () => {
-      const { token, keypair } = await signIn(app().url);
-      return { token, tag: await ownedTag(keypair) };
-    }));
+    const callers = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const { token, keypair } = await signIn(app().url);
+        return { token, tag: await ownedTag(keypair) };
+      }),
+    );
     const address = newAddress();
     // 6 keys × 25 edits: each key within its own limit, the address past its own
     const result = await burst(150, (i) => {
       const { token, tag } = callers[i % callers.length]!;
-      return send(`/v1/identity/${tag}`, { method: 'PATCH', address, headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ bio: `edit ${i}` }) });
+      return send(`/v1/identity/${tag}`, {
+        method: 'PATCH',
+        address,
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ bio: `edit ${i}` }),
+      });
     });
     expectLimited(result, PROFILE_PER_ADDRESS);
   });
 
   it('the settings form spends the same per-key budget', async () => {
     // an app whose key budget refills slowly (2 a minute: one every 30 s), so no refill lands in between
-    const slow = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', RATE_LIMITS: rateLimitsSetting({ profileKey: 2 }) });
+    const slow = await startApp({
+      DATABASE_URL: database.url,
+      SOLANA_RPC_URL: inject('rpcUrl'),
+      CLIENT_ADDRESS_SOURCE: 'proxy',
+      TRUSTED_PROXY_HOPS: '1',
+      RATE_LIMITS: rateLimitsSetting({ profileKey: 2 }),
+    });
     try {
       const kp = newKeypair();
       const { token } = await signIn(slow.url, kp);
       const tag = await ownedTag(kp);
-      const jar = (await nextAuthSignIn(slow.url, kp, await requestChallenge(slow.url, kp), new Map(), { 'x-forwarded-for': newAddress() })).jar;
+      const jar = (
+        await nextAuthSignIn(slow.url, kp, await requestChallenge(slow.url, kp), new Map(), {
+          'x-forwarded-for': newAddress(),
+        })
+      ).jar;
       const patchOnce = async () =>
-        (await fetch(`${slow.url}/v1/identity/${tag}`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': newAddress(), authorization: `Bearer ${token}` },
-          body: JSON.stringify({ bio: 'from the API' }),
-        })).status;
+        (
+          await fetch(`${slow.url}/v1/identity/${tag}`, {
+            method: 'PATCH',
+            headers: {
+              'content-type': 'application/json',
+              'x-forwarded-for': newAddress(),
+              authorization: `Bearer ${token}`,
+            },
+            body: JSON.stringify({ bio: 'from the API' }),
+          })
+        ).status;
       expect([await patchOnce(), await patchOnce(), await patchOnce()]).toEqual([200, 200, 429]);
-      const action = await callServerAction(slow.url, '/settings', 'saveProfile', [tag, { bio: 'from the form' }], jar, { headers: { 'x-forwarded-for': newAddress() } });
+      const action = await callServerAction(
+        slow.url,
+        '/settings',
+        'saveProfile',
+        [tag, { bio: 'from the form' }],
+        jar,
+        { headers: { 'x-forwarded-for': newAddress() } },
+      );
       expect(action.status).toBe(200);
-      expect(action.text).toContain('{"ok":false,"error":{"code":"rate_limited","message":"Too many requests; try again later."}}');
+      expect(action.text).toContain(
+        '{"ok":false,"error":{"code":"rate_limited","message":"Too many requests; try again later."}}',
+      );
     } finally {
       await slow.stop();
     }
@@ -161,8 +214,16 @@ describe('reads that cost', () => {
     const address = newAddress();
     const result = await burst(200, (i) =>
       i % 2 === 0
-        ? send('/v1/resolve', { method: 'POST', address, body: JSON.stringify({ tags: Array.from({ length: 100 }, () => randomTag()) }) })
-        : send('/v1/reverse', { method: 'POST', address, body: JSON.stringify({ addresses: [Keypair.generate().publicKey.toBase58()] }) }),
+        ? send('/v1/resolve', {
+            method: 'POST',
+            address,
+            body: JSON.stringify({ tags: Array.from({ length: 100 }, () => randomTag()) }),
+          })
+        : send('/v1/reverse', {
+            method: 'POST',
+            address,
+            body: JSON.stringify({ addresses: [Keypair.generate().publicKey.toBase58()] }),
+          }),
     );
     expectLimited(result, BATCH_PER_ADDRESS);
   });
@@ -173,7 +234,9 @@ describe('POST /api/actions/pay/{tag}', () => {
     const row = await insertIdentity(database.db);
     const address = newAddress();
     const account = Keypair.generate().publicKey.toBase58();
-    const result = await burst(80, () => send(`/api/actions/pay/${row.tag}?amount=0.1`, { method: 'POST', address, body: JSON.stringify({ account }) }));
+    const result = await burst(80, () =>
+      send(`/api/actions/pay/${row.tag}?amount=0.1`, { method: 'POST', address, body: JSON.stringify({ account }) }),
+    );
     expectLimited(result, ACTION_PER_ADDRESS, { message: RATE_LIMITED.error.message, ...RATE_LIMITED });
     const refused = result.answers.at(-1)!;
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');

@@ -12,12 +12,16 @@ import { closeTestDb, seedIdentity } from '../identity/helpers';
 
 const appUrl = inject('appUrl');
 afterAll(closeTestDb);
-const repeated = (name: string) => ({ error: { code: 'invalid_request', message: `\`${name}\`: is given more than once; give it once` } });
+const repeated = (name: string) => ({
+  error: { code: 'invalid_request', message: `\`${name}\`: is given more than once; give it once` },
+});
 
 describe('a repeated query parameter', () => {
   it('queryOf: one value per name, 400 for a name given twice', () => {
     expect(queryOf(new Request('http://x/p?a=1&b=2'))).toEqual({ a: '1', b: '2' });
-    expect(() => queryOf(new Request('http://x/p?amount=1&amount=1000'))).toThrow(new AppError('invalid_request', '`amount`: is given more than once; give it once'));
+    expect(() => queryOf(new Request('http://x/p?amount=1&amount=1000'))).toThrow(
+      new AppError('invalid_request', '`amount`: is given more than once; give it once'),
+    );
     expect(() => queryOf(new Request('http://x/p?a=1&a=1'))).toThrow(AppError);
   });
 

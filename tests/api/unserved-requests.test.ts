@@ -12,7 +12,10 @@ import { readResponse } from '../support/http';
 const appUrl = new URL(inject('appUrl'));
 const ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
-function send(method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: appUrl.hostname, port: appUrl.port, method, path }, (res) => {
       let body = '';
@@ -26,19 +29,25 @@ function send(method: string, path: string): Promise<{ status: number; headers: 
 }
 
 describe('requests no route serves', () => {
-  it.each(['/', '/api/health', '/v1/identity/alice', '/@alice', '/no/such/path'])('TRACE %s: 405 in the envelope with Allow', async (path) => {
-    const res = await send('TRACE', path);
-    expect([res.status, res.headers.allow, res.headers['content-type'], JSON.parse(res.body)]).toEqual([
-      405,
-      ALLOW,
-      'application/json',
-      { error: { code: 'method_not_allowed', message: `TRACE is not allowed here; allowed: ${ALLOW}.` } },
-    ]);
-  });
+  it.each(['/', '/api/health', '/v1/identity/alice', '/@alice', '/no/such/path'])(
+    'TRACE %s: 405 in the envelope with Allow',
+    async (path) => {
+      const res = await send('TRACE', path);
+      expect([res.status, res.headers.allow, res.headers['content-type'], JSON.parse(res.body)]).toEqual([
+        405,
+        ALLOW,
+        'application/json',
+        { error: { code: 'method_not_allowed', message: `TRACE is not allowed here; allowed: ${ALLOW}.` } },
+      ]);
+    },
+  );
 
   it('OPTIONS *: 400 in the envelope', async () => {
     const res = await send('OPTIONS', '*');
-    expect([res.status, JSON.parse(res.body)]).toEqual([400, { error: { code: 'invalid_request', message: 'The request target `*` is not served: name a path.' } }]);
+    expect([res.status, JSON.parse(res.body)]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: 'The request target `*` is not served: name a path.' } },
+    ]);
   });
 
   it('every other request goes on to Next.js', async () => {

@@ -12,12 +12,18 @@ const CASES: Record<string, { body: string; status: number[] }> = {
   'empty body': { body: '', status: [400] },
   'an array': { body: '[1,2,3]', status: [400] },
   'a number': { body: '42', status: [400] },
-  'null': { body: 'null', status: [400] },
+  null: { body: 'null', status: [400] },
   'wrong types': { body: JSON.stringify({ pubkey: 12, message: true, signature: [] }), status: [400] },
   'missing fields': { body: '{}', status: [400] },
   'a 1 MB body': { body: JSON.stringify({ pubkey: 'a'.repeat(1024 * 1024) }), status: [413] },
-  'control characters': { body: JSON.stringify({ pubkey: 'abc\u0000\u0007\u001b[31m', message: 'x\u0000', signature: '\u0001' }), status: [400, 401] },
-  'an invalid public key': { body: JSON.stringify({ pubkey: '0OIl'.repeat(11), message: 'm', signature: 's' }), status: [400, 401] },
+  'control characters': {
+    body: JSON.stringify({ pubkey: 'abc\u0000\u0007\u001b[31m', message: 'x\u0000', signature: '\u0001' }),
+    status: [400, 401],
+  },
+  'an invalid public key': {
+    body: JSON.stringify({ pubkey: '0OIl'.repeat(11), message: 'm', signature: 's' }),
+    status: [400, 401],
+  },
   'deep nesting': { body: '['.repeat(3000) + ']'.repeat(3000), status: [400, 413] },
   'a truncated JSON document': { body: '{"pubkey": "abc', status: [400] },
 };

@@ -30,15 +30,20 @@ const REFUSED: Record<string, () => Promise<string | undefined>> = {
   expired: async () => `Bearer ${await token({ exp: Math.floor(Date.now() / 1000) - 5 })}`,
   tampered: async () => {
     const [h, , s] = (await token()).split('.');
-    const payload = base64url.encode(JSON.stringify({ sub: newKeypair().publicKey, iss: appUrl, aud: `${appUrl}/v1`, exp: 9999999999 }));
+    const payload = base64url.encode(
+      JSON.stringify({ sub: newKeypair().publicKey, iss: appUrl, aud: `${appUrl}/v1`, exp: 9999999999 }),
+    );
     return `Bearer ${h}.${payload}.${s}`;
   },
   'alg none': async () => {
     const h = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
-    const p = base64url.encode(JSON.stringify({ sub: newKeypair().publicKey, iss: appUrl, aud: `${appUrl}/v1`, exp: 9999999999 }));
+    const p = base64url.encode(
+      JSON.stringify({ sub: newKeypair().publicKey, iss: appUrl, aud: `${appUrl}/v1`, exp: 9999999999 }),
+    );
     return `Bearer ${h}.${p}.`;
   },
-  'wrong secret': async () => `Bearer ${await token({ secret: new TextEncoder().encode('another-secret-of-at-least-32-characters!') })}`,
+  'wrong secret': async () =>
+    `Bearer ${await token({ secret: new TextEncoder().encode('another-secret-of-at-least-32-characters!') })}`,
   'wrong audience': async () => `Bearer ${await token({ aud: 'https://other.example/v1' })}`,
   'wrong issuer': async () => `Bearer ${await token({ iss: 'https://other.example' })}`,
 };
@@ -49,7 +54,9 @@ describe('the bearer wrapper refuses bad tokens', () => {
       const res = await session(await make());
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'A valid session token is required.' } });
+      expect(await res.json()).toEqual({
+        error: { code: 'unauthorized', message: 'A valid session token is required.' },
+      });
     });
   }
 

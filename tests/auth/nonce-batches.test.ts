@@ -32,7 +32,10 @@ describe('nonce store, concurrent calls in one process', () => {
     const nonces = Array.from({ length: 30 }, newNonce);
     await Promise.all(nonces.map((n) => storeNonce(database.db, stored(n), counter(key, counts))));
     // A refused request takes nothing from the budget (GCRA): each is one past it.
-    expect([...counts].sort((a, b) => a - b)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), ...Array(10).fill(21)]);
+    expect([...counts].sort((a, b) => a - b)).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => i + 1),
+      ...Array(10).fill(21),
+    ]);
     // a call's count is its place in call order, so the first 20 calls are the ones stored
     const found = await Promise.all(nonces.map((n) => consumeNonce(database.db, n, testCounter())));
     expect(found.map((f) => f !== null)).toEqual(nonces.map((_, i) => i < 20));
@@ -41,7 +44,9 @@ describe('nonce store, concurrent calls in one process', () => {
   it('20 concurrent consumes of one nonce: exactly one gets it', async () => {
     const nonce = newNonce();
     await storeNonce(database.db, stored(nonce), testCounter());
-    const results = await Promise.all(Array.from({ length: 20 }, () => consumeNonce(database.db, nonce, testCounter())));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => consumeNonce(database.db, nonce, testCounter())),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(results.find((r) => r !== null)).toMatchObject({ nonce, pubkey: 'pk' });
   });
@@ -65,10 +70,15 @@ describe('nonce store, concurrent calls in one process', () => {
     // every nonce tried three times, spread over the keys, all at once
     const attempts = [...nonces, ...nonces, ...nonces].map((n, i) => {
       const key = keys[i % keys.length];
-      return consumeNonce(database.db, n, testCounter({ key, policy: { limit: 1000, windowSeconds: 86_400 }, counts: counts.get(key)! }));
+      return consumeNonce(
+        database.db,
+        n,
+        testCounter({ key, policy: { limit: 1000, windowSeconds: 86_400 }, counts: counts.get(key)! }),
+      );
     });
     const results = await Promise.all(attempts);
     for (const n of nonces) expect(results.filter((r) => r?.nonce === n)).toHaveLength(1);
-    for (const k of keys) expect([...counts.get(k)!].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    for (const k of keys)
+      expect([...counts.get(k)!].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
   });
 });

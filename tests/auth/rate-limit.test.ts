@@ -57,7 +57,11 @@ describe('the shared auth rate limit (SPEC 8)', () => {
     expect(res.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 1));
     // and sign-in completes on the other process
     const message = (res.json as { message: string }).message;
-    const verify = await postJson(`${apps[1].url}/v1/auth/verify`, { pubkey: kp.publicKey, message, signature: signText(kp, message) }, headers);
+    const verify = await postJson(
+      `${apps[1].url}/v1/auth/verify`,
+      { pubkey: kp.publicKey, message, signature: signText(kp, message) },
+      headers,
+    );
     // each process's APP_URL differs (its port), so a challenge issued for one domain is refused by the other
     expect(verify.status).toBe(401);
   });

@@ -13,7 +13,9 @@ import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 const AUTH_LIMIT = 4;
 const REGISTER_LIMIT = 3;
-const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ auth: { limit: AUTH_LIMIT, windowSeconds: 3600 }, register: REGISTER_LIMIT }) });
+const app = ownApp({
+  RATE_LIMITS: rateLimitsSetting({ auth: { limit: AUTH_LIMIT, windowSeconds: 3600 }, register: REGISTER_LIMIT }),
+});
 
 let spoof = 0;
 const spoofed = () => ({ 'x-forwarded-for': `203.0.113.${++spoof}` });
@@ -56,8 +58,17 @@ describe('next-auth, /v1 and the register action share their limits', () => {
       });
       expect(res.status).toBe(401);
     }
-    const action = await callServerAction(app().url, '/register', 'buildRegistration', [{ tag: 'sharedlimit' }], session, { headers: spoofed() });
+    const action = await callServerAction(
+      app().url,
+      '/register',
+      'buildRegistration',
+      [{ tag: 'sharedlimit' }],
+      session,
+      { headers: spoofed() },
+    );
     expect(action.status).toBe(200);
-    expect(action.text).toContain('{"ok":false,"error":{"code":"rate_limited","message":"Too many requests; try again later."}}');
+    expect(action.text).toContain(
+      '{"ok":false,"error":{"code":"rate_limited","message":"Too many requests; try again later."}}',
+    );
   });
 });

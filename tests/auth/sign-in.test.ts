@@ -56,9 +56,17 @@ describe('sign-in over HTTP (SPEC 4.1, 4.2, 5)', () => {
   it('a verify with a bad signature consumes the nonce: the right signature then fails', async () => {
     const kp = newKeypair();
     const message = await requestChallenge(appUrl, kp);
-    const bad = await postJson(`${appUrl}/v1/auth/verify`, { pubkey: kp.publicKey, message, signature: signText(kp, message + 'x') });
+    const bad = await postJson(`${appUrl}/v1/auth/verify`, {
+      pubkey: kp.publicKey,
+      message,
+      signature: signText(kp, message + 'x'),
+    });
     expect(bad.status).toBe(401);
-    const good = await postJson(`${appUrl}/v1/auth/verify`, { pubkey: kp.publicKey, message, signature: signText(kp, message) });
+    const good = await postJson(`${appUrl}/v1/auth/verify`, {
+      pubkey: kp.publicKey,
+      message,
+      signature: signText(kp, message),
+    });
     expect(good.status).toBe(401);
     expect(good.text).toBe(bad.text);
   });

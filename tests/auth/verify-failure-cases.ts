@@ -32,8 +32,15 @@ export async function storedMessage(
   const issuedAt = o.issuedAt ?? new Date();
   const expiresAt = new Date(issuedAt.getTime() + 300_000);
   const nonce = bs58.encode(randomBytes(18));
-  const message = formatSignInMessage({ domain: o.domain ?? service.domain, pubkey: kp.publicKey, nonce, issuedAt, expiresAt });
-  if (o.store !== false) await storeNonce(service.db, { nonce, pubkey: kp.publicKey, message, issuedAt, expiresAt }, testCounter());
+  const message = formatSignInMessage({
+    domain: o.domain ?? service.domain,
+    pubkey: kp.publicKey,
+    nonce,
+    issuedAt,
+    expiresAt,
+  });
+  if (o.store !== false)
+    await storeNonce(service.db, { nonce, pubkey: kp.publicKey, message, issuedAt, expiresAt }, testCounter());
   return message;
 }
 

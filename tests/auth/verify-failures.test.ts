@@ -52,7 +52,11 @@ describe('every verify failure is the same 401 (SPEC 4.2 rule 3)', () => {
   it('a correctly signed message whose stored challenge is valid still succeeds (control)', async () => {
     const kp = newKeypair();
     const message = await storedMessage(service, kp);
-    const res = await postJson(`${appUrl}/v1/auth/verify`, { pubkey: kp.publicKey, message, signature: signText(kp, message) });
+    const res = await postJson(`${appUrl}/v1/auth/verify`, {
+      pubkey: kp.publicKey,
+      message,
+      signature: signText(kp, message),
+    });
     expect(res.status).toBe(200);
   });
 });

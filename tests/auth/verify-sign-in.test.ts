@@ -71,15 +71,23 @@ describe('a malformed message that carries a well-formed nonce (SPEC 3.2: consum
     const kp = newKeypair();
     const message = await challenge(kp);
     const altered = alter(message);
-    await expect(verify({ pubkey: kp.publicKey, message: altered, signature: signText(kp, altered) })).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(verify({ pubkey: kp.publicKey, message, signature: signText(kp, message) })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(
+      verify({ pubkey: kp.publicKey, message: altered, signature: signText(kp, altered) }),
+    ).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(verify({ pubkey: kp.publicKey, message, signature: signText(kp, message) })).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('two different nonce lines: nothing is burnt (which one would it be?) and the intact message still signs in', async () => {
     const kp = newKeypair();
     const message = await challenge(kp);
     const altered = `${message}\nNonce: ${'1'.repeat(24)}`;
-    await expect(verify({ pubkey: kp.publicKey, message: altered, signature: signText(kp, altered) })).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(verify({ pubkey: kp.publicKey, message, signature: signText(kp, message) })).resolves.toMatchObject({ pubkey: kp.publicKey });
+    await expect(
+      verify({ pubkey: kp.publicKey, message: altered, signature: signText(kp, altered) }),
+    ).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(verify({ pubkey: kp.publicKey, message, signature: signText(kp, message) })).resolves.toMatchObject({
+      pubkey: kp.publicKey,
+    });
   });
 });

@@ -36,7 +36,13 @@ export async function nextAuthSignIn(
   const csrf = await fetch(`${appUrl}/api/auth/csrf`, { headers });
   addCookies(jar, csrf);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const form = new URLSearchParams({ csrfToken, pubkey: kp.publicKey, message, signature: signText(kp, message), json: 'true' });
+  const form = new URLSearchParams({
+    csrfToken,
+    pubkey: kp.publicKey,
+    message,
+    signature: signText(kp, message),
+    json: 'true',
+  });
   const res = await fetch(`${appUrl}/api/auth/callback/solana`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(jar) },
@@ -50,7 +56,9 @@ export async function nextAuthSignIn(
 
 /** The id Next.js gave a server action in this build (its server-reference manifest). */
 export function serverActionId(exportedName: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(process.cwd(), buildDir(), 'server', 'server-reference-manifest.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(process.cwd(), buildDir(), 'server', 'server-reference-manifest.json'), 'utf8'),
+  ) as {
     node: Record<string, { exportedName: string }>;
   };
   const id = Object.entries(manifest.node).find(([, v]) => v.exportedName === exportedName)?.[0];

@@ -19,7 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => net?.close());
 
-const register = (owner: Keypair) => registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
+const register = (owner: Keypair) =>
+  registerTagInstruction({
+    programId: PROGRAM_ID,
+    tag,
+    owner: owner.publicKey,
+    wallet: owner.publicKey,
+    feePayer: owner.publicKey,
+  });
 
 async function send(ix: TransactionInstruction, signer: Keypair): Promise<string> {
   const latest = await net.connection.getLatestBlockhash();
@@ -56,7 +63,12 @@ describe('AnchorError.parse names the program refusal', () => {
 
   it('of a lifecycle call: set_wallet by someone else, NotTagOwner (6015)', async () => {
     const [tagRecord] = findTagRecordAddress(tag, PROGRAM_ID);
-    const ix = setWalletInstruction({ programId: PROGRAM_ID, tagRecord, owner: mallory.publicKey, wallet: mallory.publicKey });
+    const ix = setWalletInstruction({
+      programId: PROGRAM_ID,
+      tagRecord,
+      owner: mallory.publicKey,
+      wallet: mallory.publicKey,
+    });
     expectNamed(await refusal(ix, mallory), 'NotTagOwner');
   });
 });

@@ -21,9 +21,13 @@ export interface TestNet {
 }
 
 /** A localnet on a free port and a `Connection` to it (confirmed reads unless told otherwise). */
-export async function startTestNet(options: LocalnetOptions = {}, commitment: 'confirmed' | 'finalized' = 'confirmed'): Promise<TestNet> {
+export async function startTestNet(
+  options: LocalnetOptions = {},
+  commitment: 'confirmed' | 'finalized' = 'confirmed',
+): Promise<TestNet> {
   // The localnet quietly starts without a program it cannot find; these tests need it.
-  if (!existsSync(COMMITTED_SO)) throw new Error(`${COMMITTED_SO} is missing: run \`npm run program:build\` (npm test does).`);
+  if (!existsSync(COMMITTED_SO))
+    throw new Error(`${COMMITTED_SO} is missing: run \`npm run program:build\` (npm test does).`);
   const localnet = await startLocalnet({ port: 0, dataDir: null, ...options });
   const connection = new Connection(localnet.url, { commitment, disableRetryOnRateLimit: true });
   return {

@@ -20,7 +20,8 @@ async function sendError(promise: Promise<unknown>): Promise<{ message: string; 
   try {
     await promise;
   } catch (e) {
-    if (e instanceof SendTransactionError) return { message: e.transactionError.message, logs: e.transactionError.logs };
+    if (e instanceof SendTransactionError)
+      return { message: e.transactionError.message, logs: e.transactionError.logs };
     throw e;
   }
   throw new Error('expected the transaction to be refused');
@@ -54,15 +55,25 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
     expect(lastValidBlockHeight).toBe((await connection.getBlockHeight()) + 150);
     const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight }).add(
-      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient.publicKey, lamports: LAMPORTS_PER_SOL }),
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: recipient.publicKey,
+        lamports: LAMPORTS_PER_SOL,
+      }),
     );
     tx.sign(payer);
     const signature = await connection.sendRawTransaction(tx.serialize());
     expect(signature).toBe(bs58.encode(tx.signature!));
-    const confirmation = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed');
+    const confirmation = await connection.confirmTransaction(
+      { signature, blockhash, lastValidBlockHeight },
+      'confirmed',
+    );
     expect(confirmation.value.err).toBeNull();
 
-    const read = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0, commitment: 'confirmed' });
+    const read = await connection.getTransaction(signature, {
+      maxSupportedTransactionVersion: 0,
+      commitment: 'confirmed',
+    });
     expect(read).not.toBeNull();
     expect(read!.slot).toBe(slotBefore + 1);
     expect(read!.version).toBe('legacy');
@@ -74,7 +85,11 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
       recipient.publicKey.toBase58(),
       SystemProgram.programId.toBase58(),
     ]);
-    expect(message.header).toEqual({ numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 });
+    expect(message.header).toEqual({
+      numRequiredSignatures: 1,
+      numReadonlySignedAccounts: 0,
+      numReadonlyUnsignedAccounts: 1,
+    });
     expect(message.recentBlockhash).toBe(blockhash);
     expect(message.compiledInstructions).toHaveLength(1);
     expect(read!.transaction.signatures).toEqual([signature]);
@@ -101,7 +116,14 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
 
     const sigs = await connection.getSignaturesForAddress(recipient.publicKey);
     expect(sigs).toEqual([
-      { signature, slot: read!.slot, err: null, memo: null, blockTime: read!.blockTime, confirmationStatus: 'finalized' },
+      {
+        signature,
+        slot: read!.slot,
+        err: null,
+        memo: null,
+        blockTime: read!.blockTime,
+        confirmationStatus: 'finalized',
+      },
     ]);
   });
 
@@ -111,7 +133,9 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
     const message = new TransactionMessage({
       payerKey: payer.publicKey,
       recentBlockhash: blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient.publicKey, lamports: 1000 })],
+      instructions: [
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient.publicKey, lamports: 1000 }),
+      ],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     tx.sign([payer]);
@@ -120,7 +144,9 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
     const read = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
     expect(read?.version).toBe(0);
     expect(read?.transaction.message.addressTableLookups).toEqual([]);
-    await expect(connection.getTransaction(signature, {} as never)).rejects.toThrow(/Transaction version \(0\) is not supported/);
+    await expect(connection.getTransaction(signature, {} as never)).rejects.toThrow(
+      /Transaction version \(0\) is not supported/,
+    );
   });
 
   it('answers the other methods the app and wallets use in cluster shapes', async () => {
@@ -128,9 +154,16 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
     expect(await connection.getVersion()).toMatchObject({ 'solana-core': expect.any(String) });
     expect(decodeBase58(await connection.getGenesisHash(), 32)).not.toBeNull();
     const slot = await connection.getSlot();
-    expect(await connection.getEpochInfo()).toMatchObject({ absoluteSlot: slot, blockHeight: slot, epoch: 0, slotIndex: slot });
+    expect(await connection.getEpochInfo()).toMatchObject({
+      absoluteSlot: slot,
+      blockHeight: slot,
+      epoch: 0,
+      slotIndex: slot,
+    });
     // Every transaction so far paid no priority fee (tests/chain/prioritization-fees.test.ts covers the rest).
-    expect((await connection.getRecentPrioritizationFees()).every((f) => f.prioritizationFee === 0 && f.slot <= slot)).toBe(true);
+    expect(
+      (await connection.getRecentPrioritizationFees()).every((f) => f.prioritizationFee === 0 && f.slot <= slot),
+    ).toBe(true);
     expect(await connection.getMinimumBalanceForRentExemption(0)).toBe(890880);
     const { blockhash } = await connection.getLatestBlockhash();
     expect((await connection.isBlockhashValid(blockhash)).value).toBe(true);
@@ -154,11 +187,16 @@ describe('localnet: System Program transfers through web3.js Connection', () => 
     const unsigned = new VersionedTransaction(tx.compileMessage());
     const stale = await connection.simulateTransaction(unsigned, { sigVerify: false });
     expect(stale.value.err).toBe('BlockhashNotFound');
-    const replaced = await connection.simulateTransaction(unsigned, { replaceRecentBlockhash: true, accounts: { addresses: [recipient.publicKey.toBase58()], encoding: 'base64' } });
+    const replaced = await connection.simulateTransaction(unsigned, {
+      replaceRecentBlockhash: true,
+      accounts: { addresses: [recipient.publicKey.toBase58()], encoding: 'base64' },
+    });
     expect(replaced.value.err).toBeNull();
     expect(replaced.value.logs).toContain('Program 11111111111111111111111111111111 success');
     expect(replaced.value.accounts?.[0]?.lamports).toBe((await connection.getBalance(recipient.publicKey)) + 10);
-    await expect(connection.simulateTransaction(unsigned, { sigVerify: true })).rejects.toThrow(/signature verification failure/);
+    await expect(connection.simulateTransaction(unsigned, { sigVerify: true })).rejects.toThrow(
+      /signature verification failure/,
+    );
   });
 });
 
@@ -179,16 +217,30 @@ describe('localnet: register_tag through web3.js Connection', () => {
 
   it('registers a tag signed by owner and sponsor, and serves it back', async () => {
     const { connection } = net;
-    const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(connection, { tag, owner, sponsor, wallet });
+    const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(connection, {
+      tag,
+      owner,
+      sponsor,
+      wallet,
+    });
     registerSignature = await connection.sendRawTransaction(tx.serialize());
-    const confirmation = await connection.confirmTransaction({ signature: registerSignature, blockhash, lastValidBlockHeight });
+    const confirmation = await connection.confirmTransaction({
+      signature: registerSignature,
+      blockhash,
+      lastValidBlockHeight,
+    });
     expect(confirmation.value.err).toBeNull();
 
     const byProgram = await connection.getSignaturesForAddress(PROGRAM_ID, { limit: 10 });
     expect(byProgram.map((s) => s.signature)).toEqual([registerSignature]);
     const byOwner = await connection.getSignaturesForAddress(owner.publicKey);
     expect(byOwner).toHaveLength(1);
-    expect(byOwner[0]).toMatchObject({ signature: registerSignature, err: null, memo: null, confirmationStatus: 'finalized' });
+    expect(byOwner[0]).toMatchObject({
+      signature: registerSignature,
+      err: null,
+      memo: null,
+      confirmationStatus: 'finalized',
+    });
 
     const read = await connection.getTransaction(registerSignature, { maxSupportedTransactionVersion: 0 });
     expect(read?.meta?.err).toBeNull();
@@ -247,10 +299,14 @@ describe('localnet: register_tag through web3.js Connection', () => {
     const { tx } = await registerTransaction(connection, { tag, owner, sponsor, wallet });
     const refused = await sendError(connection.sendRawTransaction(tx.serialize()));
     const code = registryErrorCode('AlreadyRegistered');
-    expect(refused.message).toBe(`Transaction simulation failed: Error processing Instruction 0: custom program error: 0x${code.toString(16)}`);
+    expect(refused.message).toBe(
+      `Transaction simulation failed: Error processing Instruction 0: custom program error: 0x${code.toString(16)}`,
+    );
     expect(refused.logs?.[0]).toBe(`Program ${PROGRAM_ID.toBase58()} invoke [1]`);
     expect(await connection.getSlot()).toBe(slot);
-    expect((await connection.getSignatureStatus(bs58.encode(tx.signature!), { searchTransactionHistory: true })).value).toBeNull();
+    expect(
+      (await connection.getSignatureStatus(bs58.encode(tx.signature!), { searchTransactionHistory: true })).value,
+    ).toBeNull();
   });
 });
 

@@ -18,7 +18,11 @@ describe('localnet: state survives a restart with the same dataDir', () => {
     await airdrop(first.connection, owner.publicKey, 3);
     const registration = await registerTransaction(first.connection, { tag, owner, sponsor: owner });
     const registerSignature = await first.connection.sendRawTransaction(registration.tx.serialize());
-    await first.connection.confirmTransaction({ signature: registerSignature, blockhash: registration.blockhash, lastValidBlockHeight: registration.lastValidBlockHeight });
+    await first.connection.confirmTransaction({
+      signature: registerSignature,
+      blockhash: registration.blockhash,
+      lastValidBlockHeight: registration.lastValidBlockHeight,
+    });
     const balance = await first.connection.getBalance(owner.publicKey);
     const slot = await first.connection.getSlot();
     const genesis = await first.connection.getGenesisHash();
@@ -43,7 +47,11 @@ describe('localnet: state survives a restart with the same dataDir', () => {
       // And the chain goes on from where it was.
       const { blockhash: next, lastValidBlockHeight } = await connection.getLatestBlockhash();
       const tx = new Transaction({ feePayer: owner.publicKey, blockhash: next, lastValidBlockHeight }).add(
-        SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL / 10 }),
+        SystemProgram.transfer({
+          fromPubkey: owner.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: LAMPORTS_PER_SOL / 10,
+        }),
       );
       tx.sign(owner);
       const signature = await connection.sendRawTransaction(tx.serialize());
@@ -69,19 +77,35 @@ describe('localnet: finality delay', () => {
 
       const status = await connection.getSignatureStatus(airdropSignature);
       expect(status.value?.confirmationStatus).toBe('confirmed');
-      expect(await connection.getTransaction(airdropSignature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 })).toBeNull();
-      expect(await connection.getTransaction(airdropSignature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })).not.toBeNull();
+      expect(
+        await connection.getTransaction(airdropSignature, {
+          commitment: 'finalized',
+          maxSupportedTransactionVersion: 0,
+        }),
+      ).toBeNull();
+      expect(
+        await connection.getTransaction(airdropSignature, {
+          commitment: 'confirmed',
+          maxSupportedTransactionVersion: 0,
+        }),
+      ).not.toBeNull();
       expect(await connection.getSignaturesForAddress(payer.publicKey, {}, 'finalized')).toEqual([]);
-      expect((await connection.getSignaturesForAddress(payer.publicKey, {}, 'confirmed')).map((s) => s.confirmationStatus)).toEqual(['confirmed']);
+      expect(
+        (await connection.getSignaturesForAddress(payer.publicKey, {}, 'confirmed')).map((s) => s.confirmationStatus),
+      ).toEqual(['confirmed']);
       expect(await connection.getSlot('finalized')).toBeLessThan(await connection.getSlot('confirmed'));
 
       // confirmTransaction at `finalized` waits for the PubSub notification after the delay.
       await connection.confirmTransaction({ signature: airdropSignature, ...latest }, 'finalized');
       expect(Date.now() - landedAt).toBeGreaterThanOrEqual(delay - 100);
-      const finalized = await waitFor(() => connection.getTransaction(airdropSignature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }));
+      const finalized = await waitFor(() =>
+        connection.getTransaction(airdropSignature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }),
+      );
       expect(finalized.meta?.err).toBeNull();
       expect((await connection.getSignatureStatus(airdropSignature)).value?.confirmationStatus).toBe('finalized');
-      expect((await connection.getSignaturesForAddress(payer.publicKey, {}, 'finalized')).map((s) => s.signature)).toEqual([airdropSignature]);
+      expect(
+        (await connection.getSignaturesForAddress(payer.publicKey, {}, 'finalized')).map((s) => s.signature),
+      ).toEqual([airdropSignature]);
     } finally {
       await net.close();
     }

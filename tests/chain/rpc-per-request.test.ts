@@ -20,7 +20,8 @@ let app: RunningApp;
 
 beforeAll(async () => {
   proxy = await startRpcProxy(inject('rpcUrl'), (request) => {
-    for (const call of [request ?? []].flat() as RpcCall[]) calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
+    for (const call of [request ?? []].flat() as RpcCall[])
+      calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
     return undefined;
   });
   app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: proxy.url, INDEXER_INTERVAL_SECONDS: '0' });
@@ -44,14 +45,17 @@ const drain = async (res: Response) => {
 describe('RPC calls per public request', () => {
   it('GET /v1/reverse/{address} answering 404: none', async () => {
     const spent = await counted(async () => {
-      for (let i = 0; i < 20; i++) expect(await drain(await fetch(`${app.url}/v1/reverse/${Keypair.generate().publicKey.toBase58()}`))).toBe(404);
+      for (let i = 0; i < 20; i++)
+        expect(await drain(await fetch(`${app.url}/v1/reverse/${Keypair.generate().publicKey.toBase58()}`))).toBe(404);
     });
     expect(spent).toEqual({});
   });
 
   it('GET /api/ready, 30 at once: at most one getSlot per CLUSTER_CHECK_MAX_AGE_MS', async () => {
     const spent = await counted(async () => {
-      const statuses = await Promise.all(Array.from({ length: 30 }, async () => drain(await fetch(`${app.url}/api/ready`))));
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, async () => drain(await fetch(`${app.url}/api/ready`))),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     });
     expect(spent.getSlot ?? 0).toBeLessThanOrEqual(1);

@@ -43,7 +43,10 @@ describe('a provider that answers 429', () => {
     const res = await postAuthed(`${app().url}/v1/register`, token, { tag: randomTag('rl_') });
     expect(res.status).toBe(503);
     expect(res.json).toEqual({
-      error: { code: 'rpc_rate_limited', message: 'The Solana RPC provider is rate limiting this service; try again shortly.' },
+      error: {
+        code: 'rpc_rate_limited',
+        message: 'The Solana RPC provider is rate limiting this service; try again shortly.',
+      },
     });
     expect(res.headers.get('retry-after')).toBe('5');
     expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 2000);

@@ -10,7 +10,10 @@ const app = heldInProcessApp();
 
 describe("the client README's example", () => {
   it('is the README text, line for line', async () => {
-    const [readme, example] = await Promise.all([readFile('packages/client/README.md', 'utf8'), readFile(EXAMPLE, 'utf8')]);
+    const [readme, example] = await Promise.all([
+      readFile('packages/client/README.md', 'utf8'),
+      readFile(EXAMPLE, 'utf8'),
+    ]);
     expect(readme).toContain(example.trim());
   });
 

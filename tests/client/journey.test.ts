@@ -27,7 +27,11 @@ describe('packages/client against the app', () => {
     expect(session.expiresAt.getTime()).toBeGreaterThan(Date.now());
 
     const registered = await asAlice.register(tag);
-    expect(registered.identity).toMatchObject({ tag: `@${tag}`, owner: alice.publicKey.toBase58(), wallet: alice.publicKey.toBase58() });
+    expect(registered.identity).toMatchObject({
+      tag: `@${tag}`,
+      owner: alice.publicKey.toBase58(),
+      wallet: alice.publicKey.toBase58(),
+    });
     expect(await asAlice.availability(tag)).toMatchObject({ available: false });
 
     const edited = await asAlice.updateProfile(tag, { displayName: 'Alice', bio: 'hello' });
@@ -39,8 +43,15 @@ describe('packages/client against the app', () => {
 
     await asAlice.offerTransfer(tag, bob.publicKey.toBase58());
     const accepted = await asBob.acceptTransfer(tag);
-    expect(accepted.identity).toMatchObject({ owner: bob.publicKey.toBase58(), wallet: bob.publicKey.toBase58(), displayName: null });
-    expect(await asBob.reverse(bob.publicKey.toBase58())).toEqual({ address: bob.publicKey.toBase58(), tag: `@${tag}` });
+    expect(accepted.identity).toMatchObject({
+      owner: bob.publicKey.toBase58(),
+      wallet: bob.publicKey.toBase58(),
+      displayName: null,
+    });
+    expect(await asBob.reverse(bob.publicKey.toBase58())).toEqual({
+      address: bob.publicKey.toBase58(),
+      tag: `@${tag}`,
+    });
 
     // The follower, resumed from its cursor, holds exactly what GET answers.
     await follower.catchUp();
@@ -50,7 +61,11 @@ describe('packages/client against the app', () => {
     expect(released.identity).toBeNull();
     await follower.catchUp();
     expect(follower.replica.identities.has(`@${tag}`)).toBe(false);
-    await expect(asBob.identity(tag)).rejects.toMatchObject({ name: 'TagServiceError', status: 404, code: 'not_found' });
+    await expect(asBob.identity(tag)).rejects.toMatchObject({
+      name: 'TagServiceError',
+      status: 404,
+      code: 'not_found',
+    });
   });
 
   it('a sponsor pays: the owner signs first, the sponsor last, and the transaction lands', async () => {
@@ -59,7 +74,10 @@ describe('packages/client against the app', () => {
     await fund(connect(rpcUrl), sponsor.publicKey);
     const client = createTagClient({ baseUrl: app().url, rpcUrl, signer: keypairSigner(owner) });
     const tag = randomTag('cs');
-    const landed = await client.register(tag, { feePayer: sponsor.publicKey.toBase58(), cosigners: [keypairSigner(sponsor)] });
+    const landed = await client.register(tag, {
+      feePayer: sponsor.publicKey.toBase58(),
+      cosigners: [keypairSigner(sponsor)],
+    });
     expect(landed.identity).toMatchObject({ tag: `@${tag}`, owner: owner.publicKey.toBase58() });
   });
 

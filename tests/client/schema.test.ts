@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_SCHEMA_PATH, clientSchemaSource } from '@/packages/client/generate';
 
 const CLIENT_DIR = path.join(process.cwd(), 'packages/client');
-const tsFilesIn = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.ts')).map((name) => path.join(dir, name));
+const tsFilesIn = (dir: string) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => path.join(dir, name));
 
 /**
  * The compiler's errors for the client's sources and its example, with `schemaSource` as
@@ -13,13 +16,19 @@ const tsFilesIn = (dir: string) => readdirSync(dir).filter((name) => name.endsWi
  * compiler options.
  */
 function clientTypeErrors(schemaSource: string): string[] {
-  const { options } = ts.parseJsonConfigFileContent(ts.readConfigFile('tsconfig.json', ts.sys.readFile).config, ts.sys, process.cwd());
+  const { options } = ts.parseJsonConfigFileContent(
+    ts.readConfigFile('tsconfig.json', ts.sys.readFile).config,
+    ts.sys,
+    process.cwd(),
+  );
   const host = ts.createCompilerHost(options);
   const isSchema = (fileName: string) => path.resolve(fileName) === CLIENT_SCHEMA_PATH;
   const { fileExists, getSourceFile } = host;
   host.fileExists = (fileName) => isSchema(fileName) || fileExists(fileName);
   host.getSourceFile = (fileName, languageVersion, ...rest) =>
-    isSchema(fileName) ? ts.createSourceFile(fileName, schemaSource, languageVersion) : getSourceFile(fileName, languageVersion, ...rest);
+    isSchema(fileName)
+      ? ts.createSourceFile(fileName, schemaSource, languageVersion)
+      : getSourceFile(fileName, languageVersion, ...rest);
   const rootNames = [...tsFilesIn(path.join(CLIENT_DIR, 'src')), ...tsFilesIn(path.join(CLIENT_DIR, 'examples'))];
   const program = ts.createProgram(rootNames, { ...options, incremental: false }, host);
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));

@@ -8,7 +8,11 @@ const event = { id: 42, tag: '@alice', type: 'remove', identity: null, at: '2026
 const body = JSON.stringify(event);
 
 function signedHeaders(at: Date, payload = body, key = secret): Record<string, string> {
-  return { 'webhook-id': '42', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(key).sign('42', at, payload) };
+  return {
+    'webhook-id': '42',
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(key).sign('42', at, payload),
+  };
 }
 
 describe('verifyWebhook (Standard Webhooks)', () => {
@@ -21,9 +25,19 @@ describe('verifyWebhook (Standard Webhooks)', () => {
 
   it.each([
     ['a changed body', () => verifyWebhook(secret, body.replace('alice', 'a1ice'), signedHeaders(new Date()))],
-    ['another secret', () => verifyWebhook(secret, body, signedHeaders(new Date(), body, `whsec_${randomBytes(24).toString('base64')}`))],
-    ['a timestamp ten minutes old (a replay)', () => verifyWebhook(secret, body, signedHeaders(new Date(Date.now() - 600_000)))],
-    ['no signature', () => verifyWebhook(secret, body, { 'webhook-id': '42', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) })],
+    [
+      'another secret',
+      () => verifyWebhook(secret, body, signedHeaders(new Date(), body, `whsec_${randomBytes(24).toString('base64')}`)),
+    ],
+    [
+      'a timestamp ten minutes old (a replay)',
+      () => verifyWebhook(secret, body, signedHeaders(new Date(Date.now() - 600_000))),
+    ],
+    [
+      'no signature',
+      () =>
+        verifyWebhook(secret, body, { 'webhook-id': '42', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) }),
+    ],
   ])('refuses %s', (_name, verify) => {
     expect(verify).toThrow(WebhookVerificationError);
   });

@@ -8,18 +8,37 @@ describe('configuration (DESIGN.md "Configuration")', () => {
   it('embedded defaults when nothing is set', () => {
     const c = parseConfig({});
     expect(c.database).toEqual({ driver: 'pglite', dataDir: '.data/pglite' });
-    expect(c.solana).toEqual({ rpcUrl: undefined, publicRpcUrl: undefined, cluster: 'localnet', programId: LOCALNET_PROGRAM_ID });
+    expect(c.solana).toEqual({
+      rpcUrl: undefined,
+      publicRpcUrl: undefined,
+      cluster: 'localnet',
+      programId: LOCALNET_PROGRAM_ID,
+    });
     expect(c.authDomain).toBe('localhost:3000');
     expect(c.appUrl.href).toBe('http://localhost:3000/');
-    expect(c.rateLimits.auth).toEqual({ limit: RATE_LIMIT_BUCKETS.auth.limit, windowSeconds: RATE_LIMIT_BUCKETS.auth.windowSeconds });
-    expect(c.server).toEqual({ port: 3000, host: undefined, localnetPort: 8899, keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000 });
+    expect(c.rateLimits.auth).toEqual({
+      limit: RATE_LIMIT_BUCKETS.auth.limit,
+      windowSeconds: RATE_LIMIT_BUCKETS.auth.windowSeconds,
+    });
+    expect(c.server).toEqual({
+      port: 3000,
+      host: undefined,
+      localnetPort: 8899,
+      keepAliveTimeoutMs: 65_000,
+      headersTimeoutMs: 66_000,
+    });
     expect(c.heavyWorkConcurrency).toBe(4);
   });
 
   it('keep-alive and headers timeouts: above a load balancer’s 60 s by default, settable, headers above keep-alive', () => {
-    expect(parseConfig({ KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000' }).server).toMatchObject({ keepAliveTimeoutMs: 120_000, headersTimeoutMs: 121_000 });
+    expect(parseConfig({ KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000' }).server).toMatchObject({
+      keepAliveTimeoutMs: 120_000,
+      headersTimeoutMs: 121_000,
+    });
     expect(() => parseConfig({ KEEP_ALIVE_TIMEOUT_MS: '70000' })).toThrow(
-      new ConfigError('Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)'),
+      new ConfigError(
+        'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)',
+      ),
     );
     expect(() => parseConfig({ KEEP_ALIVE_TIMEOUT_MS: 'soon' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS/);
   });
@@ -30,12 +49,22 @@ describe('configuration (DESIGN.md "Configuration")', () => {
   });
 
   it('browsers get SOLANA_PUBLIC_RPC_URL when set, else SOLANA_RPC_URL', () => {
-    expect(parseConfig({ SOLANA_RPC_URL: 'https://rpc.example/?api-key=secret' }).solana.publicRpcUrl).toBe('https://rpc.example/?api-key=secret');
-    expect(parseConfig({ SOLANA_RPC_URL: 'https://rpc.example/?api-key=secret', SOLANA_PUBLIC_RPC_URL: 'https://public.example' }).solana.publicRpcUrl).toBe('https://public.example');
+    expect(parseConfig({ SOLANA_RPC_URL: 'https://rpc.example/?api-key=secret' }).solana.publicRpcUrl).toBe(
+      'https://rpc.example/?api-key=secret',
+    );
+    expect(
+      parseConfig({
+        SOLANA_RPC_URL: 'https://rpc.example/?api-key=secret',
+        SOLANA_PUBLIC_RPC_URL: 'https://public.example',
+      }).solana.publicRpcUrl,
+    ).toBe('https://public.example');
   });
 
   it('sign-in domains: APP_URL host with port, plus AUTH_DOMAINS', () => {
-    const c = parseConfig({ APP_URL: 'https://tags.example:8443', AUTH_DOMAINS: 'Preview.example, partner.example:3000' });
+    const c = parseConfig({
+      APP_URL: 'https://tags.example:8443',
+      AUTH_DOMAINS: 'Preview.example, partner.example:3000',
+    });
     expect(c.authDomain).toBe('tags.example:8443');
     expect(c.extraAuthDomains).toEqual(['preview.example', 'partner.example:3000']);
   });
@@ -68,11 +97,18 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     const { rateLimits } = parseConfig({ RATE_LIMITS: 'auth=5/3600, register=3' });
     expect(rateLimits.auth).toEqual({ limit: 5, windowSeconds: 3600 });
     expect(rateLimits.register).toEqual({ limit: 3, windowSeconds: RATE_LIMIT_BUCKETS.register.windowSeconds });
-    expect(rateLimits.feed).toEqual({ limit: RATE_LIMIT_BUCKETS.feed.limit, windowSeconds: RATE_LIMIT_BUCKETS.feed.windowSeconds });
+    expect(rateLimits.feed).toEqual({
+      limit: RATE_LIMIT_BUCKETS.feed.limit,
+      windowSeconds: RATE_LIMIT_BUCKETS.feed.windowSeconds,
+    });
   });
 
   it.each([
-    ['an unknown bucket', 'logins=5', 'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, actionMint, status, webhooks)'],
+    [
+      'an unknown bucket',
+      'logins=5',
+      'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, actionMint, status, webhooks)',
+    ],
     ['a malformed entry', 'auth:5', 'RATE_LIMITS: `auth:5` is not bucket=limit or bucket=limit/windowSeconds'],
     ['a zero limit', 'auth=0', 'RATE_LIMITS: `auth=0`: the limit and the window must be positive'],
     ['a zero window', 'auth=5/0', 'RATE_LIMITS: `auth=5/0`: the limit and the window must be positive'],

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_TABLE_END, CONFIG_TABLE_START, CONFIGURATION_DOC, configTables, withConfigTables } from '@/lib/core/config-table';
+import {
+  CONFIG_TABLE_END,
+  CONFIG_TABLE_START,
+  CONFIGURATION_DOC,
+  configTables,
+  withConfigTables,
+} from '@/lib/core/config-table';
 import { envSchema } from '@/lib/core/config';
 import { RATE_LIMIT_BUCKET_NAMES } from '@/lib/core/rate-limit-buckets';
 
@@ -12,8 +18,14 @@ describe('docs/configuration.md', () => {
   const doc = readFileSync(CONFIGURATION_DOC, 'utf8');
 
   it('holds the tables lib/core/config.ts and lib/core/rate-limit-buckets.ts generate', () => {
-    const section = doc.slice(doc.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length, doc.indexOf(CONFIG_TABLE_END));
-    expect(section.trim(), `${CONFIGURATION_DOC}'s configuration tables differ from the schema: run \`npm run config:readme\` and commit it`).toBe(configTables());
+    const section = doc.slice(
+      doc.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length,
+      doc.indexOf(CONFIG_TABLE_END),
+    );
+    expect(
+      section.trim(),
+      `${CONFIGURATION_DOC}'s configuration tables differ from the schema: run \`npm run config:readme\` and commit it`,
+    ).toBe(configTables());
   });
 
   it('names every variable of the schema and every bucket, once', () => {

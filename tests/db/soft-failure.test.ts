@@ -35,7 +35,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-const UNAVAILABLE = { error: { code: 'service_unavailable', message: 'The service is briefly unavailable; try again shortly.' } };
+const UNAVAILABLE = {
+  error: { code: 'service_unavailable', message: 'The service is briefly unavailable; try again shortly.' },
+};
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -75,11 +77,16 @@ describe('PostgreSQL stopped, then started again', () => {
       const text = await page.text();
       expect(text).toContain('Something went wrong');
       expect(text).not.toMatch(/ECONNREFUSED|at \S+ \(|node_modules/);
-      const browser = await chromium.launch({ executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || '/usr/bin/chromium', args: ['--no-sandbox'] });
+      const browser = await chromium.launch({
+        executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE || '/usr/bin/chromium',
+        args: ['--no-sandbox'],
+      });
       try {
         const tab = await browser.newPage();
         await tab.goto(`${app.url}${path}`);
-        await expect.poll(() => tab.locator('main').textContent(), { timeout: 15_000 }).toContain('Something went wrong');
+        await expect
+          .poll(() => tab.locator('main').textContent(), { timeout: 15_000 })
+          .toContain('Something went wrong');
       } finally {
         await browser.close();
       }
@@ -144,7 +151,10 @@ describe('the identities table locked from another connection', () => {
       expect(signIn.value.status).toBe(200);
       expect(signIn.ms).toBeLessThan(1000);
       const statuses = (await Promise.all(stuck)).map((r) => r.status);
-      expect(statuses.every((s) => s === 503), String(statuses)).toBe(true);
+      expect(
+        statuses.every((s) => s === 503),
+        String(statuses),
+      ).toBe(true);
     });
   });
 });

@@ -35,9 +35,17 @@ describe('npm run admin (moderation CLI)', () => {
   });
 
   const FAILURES: Record<string, { args: string[]; code: number; stderr: RegExp }> = {
-    'an unknown tag': { args: ['block', 'zz_no_such_tag_here'], code: 1, stderr: /^error: not_found: No identity with this tag\.\n$/ },
+    'an unknown tag': {
+      args: ['block', 'zz_no_such_tag_here'],
+      code: 1,
+      stderr: /^error: not_found: No identity with this tag\.\n$/,
+    },
     'a malformed tag': { args: ['verify', 'a-b'], code: 1, stderr: /^error: invalid_tag: The tag must be/ },
-    'an unknown action': { args: ['delete', 'alice'], code: 2, stderr: /^usage: npm run admin -- <block\|unblock\|verify\|unverify\|merchant\|unmerchant\|redact> <tag>\n$/ },
+    'an unknown action': {
+      args: ['delete', 'alice'],
+      code: 2,
+      stderr: /^usage: npm run admin -- <block\|unblock\|verify\|unverify\|merchant\|unmerchant\|redact> <tag>\n$/,
+    },
     'no arguments': { args: [], code: 2, stderr: /^usage: / },
     'too many arguments': { args: ['block', 'alice', 'bob'], code: 2, stderr: /^usage: / },
   };

@@ -15,17 +15,29 @@ const CASES: Record<string, { body: string | Uint8Array<ArrayBuffer>; status: nu
   'a body just over 16 KiB': { body: JSON.stringify({ bio: 'a'.repeat(16 * 1024) }), status: 413, envelope: TOO_LARGE },
   'deeply nested arrays': { body: '['.repeat(5000) + ']'.repeat(5000), status: 400, envelope: NOT_AN_OBJECT },
   'deeply nested objects': { body: '{"a":'.repeat(2000) + '1' + '}'.repeat(2000), status: 400, envelope: ENVELOPE },
-  'non-UTF-8 bytes': { body: new Uint8Array([0x7b, 0x22, 0x62, 0x69, 0x6f, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), status: 400, envelope: { error: { code: 'invalid_request', message: 'The request body must be UTF-8 JSON.' } } },
-  'UTF-16 with a BOM': { body: new Uint8Array(Buffer.from('\ufeff{"bio":"x"}', 'utf16le')), status: 400, envelope: ENVELOPE },
+  'non-UTF-8 bytes': {
+    body: new Uint8Array([0x7b, 0x22, 0x62, 0x69, 0x6f, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    status: 400,
+    envelope: { error: { code: 'invalid_request', message: 'The request body must be UTF-8 JSON.' } },
+  },
+  'UTF-16 with a BOM': {
+    body: new Uint8Array(Buffer.from('\ufeff{"bio":"x"}', 'utf16le')),
+    status: 400,
+    envelope: ENVELOPE,
+  },
   'not JSON': { body: 'displayName=alice', status: 400, envelope: NOT_JSON },
   'truncated JSON': { body: '{"displayName": "ali', status: 400, envelope: NOT_JSON },
   'empty body': { body: '', status: 400, envelope: NOT_JSON },
   'an array': { body: '[{"displayName":"a"}]', status: 400, envelope: NOT_AN_OBJECT },
   'a number': { body: '42', status: 400, envelope: NOT_AN_OBJECT },
   'a string instead of an object': { body: '"displayName"', status: 400, envelope: NOT_AN_OBJECT },
-  'null': { body: 'null', status: 400, envelope: NOT_AN_OBJECT },
-  'true': { body: 'true', status: 400, envelope: NOT_AN_OBJECT },
-  'a huge number of keys': { body: JSON.stringify(Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, 1]))), status: 400, envelope: ENVELOPE },
+  null: { body: 'null', status: 400, envelope: NOT_AN_OBJECT },
+  true: { body: 'true', status: 400, envelope: NOT_AN_OBJECT },
+  'a huge number of keys': {
+    body: JSON.stringify(Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, 1]))),
+    status: 400,
+    envelope: ENVELOPE,
+  },
   'NaN-like literal': { body: '{"displayName": NaN}', status: 400, envelope: NOT_JSON },
 };
 
@@ -57,7 +69,10 @@ describe('bad input to PATCH /v1/identity/{tag}: the envelope, never a 500', () 
   it('other methods are 405', async () => {
     const row = await seedIdentity({ owner: me.pubkey });
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const res = await fetch(`${appUrl}/v1/identity/${row.tag}`, { method, headers: { authorization: `Bearer ${me.token}` } });
+      const res = await fetch(`${appUrl}/v1/identity/${row.tag}`, {
+        method,
+        headers: { authorization: `Bearer ${me.token}` },
+      });
       expect(res.status).toBe(405);
     }
     expect(await readRow(row.tag)).toEqual(row);

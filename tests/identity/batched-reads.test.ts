@@ -13,7 +13,9 @@ describe('findActiveIdentity, many tags at once', () => {
     const missing = randomTag();
     const tags = [...active.map((r) => r.tag), blocked.tag, missing, ...active.map((r) => r.tag).reverse()];
     const rows = await Promise.all(tags.map((tag) => findActiveIdentity(database.db, tag)));
-    expect(rows.map((r) => r?.tag ?? null)).toEqual(tags.map((tag) => (tag === blocked.tag || tag === missing ? null : tag)));
+    expect(rows.map((r) => r?.tag ?? null)).toEqual(
+      tags.map((tag) => (tag === blocked.tag || tag === missing ? null : tag)),
+    );
     expect(rows[0]).toMatchObject({ tag: active[0].tag, owner: active[0].owner, status: 'active' });
   });
 });

@@ -59,7 +59,12 @@ describe('writes judged on the chain while the mirror shows a transfer offer', (
     await send({ kind: 'register', tag, owner: seller, wallet: seller });
     await send({ kind: 'offer', tag, owner: seller, newOwner: newOwner.publicKey });
     // what the indexer would hold after the register and the offer
-    await insertIdentity(database.db, { tag, owner: oldOwner.publicKey, wallet: oldOwner.publicKey, pendingOwner: newOwner.publicKey.toBase58() });
+    await insertIdentity(database.db, {
+      tag,
+      owner: oldOwner.publicKey,
+      wallet: oldOwner.publicKey,
+      pendingOwner: newOwner.publicKey.toBase58(),
+    });
     const { token } = await signIn(app.url, oldOwner);
 
     expect((await patch(tag, token)).status).toBe(200); // the offer stands: still the owner on chain
@@ -73,7 +78,10 @@ describe('writes judged on the chain while the mirror shows a transfer offer', (
 
   it('a tag the mirror shows with an offer but the chain no longer has (released): 404', async () => {
     const owner = newKeypair();
-    const { tag } = await insertIdentity(database.db, { owner: owner.publicKey, pendingOwner: Keypair.generate().publicKey.toBase58() });
+    const { tag } = await insertIdentity(database.db, {
+      owner: owner.publicKey,
+      pendingOwner: Keypair.generate().publicKey.toBase58(),
+    });
     const { token } = await signIn(app.url, owner);
     const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
     expect(await patch(tag, token)).toEqual({ status: 404, body: NOT_FOUND });

@@ -9,9 +9,12 @@ import { appUrl, closeTestDb, invalidRequest, patchIdentity, readRow, seedIdenti
 
 afterAll(closeTestDb);
 
-const hidden = (codePoint: string) => `\`displayName\`: must not contain invisible or text-direction characters (${codePoint})`;
-const tick = (mark: string, codePoint: string) => `\`displayName\`: must not contain check marks (${mark} ${codePoint}): badges are the service's to show`;
-const badge = (word: string) => `\`displayName\`: must not contain the badge word "${word}": badges are the service's to show`;
+const hidden = (codePoint: string) =>
+  `\`displayName\`: must not contain invisible or text-direction characters (${codePoint})`;
+const tick = (mark: string, codePoint: string) =>
+  `\`displayName\`: must not contain check marks (${mark} ${codePoint}): badges are the service's to show`;
+const badge = (word: string) =>
+  `\`displayName\`: must not contain the badge word "${word}": badges are the service's to show`;
 
 /** Refused with 400 and this exact message. */
 const REFUSED: Record<string, [displayName: string, message: string]> = {
@@ -89,7 +92,10 @@ describe('every invisible and direction code point is refused', () => {
       checked += 1;
       const parsed = ProfilePatch.safeParse({ displayName: `a${ch}b` });
       if (parsed.success) accepted.push(cp.toString(16));
-      else expect(parsed.error.issues[0].message, cp.toString(16)).toBe(`must not contain invisible or text-direction characters (U+${cp.toString(16).toUpperCase().padStart(4, '0')})`);
+      else
+        expect(parsed.error.issues[0].message, cp.toString(16)).toBe(
+          `must not contain invisible or text-direction characters (U+${cp.toString(16).toUpperCase().padStart(4, '0')})`,
+        );
     }
     expect(accepted).toEqual([]);
     expect(checked).toBeGreaterThan(4000);

@@ -1,9 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { moderate } from '@/lib/features/identity/moderation';
 import { NO_PROFILE } from '../support/identity';
-import {
-  closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb,
-} from './helpers';
+import { closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb } from './helpers';
 
 afterAll(closeTestDb);
 
@@ -21,9 +19,18 @@ describe('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
       ...NO_PROFILE,
       createdAt: '2025-03-04T05:06:07.089Z',
     });
-    expect(Object.keys(res.json as object).sort()).toEqual(
-      ['avatar', 'bio', 'createdAt', 'displayName', 'merchant', 'owner', 'preferredToken', 'tag', 'verified', 'wallet'],
-    );
+    expect(Object.keys(res.json as object).sort()).toEqual([
+      'avatar',
+      'bio',
+      'createdAt',
+      'displayName',
+      'merchant',
+      'owner',
+      'preferredToken',
+      'tag',
+      'verified',
+      'wallet',
+    ]);
   });
 
   it('shows a full profile as stored, createdAt in ISO 8601 UTC with milliseconds', async () => {
@@ -104,7 +111,7 @@ describe('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
     dot: 'al.ice',
     'encoded space': 'al%20ice',
     'two @': '@@alice',
-    'emoji': '%F0%9F%98%80abc',
+    emoji: '%F0%9F%98%80abc',
     'right-to-left mark': 'ali%E2%80%8Fce',
     'bidi override': '%E2%80%AEecila',
     'NUL byte': 'ali%00ce',
@@ -123,11 +130,17 @@ describe('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
 
   // Next.js answers a dynamic segment whose %-escapes are not UTF-8 with a text/plain 500 in
   // route matching, before any handler (vercel/next.js#92557); proxy.ts refuses such paths first.
-  for (const [name, tag] of Object.entries({ 'non-UTF-8 byte': 'ali%FFce', 'overlong UTF-8': '%C0%AF', 'truncated escape': '%E0%A4%A' })) {
+  for (const [name, tag] of Object.entries({
+    'non-UTF-8 byte': 'ali%FFce',
+    'overlong UTF-8': '%C0%AF',
+    'truncated escape': '%E0%A4%A',
+  })) {
     it(`undecodable path (${name}) is a 400 in the envelope, never a 500`, async () => {
       const res = await get(`/v1/identity/${tag}`);
       expect(res.status).toBe(400);
-      expect(res.json).toEqual({ error: { code: 'invalid_request', message: 'The path has an invalid percent-encoding.' } });
+      expect(res.json).toEqual({
+        error: { code: 'invalid_request', message: 'The path has an invalid percent-encoding.' },
+      });
     });
   }
 

@@ -43,19 +43,25 @@ export async function get(path: string, headers: Record<string, string> = {}): P
 }
 
 /** PATCH /v1/identity/{tag}: objects are sent as JSON, strings and bytes as they are. */
-export async function patchIdentity(
-  tagPath: string,
-  body: unknown,
-  token?: string,
-): Promise<ApiResponse> {
+export async function patchIdentity(tagPath: string, body: unknown, token?: string): Promise<ApiResponse> {
   const headers: Record<string, string> = clientHeaders();
   if (token) headers.authorization = `Bearer ${token}`;
-  const payload = typeof body === 'string' || body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
+  const payload =
+    typeof body === 'string' || body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
   return readResponse(await fetch(`${appUrl}/v1/identity/${tagPath}`, { method: 'PATCH', headers, body: payload }));
 }
 
 /** SPEC 2.1's fields that a response shows as the row stores them (all but `tag` and `createdAt`). */
-const SHOWN_AS_STORED = ['owner', 'wallet', 'displayName', 'avatar', 'bio', 'preferredToken', 'verified', 'merchant'] as const;
+const SHOWN_AS_STORED = [
+  'owner',
+  'wallet',
+  'displayName',
+  'avatar',
+  'bio',
+  'preferredToken',
+  'verified',
+  'merchant',
+] as const;
 
 /**
  * The public identity the API should show for a row (SPEC 2.1). Stated from the SPEC's table,

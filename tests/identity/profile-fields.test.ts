@@ -19,7 +19,11 @@ const ACCEPTED: Record<string, [field: string, sent: string, stored: string | nu
   'displayName of 51 spaces around a name': ['displayName', `${' '.repeat(30)}Bob${' '.repeat(30)}`, 'Bob'],
   'bio of 280 characters': ['bio', 'b'.repeat(280), 'b'.repeat(280)],
   'bio with line breaks (CRLF → LF)': ['bio', 'one\r\ntwo\nthree', 'one\ntwo\nthree'],
-  'avatar https URL': ['avatar', 'https://cdn.example.com/u/alice.png?size=128', 'https://cdn.example.com/u/alice.png?size=128'],
+  'avatar https URL': [
+    'avatar',
+    'https://cdn.example.com/u/alice.png?size=128',
+    'https://cdn.example.com/u/alice.png?size=128',
+  ],
   'avatar normalised': ['avatar', 'HTTPS://CDN.Example.com', 'https://cdn.example.com/'],
   'preferredToken symbol, lower case': ['preferredToken', 'pyusd', 'PYUSD'],
   'preferredToken EURC': ['preferredToken', 'EURC', 'EURC'],
@@ -31,7 +35,10 @@ const ACCEPTED: Record<string, [field: string, sent: string, stored: string | nu
 const REFUSED: Record<string, [body: unknown, message: string]> = {
   'displayName of 51 characters': [{ displayName: 'a'.repeat(51) }, '`displayName`: must be at most 50 characters'],
   'displayName of 51 emoji': [{ displayName: '🦊'.repeat(51) }, '`displayName`: must be at most 50 characters'],
-  'displayName of 10,000 characters': [{ displayName: 'x'.repeat(10_000) }, '`displayName`: must be at most 50 characters'],
+  'displayName of 10,000 characters': [
+    { displayName: 'x'.repeat(10_000) },
+    '`displayName`: must be at most 50 characters',
+  ],
   'displayName with a newline': [{ displayName: 'a\nb' }, `\`displayName\`: ${CONTROL}`],
   'displayName with NUL': [{ displayName: 'a\u0000b' }, `\`displayName\`: ${CONTROL}`],
   'displayName with ESC (terminal colours)': [{ displayName: '\u001b[31mred' }, `\`displayName\`: ${CONTROL}`],
@@ -44,24 +51,54 @@ const REFUSED: Record<string, [body: unknown, message: string]> = {
   'displayName with a lone surrogate': [{ displayName: 'a\uD800b' }, '`displayName`: must be valid Unicode text'],
   'displayName a number': [{ displayName: 42 }, '`displayName`: Invalid input: expected string, received number'],
   'displayName an array': [{ displayName: ['a'] }, '`displayName`: Invalid input: expected string, received array'],
-  'displayName an object': [{ displayName: { text: 'a' } }, '`displayName`: Invalid input: expected string, received object'],
+  'displayName an object': [
+    { displayName: { text: 'a' } },
+    '`displayName`: Invalid input: expected string, received object',
+  ],
   'displayName a boolean': [{ displayName: true }, '`displayName`: Invalid input: expected string, received boolean'],
   'bio of 281 characters': [{ bio: 'b'.repeat(281) }, '`bio`: must be at most 280 characters'],
   'bio of 10,000 characters': [{ bio: 'b'.repeat(10_000) }, '`bio`: must be at most 280 characters'],
   'bio with a tab': [{ bio: 'a\tb' }, '`bio`: must not contain control characters other than line breaks'],
-  'bio with a bidi override': [{ bio: 'x\u202Dy' }, '`bio`: must not contain control characters other than line breaks'],
+  'bio with a bidi override': [
+    { bio: 'x\u202Dy' },
+    '`bio`: must not contain control characters other than line breaks',
+  ],
   'avatar http:': [{ avatar: 'http://example.com/a.png' }, '`avatar`: must be an https: URL'],
   'avatar javascript:': [{ avatar: 'javascript:alert(1)' }, '`avatar`: must be an https: URL'],
   'avatar data:': [{ avatar: 'data:image/png;base64,iVBORw0KGgo=' }, '`avatar`: must be an https: URL'],
-  'avatar with credentials': [{ avatar: 'https://user:pass@example.com/a.png' }, '`avatar`: must not contain credentials'],
-  'avatar with a user name only': [{ avatar: 'https://user@example.com/a.png' }, '`avatar`: must not contain credentials'],
+  'avatar with credentials': [
+    { avatar: 'https://user:pass@example.com/a.png' },
+    '`avatar`: must not contain credentials',
+  ],
+  'avatar with a user name only': [
+    { avatar: 'https://user@example.com/a.png' },
+    '`avatar`: must not contain credentials',
+  ],
   'avatar relative': [{ avatar: '/a.png' }, '`avatar`: must be an absolute https: URL'],
-  'avatar with a tab inside (URL parsers drop it silently)': [{ avatar: 'https://exa\tmple.com/' }, `\`avatar\`: ${CONTROL}`],
-  'avatar over 2048 characters': [{ avatar: `https://example.com/${'a'.repeat(2030)}` }, '`avatar`: must be at most 2048 characters'],
-  'avatar of 10,000 characters': [{ avatar: `https://example.com/${'a'.repeat(10_000)}` }, '`avatar`: must be at most 2048 characters'],
-  'preferredToken unknown symbol': [{ preferredToken: 'DOGE' }, '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address'],
-  'preferredToken not base58': [{ preferredToken: '0OIl'.repeat(11) }, '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address'],
-  'preferredToken base58 but not 32 bytes': [{ preferredToken: '1'.repeat(40) }, '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address'],
+  'avatar with a tab inside (URL parsers drop it silently)': [
+    { avatar: 'https://exa\tmple.com/' },
+    `\`avatar\`: ${CONTROL}`,
+  ],
+  'avatar over 2048 characters': [
+    { avatar: `https://example.com/${'a'.repeat(2030)}` },
+    '`avatar`: must be at most 2048 characters',
+  ],
+  'avatar of 10,000 characters': [
+    { avatar: `https://example.com/${'a'.repeat(10_000)}` },
+    '`avatar`: must be at most 2048 characters',
+  ],
+  'preferredToken unknown symbol': [
+    { preferredToken: 'DOGE' },
+    '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address',
+  ],
+  'preferredToken not base58': [
+    { preferredToken: '0OIl'.repeat(11) },
+    '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address',
+  ],
+  'preferredToken base58 but not 32 bytes': [
+    { preferredToken: '1'.repeat(40) },
+    '`preferredToken`: must be one of SOL, USDC, USDT, PYUSD, EURC or a token mint address',
+  ],
 };
 
 describe('profile field limits (DESIGN.md "Identity")', () => {

@@ -16,7 +16,11 @@ afterAll(closeTestDb);
 
 async function eventsOf(tag: string) {
   const { db } = await testDb();
-  return db.select().from(identityEvents).where(eq(identityEvents.tag, tag)).orderBy(asc(identityEvents.xid), asc(identityEvents.id));
+  return db
+    .select()
+    .from(identityEvents)
+    .where(eq(identityEvents.tag, tag))
+    .orderBy(asc(identityEvents.xid), asc(identityEvents.id));
 }
 
 describe('npm run admin -- redact <tag>', () => {
@@ -24,7 +28,16 @@ describe('npm run admin -- redact <tag>', () => {
     const { db } = await testDb();
     const row = await seedIdentity();
     for (const bio of ['first words', 'second words']) {
-      await updateProfile(db, { tag: row.tag, caller: row.owner, patch: { displayName: 'Abusive Name', bio, avatar: 'https://example.com/a.png' } }, new Date(), localOwnerCheck());
+      await updateProfile(
+        db,
+        {
+          tag: row.tag,
+          caller: row.owner,
+          patch: { displayName: 'Abusive Name', bio, avatar: 'https://example.com/a.png' },
+        },
+        new Date(),
+        localOwnerCheck(),
+      );
     }
     expect((await admin('block', row.tag)).code).toBe(0);
     const before = await eventsOf(row.tag);
@@ -35,7 +48,9 @@ describe('npm run admin -- redact <tag>', () => {
     expect(JSON.parse(redacted.stdout)).toEqual({ tag: row.tag, redactedEvents: 2 });
 
     const after = await eventsOf(row.tag);
-    expect(after.map(({ id, type, xid, at }) => ({ id, type, xid, at }))).toEqual(before.map(({ id, type, xid, at }) => ({ id, type, xid, at })));
+    expect(after.map(({ id, type, xid, at }) => ({ id, type, xid, at }))).toEqual(
+      before.map(({ id, type, xid, at }) => ({ id, type, xid, at })),
+    );
     for (const [i, event] of after.entries()) {
       if (event.identity === null) continue;
       const was = before[i]!.identity as Record<string, unknown>;
@@ -43,17 +58,30 @@ describe('npm run admin -- redact <tag>', () => {
       expect(Object.keys(event.identity as object)).toEqual(Object.keys(was));
       expect(event.identity).toEqual({ ...was, displayName: null, avatar: null, bio: null, preferredToken: null });
     }
-    expect(await readRow(row.tag)).toMatchObject({ status: 'blocked', displayName: null, avatar: null, bio: null, preferredToken: null });
+    expect(await readRow(row.tag)).toMatchObject({
+      status: 'blocked',
+      displayName: null,
+      avatar: null,
+      bio: null,
+      preferredToken: null,
+    });
 
     // unblocking shows the tag without the redacted text
     expect((await admin('unblock', row.tag)).code).toBe(0);
-    expect((await get(`/v1/identity/${row.tag}`)).json).toEqual(expectedIdentity({ ...row, displayName: null, avatar: null, bio: null, preferredToken: null }));
+    expect((await get(`/v1/identity/${row.tag}`)).json).toEqual(
+      expectedIdentity({ ...row, displayName: null, avatar: null, bio: null, preferredToken: null }),
+    );
   });
 
   it('refuses a tag that is not blocked, and changes nothing', async () => {
     const { db } = await testDb();
     const row = await seedIdentity();
-    await updateProfile(db, { tag: row.tag, caller: row.owner, patch: { bio: 'still live' } }, new Date(), localOwnerCheck());
+    await updateProfile(
+      db,
+      { tag: row.tag, caller: row.owner, patch: { bio: 'still live' } },
+      new Date(),
+      localOwnerCheck(),
+    );
     const res = await admin('redact', row.tag);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');

@@ -8,13 +8,21 @@ export function v1RouteFiles(root = path.join(process.cwd(), 'app', 'v1')): { fi
     .filter((f) => /(^|\/)route\.ts$/.test(f) && !f.includes('[[...rest]]'))
     .map((f) => ({
       file: path.join(root, f),
-      path: '/' + path.join('v1', path.dirname(f)).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/'),
+      path:
+        '/' +
+        path
+          .join('v1', path.dirname(f))
+          .split(path.sep)
+          .map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))
+          .join('/'),
     }))
     .sort((a, b) => a.path.localeCompare(b.path));
 }
 
 /** Each route file's module and the declaration v1Route made of it (null when the file does not use v1Route). */
-export async function v1RouteModules(): Promise<{ file: string; path: string; module: Record<string, unknown>; declaration: V1RouteDeclaration | null }[]> {
+export async function v1RouteModules(): Promise<
+  { file: string; path: string; module: Record<string, unknown>; declaration: V1RouteDeclaration | null }[]
+> {
   return Promise.all(
     v1RouteFiles().map(async (route) => {
       const loaded = (await import(route.file)) as Record<string, unknown>;
@@ -27,6 +35,8 @@ export async function v1RouteModules(): Promise<{ file: string; path: string; mo
 export async function servedV1Operations(): Promise<{ path: string; method: string }[]> {
   const routes = await v1RouteModules();
   return routes
-    .flatMap(({ path: p, declaration }) => Object.keys(declaration?.operations ?? {}).map((method) => ({ path: p, method })))
+    .flatMap(({ path: p, declaration }) =>
+      Object.keys(declaration?.operations ?? {}).map((method) => ({ path: p, method })),
+    )
     .sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
 }

@@ -53,7 +53,26 @@ describe('skeleton vectors', () => {
   it('every rule is justified and the asked-for ones are there', () => {
     for (const rule of SKELETON_RULES) expect(rule.why.length, rule.from).toBeGreaterThan(20);
     const pairs = new Set(SKELETON_RULES.map((r) => `${r.from}>${r.to}`));
-    const asked = ['0>o', '1>l', 'i>l', '2>z', '3>e', '4>a', '5>s', '6>b', '7>t', '8>b', '9>g', 'q>g', 'rn>m', 'nn>m', 'vv>w', 'uu>w', 'cl>d', '_>'];
+    const asked = [
+      '0>o',
+      '1>l',
+      'i>l',
+      '2>z',
+      '3>e',
+      '4>a',
+      '5>s',
+      '6>b',
+      '7>t',
+      '8>b',
+      '9>g',
+      'q>g',
+      'rn>m',
+      'nn>m',
+      'vv>w',
+      'uu>w',
+      'cl>d',
+      '_>',
+    ];
     for (const rule of asked) expect(pairs, rule).toContain(rule);
   });
 
@@ -84,7 +103,10 @@ describe('the database computes the same skeleton', () => {
   }
 
   it('tag_skeleton agrees with skeletonOf on the vectors and 2,000 random tags', async () => {
-    const tags = [...Object.values(VECTORS).flatMap((v) => [v.tag, v.alike ?? v.tag]), ...Array.from({ length: 2000 }, randomCanonicalTag)];
+    const tags = [
+      ...Object.values(VECTORS).flatMap((v) => [v.tag, v.alike ?? v.tag]),
+      ...Array.from({ length: 2000 }, randomCanonicalTag),
+    ];
     const rows = await executePrepared<{ tag: string; skeleton: string }>(
       database.db,
       'test_tag_skeleton',
@@ -97,7 +119,9 @@ describe('the database computes the same skeleton', () => {
   });
 
   it('a row written without a skeleton gets it from its tag', async () => {
-    const row = await insertIdentity(database.db, { tag: `rn_5h0p${randomBytes(4).toString('hex').replace(/[0-9]/g, 'k')}` });
+    const row = await insertIdentity(database.db, {
+      tag: `rn_5h0p${randomBytes(4).toString('hex').replace(/[0-9]/g, 'k')}`,
+    });
     expect(row.skeleton).toBe(skeletonOf(row.tag));
     expect(row.skeleton.startsWith('mshop')).toBe(true);
   });

@@ -2,7 +2,15 @@
 // of the same file is program/tests/tag-vectors.test.ts.
 import { describe, expect, it } from 'vitest';
 import vectors from '@/lib/core/tag-vectors.json';
-import { isCanonicalTag, normalizePathTag, normalizeTag, TAG_MAX_BYTES, TAG_MIN_BYTES, TagBody, TagPath } from '@/lib/core/tag';
+import {
+  isCanonicalTag,
+  normalizePathTag,
+  normalizeTag,
+  TAG_MAX_BYTES,
+  TAG_MIN_BYTES,
+  TagBody,
+  TagPath,
+} from '@/lib/core/tag';
 
 const nonCanonicalBody = vectors.nonCanonical.filter((v) => !('path' in v && v.path));
 const nonCanonicalPath = vectors.nonCanonical.filter((v) => 'path' in v && v.path);

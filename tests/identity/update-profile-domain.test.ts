@@ -21,7 +21,12 @@ const other = newKeypair().publicKey;
 
 async function update(tag: string, caller: string, patch: unknown, now = new Date()) {
   // parsed as the route parses them, so updateProfile gets its typed input
-  return updateProfile((await testDb()).db, { tag: parseTagParam(tag), caller, patch: parseWith(ProfilePatch, patch) }, now, localOwnerCheck());
+  return updateProfile(
+    (await testDb()).db,
+    { tag: parseTagParam(tag), caller, patch: parseWith(ProfilePatch, patch) },
+    now,
+    localOwnerCheck(),
+  );
 }
 
 /** The envelope an AppError becomes, to compare with the HTTP tests' constants. */
@@ -37,10 +42,22 @@ async function refusal(promise: Promise<unknown>) {
 describe('updateProfile', () => {
   const REFUSALS: Record<string, { tag: () => Promise<string>; envelope: unknown }> = {
     'a missing tag is not_found': { tag: async () => randomTag(), envelope: NOT_FOUND },
-    'my own blocked tag is not_found': { tag: async () => (await seedIdentity({ owner: me, status: 'blocked' })).tag, envelope: NOT_FOUND },
-    "someone else's blocked tag is not_found, not forbidden": { tag: async () => (await seedIdentity({ owner: other, status: 'blocked' })).tag, envelope: NOT_FOUND },
-    "someone else's active tag is forbidden": { tag: async () => (await seedIdentity({ owner: other })).tag, envelope: FORBIDDEN },
-    "someone else's tag paid out to my wallet is still forbidden": { tag: async () => (await seedIdentity({ owner: other, wallet: me })).tag, envelope: FORBIDDEN },
+    'my own blocked tag is not_found': {
+      tag: async () => (await seedIdentity({ owner: me, status: 'blocked' })).tag,
+      envelope: NOT_FOUND,
+    },
+    "someone else's blocked tag is not_found, not forbidden": {
+      tag: async () => (await seedIdentity({ owner: other, status: 'blocked' })).tag,
+      envelope: NOT_FOUND,
+    },
+    "someone else's active tag is forbidden": {
+      tag: async () => (await seedIdentity({ owner: other })).tag,
+      envelope: FORBIDDEN,
+    },
+    "someone else's tag paid out to my wallet is still forbidden": {
+      tag: async () => (await seedIdentity({ owner: other, wallet: me })).tag,
+      envelope: FORBIDDEN,
+    },
   };
   for (const [name, c] of Object.entries(REFUSALS)) {
     it(`${name}, and nothing is written`, async () => {

@@ -3,8 +3,18 @@ import { randomTag } from '@/devstack/identities';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
 import {
-  appUrl, closeTestDb, expectedIdentity, FORBIDDEN, get, INVALID_TAG, invalidRequest, NOT_FOUND, patchIdentity,
-  readRow, seedIdentity, UNAUTHORIZED,
+  appUrl,
+  closeTestDb,
+  expectedIdentity,
+  FORBIDDEN,
+  get,
+  INVALID_TAG,
+  invalidRequest,
+  NOT_FOUND,
+  patchIdentity,
+  readRow,
+  seedIdentity,
+  UNAUTHORIZED,
 } from './helpers';
 
 afterAll(closeTestDb);
@@ -25,19 +35,97 @@ describe('PATCH /v1/identity/{tag}', () => {
       string,
       { tag: () => Promise<string>; body: unknown; token: () => string | undefined; status: number; envelope: unknown }
     > = {
-      'no token': { tag: async () => (await seedIdentity({ owner: me.pubkey })).tag, body: { displayName: 'x' }, token: () => undefined, status: 401, envelope: UNAUTHORIZED },
-      'a bad token with a bad body is 401, not 400': { tag: async () => 'ab', body: '{not json', token: () => 'not.a.jwt', status: 401, envelope: UNAUTHORIZED },
-      'a bad token on a missing tag is 401, not 404': { tag: async () => randomTag(), body: {}, token: () => 'x', status: 401, envelope: UNAUTHORIZED },
-      "a bad token on another owner's tag is 401, not 403": { tag: async () => (await seedIdentity()).tag, body: {}, token: () => 'x', status: 401, envelope: UNAUTHORIZED },
-      'malformed tag that does not exist is 400': { tag: async () => 'no-such', body: { displayName: 'x' }, token: () => me.token, status: 400, envelope: INVALID_TAG },
-      'malformed tag with a malformed body is 400 invalid_tag (tag first)': { tag: async () => 'a', body: '[[[', token: () => me.token, status: 400, envelope: INVALID_TAG },
-      'malformed tag with a 1 MB body is 400 invalid_tag (tag first)': { tag: async () => '_x_', body: JSON.stringify({ bio: 'b'.repeat(1 << 20) }), token: () => me.token, status: 400, envelope: INVALID_TAG },
-      'well-formed missing tag with a bad body is 400 (body before existence)': { tag: async () => randomTag(), body: { wallet: 'x' }, token: () => me.token, status: 400, envelope: invalidRequest('`wallet` cannot be changed through this endpoint') },
-      'missing tag is 404': { tag: async () => randomTag(), body: { displayName: 'x' }, token: () => me.token, status: 404, envelope: NOT_FOUND },
-      'my own blocked tag is 404': { tag: async () => (await seedIdentity({ owner: me.pubkey, status: 'blocked' })).tag, body: { displayName: 'x' }, token: () => me.token, status: 404, envelope: NOT_FOUND },
-      "someone else's blocked tag is 404, not 403": { tag: async () => (await seedIdentity({ status: 'blocked' })).tag, body: { displayName: 'x' }, token: () => me.token, status: 404, envelope: NOT_FOUND },
-      "someone else's active tag is 403": { tag: async () => (await seedIdentity({ owner: other.pubkey })).tag, body: { displayName: 'x' }, token: () => me.token, status: 403, envelope: FORBIDDEN },
-      "someone else's tag paid out to my wallet is still 403": { tag: async () => (await seedIdentity({ owner: other.pubkey, wallet: me.pubkey })).tag, body: { displayName: 'x' }, token: () => me.token, status: 403, envelope: FORBIDDEN },
+      'no token': {
+        tag: async () => (await seedIdentity({ owner: me.pubkey })).tag,
+        body: { displayName: 'x' },
+        token: () => undefined,
+        status: 401,
+        envelope: UNAUTHORIZED,
+      },
+      'a bad token with a bad body is 401, not 400': {
+        tag: async () => 'ab',
+        body: '{not json',
+        token: () => 'not.a.jwt',
+        status: 401,
+        envelope: UNAUTHORIZED,
+      },
+      'a bad token on a missing tag is 401, not 404': {
+        tag: async () => randomTag(),
+        body: {},
+        token: () => 'x',
+        status: 401,
+        envelope: UNAUTHORIZED,
+      },
+      "a bad token on another owner's tag is 401, not 403": {
+        tag: async () => (await seedIdentity()).tag,
+        body: {},
+        token: () => 'x',
+        status: 401,
+        envelope: UNAUTHORIZED,
+      },
+      'malformed tag that does not exist is 400': {
+        tag: async () => 'no-such',
+        body: { displayName: 'x' },
+        token: () => me.token,
+        status: 400,
+        envelope: INVALID_TAG,
+      },
+      'malformed tag with a malformed body is 400 invalid_tag (tag first)': {
+        tag: async () => 'a',
+        body: '[[[',
+        token: () => me.token,
+        status: 400,
+        envelope: INVALID_TAG,
+      },
+      'malformed tag with a 1 MB body is 400 invalid_tag (tag first)': {
+        tag: async () => '_x_',
+        body: JSON.stringify({ bio: 'b'.repeat(1 << 20) }),
+        token: () => me.token,
+        status: 400,
+        envelope: INVALID_TAG,
+      },
+      'well-formed missing tag with a bad body is 400 (body before existence)': {
+        tag: async () => randomTag(),
+        body: { wallet: 'x' },
+        token: () => me.token,
+        status: 400,
+        envelope: invalidRequest('`wallet` cannot be changed through this endpoint'),
+      },
+      'missing tag is 404': {
+        tag: async () => randomTag(),
+        body: { displayName: 'x' },
+        token: () => me.token,
+        status: 404,
+        envelope: NOT_FOUND,
+      },
+      'my own blocked tag is 404': {
+        tag: async () => (await seedIdentity({ owner: me.pubkey, status: 'blocked' })).tag,
+        body: { displayName: 'x' },
+        token: () => me.token,
+        status: 404,
+        envelope: NOT_FOUND,
+      },
+      "someone else's blocked tag is 404, not 403": {
+        tag: async () => (await seedIdentity({ status: 'blocked' })).tag,
+        body: { displayName: 'x' },
+        token: () => me.token,
+        status: 404,
+        envelope: NOT_FOUND,
+      },
+      "someone else's active tag is 403": {
+        tag: async () => (await seedIdentity({ owner: other.pubkey })).tag,
+        body: { displayName: 'x' },
+        token: () => me.token,
+        status: 403,
+        envelope: FORBIDDEN,
+      },
+      "someone else's tag paid out to my wallet is still 403": {
+        tag: async () => (await seedIdentity({ owner: other.pubkey, wallet: me.pubkey })).tag,
+        body: { displayName: 'x' },
+        token: () => me.token,
+        status: 403,
+        envelope: FORBIDDEN,
+      },
     };
     for (const [name, c] of Object.entries(CASES)) {
       it(name, async () => {
@@ -55,12 +143,16 @@ describe('PATCH /v1/identity/{tag}', () => {
 
   it('the owner edits all four fields and gets the whole identity back', async () => {
     const row = await seedIdentity({ owner: me.pubkey });
-    const res = await patchIdentity(row.tag, {
-      displayName: '  Alice  ',
-      avatar: 'https://cdn.example.com/a.png',
-      bio: 'Hello\r\nworld',
-      preferredToken: 'usdc',
-    }, me.token);
+    const res = await patchIdentity(
+      row.tag,
+      {
+        displayName: '  Alice  ',
+        avatar: 'https://cdn.example.com/a.png',
+        bio: 'Hello\r\nworld',
+        preferredToken: 'usdc',
+      },
+      me.token,
+    );
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       ...expectedIdentity(row),
@@ -75,7 +167,13 @@ describe('PATCH /v1/identity/{tag}', () => {
   });
 
   it('an omitted key leaves the field; null clears it; empty string clears it', async () => {
-    const row = await seedIdentity({ owner: me.pubkey, displayName: 'Keep', bio: 'Drop me', avatar: 'https://x.example/a', preferredToken: 'SOL' });
+    const row = await seedIdentity({
+      owner: me.pubkey,
+      displayName: 'Keep',
+      bio: 'Drop me',
+      avatar: 'https://x.example/a',
+      preferredToken: 'SOL',
+    });
     const res = await patchIdentity(`@${row.tag}`, { bio: null, avatar: '   ' }, me.token);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ...expectedIdentity(row), bio: null, avatar: null });
@@ -107,11 +205,26 @@ describe('PATCH /v1/identity/{tag}', () => {
     owner: { body: { owner: newKeypair().publicKey }, message: '`owner` cannot be changed through this endpoint' },
     tag: { body: { tag: 'stolen' }, message: '`tag` cannot be changed through this endpoint' },
     status: { body: { status: 'active' }, message: '`status` cannot be changed through this endpoint' },
-    createdAt: { body: { createdAt: '2020-01-01T00:00:00.000Z' }, message: '`createdAt` cannot be changed through this endpoint' },
-    'wallet beside a valid field': { body: { displayName: 'Mallory', wallet: newKeypair().publicKey }, message: '`wallet` cannot be changed through this endpoint' },
-    'verified beside a valid field': { body: { bio: 'hi', verified: true, merchant: true }, message: '`verified`, `merchant` cannot be changed through this endpoint' },
-    'an unknown key': { body: { displayname: 'typo' }, message: 'unknown key `displayname`; editable keys are displayName, avatar, bio, preferredToken' },
-    '__proto__': { body: JSON.parse('{"__proto__": {"verified": true}}'), message: 'unknown key `__proto__`; editable keys are displayName, avatar, bio, preferredToken' },
+    createdAt: {
+      body: { createdAt: '2020-01-01T00:00:00.000Z' },
+      message: '`createdAt` cannot be changed through this endpoint',
+    },
+    'wallet beside a valid field': {
+      body: { displayName: 'Mallory', wallet: newKeypair().publicKey },
+      message: '`wallet` cannot be changed through this endpoint',
+    },
+    'verified beside a valid field': {
+      body: { bio: 'hi', verified: true, merchant: true },
+      message: '`verified`, `merchant` cannot be changed through this endpoint',
+    },
+    'an unknown key': {
+      body: { displayname: 'typo' },
+      message: 'unknown key `displayname`; editable keys are displayName, avatar, bio, preferredToken',
+    },
+    __proto__: {
+      body: JSON.parse('{"__proto__": {"verified": true}}'),
+      message: 'unknown key `__proto__`; editable keys are displayName, avatar, bio, preferredToken',
+    },
   };
   for (const [name, c] of Object.entries(NOT_EDITABLE)) {
     it(`refuses ${name} with 400 naming the key, and changes nothing`, async () => {

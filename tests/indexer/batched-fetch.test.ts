@@ -13,7 +13,9 @@ import { PROGRAM_ID, connect, fund, registerMany } from './support';
  */
 
 /** A proxy that answers every batch request with the JSON-RPC error such providers give, and forwards the rest. */
-async function batchRefusingProxy(upstream: string): Promise<{ url: string; refused: () => number; singles: () => number; close(): Promise<void> }> {
+async function batchRefusingProxy(
+  upstream: string,
+): Promise<{ url: string; refused: () => number; singles: () => number; close(): Promise<void> }> {
   let refused = 0;
   let singles = 0;
   const proxy = await startRpcProxy(upstream, (request) => {

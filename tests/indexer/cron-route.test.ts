@@ -21,7 +21,9 @@ describe('GET /api/cron/indexer', () => {
     it(`401 for ${name}`, async () => {
       const res = await cron(appUrl, authorization);
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'This route is for the scheduler only.' } });
+      expect(await res.json()).toEqual({
+        error: { code: 'unauthorized', message: 'This route is for the scheduler only.' },
+      });
     });
   }
 
@@ -44,8 +46,19 @@ describe('GET /api/cron/indexer', () => {
       durationMs: expect.any(Number),
       prunedNonces: expect.any(Number),
       prunedRateLimits: expect.any(Number),
-      webhooks: { subscriptions: expect.any(Number), delivered: expect.any(Number), failed: expect.any(Number), disabled: expect.any(Number) },
-      payments: { checked: expect.any(Number), confirmed: expect.any(Number), finalized: expect.any(Number), invalid: expect.any(Number), rpcCalls: expect.any(Number) },
+      webhooks: {
+        subscriptions: expect.any(Number),
+        delivered: expect.any(Number),
+        failed: expect.any(Number),
+        disabled: expect.any(Number),
+      },
+      payments: {
+        checked: expect.any(Number),
+        confirmed: expect.any(Number),
+        finalized: expect.any(Number),
+        invalid: expect.any(Number),
+        rpcCalls: expect.any(Number),
+      },
     });
   });
 

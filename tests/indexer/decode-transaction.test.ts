@@ -1,5 +1,12 @@
 import bs58 from 'bs58';
-import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, type VersionedTransactionResponse } from '@solana/web3.js';
+import {
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  TransactionInstruction,
+  type VersionedTransactionResponse,
+} from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, type TransactionForIndexing } from '@/lib/features/indexer/decode-transaction';
 import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/chain/instruction';
@@ -19,7 +26,10 @@ const payer = Keypair.generate().publicKey;
 const wallet = Keypair.generate().publicKey;
 const BLOCKHASH = bs58.encode(Buffer.alloc(32, 7));
 
-function response(instructions: TransactionInstruction[], inner: { index: number; instructions: { programId: PublicKey; keys: PublicKey[]; data: Uint8Array }[] }[] = []): TransactionForIndexing {
+function response(
+  instructions: TransactionInstruction[],
+  inner: { index: number; instructions: { programId: PublicKey; keys: PublicKey[]; data: Uint8Array }[] }[] = [],
+): TransactionForIndexing {
   const tx = new Transaction({ feePayer: payer, blockhash: BLOCKHASH, lastValidBlockHeight: 100 }).add(...instructions);
   const message = tx.compileMessage();
   const indexOf = (k: PublicKey) => {
@@ -104,21 +114,34 @@ describe('decodeTransaction', () => {
   const invalidUtf8 = encodeRegisterTagData('gina', wallet);
   invalidUtf8[12] = 0xff;
   const MALFORMED: Record<string, [Uint8Array, string]> = {
-    'truncated data': [Buffer.concat([Buffer.from(REGISTER_TAG_DISCRIMINATOR), Buffer.from([5, 0, 0, 0]), Buffer.from('gina')]), 'undecodable arguments'],
-    'trailing bytes': [Buffer.concat([encodeRegisterTagData('gina', wallet), Buffer.from([0])]), 'undecodable arguments'],
+    'truncated data': [
+      Buffer.concat([Buffer.from(REGISTER_TAG_DISCRIMINATOR), Buffer.from([5, 0, 0, 0]), Buffer.from('gina')]),
+      'undecodable arguments',
+    ],
+    'trailing bytes': [
+      Buffer.concat([encodeRegisterTagData('gina', wallet), Buffer.from([0])]),
+      'undecodable arguments',
+    ],
     'a non-canonical tag': [encodeRegisterTagData('Gina!', wallet), 'a tag outside the rules'],
     'invalid UTF-8': [invalidUtf8, 'undecodable arguments'],
   };
   for (const [name, [data, why]] of Object.entries(MALFORMED)) {
     it(`reports malformed register_tag data, where and why: ${name}`, () => {
       const tx = response([proxyCall('gina')], [{ index: 0, instructions: [innerRegister('gina', data)] }]);
-      expect(decode(tx)).toEqual({ malformed: [`malformed register_tag (inner 0.0: ${why})`], invokesProgram: true, touched: [record('gina')] });
+      expect(decode(tx)).toEqual({
+        malformed: [`malformed register_tag (inner 0.0: ${why})`],
+        invokesProgram: true,
+        touched: [record('gina')],
+      });
     });
   }
 
   it('keeps the good instructions of a transaction beside a malformed one', () => {
     const tx = response(
-      [proxyCall('hank'), registerTagInstruction({ programId: PROGRAM_ID, tag: 'ivan', owner, wallet, feePayer: payer })],
+      [
+        proxyCall('hank'),
+        registerTagInstruction({ programId: PROGRAM_ID, tag: 'ivan', owner, wallet, feePayer: payer }),
+      ],
       [{ index: 0, instructions: [innerRegister('hank', REGISTER_TAG_DISCRIMINATOR)] }],
     );
     expect(decode(tx)).toEqual({

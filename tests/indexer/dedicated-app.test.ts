@@ -70,6 +70,7 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
       .from(identities)
       .where(sql`${identities.tag} like 'bulk\\_%'`);
     expect(row!.n).toBe(250);
-    for (const { tag } of [sent[0]!, sent[137]!, sent[249]!]) expect((await getIdentity(app.url, tag)).status).toBe(200);
+    for (const { tag } of [sent[0]!, sent[137]!, sent[249]!])
+      expect((await getIdentity(app.url, tag)).status).toBe(200);
   });
 });

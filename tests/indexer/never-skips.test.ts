@@ -55,12 +55,20 @@ describe('the indexer in front of a lagging node', () => {
     const first = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: noRetry });
     expect(first).toMatchObject({ status: 'completed', processed: 0, indexed: 0, cursor: null, more: true });
     expect(first.deferred.map((d) => d.signature)).toEqual(await landingOrder());
-    for (const d of first.deferred) expect(d).toMatchObject({ reason: 'the node answered null (not found yet)', attempts: 1 });
+    for (const d of first.deferred)
+      expect(d).toMatchObject({ reason: 'the node answered null (not found yet)', attempts: 1 });
     expect(await mirroredTags()).toEqual([]);
     expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBeNull();
 
     const second = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: noRetry });
-    expect(second).toMatchObject({ status: 'completed', processed: 20, indexed: 20, deferred: [], more: false, cursor: (await landingOrder())[19] });
+    expect(second).toMatchObject({
+      status: 'completed',
+      processed: 20,
+      indexed: 20,
+      deferred: [],
+      more: false,
+      cursor: (await landingOrder())[19],
+    });
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
     expect(await database.db.select().from(indexerDeferrals)).toEqual([]);
   });
@@ -78,11 +86,27 @@ describe('the indexer in front of a lagging node', () => {
     lagging = await startLaggingRpc(localnet.url, 2 * INDEXER_FETCH_RETRY.attempts);
     const connection = connect(lagging.url);
     const t0 = new Date();
-    const first = await runIndexer({ ...base, db: database.db, connection, now: t0, fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 } });
+    const first = await runIndexer({
+      ...base,
+      db: database.db,
+      connection,
+      now: t0,
+      fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 },
+    });
     expect(first).toMatchObject({ processed: 0, retried: 40 });
     expect(first.deferred).toHaveLength(20);
-    const second = await runIndexer({ ...base, db: database.db, connection, now: new Date(t0.getTime() + 60_000), fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 } });
-    expect(second.deferred[0]).toMatchObject({ signature: (await landingOrder())[0], attempts: 2, since: t0.toISOString() });
+    const second = await runIndexer({
+      ...base,
+      db: database.db,
+      connection,
+      now: new Date(t0.getTime() + 60_000),
+      fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 },
+    });
+    expect(second.deferred[0]).toMatchObject({
+      signature: (await landingOrder())[0],
+      attempts: 2,
+      since: t0.toISOString(),
+    });
     const third = await runIndexer({ ...base, db: database.db, connection, now: new Date() });
     expect(third).toMatchObject({ processed: 20, indexed: 20, deferred: [] });
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
@@ -95,8 +119,15 @@ describe('the indexer in front of a lagging node', () => {
     const connection = connect(lagging.url);
     const order = await landingOrder();
     // Spend the first ten's null answers, so only the last ten answer null in the run.
-    for (const s of order.slice(0, 10)) await connection.getTransaction(s, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
-    const first = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: { attempts: 1, firstDelayMs: 0 } });
+    for (const s of order.slice(0, 10))
+      await connection.getTransaction(s, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
+    const first = await runIndexer({
+      ...base,
+      db: database.db,
+      connection,
+      now: new Date(),
+      fetchRetry: { attempts: 1, firstDelayMs: 0 },
+    });
     expect(first).toMatchObject({ processed: 10, indexed: 10, cursor: order[9], more: true });
     expect(first.deferred.map((d) => d.signature)).toEqual(order.slice(10));
     const second = await runIndexer({ ...base, db: database.db, connection, now: new Date() });
@@ -114,13 +145,24 @@ describe('a transaction that will never decode', () => {
     await fund(connection, payer.publicKey, 10);
     // A transfer that lists the program as an extra account: getSignaturesForAddress names
     // it, but it holds no instruction of the program.
-    const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 });
+    const transfer = SystemProgram.transfer({
+      fromPubkey: payer.publicKey,
+      toPubkey: Keypair.generate().publicKey,
+      lamports: 1_000_000,
+    });
     transfer.keys.push({ pubkey: PROGRAM_ID, isSigner: false, isWritable: false });
     const signature = await sendInstructions(connection, [transfer], [payer]);
     await allReach(connection, [signature], 'finalized');
 
     const now = new Date();
-    const summary = await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const summary = await runIndexer({
+      db: database.db,
+      connection,
+      programId: PROGRAM_ID,
+      maxTransactions: 100,
+      pageSize: 100,
+      now,
+    });
     expect(summary).toMatchObject({
       processed: 1,
       indexed: 0,
@@ -130,9 +172,24 @@ describe('a transaction that will never decode', () => {
       recordedSkips: [{ signature, reason: 'no instruction of the program' }],
     });
     const rows = await database.db.select().from(indexerSkips).where(eq(indexerSkips.signature, signature));
-    expect(rows).toEqual([{ signature, programId: PROGRAM_ID.toBase58(), slot: expect.any(BigInt), reason: 'no instruction of the program', recordedAt: now }]);
+    expect(rows).toEqual([
+      {
+        signature,
+        programId: PROGRAM_ID.toBase58(),
+        slot: expect.any(BigInt),
+        reason: 'no instruction of the program',
+        recordedAt: now,
+      },
+    ]);
 
-    const again = await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const again = await runIndexer({
+      db: database.db,
+      connection,
+      programId: PROGRAM_ID,
+      maxTransactions: 100,
+      pageSize: 100,
+      now,
+    });
     expect(again).toMatchObject({ processed: 0, recordedSkips: [] });
     const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(indexerSkips);
     expect(count!.n).toBe(1);

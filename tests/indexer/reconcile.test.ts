@@ -22,14 +22,17 @@ import { PROGRAM_ID, connect, fund, registerMany } from './support';
  * localnet and a database of their own, so the chain holds exactly this test's records.
  */
 
-
 /** `npm run indexer -- <args>` against the test's database and localnet: exit code and output. */
 function indexerCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/indexer.ts', ...args], {
-      env: { ...process.env, ...env, NODE_ENV: 'development' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'scripts/indexer.ts', ...args],
+      {
+        env: { ...process.env, ...env, NODE_ENV: 'development' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -49,7 +52,14 @@ describe('reconcile', () => {
     const connection = connect(localnet.url);
     await fund(connection, owner.publicKey, 10);
     tags = (await registerMany(connection, owner, 3, 'rc')).map((s) => s.tag);
-    await runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date() });
+    await runIndexer({
+      db: database.db,
+      connection,
+      programId: PROGRAM_ID,
+      maxTransactions: 100,
+      pageSize: 100,
+      now: new Date(),
+    });
   });
   afterAll(async () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -59,12 +69,17 @@ describe('reconcile', () => {
     const connection = connect(localnet.url);
     const db = database.db;
     const [deleted, tampered, kept] = tags as [string, string, string];
-    expect((await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() })).differences).toEqual([]);
+    expect(
+      (await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() })).differences,
+    ).toEqual([]);
 
     await db.delete(identityEvents); // the registrations' own events; only the repair's are checked below
     const intruder = bs58.encode(randomBytes(32));
     await db.delete(identities).where(eq(identities.tag, deleted));
-    await db.update(identities).set({ owner: intruder, displayName: 'Not the owner' }).where(eq(identities.tag, tampered));
+    await db
+      .update(identities)
+      .set({ owner: intruder, displayName: 'Not the owner' })
+      .where(eq(identities.tag, tampered));
     const orphan = await insertIdentity(db, { tag: 'rc_no_record' });
 
     const report = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
@@ -74,7 +89,12 @@ describe('reconcile', () => {
         kind: 'missing-row',
         tag: deleted,
         address: findTagRecordAddress(deleted, PROGRAM_ID)[0].toBase58(),
-        chain: { owner: owner.publicKey.toBase58(), wallet: owner.publicKey.toBase58(), pendingOwner: null, createdAt: expect.any(String) },
+        chain: {
+          owner: owner.publicKey.toBase58(),
+          wallet: owner.publicKey.toBase58(),
+          pendingOwner: null,
+          createdAt: expect.any(String),
+        },
       },
       {
         kind: 'mismatch',
@@ -91,11 +111,18 @@ describe('reconcile', () => {
     ]);
 
     // The command prints each difference and exits 1 while differences remain.
-    const env = { DATABASE_URL: database.url, SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir, APP_URL: 'http://127.0.0.1:9' };
+    const env = {
+      DATABASE_URL: database.url,
+      SOLANA_RPC_URL: localnet.url,
+      DATA_DIR: dataDir,
+      APP_URL: 'http://127.0.0.1:9',
+    };
     const check = await indexerCli(['reconcile'], env);
     expect(check.out).toContain('3 record(s) on chain, 3 row(s) in the mirror, 3 difference(s)');
     expect(check.out).toContain(`@${deleted}: on chain`);
-    expect(check.out).toContain(`@${tampered}: owner is ${intruder} in the mirror, ${owner.publicKey.toBase58()} on chain`);
+    expect(check.out).toContain(
+      `@${tampered}: owner is ${intruder} in the mirror, ${owner.publicKey.toBase58()} on chain`,
+    );
     expect(check.out).toContain(`@${orphan.tag}: a row in the mirror`);
     expect(check.code).toBe(1);
 
@@ -108,8 +135,16 @@ describe('reconcile', () => {
     const rows = new Map((await db.select().from(identities)).map((r) => [r.tag, r]));
     expect([...rows.keys()].sort()).toEqual([deleted, tampered, kept].sort());
     expect(rows.get(tampered)).toMatchObject({ owner: owner.publicKey.toBase58(), displayName: null }); // the profile went with the wrong owner
-    const landed = await connection.getSignaturesForAddress(findTagRecordAddress(deleted, PROGRAM_ID)[0], { limit: 1 }, 'finalized');
-    expect(rows.get(deleted)).toMatchObject({ owner: owner.publicKey.toBase58(), signature: landed[0]!.signature, slot: BigInt(landed[0]!.slot) });
+    const landed = await connection.getSignaturesForAddress(
+      findTagRecordAddress(deleted, PROGRAM_ID)[0],
+      { limit: 1 },
+      'finalized',
+    );
+    expect(rows.get(deleted)).toMatchObject({
+      owner: owner.publicKey.toBase58(),
+      signature: landed[0]!.signature,
+      slot: BigInt(landed[0]!.slot),
+    });
 
     // Each repaired tag is an event of the change feed; the untouched one is not.
     const events = await db
@@ -128,6 +163,11 @@ describe('reconcile', () => {
     const again = await indexerCli(['reconcile', '--repair'], env);
     expect(again.out).toContain('0 difference(s)');
     expect(again.code).toBe(0);
-    expect(await db.select().from(identityEvents).where(inArray(identityEvents.tag, [deleted, tampered, kept, orphan.tag]))).toHaveLength(3);
+    expect(
+      await db
+        .select()
+        .from(identityEvents)
+        .where(inArray(identityEvents.tag, [deleted, tampered, kept, orphan.tag])),
+    ).toHaveLength(3);
   });
 });

@@ -30,12 +30,24 @@ afterAll(() => proxy?.close());
 describe('the indexer under RPC rate limiting', () => {
   it('backs off instead of failing, asks nothing while it waits, doubles the pause, and recovers', async () => {
     const connection = createConnection(proxy.url, 2000); // a short deadline: the 429s end the call within it
-    const run = (at: number) => runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now: new Date(at) });
+    const run = (at: number) =>
+      runIndexer({
+        db: database.db,
+        connection,
+        programId: PROGRAM_ID,
+        maxTransactions: 100,
+        pageSize: 100,
+        now: new Date(at),
+      });
     const t0 = Date.now();
 
     refusing = true;
     const first = await run(t0);
-    expect(first).toMatchObject({ status: 'backing_off', processed: 0, backingOffUntil: new Date(t0 + FIRST_BACKOFF_MS).toISOString() });
+    expect(first).toMatchObject({
+      status: 'backing_off',
+      processed: 0,
+      backingOffUntil: new Date(t0 + FIRST_BACKOFF_MS).toISOString(),
+    });
     // recorded where every instance sees it, as a run the provider stopped
     expect(await readLastRun(database.db, PROGRAM_ID.toBase58())).toMatchObject({ outcome: 'failed' });
 
@@ -45,7 +57,10 @@ describe('the indexer under RPC rate limiting', () => {
 
     // still refusing when the pause ends: twice as long this time
     const second = await run(t0 + FIRST_BACKOFF_MS + 1);
-    expect(second).toMatchObject({ status: 'backing_off', backingOffUntil: new Date(t0 + FIRST_BACKOFF_MS + 1 + 2 * FIRST_BACKOFF_MS).toISOString() });
+    expect(second).toMatchObject({
+      status: 'backing_off',
+      backingOffUntil: new Date(t0 + FIRST_BACKOFF_MS + 1 + 2 * FIRST_BACKOFF_MS).toISOString(),
+    });
 
     refusing = false;
     const back = await run(t0 + 3 * FIRST_BACKOFF_MS + 2);
@@ -55,7 +70,10 @@ describe('the indexer under RPC rate limiting', () => {
     // recovered: the next refusal pauses from the start again
     refusing = true;
     const again = await run(t0 + 4 * FIRST_BACKOFF_MS);
-    expect(again).toMatchObject({ status: 'backing_off', backingOffUntil: new Date(t0 + 5 * FIRST_BACKOFF_MS).toISOString() });
+    expect(again).toMatchObject({
+      status: 'backing_off',
+      backingOffUntil: new Date(t0 + 5 * FIRST_BACKOFF_MS).toISOString(),
+    });
     refusing = false;
   }, 120_000);
 });

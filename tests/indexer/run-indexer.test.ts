@@ -41,7 +41,13 @@ describe('runIndexer', () => {
     const failed = await sendInstructions(
       connection,
       [
-        registerTagInstruction({ programId: PROGRAM_ID, tag: 'bkfailed', owner: poor.publicKey, wallet: poor.publicKey, feePayer: poor.publicKey }),
+        registerTagInstruction({
+          programId: PROGRAM_ID,
+          tag: 'bkfailed',
+          owner: poor.publicKey,
+          wallet: poor.publicKey,
+          feePayer: poor.publicKey,
+        }),
         SystemProgram.transfer({ fromPubkey: poor.publicKey, toPubkey: owner.publicKey, lamports: 5e9 }),
       ],
       [poor],
@@ -50,10 +56,22 @@ describe('runIndexer', () => {
     await allReach(connection, [failed], 'finalized');
 
     const summary = await runIndexer({ ...base, db: database.db, connection });
-    expect(summary).toMatchObject({ status: 'completed', processed: 21, indexed: 20, skipped: 1, deferred: [], recordedSkips: [], cursor: failed, more: false });
+    expect(summary).toMatchObject({
+      status: 'completed',
+      processed: 21,
+      indexed: 20,
+      skipped: 1,
+      deferred: [],
+      recordedSkips: [],
+      cursor: failed,
+      more: false,
+    });
     expect(await countIdentities(database.db)).toBe(20);
     const [first] = await database.db.select().from(identities).where(eq(identities.tag, sent[0]!.tag));
-    const landed = await connection.getTransaction(sent[0]!.signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
+    const landed = await connection.getTransaction(sent[0]!.signature, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+    });
     expect(first).toMatchObject({
       owner: owner.publicKey.toBase58(),
       wallet: owner.publicKey.toBase58(),
@@ -72,7 +90,15 @@ describe('runIndexer', () => {
     const connection = connect(localnet.url);
     const signature = await sendInstructions(
       connection,
-      [registerTagInstruction({ programId: PROGRAM_ID, tag: 'support', owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey })],
+      [
+        registerTagInstruction({
+          programId: PROGRAM_ID,
+          tag: 'support',
+          owner: owner.publicKey,
+          wallet: owner.publicKey,
+          feePayer: owner.publicKey,
+        }),
+      ],
       [owner],
     );
     await allReach(connection, [signature], 'finalized');
@@ -140,7 +166,10 @@ describe('runIndexer', () => {
     const resumed = await runIndexer({ ...base, db: database.db, connection, batchSize: 10 });
     expect(resumed).toMatchObject({ status: 'completed', processed: 20, indexed: 20, skipped: 0, deferred: [] });
     expect(await countIdentities(database.db)).toBe(before + 40);
-    const tags = await database.db.select({ tag: identities.tag }).from(identities).where(sql`${identities.tag} like 'hw%'`);
+    const tags = await database.db
+      .select({ tag: identities.tag })
+      .from(identities)
+      .where(sql`${identities.tag} like 'hw%'`);
     expect(tags.map((t) => t.tag).sort()).toEqual(sent.map((s) => s.tag).sort());
   });
 

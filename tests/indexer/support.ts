@@ -70,7 +70,8 @@ export async function allReach(
       value.forEach((status, j) => {
         const reached =
           status &&
-          (status.confirmationStatus === 'finalized' || (commitment === 'confirmed' && status.confirmationStatus === 'confirmed'));
+          (status.confirmationStatus === 'finalized' ||
+            (commitment === 'confirmed' && status.confirmationStatus === 'confirmed'));
         if (!reached) still.push(chunk[j]!);
       });
     }
@@ -95,8 +96,19 @@ export async function sendInstructions(
 }
 
 /** A register_tag sent straight to the cluster (not through the API), owner paying; a payout wallet of its own signs too. */
-export function registerDirect(connection: Connection, owner: Keypair, tag: string, wallet: Keypair = owner): Promise<string> {
-  const instruction = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: wallet.publicKey, feePayer: owner.publicKey });
+export function registerDirect(
+  connection: Connection,
+  owner: Keypair,
+  tag: string,
+  wallet: Keypair = owner,
+): Promise<string> {
+  const instruction = registerTagInstruction({
+    programId: PROGRAM_ID,
+    tag,
+    owner: owner.publicKey,
+    wallet: wallet.publicKey,
+    feePayer: owner.publicKey,
+  });
   return sendInstructions(connection, [instruction], wallet === owner ? [owner] : [owner, wallet]);
 }
 
@@ -125,14 +137,24 @@ export async function registerMany(
       }
       const tag = `${prefix}${i}`;
       const tx = new Transaction({ feePayer: owner.publicKey, ...latest }).add(
-        registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }),
+        registerTagInstruction({
+          programId: PROGRAM_ID,
+          tag,
+          owner: owner.publicKey,
+          wallet: owner.publicKey,
+          feePayer: owner.publicKey,
+        }),
       );
       tx.sign(owner);
       sent[i] = { tag, signature: await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true }) };
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
-  await allReach(connection, sent.map((s) => s.signature), 'finalized');
+  await allReach(
+    connection,
+    sent.map((s) => s.signature),
+    'finalized',
+  );
   return sent;
 }
 

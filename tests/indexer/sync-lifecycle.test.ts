@@ -44,7 +44,13 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const wallet = Keypair.generate();
     const walletChanged = await sync(await landed({ kind: 'set_wallet', tag, owner: alice, wallet }));
     expect(walletChanged.status).toBe(200);
-    expect(walletChanged.json).toMatchObject({ tag: `@${tag}`, owner: alice.publicKey.toBase58(), wallet: wallet.publicKey.toBase58(), displayName: 'Alice', verified: true });
+    expect(walletChanged.json).toMatchObject({
+      tag: `@${tag}`,
+      owner: alice.publicKey.toBase58(),
+      wallet: wallet.publicKey.toBase58(),
+      displayName: 'Alice',
+      verified: true,
+    });
 
     const offered = await sync(await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey }));
     expect(offered.status).toBe(200);
@@ -59,11 +65,18 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const accepted = await sync(acceptance);
     expect(accepted.status).toBe(200);
     // No read at or after the transfer's slot returns the old owner's wallet or profile.
-    const acceptedSlot = (await connection.getTransaction(acceptance, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.slot;
+    const acceptedSlot = (await connection.getTransaction(acceptance, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+    }))!.slot;
     for (const path of [`/v1/identity/${tag}`, `/v1/resolve/${tag}`]) {
       const read = await fetch(`${appUrl}${path}`);
       expect(Number(read.headers.get('x-indexed-slot'))).toBeGreaterThanOrEqual(acceptedSlot);
-      expect(await read.json()).toMatchObject({ owner: bob.publicKey.toBase58(), wallet: bob.publicKey.toBase58(), displayName: null });
+      expect(await read.json()).toMatchObject({
+        owner: bob.publicKey.toBase58(),
+        wallet: bob.publicKey.toBase58(),
+        displayName: null,
+      });
     }
     expect(accepted.json).toMatchObject({
       owner: bob.publicKey.toBase58(),
@@ -107,7 +120,12 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     // Its previous owner may register it again at once: a new identity (here with bob's wallet, bob signing).
     const again = await sync(await landed({ kind: 'register', tag, owner: alice, wallet: bob }));
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ owner: alice.publicKey.toBase58(), wallet: bob.publicKey.toBase58(), bio: null, merchant: false });
+    expect(again.json).toMatchObject({
+      owner: alice.publicKey.toBase58(),
+      wallet: bob.publicKey.toBase58(),
+      bio: null,
+      merchant: false,
+    });
   });
 
   it('422 for a lifecycle call the program refused (cancel with no offer)', async () => {
@@ -117,7 +135,9 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const failed = await landed({ kind: 'cancel', tag, owner: alice });
     const res = await sync(failed);
     expect(res.status).toBe(422);
-    expect(res.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction failed on chain: it changed nothing.' } });
+    expect(res.json).toEqual({
+      error: { code: 'unprocessable', message: 'The transaction failed on chain: it changed nothing.' },
+    });
   });
 
   it('a late sync of an old transaction answers the state as it is now and changes nothing', async () => {

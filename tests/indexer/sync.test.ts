@@ -28,7 +28,10 @@ describe('POST /v1/sync', () => {
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     const first = await sync({ signature });
     expect(first.status).toBe(200);
-    const landed = await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
+    const landed = await connection.getTransaction(signature, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+    });
     expect(first.json).toEqual({
       tag: `@${tag}`,
       owner: owner.publicKey.toBase58(),
@@ -49,13 +52,17 @@ describe('POST /v1/sync', () => {
     await confirmed(connection, signature, 'finalized');
     const res = await sync({ signature });
     expect(res.status).toBe(422);
-    expect(res.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction has no instruction of the tag registry.' } });
+    expect(res.json).toEqual({
+      error: { code: 'unprocessable', message: 'The transaction has no instruction of the tag registry.' },
+    });
   });
 
   it('404 for a signature the cluster does not know', async () => {
     const res = await sync({ signature: bs58.encode(randomBytes(64)) });
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ error: { code: 'not_found', message: 'The cluster knows no transaction with this signature (yet).' } });
+    expect(res.json).toEqual({
+      error: { code: 'not_found', message: 'The cluster knows no transaction with this signature (yet).' },
+    });
   });
 
   it('a blocked (reserved) tag that landed answers the same 404 as GET', async () => {

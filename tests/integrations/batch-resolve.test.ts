@@ -17,11 +17,22 @@ const TAG_RULE = 'must be a tag: 3–32 of a-z, 0-9 and _, not starting or endin
 
 describe('POST /v1/resolve', () => {
   it('a mix of live, missing, blocked and differently spelled tags answers what single resolves answer', async () => {
-    const live = await seedIdentity({ displayName: 'Live One', bio: 'not in a resolve answer', preferredToken: 'USDC' });
+    const live = await seedIdentity({
+      displayName: 'Live One',
+      bio: 'not in a resolve answer',
+      preferredToken: 'USDC',
+    });
     const other = await seedIdentity({ verified: true });
     const blocked = await seedIdentity({ status: 'blocked', displayName: 'Blocked' });
     const missing = randomTag();
-    const spellings = [live.tag, `@${other.tag.toUpperCase()}`, blocked.tag, missing, `%40${live.tag}`, ` ${other.tag} `];
+    const spellings = [
+      live.tag,
+      `@${other.tag.toUpperCase()}`,
+      blocked.tag,
+      missing,
+      `%40${live.tag}`,
+      ` ${other.tag} `,
+    ];
 
     const res = await resolveBatch({ tags: spellings });
     expect(res.status, res.text).toBe(200);
@@ -48,16 +59,35 @@ describe('POST /v1/resolve', () => {
     expect(results[row.tag]).toMatchObject({ tag: `@${row.tag}` });
 
     const tooMany = await resolveBatch({ tags: [...hundred, randomTag()] });
-    expect([tooMany.status, tooMany.json]).toEqual([400, { error: { code: 'invalid_request', message: '`tags`: at most 100 tags per request' } }]);
+    expect([tooMany.status, tooMany.json]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: '`tags`: at most 100 tags per request' } },
+    ]);
   });
 
   const BAD: Record<string, { body: unknown; code: string; message: string }> = {
-    'a malformed tag, named': { body: { tags: ['alice', 'bob', 'a-b'] }, code: 'invalid_tag', message: `\`tags[2]\` "a-b": ${TAG_RULE}` },
-    'a number among the tags': { body: { tags: ['alice', 7] }, code: 'invalid_tag', message: '`tags[1]` (number): Invalid input: expected string, received number' },
-    'no tags key': { body: { tag: ['alice'] }, code: 'invalid_request', message: '`tags`: is required: a list of tags' },
+    'a malformed tag, named': {
+      body: { tags: ['alice', 'bob', 'a-b'] },
+      code: 'invalid_tag',
+      message: `\`tags[2]\` "a-b": ${TAG_RULE}`,
+    },
+    'a number among the tags': {
+      body: { tags: ['alice', 7] },
+      code: 'invalid_tag',
+      message: '`tags[1]` (number): Invalid input: expected string, received number',
+    },
+    'no tags key': {
+      body: { tag: ['alice'] },
+      code: 'invalid_request',
+      message: '`tags`: is required: a list of tags',
+    },
     'an unknown key': { body: { tags: [], max: 5 }, code: 'invalid_request', message: 'Unrecognized key: "max"' },
     'tags not a list': { body: { tags: 'alice' }, code: 'invalid_request', message: '`tags`: must be a list of tags' },
-    'a body that is no object': { body: ['alice'], code: 'invalid_request', message: 'Invalid input: expected object, received array' },
+    'a body that is no object': {
+      body: ['alice'],
+      code: 'invalid_request',
+      message: 'Invalid input: expected object, received array',
+    },
   };
   for (const [name, c] of Object.entries(BAD)) {
     it(`400 for ${name}`, async () => {

@@ -59,7 +59,17 @@ const newKey = () => bs58.encode(randomBytes(32));
 /** A registration as the indexer mirrors it: the row and its event, in one transaction. */
 async function register(tag: string, owner = newKey()): Promise<void> {
   await database.db.transaction(async (tx) => {
-    await tx.insert(identities).values({ tag, pda: recordAddressOf(tag), owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n });
+    await tx
+      .insert(identities)
+      .values({
+        tag,
+        pda: recordAddressOf(tag),
+        owner,
+        wallet: owner,
+        createdAt: new Date(),
+        signature: randomBytes(32).toString('hex'),
+        slot: 1n,
+      });
     await recordIdentityChanges(tx, [tag], new Date());
   });
 }
@@ -113,7 +123,12 @@ describe('GET /v1/events', () => {
           await register(tag);
           kinds.register++;
         } else if (roll < 0.5) {
-          await updateProfile(database.db, { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } }, new Date(), localOwnerCheck());
+          await updateProfile(
+            database.db,
+            { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } },
+            new Date(),
+            localOwnerCheck(),
+          );
           kinds.profile++;
         } else if (roll < 0.75) {
           const action = row.status === 'active' ? 'block' : 'unblock';
@@ -129,7 +144,7 @@ describe('GET /v1/events', () => {
       }
     };
     const writer = async (w: number) => {
-      for (let done = 0; done < 25; ) if (await changeOnce(w, done)) done++;
+      for (let done = 0; done < 25;) if (await changeOnce(w, done)) done++;
     };
 
     // One more writer holds its transaction open after writing its event, until others with
@@ -140,9 +155,17 @@ describe('GET /v1/events', () => {
         const tag = tags[0]!;
         await tx.update(identities).set({ bio: 'committed late' }).where(eq(identities.tag, tag));
         await recordIdentityChanges(tx, [tag], new Date());
-        [{ id: lateId }] = await tx.select({ id: identityEvents.id }).from(identityEvents).orderBy(desc(identityEvents.id)).limit(1);
+        [{ id: lateId }] = await tx
+          .select({ id: identityEvents.id })
+          .from(identityEvents)
+          .orderBy(desc(identityEvents.id))
+          .limit(1);
         for (;;) {
-          const after = await database.db.select({ id: identityEvents.id }).from(identityEvents).where(gt(identityEvents.id, lateId)).limit(5);
+          const after = await database.db
+            .select({ id: identityEvents.id })
+            .from(identityEvents)
+            .where(gt(identityEvents.id, lateId))
+            .limit(5);
           if (after.length >= 5) break;
           await sleep(10);
         }
@@ -152,7 +175,9 @@ describe('GET /v1/events', () => {
 
     await Promise.all(Array.from({ length: 20 }, (_, w) => writer(w)));
     const lateId = await late;
-    expected = (await database.db.select({ id: identityEvents.id }).from(identityEvents).where(inArray(identityEvents.tag, tags))).length;
+    expected = (
+      await database.db.select({ id: identityEvents.id }).from(identityEvents).where(inArray(identityEvents.tag, tags))
+    ).length;
     const end = await reader;
     const rest = await readToEnd(end, 1000);
     expect(rest.events.filter((e) => mine.has(e.tag))).toEqual([]); // nothing left behind
@@ -204,7 +229,10 @@ describe('GET /v1/events', () => {
     'limit 1001': { query: 'limit=1001', message: '`limit`: must be an integer from 1 to 1000' },
     'a limit that is no number': { query: 'limit=ten', message: '`limit`: must be an integer from 1 to 1000' },
     'a negative limit': { query: 'limit=-5', message: '`limit`: must be an integer from 1 to 1000' },
-    'a cursor the feed never gave': { query: 'after=12', message: '`after`: must be a cursor returned as `next` by this feed' },
+    'a cursor the feed never gave': {
+      query: 'after=12',
+      message: '`after`: must be a cursor returned as `next` by this feed',
+    },
   };
   for (const [name, c] of Object.entries(BAD)) {
     it(`400 for ${name}`, async () => {
@@ -214,7 +242,9 @@ describe('GET /v1/events', () => {
   }
 
   it('is public and CORS-open; a full page may be cached for long, the live end for a second', async () => {
-    const full = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), origin: 'https://wallet.example' } });
+    const full = await fetch(`${appUrl}/v1/events?limit=1`, {
+      headers: { ...clientHeaders(), origin: 'https://wallet.example' },
+    });
     expect(full.headers.get('access-control-allow-origin')).toBe('*');
     expect(full.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
     const end = await readToEnd(null, 1000);

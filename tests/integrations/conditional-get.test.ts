@@ -68,7 +68,11 @@ describe('conditional GETs', () => {
   it('browsers on other origins may send If-None-Match and read the ETag', async () => {
     const preflight = await fetch(`${appUrl}/v1/identity/alice`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://wallet.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     expect(preflight.headers.get('access-control-allow-headers')).toContain('If-None-Match');
     const row = await seedIdentity();

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { identityEvents } from '@/lib/db/schema';
-import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/features/feed/read-events';
+import {
+  FEED_PAGE_MAX_BYTES,
+  FEED_START,
+  FeedCursor,
+  readIdentityEvents,
+  type IdentityEvent,
+} from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
 import { heldInProcessApp } from '../support/in-process';
@@ -27,10 +33,22 @@ function maximalPatch(i: number) {
   };
 }
 
-async function page(query: string): Promise<{ status: number; bytes: number; cacheControl: string | null; body: { events: IdentityEvent[]; next: string } }> {
+async function page(
+  query: string,
+): Promise<{
+  status: number;
+  bytes: number;
+  cacheControl: string | null;
+  body: { events: IdentityEvent[]; next: string };
+}> {
   const res = await fetch(`${app().url}/v1/events?${query}`);
   const raw = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, bytes: raw.byteLength, cacheControl: res.headers.get('cache-control'), body: JSON.parse(raw.toString('utf8')) };
+  return {
+    status: res.status,
+    bytes: raw.byteLength,
+    cacheControl: res.headers.get('cache-control'),
+    body: JSON.parse(raw.toString('utf8')),
+  };
 }
 
 describe('GET /v1/events is bounded in bytes', () => {
@@ -53,8 +71,18 @@ describe('GET /v1/events is bounded in bytes', () => {
 
   it('a page cut by the bound ends between events, is full (immutable), and `next` goes on after its last event', async () => {
     // 400 events of ≈ 3.5 KB: 1.4 MB, more than one page can hold
-    const identity = (n: number) => ({ tag: `@bulk${n}`, bio: '🦀'.repeat(280), avatar: `https://example.com/${'b'.repeat(2000)}`, n });
-    const rows = Array.from({ length: 400 }, (_, n) => ({ tag: `bulk${n}`, type: 'upsert' as const, identity: identity(n), at: new Date() }));
+    const identity = (n: number) => ({
+      tag: `@bulk${n}`,
+      bio: '🦀'.repeat(280),
+      avatar: `https://example.com/${'b'.repeat(2000)}`,
+      n,
+    });
+    const rows = Array.from({ length: 400 }, (_, n) => ({
+      tag: `bulk${n}`,
+      type: 'upsert' as const,
+      identity: identity(n),
+      at: new Date(),
+    }));
     for (let i = 0; i < rows.length; i += 100) await database.db.insert(identityEvents).values(rows.slice(i, i + 100));
 
     const all: IdentityEvent[] = [];
@@ -86,7 +114,11 @@ describe('GET /v1/events is bounded in bytes', () => {
     let cursor = FEED_START;
     const seen: number[] = [];
     for (;;) {
-      const { page: p, full } = await readIdentityEvents(database.db, { after: FeedCursor.parse(cursor), limit: 1000, maxBytes });
+      const { page: p, full } = await readIdentityEvents(database.db, {
+        after: FeedCursor.parse(cursor),
+        limit: 1000,
+        maxBytes,
+      });
       if (p.events.length === 0) {
         expect(full).toBe(false);
         expect(p.next).toBe(cursor);
@@ -94,11 +126,19 @@ describe('GET /v1/events is bounded in bytes', () => {
       }
       expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThanOrEqual(maxBytes);
       seen.push(...p.events.map((e) => e.id));
-      const { page: rest } = await readIdentityEvents(database.db, { after: FeedCursor.parse(p.next), limit: 1, maxBytes });
+      const { page: rest } = await readIdentityEvents(database.db, {
+        after: FeedCursor.parse(p.next),
+        limit: 1,
+        maxBytes,
+      });
       expect(full).toBe(rest.events.length > 0);
       cursor = p.next;
     }
-    const { page: whole } = await readIdentityEvents(database.db, { after: null, limit: 1000, maxBytes: 100 * FEED_PAGE_MAX_BYTES });
+    const { page: whole } = await readIdentityEvents(database.db, {
+      after: null,
+      limit: 1000,
+      maxBytes: 100 * FEED_PAGE_MAX_BYTES,
+    });
     expect(seen).toEqual(whole.events.map((e) => e.id));
   });
 

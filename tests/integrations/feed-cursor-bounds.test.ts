@@ -16,7 +16,9 @@ import { closeTestDb } from './support';
 const appUrl = inject('appUrl');
 afterAll(closeTestDb);
 
-const MALFORMED = { error: { code: 'invalid_request', message: '`after`: must be a cursor returned as `next` by this feed' } };
+const MALFORMED = {
+  error: { code: 'invalid_request', message: '`after`: must be a cursor returned as `next` by this feed' },
+};
 const TOO_LARGE = [
   ['an xid one past 2^64 - 1', '18446744073709551616-1'],
   ['an xid of 20 nines', '99999999999999999999-0'],
@@ -26,11 +28,16 @@ const TOO_LARGE = [
 
 describe('oversized feed cursors', () => {
   it.each(TOO_LARGE)('the schema refuses %s, before any statement', (_name, cursor) => {
-    expect(() => parseWith(FeedQuery, { after: cursor })).toThrow(new AppError('invalid_request', MALFORMED.error.message));
+    expect(() => parseWith(FeedQuery, { after: cursor })).toThrow(
+      new AppError('invalid_request', MALFORMED.error.message),
+    );
   });
 
   it('the largest cursors that fit are accepted', () => {
-    expect(parseWith(FeedQuery, { after: '18446744073709551615-9007199254740991' }).after).toEqual({ xid: '18446744073709551615', id: 9007199254740991 });
+    expect(parseWith(FeedQuery, { after: '18446744073709551615-9007199254740991' }).after).toEqual({
+      xid: '18446744073709551615',
+      id: 9007199254740991,
+    });
   });
 
   it.each(TOO_LARGE)('GET /v1/events with %s: 400 in the envelope', async (_name, cursor) => {
@@ -59,6 +66,8 @@ describe('oversized feed cursors', () => {
 
 describe('malformed cursors', () => {
   it.each(['12', 'a-b', '-', '1-', '1-2-3'])('%s: the one 400, not two issues or a crash', (cursor) => {
-    expect(() => parseWith(FeedQuery, { after: cursor })).toThrow(new AppError('invalid_request', MALFORMED.error.message));
+    expect(() => parseWith(FeedQuery, { after: cursor })).toThrow(
+      new AppError('invalid_request', MALFORMED.error.message),
+    );
   });
 });

@@ -4,7 +4,13 @@ import { insertIdentity } from '@/devstack/identities';
 import type { Db } from '@/lib/db';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
-import { FEED_PAGE_MAX_BYTES, FEED_START, FeedCursor, readIdentityEvents, type IdentityEvent } from '@/lib/features/feed/read-events';
+import {
+  FEED_PAGE_MAX_BYTES,
+  FEED_START,
+  FeedCursor,
+  readIdentityEvents,
+  type IdentityEvent,
+} from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 
 /*
@@ -49,7 +55,11 @@ async function change(tx: Db, tag: string, displayName: string): Promise<number>
 async function drain(cursor: string): Promise<{ events: IdentityEvent[]; next: string }> {
   const events: IdentityEvent[] = [];
   for (;;) {
-    const { page } = await readIdentityEvents(database.db, { after: FeedCursor.parse(cursor), limit: 2, maxBytes: FEED_PAGE_MAX_BYTES });
+    const { page } = await readIdentityEvents(database.db, {
+      after: FeedCursor.parse(cursor),
+      limit: 2,
+      maxBytes: FEED_PAGE_MAX_BYTES,
+    });
     events.push(...page.events);
     if (page.events.length === 0) return { events, next: page.next };
     cursor = page.next;
@@ -132,7 +142,11 @@ describe('change feed ordering', () => {
     await database.db.transaction(async (tx) => {
       await tx.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, blocked.tag));
       await tx.delete(identities).where(eq(identities.tag, released.tag));
-      await recordIdentityChanges(tx as unknown as Db, [blocked.tag, released.tag], new Date('2026-01-02T03:04:05.006Z'));
+      await recordIdentityChanges(
+        tx as unknown as Db,
+        [blocked.tag, released.tag],
+        new Date('2026-01-02T03:04:05.006Z'),
+      );
     });
     const { events } = await drainUntil(start, 2);
     const shapes = events.map(({ id: _id, tag: _tag, ...rest }) => rest);

@@ -50,7 +50,12 @@ describe('full feed pages, kept as bytes', () => {
     expect(reads).toBe(4);
 
     // a kept page ages out after FEED_PAGE_KEPT_MS (a moderator's redaction reaches readers within it)
-    await feedPageBytes(db, { after: null, limit: 2, maxBytes: FEED_PAGE_MAX_BYTES }, counted, Date.now() + FEED_PAGE_KEPT_MS + 1000);
+    await feedPageBytes(
+      db,
+      { after: null, limit: 2, maxBytes: FEED_PAGE_MAX_BYTES },
+      counted,
+      Date.now() + FEED_PAGE_KEPT_MS + 1000,
+    );
     expect(reads).toBe(5);
   });
 
@@ -61,7 +66,13 @@ describe('full feed pages, kept as bytes', () => {
     await db.transaction((tx) => recordIdentityChanges(tx as never, tags, new Date()));
     const read = async () => {
       const res = await fetch(`${appUrl}/v1/events?limit=1`, { headers: clientHeaders() });
-      return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), slot: res.headers.get('x-indexed-slot'), body: await res.text() };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        cache: res.headers.get('cache-control'),
+        slot: res.headers.get('x-indexed-slot'),
+        body: await res.text(),
+      };
     };
     const first = await read();
     expect(first).toMatchObject({ status: 200, type: 'application/json', cache: 'public, max-age=86400, immutable' });
@@ -72,8 +83,12 @@ describe('full feed pages, kept as bytes', () => {
 
 describe('a full page is gzipped once, not per reader', () => {
   it('is sent gzipped where the reader takes gzip, with Vary, and reads the same', async () => {
-    const plain = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), 'accept-encoding': 'identity' } });
-    const zipped = await fetch(`${appUrl}/v1/events?limit=1`, { headers: { ...clientHeaders(), 'accept-encoding': 'gzip' } });
+    const plain = await fetch(`${appUrl}/v1/events?limit=1`, {
+      headers: { ...clientHeaders(), 'accept-encoding': 'identity' },
+    });
+    const zipped = await fetch(`${appUrl}/v1/events?limit=1`, {
+      headers: { ...clientHeaders(), 'accept-encoding': 'gzip' },
+    });
     expect([plain.headers.get('content-encoding'), zipped.headers.get('content-encoding')]).toEqual([null, 'gzip']);
     expect(zipped.headers.get('vary')?.split(/,\s*/)).toContain('Accept-Encoding');
     expect(await zipped.text()).toBe(await plain.text()); // fetch undoes the gzip

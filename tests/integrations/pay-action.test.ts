@@ -31,7 +31,8 @@ afterAll(closeTestDb);
 
 const connection = new Connection(inject('rpcUrl'), 'confirmed');
 
-const INVISIBLE_AMOUNT = '`amount`: must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)';
+const INVISIBLE_AMOUNT =
+  '`amount`: must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)';
 
 /** The CORS headers @solana/actions prescribes (its Content-Type is not a preflight's), and the version. */
 const SPEC_HEADERS = {
@@ -168,28 +169,80 @@ describe('pay @tag, a Solana Action', () => {
     expect(body.links.actions[0].label).toBe('Send 0.1 SOL');
   });
 
-  const FAILURES: Record<string, { path: (tag: string) => string; body?: unknown; status: number; code: string; message: string }> = {
-    'a tag nobody has (GET)': { path: () => 'zz_nobody_pays_here', status: 404, code: 'not_found', message: 'No identity with this tag.' },
-    'no amount': { path: (t) => t, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: is required' },
-    'an amount of 0': { path: (t) => `${t}?amount=0`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: must be a positive number of SOL with at most 9 decimal places' },
-    'ten decimals of SOL': { path: (t) => `${t}?amount=0.0000000001`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: '`amount`: must be a positive number of SOL with at most 9 decimal places' },
-    'no account': { path: (t) => `${t}?amount=1`, body: {}, status: 400, code: 'invalid_request', message: '`account`: Invalid input: expected string, received undefined' },
-    'an account that is no key': { path: (t) => `${t}?amount=1`, body: { account: 'not-a-key' }, status: 400, code: 'invalid_request', message: '`account`: must be a base58 Solana public key' },
+  const FAILURES: Record<
+    string,
+    { path: (tag: string) => string; body?: unknown; status: number; code: string; message: string }
+  > = {
+    'a tag nobody has (GET)': {
+      path: () => 'zz_nobody_pays_here',
+      status: 404,
+      code: 'not_found',
+      message: 'No identity with this tag.',
+    },
+    'no amount': {
+      path: (t) => t,
+      body: { account: Keypair.generate().publicKey.toBase58() },
+      status: 400,
+      code: 'invalid_request',
+      message: '`amount`: is required',
+    },
+    'an amount of 0': {
+      path: (t) => `${t}?amount=0`,
+      body: { account: Keypair.generate().publicKey.toBase58() },
+      status: 400,
+      code: 'invalid_request',
+      message: '`amount`: must be a positive number of SOL with at most 9 decimal places',
+    },
+    'ten decimals of SOL': {
+      path: (t) => `${t}?amount=0.0000000001`,
+      body: { account: Keypair.generate().publicKey.toBase58() },
+      status: 400,
+      code: 'invalid_request',
+      message: '`amount`: must be a positive number of SOL with at most 9 decimal places',
+    },
+    'no account': {
+      path: (t) => `${t}?amount=1`,
+      body: {},
+      status: 400,
+      code: 'invalid_request',
+      message: '`account`: Invalid input: expected string, received undefined',
+    },
+    'an account that is no key': {
+      path: (t) => `${t}?amount=1`,
+      body: { account: 'not-a-key' },
+      status: 400,
+      code: 'invalid_request',
+      message: '`account`: must be a base58 Solana public key',
+    },
     // refused, never trimmed and echoed: what the wallet shows must be what is paid
     ...Object.fromEntries(
-      Object.entries({ 'a BOM': '%EF%BB%BF1', 'a zero-width space': '1%E2%80%8B', 'a zero-width joiner': '0.%E2%80%8D5', 'a soft hyphen': '1%C2%AD', 'a leading space': '%201', 'a no-break space': '1%C2%A0' }).map(
-        ([name, amount]) => [
-          `an amount with ${name}`,
-          { path: (t: string) => `${t}?amount=${amount}`, body: { account: Keypair.generate().publicKey.toBase58() }, status: 400, code: 'invalid_request', message: INVISIBLE_AMOUNT },
-        ],
-      ),
+      Object.entries({
+        'a BOM': '%EF%BB%BF1',
+        'a zero-width space': '1%E2%80%8B',
+        'a zero-width joiner': '0.%E2%80%8D5',
+        'a soft hyphen': '1%C2%AD',
+        'a leading space': '%201',
+        'a no-break space': '1%C2%A0',
+      }).map(([name, amount]) => [
+        `an amount with ${name}`,
+        {
+          path: (t: string) => `${t}?amount=${amount}`,
+          body: { account: Keypair.generate().publicKey.toBase58() },
+          status: 400,
+          code: 'invalid_request',
+          message: INVISIBLE_AMOUNT,
+        },
+      ]),
     ),
   };
   for (const [name, c] of Object.entries(FAILURES)) {
     it(`${c.status} for ${name}, in the envelope and the spec's { message }`, async () => {
       const row = await seedIdentity();
       const url = `${appUrl}/api/actions/pay/${c.path(row.tag)}`;
-      const res = c.body === undefined ? await fetch(url) : await fetch(url, { method: 'POST', headers: clientHeaders(), body: JSON.stringify(c.body) });
+      const res =
+        c.body === undefined
+          ? await fetch(url)
+          : await fetch(url, { method: 'POST', headers: clientHeaders(), body: JSON.stringify(c.body) });
       expect(res.status).toBe(c.status);
       expect(await res.json()).toEqual({ message: c.message, error: { code: c.code, message: c.message } });
       await expectSpecHeaders(res.headers);
@@ -201,7 +254,9 @@ describe('pay @tag, a Solana Action', () => {
     for (const method of ['GET', 'POST']) {
       const res = await fetch(`${appUrl}/api/actions/pay/ali%FFce?amount=1`, {
         method,
-        ...(method === 'POST' ? { headers: clientHeaders(), body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }) } : {}),
+        ...(method === 'POST'
+          ? { headers: clientHeaders(), body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }) }
+          : {}),
       });
       expect(res.status, method).toBe(400);
       expect(await res.json()).toEqual({ message, error: { code: 'invalid_request', message } });
@@ -215,7 +270,13 @@ describe('pay @tag, a Solana Action', () => {
     const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
     await signAndSendAll(
       new Transaction().add(
-        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: account.publicKey, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: account.publicKey,
+          lamports: rent,
+          space: MINT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
       ),
       [payer, account],
     );
@@ -240,11 +301,17 @@ describe('pay @tag, a Solana Action', () => {
     const { db } = await testDb();
     await db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, row.tag));
     const res = await fetch(`${appUrl}/api/actions/pay/${row.tag}`);
-    expect([res.status, await res.json()]).toEqual([404, { message: 'No identity with this tag.', error: { code: 'not_found', message: 'No identity with this tag.' } }]);
+    expect([res.status, await res.json()]).toEqual([
+      404,
+      { message: 'No identity with this tag.', error: { code: 'not_found', message: 'No identity with this tag.' } },
+    ]);
   });
 
   it('OPTIONS answers the preflight with the same headers', async () => {
-    const res = await fetch(`${appUrl}/api/actions/pay/alice`, { method: 'OPTIONS', headers: { origin: 'https://dial.example' } });
+    const res = await fetch(`${appUrl}/api/actions/pay/alice`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://dial.example' },
+    });
     expect(res.status).toBe(204);
     await expectSpecHeaders(res.headers);
   });
@@ -284,7 +351,8 @@ describe('pay @tag, a Solana Action', () => {
 const MINT_SIZE = 82;
 
 /** The mint helper of tests/support/spl-mint.ts on this file's connection. */
-const createMintAndFund = (payer: Keypair, mint: PublicKey, decimals: number, amount: bigint) => mintAndFund(connection, payer, mint, decimals, amount);
+const createMintAndFund = (payer: Keypair, mint: PublicKey, decimals: number, amount: bigint) =>
+  mintAndFund(connection, payer, mint, decimals, amount);
 
 async function signAndSendAll(tx: Transaction, signers: Keypair[]): Promise<void> {
   const latest = await connection.getLatestBlockhash();

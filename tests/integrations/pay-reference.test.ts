@@ -28,7 +28,8 @@ describe('POST /api/actions/pay/{tag}: the reference must be a fresh key', () =>
   beforeAll(async () => {
     tag = (await seedIdentity({ wallet })).tag;
   });
-  const pay = (reference: string) => postJson(`${appUrl}/api/actions/pay/${tag}?amount=1&reference=${reference}`, { account: payer });
+  const pay = (reference: string) =>
+    postJson(`${appUrl}/api/actions/pay/${tag}?amount=1&reference=${reference}`, { account: payer });
 
   it.each([
     ['the payer', () => payer, 'is the payer'],
@@ -60,7 +61,9 @@ describe('POST /api/actions/pay/{tag}: the reference must be a fresh key', () =>
 
   it('what is known without the cluster is refused without asking it', () => {
     const keys = { payer: new PublicKey(payer), wallet: new PublicKey(wallet) };
-    expect(staleReferenceReason(new PublicKey('SysvarRecentB1ockHashes11111111111111111111'), keys)).toBe('is a sysvar');
+    expect(staleReferenceReason(new PublicKey('SysvarRecentB1ockHashes11111111111111111111'), keys)).toBe(
+      'is a sysvar',
+    );
     expect(staleReferenceReason(Keypair.generate().publicKey, keys)).toBeNull();
   });
 });

@@ -1,6 +1,12 @@
 import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
-import { payAssetOf, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/integrations/pay-asset';
+import {
+  payAssetOf,
+  toBaseUnits,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  type SplAsset,
+} from '@/lib/features/integrations/pay-asset';
 import { payInstructions } from '@/lib/features/integrations/pay-transaction';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
@@ -30,7 +36,8 @@ describe('toBaseUnits', () => {
     ['', 9, null],
   ];
   for (const [text, decimals, units] of CASES) {
-    it(`${JSON.stringify(text)} with ${decimals} decimals → ${units}`, () => expect(toBaseUnits(text, decimals)).toBe(units));
+    it(`${JSON.stringify(text)} with ${decimals} decimals → ${units}`, () =>
+      expect(toBaseUnits(text, decimals)).toBe(units));
   }
 });
 
@@ -40,7 +47,13 @@ describe('payInstructions', () => {
   const reference = Keypair.generate().publicKey;
 
   it('SOL: one System transfer, the reference a read-only key of it', () => {
-    const [transfer, ...rest] = payInstructions({ payer, wallet, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, amount: 42n, reference });
+    const [transfer, ...rest] = payInstructions({
+      payer,
+      wallet,
+      asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false },
+      amount: 42n,
+      reference,
+    });
     expect(rest).toEqual([]);
     expect(transfer!.programId.equals(SystemProgram.programId)).toBe(true);
     expect(transfer!.keys.map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
@@ -58,7 +71,14 @@ describe('payInstructions', () => {
       expect(rest).toEqual([]);
       const source = associatedTokenAddress(payer, mint, tokenProgram);
       const destination = associatedTokenAddress(wallet, mint, tokenProgram);
-      expect(destination.equals(PublicKey.findProgramAddressSync([wallet.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0])).toBe(true);
+      expect(
+        destination.equals(
+          PublicKey.findProgramAddressSync(
+            [wallet.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()],
+            ASSOCIATED_TOKEN_PROGRAM_ID,
+          )[0],
+        ),
+      ).toBe(true);
 
       expect(create!.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)).toBe(true);
       expect([...create!.data]).toEqual([1]); // CreateIdempotent
@@ -89,7 +109,12 @@ describe('payAssetOf (on the localnet)', () => {
   ];
   for (const [preferred, fallback] of CASES) {
     it(`${preferred ?? 'no preference'} → SOL${fallback ? ', as a fallback' : ''}`, async () => {
-      expect(await payAssetOf(preferred, 'localnet', connection)).toEqual({ kind: 'sol', symbol: 'SOL', decimals: 9, fallback });
+      expect(await payAssetOf(preferred, 'localnet', connection)).toEqual({
+        kind: 'sol',
+        symbol: 'SOL',
+        decimals: 9,
+        fallback,
+      });
     });
   }
 });

@@ -39,7 +39,8 @@ function plainLetters(n = 10): string {
   return [...randomBytes(n)].map((b) => letters[b % letters.length]).join('');
 }
 
-const get = async (path: string, headers: Record<string, string> = {}) => readResponse(await fetch(`${appUrl}${path}`, { headers }));
+const get = async (path: string, headers: Record<string, string> = {}) =>
+  readResponse(await fetch(`${appUrl}${path}`, { headers }));
 const sync = (signature: string) => postAuthed(`${appUrl}/v1/sync`, null, { signature });
 const slotOf = (res: { headers: Headers }) => Number(res.headers.get('x-indexed-slot'));
 
@@ -109,7 +110,13 @@ describe('look-alikes at registration', () => {
 
   it('a tag that looks like nothing has no look-alikes and no warning', async () => {
     const tag = `plain${plainLetters()}`;
-    expect((await get(`/v1/availability/${tag}`)).json).toEqual({ tag, available: true, reason: null, lookalikes: [], warning: null });
+    expect((await get(`/v1/availability/${tag}`)).json).toEqual({
+      tag,
+      available: true,
+      reason: null,
+      lookalikes: [],
+      warning: null,
+    });
   });
 });
 
@@ -164,7 +171,10 @@ describe('signals and warnings after set_wallet', () => {
 
     const before = await get(`/v1/identity/${tag}/signals`);
     expect(before.status).toBe(200);
-    const registeredAt = new Date((await connection.getTransaction(registered, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.blockTime! * 1000).toISOString();
+    const registeredAt = new Date(
+      (await connection.getTransaction(registered, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!
+        .blockTime! * 1000,
+    ).toISOString();
     expect(before.json).toEqual({
       tag: `@${tag}`,
       registeredAt,
@@ -177,26 +187,52 @@ describe('signals and warnings after set_wallet', () => {
     });
     expect(before.headers.get('etag')).toMatch(/^".+"$/);
     expect(before.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=60');
-    expect((await get(`/v1/identity/${tag}/signals`, { 'if-none-match': before.headers.get('etag')! })).status).toBe(304);
+    expect((await get(`/v1/identity/${tag}/signals`, { 'if-none-match': before.headers.get('etag')! })).status).toBe(
+      304,
+    );
 
     // The page before the change: no warning.
     expect(await profileHtml(tag)).not.toContain('data-testid="payer-warnings"');
 
     await new Promise((r) => setTimeout(r, 1100)); // a block time later than the registration's (whole seconds)
     const wallet = Keypair.generate();
-    const changed = await landed(sendCall(connection, { kind: 'set_wallet', tag, owner, wallet }, await connection.getLatestBlockhash('confirmed')));
+    const changed = await landed(
+      sendCall(
+        connection,
+        { kind: 'set_wallet', tag, owner, wallet },
+        await connection.getLatestBlockhash('confirmed'),
+      ),
+    );
     expect((await sync(changed)).status).toBe(200);
-    const changedAt = new Date((await connection.getTransaction(changed, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.blockTime! * 1000);
+    const changedAt = new Date(
+      (await connection.getTransaction(changed, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!
+        .blockTime! * 1000,
+    );
 
     const after = await get(`/v1/identity/${tag}/signals`);
-    const signals = after.json as { walletSince: string; ownerSince: string; warnings: { code: string; message: string }[] };
+    const signals = after.json as {
+      walletSince: string;
+      ownerSince: string;
+      warnings: { code: string; message: string }[];
+    };
     expect(signals.walletSince).toBe(changedAt.toISOString());
     expect(Date.parse(signals.walletSince)).toBeGreaterThan(Date.parse(registeredAt));
     expect(signals.ownerSince).toBe(registeredAt);
     expect(signals.warnings.map((w) => w.code)).toEqual(['wallet_changed_recently']);
     // The identity object keeps exactly SPEC 2.1's fields.
     expect(Object.keys((await get(`/v1/identity/${tag}`)).json as object).sort()).toEqual(
-      ['avatar', 'bio', 'createdAt', 'displayName', 'merchant', 'owner', 'preferredToken', 'tag', 'verified', 'wallet'].sort(),
+      [
+        'avatar',
+        'bio',
+        'createdAt',
+        'displayName',
+        'merchant',
+        'owner',
+        'preferredToken',
+        'tag',
+        'verified',
+        'wallet',
+      ].sort(),
     );
 
     const html = await profileHtml(tag);
@@ -204,13 +240,21 @@ describe('signals and warnings after set_wallet', () => {
     expect(html).toContain('data-warning="wallet_changed_recently"');
     const action = await get(`/api/actions/pay/${tag}`);
     expect(action.status).toBe(200);
-    expect((action.json as { description: string }).description).toMatch(new RegExp(`^Warning: The payout wallet of @${tag} changed on `));
+    expect((action.json as { description: string }).description).toMatch(
+      new RegExp(`^Warning: The payout wallet of @${tag} changed on `),
+    );
 
     // The same decisions with the clock moved: just inside the window, then just past it.
     const identity = await readIdentity(database.db, tag);
     const at = async (now: Date) => {
       const { value } = await getSignalsAtSlot(database.db, tag, { now });
-      const description = payActionMetadata({ identity, asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false }, actionPath: '/x', icon: '/i', warnings: value.warnings }).description;
+      const description = payActionMetadata({
+        identity,
+        asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false },
+        actionPath: '/x',
+        icon: '/i',
+        warnings: value.warnings,
+      }).description;
       const page = (await profileViewHtml(identity, 'localnet', value.warnings)).text;
       return { codes: value.warnings.map((w) => w.code), description, page };
     };
@@ -259,7 +303,11 @@ describe('reverse lookup: why a 404', () => {
     const owner = keypair.publicKey;
     const row = await insertRow(`rp${plainLetters()}`, { owner, wallet: owner });
     const chosen = await readResponse(
-      await fetch(`${appUrl}/v1/primary`, { method: 'PUT', headers: { ...clientHeaders(), authorization: `Bearer ${token}` }, body: JSON.stringify({ tag: row.tag }) }),
+      await fetch(`${appUrl}/v1/primary`, {
+        method: 'PUT',
+        headers: { ...clientHeaders(), authorization: `Bearer ${token}` },
+        body: JSON.stringify({ tag: row.tag }),
+      }),
     );
     expect(chosen.status).toBe(200);
     const buyer = newAddress();
@@ -270,7 +318,10 @@ describe('reverse lookup: why a 404', () => {
     const res = await reverse(owner);
     expect([res.status, res.json]).toEqual([
       404,
-      notFound('primary_not_owned', 'No tag for this address: the primary tag it chose now belongs to another key or was released.'),
+      notFound(
+        'primary_not_owned',
+        'No tag for this address: the primary tag it chose now belongs to another key or was released.',
+      ),
     ]);
   });
 
@@ -281,7 +332,18 @@ describe('reverse lookup: why a 404', () => {
     const caughtUp = (at: Date) =>
       own.db
         .insert(indexerRuns)
-        .values({ programId: key, startedAt: at, finishedAt: at, outcome: 'completed', processed: 0, deferred: 0, recordedSkips: 0, durationMs: 1, caughtUpSlot: 1n, caughtUpAt: at })
+        .values({
+          programId: key,
+          startedAt: at,
+          finishedAt: at,
+          outcome: 'completed',
+          processed: 0,
+          deferred: 0,
+          recordedSkips: 0,
+          durationMs: 1,
+          caughtUpSlot: 1n,
+          caughtUpAt: at,
+        })
         .onConflictDoUpdate({ target: indexerRuns.programId, set: { caughtUpAt: at } });
 
     it('follows the indexer’s own state, and asks the cluster nothing', async () => {
@@ -330,12 +392,17 @@ describe('X-Indexed-Slot', () => {
     const owner = Keypair.generate();
     await fund(connection, owner.publicKey);
     const signature = await landed(registerDirect(connection, owner, `xr${plainLetters()}`));
-    const { slot } = (await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!;
+    const { slot } = (await connection.getTransaction(signature, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+    }))!;
     expect((await sync(signature)).status).toBe(200);
     const after = slotOf(await get(`/v1/resolve/${row.tag}`));
     expect(after).toBeGreaterThan(before);
     expect(after).toBeGreaterThanOrEqual(slot);
-    expect((await get(`/v1/identity/${row.tag}`)).headers.get('access-control-expose-headers')).toContain('X-Indexed-Slot');
+    expect((await get(`/v1/identity/${row.tag}`)).headers.get('access-control-expose-headers')).toContain(
+      'X-Indexed-Slot',
+    );
   });
 });
 
@@ -347,7 +414,16 @@ async function insertRow(tag: string, overrides: Partial<typeof identities.$infe
   const owner = overrides.owner ?? newAddress();
   const [row] = await database.db
     .insert(identities)
-    .values({ tag, pda: recordAddressOf(tag), owner, wallet: owner, createdAt: new Date(), signature: randomBytes(32).toString('hex'), slot: 1n, ...overrides })
+    .values({
+      tag,
+      pda: recordAddressOf(tag),
+      owner,
+      wallet: owner,
+      createdAt: new Date(),
+      signature: randomBytes(32).toString('hex'),
+      slot: 1n,
+      ...overrides,
+    })
     .returning();
   return row!;
 }
@@ -367,4 +443,3 @@ async function reasonOf(lookup: Promise<unknown>): Promise<string> {
   }
   return 'found';
 }
-

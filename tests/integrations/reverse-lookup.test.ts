@@ -134,23 +134,37 @@ describe('reverse lookup and the primary tag', () => {
     for (const address of unknown) expect(results[address]).toBeNull();
 
     const tooMany = await reverseBatch({ addresses: [...addresses, newKey()] });
-    expect([tooMany.status, tooMany.json]).toEqual([400, { error: { code: 'invalid_request', message: '`addresses`: at most 100 addresses per request' } }]);
+    expect([tooMany.status, tooMany.json]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: '`addresses`: at most 100 addresses per request' } },
+    ]);
   });
 
   it('a malformed address in a batch is a 400 naming it', async () => {
     const res = await reverseBatch({ addresses: [newKey(), 'not-an-address'] });
     expect([res.status, res.json]).toEqual([
       400,
-      { error: { code: 'invalid_request', message: '`addresses[1]` "not-an-address": must be a base58 Solana public key' } },
+      {
+        error: {
+          code: 'invalid_request',
+          message: '`addresses[1]` "not-an-address": must be a base58 Solana public key',
+        },
+      },
     ]);
     const single = await reverse('0OIl');
-    expect([single.status, single.json]).toEqual([400, { error: { code: 'invalid_request', message: '`address`: must be a base58 Solana public key' } }]);
+    expect([single.status, single.json]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: '`address`: must be a base58 Solana public key' } },
+    ]);
   });
 
   describe('PUT /v1/primary statuses', () => {
     it('401 without a token', async () => {
       const res = await putPrimary('alice');
-      expect([res.status, res.json]).toEqual([401, { error: { code: 'unauthorized', message: 'A valid session token is required.' } }]);
+      expect([res.status, res.json]).toEqual([
+        401,
+        { error: { code: 'unauthorized', message: 'A valid session token is required.' } },
+      ]);
     });
 
     it('403 for another key’s tag, 404 for a missing or blocked one, 400 for a malformed one', async () => {
@@ -161,7 +175,14 @@ describe('reverse lookup and the primary tag', () => {
         [someoneElses.tag, 403, { code: 'forbidden', message: 'This tag belongs to another public key.' }],
         [blocked.tag, 404, { code: 'not_found', message: 'No identity with this tag.' }],
         ['zz_missing_tag_here', 404, { code: 'not_found', message: 'No identity with this tag.' }],
-        ['a-b', 400, { code: 'invalid_request', message: '`tag`: must be a tag: 3–32 of a-z, 0-9 and _, not starting or ending with _' }],
+        [
+          'a-b',
+          400,
+          {
+            code: 'invalid_request',
+            message: '`tag`: must be a tag: 3–32 of a-z, 0-9 and _, not starting or ending with _',
+          },
+        ],
         [7, 400, { code: 'invalid_request', message: '`tag`: Invalid input: expected string, received number' }],
       ];
       for (const [tag, status, error] of CASES) {
@@ -169,7 +190,10 @@ describe('reverse lookup and the primary tag', () => {
         expect([res.status, res.json], JSON.stringify(tag)).toEqual([status, { error }]);
       }
       // The refused choices changed nothing.
-      expect((await reverse(someoneElses.owner)).json).toEqual({ address: someoneElses.owner, tag: `@${someoneElses.tag}` });
+      expect((await reverse(someoneElses.owner)).json).toEqual({
+        address: someoneElses.owner,
+        tag: `@${someoneElses.tag}`,
+      });
     });
 
     it('answers { owner, tag: null } for a caller with no active tag', async () => {

@@ -1,7 +1,16 @@
 import { expect } from 'vitest';
 import { appUrl } from '../identity/helpers';
 
-export { appUrl, closeTestDb, expectedIdentity, get, patchIdentity, readRow, seedIdentity, testDb } from '../identity/helpers';
+export {
+  appUrl,
+  closeTestDb,
+  expectedIdentity,
+  get,
+  patchIdentity,
+  readRow,
+  seedIdentity,
+  testDb,
+} from '../identity/helpers';
 
 /** These suites run against the built app: without one they fail, never skip. */
 export function requireApp(): void {

@@ -15,10 +15,18 @@ it('next build fails when browser code imports a node: built-in or a server modu
   expect(output).toMatch(
     /browser-imports-node\/app\/leaky-digest\.ts imports node:crypto, a Node\.js built-in, and is part of the browser's bundle .*Browser code cannot use Node\.js built-ins/,
   );
-  expect(output).toMatch(/\.\/lib\/web\/server\/html\.ts:1:1\nError: 'server-only' cannot be imported from a Client Component module/);
-  expect(output).toMatch(/\.\/lib\/web\/server\/html\.ts \[Client Component Browser\]\n\s+\.\/tests\/fixtures\/browser-imports-node\/app\/leaky-markup\.ts \[Client Component Browser\]/);
-  expect(output).toMatch(/\.\/lib\/web\/browser\/format\.ts:1:1\nError: 'client-only' cannot be imported from a Server Component module/);
-  expect(output).toMatch(/Server Component:\n\s+\.\/lib\/web\/browser\/format\.ts\n\s+\.\/tests\/fixtures\/browser-imports-node\/app\/page\.tsx/);
+  expect(output).toMatch(
+    /\.\/lib\/web\/server\/html\.ts:1:1\nError: 'server-only' cannot be imported from a Client Component module/,
+  );
+  expect(output).toMatch(
+    /\.\/lib\/web\/server\/html\.ts \[Client Component Browser\]\n\s+\.\/tests\/fixtures\/browser-imports-node\/app\/leaky-markup\.ts \[Client Component Browser\]/,
+  );
+  expect(output).toMatch(
+    /\.\/lib\/web\/browser\/format\.ts:1:1\nError: 'client-only' cannot be imported from a Server Component module/,
+  );
+  expect(output).toMatch(
+    /Server Component:\n\s+\.\/lib\/web\/browser\/format\.ts\n\s+\.\/tests\/fixtures\/browser-imports-node\/app\/page\.tsx/,
+  );
 }, 300_000);
 
 it("the app's next.config.ts builds with the same rule", () => {

@@ -9,5 +9,7 @@ it('next build fails when a client component imports lib/db, naming server-only'
   const { status, output } = buildFixture('client-imports-db');
   expect(status, output.slice(-2000)).not.toBe(0);
   expect(output).toMatch(/'server-only' cannot be imported from a Client Component module/);
-  expect(output).toMatch(/\.\/lib\/db\/(client|index)\.ts:1:1\nError: 'server-only' cannot be imported from a Client Component module/);
+  expect(output).toMatch(
+    /\.\/lib\/db\/(client|index)\.ts:1:1\nError: 'server-only' cannot be imported from a Client Component module/,
+  );
 }, 300_000);

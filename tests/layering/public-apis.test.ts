@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 /** Not the project's sources: installed, built or generated. */
-const NOT_SOURCE = /^(node_modules|\.git|\.next.*|\.data|test-results|playwright-report)$|^(program\/build|e2e\/artifacts)(\/|$)/;
+const NOT_SOURCE =
+  /^(node_modules|\.git|\.next.*|\.data|test-results|playwright-report)$|^(program\/build|e2e\/artifacts)(\/|$)/;
 
 function sourceFiles(dir = '.'): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -46,8 +47,22 @@ describe('public APIs only', () => {
 
   it('the scan reads the whole project, the request wrapper and this test among it', () => {
     expect(files.length).toBeGreaterThan(400);
-    for (const dir of ['app/', 'lib/', 'scripts/', 'bench/', 'tests/', 'e2e/', 'localnet/', 'program/', 'devstack/', 'packages/']) {
-      expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
+    for (const dir of [
+      'app/',
+      'lib/',
+      'scripts/',
+      'bench/',
+      'tests/',
+      'e2e/',
+      'localnet/',
+      'program/',
+      'devstack/',
+      'packages/',
+    ]) {
+      expect(
+        files.some((file) => file.startsWith(dir)),
+        dir,
+      ).toBe(true);
     }
     expect(files).toContain('lib/observability/request-context.ts');
     expect(files).toContain('tests/layering/public-apis.test.ts');

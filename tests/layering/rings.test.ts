@@ -16,8 +16,19 @@ function cruise(tree: string) {
   const dir = path.join(work, tree);
   cpSync(path.join(ROOT, 'tests/fixtures/upward-import'), dir, { recursive: true });
   cpSync(path.join(ROOT, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'));
-  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } }));
-  return { dir, run: () => spawnSync(path.join(ROOT, 'node_modules/.bin/depcruise'), ['lib', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: dir, encoding: 'utf8' }) };
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } }),
+  );
+  return {
+    dir,
+    run: () =>
+      spawnSync(
+        path.join(ROOT, 'node_modules/.bin/depcruise'),
+        ['lib', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
+        { cwd: dir, encoding: 'utf8' },
+      ),
+  };
 }
 
 it('an upward import (lib/core → lib/features) fails the layer check, naming the rule and the files', () => {

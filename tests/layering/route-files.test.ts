@@ -10,13 +10,17 @@ import { describe, expect, it } from 'vitest';
  * 2–3 µs, bench/results/2026-11-26.md). Said as a literal in each file, as Next.js reads it.
  */
 const routeFiles = (): string[] =>
-  (readdirSync('app', { recursive: true }) as string[]).filter((file) => /(^|\/)route\.(ts|tsx|js)$/.test(file)).map((file) => path.join('app', file));
+  (readdirSync('app', { recursive: true }) as string[])
+    .filter((file) => /(^|\/)route\.(ts|tsx|js)$/.test(file))
+    .map((file) => path.join('app', file));
 
 describe('route handler files', () => {
   it("are all rendered per request, so Next.js hands them the request itself (export const dynamic = 'force-dynamic')", () => {
     const files = routeFiles();
     expect(files.length).toBeGreaterThan(30);
-    const notDynamic = files.filter((file) => !/^export const dynamic = 'force-dynamic';$/m.test(readFileSync(file, 'utf8')));
+    const notDynamic = files.filter(
+      (file) => !/^export const dynamic = 'force-dynamic';$/m.test(readFileSync(file, 'utf8')),
+    );
     expect(notDynamic).toEqual([]);
   });
 });

@@ -11,7 +11,17 @@ import { findTagRecordAddress } from '@/lib/chain/pda';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { afterBudget } from '../support/compute-budget';
-import { PROGRAM_ID, confirmed, connect, fund, getIdentity, postAuthed, registerDirect, fundedParty, type Party } from '../indexer/support';
+import {
+  PROGRAM_ID,
+  confirmed,
+  connect,
+  fund,
+  getIdentity,
+  postAuthed,
+  registerDirect,
+  fundedParty,
+  type Party,
+} from '../indexer/support';
 
 /*
  * The lifecycle builders of /v1 over HTTP against the built app: every builder's
@@ -28,7 +38,11 @@ const party = () => fundedParty(appUrl, connection);
 const url = (tag: string, path: string) => `${appUrl}/v1/identity/${tag}${path}`;
 const decode = (base64: string) => Transaction.from(Buffer.from(base64, 'base64'));
 const metas = (tx: Transaction) =>
-  afterBudget(tx)[0]!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }));
+  afterBudget(tx)[0]!.keys.map((k) => ({
+    pubkey: k.pubkey.toBase58(),
+    isSigner: k.isSigner,
+    isWritable: k.isWritable,
+  }));
 
 /** Signs a built transaction with every signer given (caller first, sponsor last), sends it, waits until final, syncs it. */
 async function land(base64: string, ...signers: Keypair[]): Promise<string> {
@@ -88,7 +102,9 @@ describe('lifecycle builders', () => {
       { pubkey: alice.key, isSigner: true, isWritable: true }, // also the fee payer
       { pubkey: payout, isSigner: true, isWritable: false },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
+      encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }),
+    );
     expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
     expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([alice.key, payout]);
     await land(wallet.json.transaction, alice.signer, payoutKey);
@@ -102,7 +118,12 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true },
     ]);
-    expect(decodeRegistryInstruction(afterBudget(tx)[0]!.data, afterBudget(tx)[0]!.keys.map((k) => k.pubkey))).toMatchObject({
+    expect(
+      decodeRegistryInstruction(
+        afterBudget(tx)[0]!.data,
+        afterBudget(tx)[0]!.keys.map((k) => k.pubkey),
+      ),
+    ).toMatchObject({
       name: 'offer_transfer',
       newOwner: new PublicKey(bob.key),
     });
@@ -123,7 +144,11 @@ describe('lifecycle builders', () => {
     ]);
     expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'accept_transfer' }));
     await land(accept.json.transaction, bob.signer);
-    expect(await (await fetch(url(tag, '/transfer'))).json()).toEqual({ tag: `@${tag}`, owner: bob.key, pendingOwner: null });
+    expect(await (await fetch(url(tag, '/transfer'))).json()).toEqual({
+      tag: `@${tag}`,
+      owner: bob.key,
+      pendingOwner: null,
+    });
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: bob.key, wallet: bob.key }); // accept pays the new owner
 
     // release_tag: receiver defaults to the owner (one account, signer and writable).
@@ -148,9 +173,14 @@ describe('lifecycle builders', () => {
     const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
     const sponsor = Keypair.generate();
     await fund(connection, sponsor.publicKey);
-    await land((await postAuthed(url(tag, '/transfer'), alice.token, { newOwner: carol.key })).json.transaction, alice.signer);
+    await land(
+      (await postAuthed(url(tag, '/transfer'), alice.token, { newOwner: carol.key })).json.transaction,
+      alice.signer,
+    );
 
-    const cancel = await postAuthed(url(tag, '/transfer/cancel'), alice.token, { feePayer: sponsor.publicKey.toBase58() });
+    const cancel = await postAuthed(url(tag, '/transfer/cancel'), alice.token, {
+      feePayer: sponsor.publicKey.toBase58(),
+    });
     expect(cancel.status).toBe(200);
     const tx = decode(cancel.json.transaction);
     expect(tx.feePayer?.toBase58()).toBe(sponsor.publicKey.toBase58());
@@ -163,7 +193,9 @@ describe('lifecycle builders', () => {
     // The caller alone cannot send it: the sponsor's signature is missing.
     const callerOnly = decode(cancel.json.transaction);
     callerOnly.partialSign(alice.signer);
-    await expect(connection.sendRawTransaction(callerOnly.serialize({ requireAllSignatures: false }))).rejects.toThrow();
+    await expect(
+      connection.sendRawTransaction(callerOnly.serialize({ requireAllSignatures: false })),
+    ).rejects.toThrow();
     await land(cancel.json.transaction, alice.signer, sponsor);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toMatchObject({ pendingOwner: null });
 
@@ -191,18 +223,31 @@ describe('lifecycle builders', () => {
     expect((await postAuthed(url(tag, '/wallet'), alice.token, { wallet: carol.key })).status).toBe(200);
 
     // An offer to bob on chain, while the mirror names carol as the pending owner.
-    await send((await postAuthed(url(tag, '/transfer'), alice.token, { newOwner: bob.key })).json.transaction, alice.signer);
+    await send(
+      (await postAuthed(url(tag, '/transfer'), alice.token, { newOwner: bob.key })).json.transaction,
+      alice.signer,
+    );
     await mirrorSays({ owner: alice.key, pendingOwner: carol.key });
     const byMirrorsPending = await postAuthed(url(tag, '/transfer/accept'), carol.token, {});
     expect(byMirrorsPending.status).toBe(403);
-    expect(byMirrorsPending.json).toEqual({ error: { code: 'forbidden', message: 'This tag is not offered to this public key.' } });
+    expect(byMirrorsPending.json).toEqual({
+      error: { code: 'forbidden', message: 'This tag is not offered to this public key.' },
+    });
     expect((await postAuthed(url(tag, '/transfer/accept'), bob.token, {})).status).toBe(200);
 
     // Released on chain while the mirror still shows an active row: 404.
     await send((await postAuthed(url(tag, '/release'), alice.token, {})).json.transaction, alice.signer);
     await database.db
       .insert(identities)
-      .values({ tag, pda: recordAddressOf(tag), owner: alice.key, wallet: alice.key, createdAt: new Date(), signature: 'stale', slot: 0n })
+      .values({
+        tag,
+        pda: recordAddressOf(tag),
+        owner: alice.key,
+        wallet: alice.key,
+        createdAt: new Date(),
+        signature: 'stale',
+        slot: 0n,
+      })
       .onConflictDoUpdate({ target: identities.tag, set: { owner: alice.key, status: 'active' } });
     const after = await postAuthed(url(tag, '/wallet'), alice.token, { wallet: carol.key });
     expect(after.status).toBe(404);
@@ -215,39 +260,299 @@ describe('lifecycle builders', () => {
     beforeAll(async () => {
       tag = await registered(alice, 'ss');
       offered = await registered(alice, 'so');
-      await land((await postAuthed(url(offered, '/transfer'), alice.token, { newOwner: bob.key })).json.transaction, alice.signer);
+      await land(
+        (await postAuthed(url(offered, '/transfer'), alice.token, { newOwner: bob.key })).json.transaction,
+        alice.signer,
+      );
     });
 
     const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
-    type Case = { path: string; who: () => Party | null; body: unknown; tag?: () => string; status: number; error: { code: string; message: string | RegExp } };
+    type Case = {
+      path: string;
+      who: () => Party | null;
+      body: unknown;
+      tag?: () => string;
+      status: number;
+      error: { code: string; message: string | RegExp };
+    };
     const CASES: [string, () => Case][] = [
-      ['a malformed tag', () => ({ path: '/wallet', who: () => alice, body: { wallet: carol.key }, tag: () => 'a-b', status: 400, error: { code: 'invalid_tag', message: /^The tag must be 3 to 32 characters/ } })],
-      ['a wallet that is not a key', () => ({ path: '/wallet', who: () => alice, body: { wallet: 'nope' }, status: 400, error: { code: 'invalid_request', message: '`wallet`: must be a base58 Solana public key' } })],
-      ['a zero wallet', () => ({ path: '/wallet', who: () => alice, body: { wallet: ZERO }, status: 400, error: { code: 'invalid_request', message: '`wallet`: must not be the zero address' } })],
-      ['no wallet', () => ({ path: '/wallet', who: () => alice, body: {}, status: 400, error: { code: 'invalid_request', message: /^`wallet`: / } })],
-      ['an owner field', () => ({ path: '/wallet', who: () => alice, body: { wallet: carol.key, owner: carol.key }, status: 400, error: { code: 'invalid_request', message: /owner/ } })],
-      ['a zero newOwner', () => ({ path: '/transfer', who: () => alice, body: { newOwner: ZERO }, status: 400, error: { code: 'invalid_request', message: '`newOwner`: must not be the zero address' } })],
-      ['a 31-byte newOwner', () => ({ path: '/transfer', who: () => alice, body: { newOwner: bs58.encode(new Uint8Array(31).fill(7)) }, status: 400, error: { code: 'invalid_request', message: '`newOwner`: must be a base58 Solana public key' } })],
-      ['a bad feePayer', () => ({ path: '/transfer/accept', who: () => bob, body: { feePayer: 'x'.repeat(44) }, status: 400, error: { code: 'invalid_request', message: '`feePayer`: must be a base58 Solana public key' } })],
-      ['an unknown key on cancel', () => ({ path: '/transfer/cancel', who: () => alice, body: { memo: 1 }, status: 400, error: { code: 'invalid_request', message: /memo/ } })],
-      ['a body that is not JSON', () => ({ path: '/transfer/cancel', who: () => alice, body: '{"feePayer":', status: 400, error: { code: 'invalid_request', message: 'The request body must be JSON.' } })],
-      ['a zero receiver', () => ({ path: '/release', who: () => alice, body: { receiver: ZERO }, status: 400, error: { code: 'invalid_request', message: '`receiver`: must not be the zero address' } })],
-      ['the record as receiver', () => ({ path: '/release', who: () => alice, body: () => ({ receiver: findTagRecordAddress(tag, PROGRAM_ID)[0].toBase58() }), status: 400, error: { code: 'invalid_request', message: '`receiver`: must not be the tag record itself' } })],
-      ['400 before 401 (no token, bad body)', () => ({ path: '/transfer', who: () => null, body: { newOwner: ZERO }, status: 400, error: { code: 'invalid_request', message: '`newOwner`: must not be the zero address' } })],
-      ['no token', () => ({ path: '/wallet', who: () => null, body: { wallet: carol.key }, status: 401, error: { code: 'unauthorized', message: 'A valid session token is required.' } })],
-      ['a tag never registered', () => ({ path: '/wallet', who: () => alice, body: { wallet: carol.key }, tag: () => randomTag('nx'), status: 404, error: NOT_FOUND.error })],
-      ['a reserved tag', () => ({ path: '/transfer/cancel', who: () => alice, body: {}, tag: () => 'admin', status: 404, error: NOT_FOUND.error })],
-      ['404 before 403 (a stranger, a missing tag)', () => ({ path: '/release', who: () => carol, body: {}, tag: () => randomTag('nx'), status: 404, error: NOT_FOUND.error })],
-      ['cancel with no offer', () => ({ path: '/transfer/cancel', who: () => alice, body: {}, status: 409, error: { code: 'conflict', message: 'No transfer offer stands for this tag.' } })],
-      ['accept with no offer', () => ({ path: '/transfer/accept', who: () => bob, body: {}, status: 409, error: { code: 'conflict', message: 'No transfer offer stands for this tag.' } })],
-      ['an offer to the owner itself', () => ({ path: '/transfer', who: () => alice, body: () => ({ newOwner: alice.key }), status: 409, error: { code: 'conflict', message: 'The tag already belongs to this key; offer it to another one.' } })],
-      ['409 before 403 (a stranger cancels no offer)', () => ({ path: '/transfer/cancel', who: () => carol, body: {}, status: 409, error: { code: 'conflict', message: 'No transfer offer stands for this tag.' } })],
-      ['a stranger sets the wallet', () => ({ path: '/wallet', who: () => carol, body: { wallet: carol.key }, status: 403, error: { code: 'forbidden', message: 'This tag belongs to another public key.' } })],
-      ['a stranger offers it', () => ({ path: '/transfer', who: () => carol, body: { newOwner: carol.key }, status: 403, error: { code: 'forbidden', message: 'This tag belongs to another public key.' } })],
-      ['a stranger releases it', () => ({ path: '/release', who: () => carol, body: {}, status: 403, error: { code: 'forbidden', message: 'This tag belongs to another public key.' } })],
-      ['a stranger accepts an offer made to another', () => ({ path: '/transfer/accept', who: () => carol, body: {}, tag: () => offered, status: 403, error: { code: 'forbidden', message: 'This tag is not offered to this public key.' } })],
-      ['the owner accepts its own offer', () => ({ path: '/transfer/accept', who: () => alice, body: {}, tag: () => offered, status: 403, error: { code: 'forbidden', message: 'This tag is not offered to this public key.' } })],
-      ['a stranger cancels an offer', () => ({ path: '/transfer/cancel', who: () => bob, body: {}, tag: () => offered, status: 403, error: { code: 'forbidden', message: 'This tag belongs to another public key.' } })],
+      [
+        'a malformed tag',
+        () => ({
+          path: '/wallet',
+          who: () => alice,
+          body: { wallet: carol.key },
+          tag: () => 'a-b',
+          status: 400,
+          error: { code: 'invalid_tag', message: /^The tag must be 3 to 32 characters/ },
+        }),
+      ],
+      [
+        'a wallet that is not a key',
+        () => ({
+          path: '/wallet',
+          who: () => alice,
+          body: { wallet: 'nope' },
+          status: 400,
+          error: { code: 'invalid_request', message: '`wallet`: must be a base58 Solana public key' },
+        }),
+      ],
+      [
+        'a zero wallet',
+        () => ({
+          path: '/wallet',
+          who: () => alice,
+          body: { wallet: ZERO },
+          status: 400,
+          error: { code: 'invalid_request', message: '`wallet`: must not be the zero address' },
+        }),
+      ],
+      [
+        'no wallet',
+        () => ({
+          path: '/wallet',
+          who: () => alice,
+          body: {},
+          status: 400,
+          error: { code: 'invalid_request', message: /^`wallet`: / },
+        }),
+      ],
+      [
+        'an owner field',
+        () => ({
+          path: '/wallet',
+          who: () => alice,
+          body: { wallet: carol.key, owner: carol.key },
+          status: 400,
+          error: { code: 'invalid_request', message: /owner/ },
+        }),
+      ],
+      [
+        'a zero newOwner',
+        () => ({
+          path: '/transfer',
+          who: () => alice,
+          body: { newOwner: ZERO },
+          status: 400,
+          error: { code: 'invalid_request', message: '`newOwner`: must not be the zero address' },
+        }),
+      ],
+      [
+        'a 31-byte newOwner',
+        () => ({
+          path: '/transfer',
+          who: () => alice,
+          body: { newOwner: bs58.encode(new Uint8Array(31).fill(7)) },
+          status: 400,
+          error: { code: 'invalid_request', message: '`newOwner`: must be a base58 Solana public key' },
+        }),
+      ],
+      [
+        'a bad feePayer',
+        () => ({
+          path: '/transfer/accept',
+          who: () => bob,
+          body: { feePayer: 'x'.repeat(44) },
+          status: 400,
+          error: { code: 'invalid_request', message: '`feePayer`: must be a base58 Solana public key' },
+        }),
+      ],
+      [
+        'an unknown key on cancel',
+        () => ({
+          path: '/transfer/cancel',
+          who: () => alice,
+          body: { memo: 1 },
+          status: 400,
+          error: { code: 'invalid_request', message: /memo/ },
+        }),
+      ],
+      [
+        'a body that is not JSON',
+        () => ({
+          path: '/transfer/cancel',
+          who: () => alice,
+          body: '{"feePayer":',
+          status: 400,
+          error: { code: 'invalid_request', message: 'The request body must be JSON.' },
+        }),
+      ],
+      [
+        'a zero receiver',
+        () => ({
+          path: '/release',
+          who: () => alice,
+          body: { receiver: ZERO },
+          status: 400,
+          error: { code: 'invalid_request', message: '`receiver`: must not be the zero address' },
+        }),
+      ],
+      [
+        'the record as receiver',
+        () => ({
+          path: '/release',
+          who: () => alice,
+          body: () => ({ receiver: findTagRecordAddress(tag, PROGRAM_ID)[0].toBase58() }),
+          status: 400,
+          error: { code: 'invalid_request', message: '`receiver`: must not be the tag record itself' },
+        }),
+      ],
+      [
+        '400 before 401 (no token, bad body)',
+        () => ({
+          path: '/transfer',
+          who: () => null,
+          body: { newOwner: ZERO },
+          status: 400,
+          error: { code: 'invalid_request', message: '`newOwner`: must not be the zero address' },
+        }),
+      ],
+      [
+        'no token',
+        () => ({
+          path: '/wallet',
+          who: () => null,
+          body: { wallet: carol.key },
+          status: 401,
+          error: { code: 'unauthorized', message: 'A valid session token is required.' },
+        }),
+      ],
+      [
+        'a tag never registered',
+        () => ({
+          path: '/wallet',
+          who: () => alice,
+          body: { wallet: carol.key },
+          tag: () => randomTag('nx'),
+          status: 404,
+          error: NOT_FOUND.error,
+        }),
+      ],
+      [
+        'a reserved tag',
+        () => ({
+          path: '/transfer/cancel',
+          who: () => alice,
+          body: {},
+          tag: () => 'admin',
+          status: 404,
+          error: NOT_FOUND.error,
+        }),
+      ],
+      [
+        '404 before 403 (a stranger, a missing tag)',
+        () => ({
+          path: '/release',
+          who: () => carol,
+          body: {},
+          tag: () => randomTag('nx'),
+          status: 404,
+          error: NOT_FOUND.error,
+        }),
+      ],
+      [
+        'cancel with no offer',
+        () => ({
+          path: '/transfer/cancel',
+          who: () => alice,
+          body: {},
+          status: 409,
+          error: { code: 'conflict', message: 'No transfer offer stands for this tag.' },
+        }),
+      ],
+      [
+        'accept with no offer',
+        () => ({
+          path: '/transfer/accept',
+          who: () => bob,
+          body: {},
+          status: 409,
+          error: { code: 'conflict', message: 'No transfer offer stands for this tag.' },
+        }),
+      ],
+      [
+        'an offer to the owner itself',
+        () => ({
+          path: '/transfer',
+          who: () => alice,
+          body: () => ({ newOwner: alice.key }),
+          status: 409,
+          error: { code: 'conflict', message: 'The tag already belongs to this key; offer it to another one.' },
+        }),
+      ],
+      [
+        '409 before 403 (a stranger cancels no offer)',
+        () => ({
+          path: '/transfer/cancel',
+          who: () => carol,
+          body: {},
+          status: 409,
+          error: { code: 'conflict', message: 'No transfer offer stands for this tag.' },
+        }),
+      ],
+      [
+        'a stranger sets the wallet',
+        () => ({
+          path: '/wallet',
+          who: () => carol,
+          body: { wallet: carol.key },
+          status: 403,
+          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
+        }),
+      ],
+      [
+        'a stranger offers it',
+        () => ({
+          path: '/transfer',
+          who: () => carol,
+          body: { newOwner: carol.key },
+          status: 403,
+          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
+        }),
+      ],
+      [
+        'a stranger releases it',
+        () => ({
+          path: '/release',
+          who: () => carol,
+          body: {},
+          status: 403,
+          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
+        }),
+      ],
+      [
+        'a stranger accepts an offer made to another',
+        () => ({
+          path: '/transfer/accept',
+          who: () => carol,
+          body: {},
+          tag: () => offered,
+          status: 403,
+          error: { code: 'forbidden', message: 'This tag is not offered to this public key.' },
+        }),
+      ],
+      [
+        'the owner accepts its own offer',
+        () => ({
+          path: '/transfer/accept',
+          who: () => alice,
+          body: {},
+          tag: () => offered,
+          status: 403,
+          error: { code: 'forbidden', message: 'This tag is not offered to this public key.' },
+        }),
+      ],
+      [
+        'a stranger cancels an offer',
+        () => ({
+          path: '/transfer/cancel',
+          who: () => bob,
+          body: {},
+          tag: () => offered,
+          status: 403,
+          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
+        }),
+      ],
     ];
 
     for (const [name, make] of CASES) {
@@ -275,7 +580,11 @@ describe('lifecycle builders', () => {
     });
 
     it('GET transfer: path forms, 400 malformed, 404 missing', async () => {
-      expect(await (await fetch(url(`%40${tag.toUpperCase()}`, '/transfer'))).json()).toEqual({ tag: `@${tag}`, owner: alice.key, pendingOwner: null });
+      expect(await (await fetch(url(`%40${tag.toUpperCase()}`, '/transfer'))).json()).toEqual({
+        tag: `@${tag}`,
+        owner: alice.key,
+        pendingOwner: null,
+      });
       const malformed = await fetch(url('no-dashes', '/transfer'));
       expect(malformed.status).toBe(400);
       expect((await malformed.json()).error.code).toBe('invalid_tag');
@@ -286,7 +595,8 @@ describe('lifecycle builders', () => {
     it('429 past the rate limit, with Retry-After, before anything else', async () => {
       const headers = clientHeaders(); // one client address for every call
       let last = await postAuthed(url(tag, '/wallet'), null, { wallet: carol.key }, headers);
-      for (let i = 0; i < 40 && last.status !== 429; i++) last = await postAuthed(url(tag, '/wallet'), null, { wallet: carol.key }, headers);
+      for (let i = 0; i < 40 && last.status !== 429; i++)
+        last = await postAuthed(url(tag, '/wallet'), null, { wallet: carol.key }, headers);
       expect(last.status).toBe(429);
       expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(last.json).toEqual({ error: { code: 'rate_limited', message: 'Too many requests; try again later.' } });

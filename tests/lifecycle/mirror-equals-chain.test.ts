@@ -71,7 +71,14 @@ describe('mirror equals chain under disorder (property test)', () => {
       const before = await rowsOf(db);
       for (const row of before.values()) {
         // Moderation between steps: now and then a tag is blocked, and later unblocked.
-        const status = row.status === 'blocked' ? (rand.next() < 0.3 ? 'active' : 'blocked') : rand.next() < 0.05 ? 'blocked' : 'active';
+        const status =
+          row.status === 'blocked'
+            ? rand.next() < 0.3
+              ? 'active'
+              : 'blocked'
+            : rand.next() < 0.05
+              ? 'blocked'
+              : 'active';
         await db
           .update(identities)
           .set({ displayName: marker, bio: marker, verified: true, merchant: true, status })
@@ -85,7 +92,10 @@ describe('mirror equals chain under disorder (property test)', () => {
         const a = after.get(tag);
         const where = `${what} at step ${step} (seed ${SEED}), @${tag}`;
         if (a && b && a.createdAt.getTime() === b.createdAt.getTime() && a.owner === b.owner) {
-          expect({ displayName: a.displayName, verified: a.verified, merchant: a.merchant, status: a.status }, where).toEqual({
+          expect(
+            { displayName: a.displayName, verified: a.verified, merchant: a.merchant, status: a.status },
+            where,
+          ).toEqual({
             displayName: marker,
             verified: true,
             merchant: true,
@@ -95,7 +105,10 @@ describe('mirror equals chain under disorder (property test)', () => {
           const sameIdentity = b !== undefined && a.createdAt.getTime() === b.createdAt.getTime();
           if (sameIdentity) seen.ownerChanges += 1;
           else seen.newIdentities += 1;
-          expect({ displayName: a.displayName, bio: a.bio, verified: a.verified, merchant: a.merchant, status: a.status }, where).toEqual({
+          expect(
+            { displayName: a.displayName, bio: a.bio, verified: a.verified, merchant: a.merchant, status: a.status },
+            where,
+          ).toEqual({
             displayName: null,
             bio: null,
             verified: false,
@@ -106,7 +119,8 @@ describe('mirror equals chain under disorder (property test)', () => {
           seen.removals += 1;
         }
         // A row the step wrote (or deleted) is what the chain holds now: reads are of the current state.
-        const changed = !a !== !b || (a && b && (a.owner !== b.owner || a.wallet !== b.wallet || a.pendingOwner !== b.pendingOwner));
+        const changed =
+          !a !== !b || (a && b && (a.owner !== b.owner || a.wallet !== b.wallet || a.pendingOwner !== b.pendingOwner));
         if (changed) expect(mirrored(a) ?? null, where).toEqual(expected(model.get(tag) ?? null));
       }
     }
@@ -117,12 +131,19 @@ describe('mirror equals chain under disorder (property test)', () => {
         wallet: state.wallet.toBase58(),
         pendingOwner: state.pending === null ? null : keys[state.pending]!.publicKey.toBase58(),
       };
-    const mirrored = (row: IdentityRow | undefined) => row && { owner: row.owner, wallet: row.wallet, pendingOwner: row.pendingOwner };
+    const mirrored = (row: IdentityRow | undefined) =>
+      row && { owner: row.owner, wallet: row.wallet, pendingOwner: row.pendingOwner };
 
     async function sync(entry: { signature: string; ok: boolean }): Promise<void> {
       seen.syncs += 1;
       try {
-        const result = await syncTransaction({ db, connection, programId: PROGRAM_ID, signature: entry.signature, now: new Date() });
+        const result = await syncTransaction({
+          db,
+          connection,
+          programId: PROGRAM_ID,
+          signature: entry.signature,
+          now: new Date(),
+        });
         expect(entry.ok, `sync of a refused call answered ${result.status}`).toBe(true);
         expect(result.status).toBe('indexed');
       } catch (err) {
@@ -136,7 +157,10 @@ describe('mirror equals chain under disorder (property test)', () => {
       const { call, valid } = chooseCall(rand, model, resting, keys);
       const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
       const status = (await connection.getSignatureStatuses([signature])).value[0];
-      expect(status?.err === null, `${call.kind} of @${call.tag} (op ${i}, seed ${SEED}): ${JSON.stringify(status?.err)}`).toBe(valid);
+      expect(
+        status?.err === null,
+        `${call.kind} of @${call.tag} (op ${i}, seed ${SEED}): ${JSON.stringify(status?.err)}`,
+      ).toBe(valid);
       if (valid) apply(model, resting, call, keys);
       else seen.refused += 1;
       const entry = { signature, ok: valid };
@@ -153,7 +177,14 @@ describe('mirror equals chain under disorder (property test)', () => {
       } else if (roll < 0.35) {
         seen.cronRuns += 1;
         await index('cron', async () => {
-          const summary = await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
+          const summary = await runIndexer({
+            db,
+            connection,
+            programId: PROGRAM_ID,
+            maxTransactions: 10_000,
+            pageSize: 1000,
+            now: new Date(),
+          });
           expect(summary).toMatchObject({ status: 'completed', deferred: [], more: false });
         });
       }
@@ -161,7 +192,14 @@ describe('mirror equals chain under disorder (property test)', () => {
 
     // Catch up: a cron run, then the syncs never made, in shuffled order.
     await index('cron', async () => {
-      await runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
+      await runIndexer({
+        db,
+        connection,
+        programId: PROGRAM_ID,
+        maxTransactions: 10_000,
+        pageSize: 1000,
+        now: new Date(),
+      });
     });
     for (const entry of rand.shuffle(unsynced)) await sync(entry);
     await expectMirrorEqualsChain();
@@ -184,7 +222,10 @@ describe('mirror equals chain under disorder (property test)', () => {
     async function expectMirrorEqualsChain(): Promise<void> {
       const accounts = await connection.getProgramAccounts(PROGRAM_ID, {
         commitment: 'finalized',
-        filters: [{ dataSize: TAG_RECORD_SIZE }, { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } }],
+        filters: [
+          { dataSize: TAG_RECORD_SIZE },
+          { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } },
+        ],
       });
       // A resting record (a released tag) is no identity: the mirror has no row for it.
       const live = accounts.flatMap(({ pubkey, account }) => {
@@ -195,14 +236,25 @@ describe('mirror equals chain under disorder (property test)', () => {
         live.map(({ pubkey, record }) => {
           return [
             record.tag,
-            { pda: pubkey.toBase58(), owner: record.owner.toBase58(), wallet: record.wallet.toBase58(), pendingOwner: record.pendingOwner?.toBase58() ?? null },
+            {
+              pda: pubkey.toBase58(),
+              owner: record.owner.toBase58(),
+              wallet: record.wallet.toBase58(),
+              pendingOwner: record.pendingOwner?.toBase58() ?? null,
+            },
           ];
         }),
       );
       const rows = await rowsOf(db);
-      const inMirror = new Map([...rows].map(([tag, r]) => [tag, { pda: r.pda, owner: r.owner, wallet: r.wallet, pendingOwner: r.pendingOwner }]));
+      const inMirror = new Map(
+        [...rows].map(([tag, r]) => [
+          tag,
+          { pda: r.pda, owner: r.owner, wallet: r.wallet, pendingOwner: r.pendingOwner },
+        ]),
+      );
       expect(inMirror).toEqual(onChain);
-      for (const tag of TAGS) expect(mirrored(rows.get(tag)) ?? null, `@${tag} vs the model`).toEqual(expected(model.get(tag) ?? null));
+      for (const tag of TAGS)
+        expect(mirrored(rows.get(tag)) ?? null, `@${tag} vs the model`).toEqual(expected(model.get(tag) ?? null));
     }
   }, 300_000);
 });
@@ -233,7 +285,10 @@ function chooseCall(
     // A released tag rests: only its previous owner may register it again (TagResting for anyone else).
     const previous = resting.get(tag);
     const owner = previous === undefined || rand.next() < 0.75 ? (previous ?? someone()) : other(previous);
-    return { call: { kind: 'register', tag, owner: keys[owner]!, wallet: wallet() }, valid: previous === undefined || owner === previous };
+    return {
+      call: { kind: 'register', tag, owner: keys[owner]!, wallet: wallet() },
+      valid: previous === undefined || owner === previous,
+    };
   }
   const owner = keys[state.owner]!;
   if (rand.next() < 0.125) {
@@ -244,7 +299,8 @@ function chooseCall(
       { kind: 'register', tag, owner: stranger, wallet: wallet() },
       { kind: 'release', tag, owner: stranger, receiver: stranger.publicKey },
     ];
-    if (state.pending === null) refused.push({ kind: 'cancel', tag, owner }, { kind: 'accept', tag, newOwner: stranger });
+    if (state.pending === null)
+      refused.push({ kind: 'cancel', tag, owner }, { kind: 'accept', tag, newOwner: stranger });
     else refused.push({ kind: 'accept', tag, newOwner: keys[[...keys.keys()].find((k) => k !== state.pending)!]! });
     return { call: rand.pick(refused), valid: false };
   }
@@ -261,7 +317,12 @@ function chooseCall(
 }
 
 /** The call's effect on the chain, as DESIGN's ABI table states it. */
-function apply(model: Map<string, ChainState | null>, resting: Map<string, number>, call: LifecycleCall, keys: Keypair[]): void {
+function apply(
+  model: Map<string, ChainState | null>,
+  resting: Map<string, number>,
+  call: LifecycleCall,
+  keys: Keypair[],
+): void {
   const indexOf = (key: PublicKey) => keys.findIndex((k) => k.publicKey.equals(key));
   const state = model.get(call.tag) ?? null;
   switch (call.kind) {

@@ -9,7 +9,11 @@ export type { LifecycleCall } from '@/devstack/lifecycle-calls';
  * lands as a failed transaction (what a wallet that skips simulation would produce).
  * Resolves with the signature once the cluster has it (localnet lands at once).
  */
-export async function sendCall(connection: Connection, call: LifecycleCall, blockhash: { blockhash: string; lastValidBlockHeight: number }): Promise<string> {
+export async function sendCall(
+  connection: Connection,
+  call: LifecycleCall,
+  blockhash: { blockhash: string; lastValidBlockHeight: number },
+): Promise<string> {
   const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
   const tx = new Transaction({ feePayer: signer.publicKey, ...blockhash }).add(instruction);
   tx.sign(signer, ...cosigners);
@@ -17,7 +21,12 @@ export async function sendCall(connection: Connection, call: LifecycleCall, bloc
 }
 
 /** A seeded PRNG (mulberry32): the same seed gives the same run, so a failure replays. */
-export function prng(seed: number): { next(): number; int(n: number): number; pick<T>(items: readonly T[]): T; shuffle<T>(items: T[]): T[] } {
+export function prng(seed: number): {
+  next(): number;
+  int(n: number): number;
+  pick<T>(items: readonly T[]): T;
+  shuffle<T>(items: T[]): T[];
+} {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -17,8 +17,16 @@ import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 const localnet = ownLocalnet();
-const database = held('the database', () => createDatabase(inject('databaseUrl')), async () => {});
-const app = held<RunningApp>('the app', () => startApp({ DATABASE_URL: database(), SOLANA_RPC_URL: localnet.url, METRICS_TOKEN }), (a) => a.stop());
+const database = held(
+  'the database',
+  () => createDatabase(inject('databaseUrl')),
+  async () => {},
+);
+const app = held<RunningApp>(
+  'the app',
+  () => startApp({ DATABASE_URL: database(), SOLANA_RPC_URL: localnet.url, METRICS_TOKEN }),
+  (a) => a.stop(),
+);
 
 /** The status once the cluster's shared check (at most CLUSTER_CHECK_MAX_AGE_MS old) has aged out: it shows the chain as it is now. */
 async function status(): Promise<IndexerStatus> {
@@ -66,7 +74,9 @@ describe('GET /api/indexer/status', () => {
     expect(further.lastRun).toEqual(caughtUp.lastRun);
 
     // the metrics read the same figure
-    const metrics = await (await fetch(`${app().url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const metrics = await (
+      await fetch(`${app().url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
     expect(sample(metrics, 'indexer_lag_slots', {})).toBe(5);
 
     await runCron(app().url);
@@ -83,7 +93,9 @@ describe('GET /api/indexer/status', () => {
     // another instance on the same database whose cluster cannot be reached runs the indexer
     const stranded = await startApp({ DATABASE_URL: database(), SOLANA_RPC_URL: 'http://127.0.0.1:1' });
     try {
-      const failed = await fetch(`${stranded.url}/api/cron/indexer`, { headers: { authorization: `Bearer ${TEST_CRON_SECRET}` } });
+      const failed = await fetch(`${stranded.url}/api/cron/indexer`, {
+        headers: { authorization: `Bearer ${TEST_CRON_SECRET}` },
+      });
       expect(failed.status).toBe(503);
     } finally {
       await stranded.stop();

@@ -50,19 +50,53 @@ describe('log lines', () => {
 
   it('never carry a token, a signature or a secret: fields by name are redacted, text is scrubbed', () => {
     const { log, lines, parsed } = capturedLogger();
-    log.info({ token: JWT, authorization: `Bearer ${JWT}`, signature: SIGNATURE, secret: SECRET, body: { signature: SIGNATURE, password: SECRET } }, 'fields');
+    log.info(
+      {
+        token: JWT,
+        authorization: `Bearer ${JWT}`,
+        signature: SIGNATURE,
+        secret: SECRET,
+        body: { signature: SIGNATURE, password: SECRET },
+      },
+      'fields',
+    );
     log.warn(`header was Authorization: Bearer ${SECRET}, token ${JWT}`);
-    log.error({ err: new Error(`connect ECONNREFUSED postgres://tags:${SECRET}@db.internal:5432/tags`) }, 'database unavailable');
-    log.error({ err: new Error(`Failed query: insert into nonces values ($1, $2)\nparams: ${SECRET},${JWT}`, { cause: new Error(`connect to postgres://tags:${SECRET}@db:5432 failed`) }) }, 'failed query');
-    log.error({ err: new Error(`cluster-unreachable: fetch https://rpc.example/?api-key=${SECRET}&x=1 failed`) }, 'cluster unreachable');
+    log.error(
+      { err: new Error(`connect ECONNREFUSED postgres://tags:${SECRET}@db.internal:5432/tags`) },
+      'database unavailable',
+    );
+    log.error(
+      {
+        err: new Error(`Failed query: insert into nonces values ($1, $2)\nparams: ${SECRET},${JWT}`, {
+          cause: new Error(`connect to postgres://tags:${SECRET}@db:5432 failed`),
+        }),
+      },
+      'failed query',
+    );
+    log.error(
+      { err: new Error(`cluster-unreachable: fetch https://rpc.example/?api-key=${SECRET}&x=1 failed`) },
+      'cluster unreachable',
+    );
     const all = lines.join('\n');
     for (const secret of [JWT, SIGNATURE, SECRET]) expect(all).not.toContain(secret);
     const [fields, text, database, query, cluster] = parsed();
-    expect((query!.err as { message: string }).message).toBe('Failed query: insert into nonces values ($1, $2)\nparams: [redacted]');
-    expect(fields).toMatchObject({ token: '[redacted]', authorization: '[redacted]', signature: '[redacted]', secret: '[redacted]', body: { signature: '[redacted]', password: '[redacted]' } });
+    expect((query!.err as { message: string }).message).toBe(
+      'Failed query: insert into nonces values ($1, $2)\nparams: [redacted]',
+    );
+    expect(fields).toMatchObject({
+      token: '[redacted]',
+      authorization: '[redacted]',
+      signature: '[redacted]',
+      secret: '[redacted]',
+      body: { signature: '[redacted]', password: '[redacted]' },
+    });
     expect(text!.msg).toBe('header was Authorization: Bearer [redacted], token [redacted]');
-    expect((database!.err as { message: string }).message).toBe('connect ECONNREFUSED postgres://[redacted]@db.internal:5432/tags');
-    expect((cluster!.err as { message: string }).message).toBe('cluster-unreachable: fetch https://rpc.example/?api-key=[redacted]&x=1 failed');
+    expect((database!.err as { message: string }).message).toBe(
+      'connect ECONNREFUSED postgres://[redacted]@db.internal:5432/tags',
+    );
+    expect((cluster!.err as { message: string }).message).toBe(
+      'cluster-unreachable: fetch https://rpc.example/?api-key=[redacted]&x=1 failed',
+    );
   });
 
   it('scrub leaves text without secrets as it is (a transaction signature in an indexer line is public)', () => {

@@ -6,7 +6,11 @@ import { clientHeaders, readResponse } from '../support/http';
 import { loggedLine, sample } from './support';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
-const app = held<RunningApp>('the app', () => startAppOwnDatabase({ METRICS_TOKEN }), (a) => a.stop());
+const app = held<RunningApp>(
+  'the app',
+  () => startAppOwnDatabase({ METRICS_TOKEN }),
+  (a) => a.stop(),
+);
 const operator = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 async function metrics(): Promise<string> {
@@ -23,9 +27,15 @@ describe('GET /api/metrics', () => {
     const res = await fetch(`${app().url}/v1/identity/nobody${Date.now() % 100000}`);
     expect(res.status).toBe(404);
     const after = await metrics();
-    expect(sample(after, 'http_server_requests_total', labels)).toBe(sample(before, 'http_server_requests_total', labels) + 1);
-    expect(sample(after, 'http_server_request_duration_seconds_count', labels)).toBe(sample(before, 'http_server_request_duration_seconds_count', labels) + 1);
-    expect(sample(after, 'http_server_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(sample(after, 'http_server_requests_total', labels)).toBe(
+      sample(before, 'http_server_requests_total', labels) + 1,
+    );
+    expect(sample(after, 'http_server_request_duration_seconds_count', labels)).toBe(
+      sample(before, 'http_server_request_duration_seconds_count', labels) + 1,
+    );
+    expect(
+      sample(after, 'http_server_request_duration_seconds_bucket', { ...labels, le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('reports the pools and the indexer', async () => {
@@ -52,14 +62,23 @@ describe('request ids and the log', () => {
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'request');
-    expect(line).toMatchObject({ level: 'info', route: '/v1/identity/{tag}', method: 'GET', status: 400, path: '/v1/identity/Not%20A%20Tag' });
+    expect(line).toMatchObject({
+      level: 'info',
+      route: '/v1/identity/{tag}',
+      method: 'GET',
+      status: 400,
+      path: '/v1/identity/Not%20A%20Tag',
+    });
     expect(typeof line.durationMs).toBe('number');
   });
 
   it('every line of a request carries its id: a 503 from an unreachable database logs its cause under the same id', async () => {
     // a second app whose database does not listen: each request fails with 503
     const { startApp } = await import('@/devstack/app');
-    const down = await startApp({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', SOLANA_RPC_URL: 'http://127.0.0.1:1' });
+    const down = await startApp({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      SOLANA_RPC_URL: 'http://127.0.0.1:1',
+    });
     try {
       const res = await fetch(`${down.url}/v1/identity/alice`);
       expect(res.status).toBe(503);
@@ -68,7 +87,10 @@ describe('request ids and the log', () => {
       const request = await loggedLine(down, (l) => l.requestId === requestId && l.msg === 'request');
       expect(request).toMatchObject({ level: 'error', status: 503, route: '/v1/identity/{tag}' });
       const cause = await loggedLine(down, (l) => l.requestId === requestId && l.msg === 'database unavailable');
-      expect(cause).toMatchObject({ level: 'warn', err: { message: expect.stringContaining('params: [redacted]'), cause: { code: 'ECONNREFUSED' } } });
+      expect(cause).toMatchObject({
+        level: 'warn',
+        err: { message: expect.stringContaining('params: [redacted]'), cause: { code: 'ECONNREFUSED' } },
+      });
     } finally {
       await down.stop();
     }
@@ -126,7 +148,14 @@ describe('answers that no handler of the route serves', () => {
       405,
       { error: { code: 'method_not_allowed', message: 'PUT is not allowed here; allowed: POST, OPTIONS.' } },
     ],
-    ['a /v1 path no route names', 'GET', '/v1/no/such/endpoint', 'other', 404, { error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' } }],
+    [
+      'a /v1 path no route names',
+      'GET',
+      '/v1/no/such/endpoint',
+      'other',
+      404,
+      { error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' } },
+    ],
     [
       'a method an /api route does not serve',
       'POST',
@@ -137,30 +166,42 @@ describe('answers that no handler of the route serves', () => {
     ],
     ['an /api preflight', 'OPTIONS', '/api/health', '/api/health', 204, null],
     ['an Action preflight', 'OPTIONS', '/api/actions/pay/alice', '/api/actions/pay/{tag}', 204, null],
-  ] as const)('%s (%s %s) is counted under its route and status, and logged under the id it answers', async (_name, method, path, route, status, body) => {
-    const labels = { route, method, status: String(status) };
-    const before = sample(await metrics(), 'http_server_requests_total', labels);
-    const res = await readResponse(await fetch(`${app().url}${path}`, { method }));
-    expect(res.status).toBe(status);
-    if (body) expect(res.json).toEqual(body);
-    else expect(res.text).toBe('');
-    const requestId = res.headers.get('x-request-id');
-    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(sample(await metrics(), 'http_server_requests_total', labels)).toBe(before + 1);
-    const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'request');
-    expect(line).toMatchObject({ level: 'info', route, method, status, path });
-  });
+  ] as const)(
+    '%s (%s %s) is counted under its route and status, and logged under the id it answers',
+    async (_name, method, path, route, status, body) => {
+      const labels = { route, method, status: String(status) };
+      const before = sample(await metrics(), 'http_server_requests_total', labels);
+      const res = await readResponse(await fetch(`${app().url}${path}`, { method }));
+      expect(res.status).toBe(status);
+      if (body) expect(res.json).toEqual(body);
+      else expect(res.text).toBe('');
+      const requestId = res.headers.get('x-request-id');
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(sample(await metrics(), 'http_server_requests_total', labels)).toBe(before + 1);
+      const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'request');
+      expect(line).toMatchObject({ level: 'info', route, method, status, path });
+    },
+  );
 });
 
 describe('GET /api/indexer/status, public and private', () => {
   it('answers counts and slots to anyone, and the reasons only with the operator token', async () => {
     const open = await readResponse(await fetch(`${app().url}/api/indexer/status`));
     expect(open.status).toBe(200);
-    expect(open.json).toMatchObject({ cursor: expect.any(Object), finalizedSlot: expect.any(Number), deferred: { count: expect.any(Number) }, skipped: { count: expect.any(Number) } });
+    expect(open.json).toMatchObject({
+      cursor: expect.any(Object),
+      finalizedSlot: expect.any(Number),
+      deferred: { count: expect.any(Number) },
+      skipped: { count: expect.any(Number) },
+    });
     expect(open.json).not.toHaveProperty('private');
-    const wrong = await readResponse(await fetch(`${app().url}/api/indexer/status`, { headers: { authorization: 'Bearer nope-0123456789abcdef' } }));
+    const wrong = await readResponse(
+      await fetch(`${app().url}/api/indexer/status`, { headers: { authorization: 'Bearer nope-0123456789abcdef' } }),
+    );
     expect(wrong.json).not.toHaveProperty('private');
     const full = await readResponse(await fetch(`${app().url}/api/indexer/status`, { headers: operator }));
-    expect(full.json).toMatchObject({ private: { lastRunError: null, deferred: expect.any(Array), recentSkips: expect.any(Array) } });
+    expect(full.json).toMatchObject({
+      private: { lastRunError: null, deferred: expect.any(Array), recentSkips: expect.any(Array) },
+    });
   });
 });

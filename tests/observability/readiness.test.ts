@@ -19,18 +19,30 @@ const checkAgesOut = () => new Promise((r) => setTimeout(r, CLUSTER_CHECK_MAX_AG
  */
 
 let cluster: 'up' | 'refusing' | 'silent' = 'up';
-const postgres = held<ControllablePostgres>('the database', async () => {
-  const pg = await startControllablePostgres();
-  await migratePostgres(pg.url);
-  return pg;
-}, (pg) => pg.close());
-const proxy = held<RpcProxy>('the rpc proxy', () =>
-  startRpcProxy(inject('rpcUrl'), async () => {
-    if (cluster === 'refusing') return { status: 503, text: 'unavailable' };
-    if (cluster === 'silent') await new Promise((r) => setTimeout(r, 4000));
-    return undefined;
-  }), (p) => p.close());
-const app = held<RunningApp>('the app', () => startApp({ DATABASE_URL: postgres().url, SOLANA_RPC_URL: proxy().url }), (a) => a.stop());
+const postgres = held<ControllablePostgres>(
+  'the database',
+  async () => {
+    const pg = await startControllablePostgres();
+    await migratePostgres(pg.url);
+    return pg;
+  },
+  (pg) => pg.close(),
+);
+const proxy = held<RpcProxy>(
+  'the rpc proxy',
+  () =>
+    startRpcProxy(inject('rpcUrl'), async () => {
+      if (cluster === 'refusing') return { status: 503, text: 'unavailable' };
+      if (cluster === 'silent') await new Promise((r) => setTimeout(r, 4000));
+      return undefined;
+    }),
+  (p) => p.close(),
+);
+const app = held<RunningApp>(
+  'the app',
+  () => startApp({ DATABASE_URL: postgres().url, SOLANA_RPC_URL: proxy().url }),
+  (a) => a.stop(),
+);
 
 async function ready() {
   const started = Date.now();
@@ -57,7 +69,9 @@ describe('GET /api/ready', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.json).toEqual({ ok: true, checks: { database: passed, cluster: clusterPassed } });
-    expect((res.json as { checks: { cluster: { ageMs: number } } }).checks.cluster.ageMs).toBeLessThanOrEqual(CLUSTER_CHECK_MAX_AGE_MS);
+    expect((res.json as { checks: { cluster: { ageMs: number } } }).checks.cluster.ageMs).toBeLessThanOrEqual(
+      CLUSTER_CHECK_MAX_AGE_MS,
+    );
   });
 
   it('503 naming the database while it is stopped, 200 once it is back', async () => {
@@ -90,7 +104,10 @@ describe('GET /api/ready', () => {
       await checkAgesOut();
       const res = await ready();
       expect(res.status).toBe(503);
-      expect(res.json).toEqual({ ok: false, checks: { database: passed, cluster: { ok: false, ms: expect.any(Number), ageMs: expect.any(Number), error } } });
+      expect(res.json).toEqual({
+        ok: false,
+        checks: { database: passed, cluster: { ok: false, ms: expect.any(Number), ageMs: expect.any(Number), error } },
+      });
       expect(res.ms).toBeLessThan(3500);
     } finally {
       cluster = 'up';

@@ -29,7 +29,8 @@ describe('the request latency histogram', () => {
     recordRequest('/test/apart', 'POST', 200, 0.01);
     recordRequest('/test/apart', 'POST', 200, 0.01);
     const text = await prometheusText();
-    const count = (method: string, status: string) => sample(text, 'http_server_request_duration_seconds_count', { route: '/test/apart', method, status });
+    const count = (method: string, status: string) =>
+      sample(text, 'http_server_request_duration_seconds_count', { route: '/test/apart', method, status });
     expect([count('GET', '200'), count('GET', '404'), count('POST', '200')]).toEqual([1, 1, 2]);
   });
 });

@@ -16,12 +16,17 @@ export function logLines(app: RunningApp): Record<string, unknown>[] {
 }
 
 /** Waits until the app has logged a line that `match` accepts (its log is written off the request's path). */
-export async function loggedLine(app: RunningApp, match: (line: Record<string, unknown>) => boolean, timeoutMs = 5000): Promise<Record<string, unknown>> {
+export async function loggedLine(
+  app: RunningApp,
+  match: (line: Record<string, unknown>) => boolean,
+  timeoutMs = 5000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const line = logLines(app).find(match);
     if (line) return line;
-    if (Date.now() > deadline) throw new Error(`no such log line within ${timeoutMs} ms; the app logged:\n${app.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`no such log line within ${timeoutMs} ms; the app logged:\n${app.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -29,7 +34,8 @@ export async function loggedLine(app: RunningApp, match: (line: Record<string, u
 /** The value of one sample in Prometheus text (`name{labels} value`), 0 when absent. */
 export function sample(text: string, name: string, labels: Record<string, string>): number {
   for (const line of text.split('\n')) {
-    if (line.startsWith(`${name} `) && Object.keys(labels).length === 0) return Number(line.slice(name.length + 1).trim());
+    if (line.startsWith(`${name} `) && Object.keys(labels).length === 0)
+      return Number(line.slice(name.length + 1).trim());
     if (!line.startsWith(`${name}{`)) continue;
     const close = line.lastIndexOf('}');
     const body = line.slice(name.length + 1, close);

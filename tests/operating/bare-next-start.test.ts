@@ -30,22 +30,25 @@ afterAll(async () => {
 });
 
 describe('a bare `next start` behind an edge proxy', () => {
-  it.each([['/@tag'], ['/'], ['/register']])(`%s: ${VIEWS} views reach the app ${VIEWS} times, each with the strict CSP`, async (shape) => {
-    const path = shape === '/@tag' ? `/@${tag}` : shape;
-    proxy.reset();
-    const nonces = new Set<string>();
-    for (let i = 0; i < VIEWS; i++) {
-      const page = await view(`${proxy.url}${path}`);
-      expect(page.status, path).toBe(200);
-      expectStrictPageHeaders(page, path);
-      if (shape === '/@tag') expect(page.html).toContain('Edge Viewed');
-      const nonce = /'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
-      if (nonce) nonces.add(nonce);
-    }
-    expect(proxy.counts()).toEqual(new Map([[path, VIEWS]]));
-    // The App Router's pages get a fresh nonce per view; /@tag needs none.
-    expect(nonces.size).toBe(shape === '/@tag' ? 0 : VIEWS);
-  });
+  it.each([['/@tag'], ['/'], ['/register']])(
+    `%s: ${VIEWS} views reach the app ${VIEWS} times, each with the strict CSP`,
+    async (shape) => {
+      const path = shape === '/@tag' ? `/@${tag}` : shape;
+      proxy.reset();
+      const nonces = new Set<string>();
+      for (let i = 0; i < VIEWS; i++) {
+        const page = await view(`${proxy.url}${path}`);
+        expect(page.status, path).toBe(200);
+        expectStrictPageHeaders(page, path);
+        if (shape === '/@tag') expect(page.html).toContain('Edge Viewed');
+        const nonce = /'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+        if (nonce) nonces.add(nonce);
+      }
+      expect(proxy.counts()).toEqual(new Map([[path, VIEWS]]));
+      // The App Router's pages get a fresh nonce per view; /@tag needs none.
+      expect(nonces.size).toBe(shape === '/@tag' ? 0 : VIEWS);
+    },
+  );
 
   it('the not-found page too (a missing tag, and a path no page serves)', async () => {
     for (const path of ['/@nobody_here_at_all', '/no/such/page']) {

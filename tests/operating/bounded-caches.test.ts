@@ -24,7 +24,11 @@ const app = ownApp({}, { database });
 
 /** Every file under the build folder (the page cache is `cache/` and `server/app/` in it). */
 function filesUnder(dir: string): Set<string> {
-  return new Set(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)));
+  return new Set(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name)),
+  );
 }
 
 function rssBytes(pid: number): number {
@@ -85,7 +89,9 @@ describe('bounded caches', () => {
     const added = [...filesUnder(buildDir())].filter((file) => !filesBefore.has(file));
     expect(added).toEqual([]);
     const grownMb = (distinct.peak - same.peak) / 2 ** 20;
-    console.log(`RSS peak ${(same.peak / 2 ** 20).toFixed(0)} MB over 2 × ${2 * MISSING} views of one missing tag, ${(distinct.peak / 2 ** 20).toFixed(0)} MB over ${2 * MISSING} distinct ones (${grownMb.toFixed(1)} MB more)`);
+    console.log(
+      `RSS peak ${(same.peak / 2 ** 20).toFixed(0)} MB over 2 × ${2 * MISSING} views of one missing tag, ${(distinct.peak / 2 ** 20).toFixed(0)} MB over ${2 * MISSING} distinct ones (${grownMb.toFixed(1)} MB more)`,
+    );
     expect(grownMb).toBeLessThan(50);
   }, 300_000); // 8,000 requests on a shared 2-core machine
 });

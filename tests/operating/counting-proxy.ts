@@ -28,10 +28,13 @@ export async function startCountingProxy(): Promise<CountingProxy> {
     const path = req.url ?? '/';
     counts.set(path, (counts.get(path) ?? 0) + 1);
     const headers = { ...req.headers, 'x-vercel-forwarded-for': req.socket.remoteAddress ?? '' };
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });

@@ -14,11 +14,15 @@ describe('vitest without a production build', () => {
   it('fails, naming the missing build and how to make it', () => {
     const emptyBuild = mkdtempSync(path.join(tmpdir(), 'no-build-'));
     try {
-      const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'tests/chain/json-rpc.test.ts'], {
-        env: { ...process.env, NEXT_DIST_DIR: emptyBuild, NO_COLOR: '1', FORCE_COLOR: '0' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const run = spawnSync(
+        process.execPath,
+        ['node_modules/vitest/vitest.mjs', 'run', 'tests/chain/json-rpc.test.ts'],
+        {
+          env: { ...process.env, NEXT_DIST_DIR: emptyBuild, NO_COLOR: '1', FORCE_COLOR: '0' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       expect(run.status).toBe(1);
       const output = run.stdout + run.stderr;
       expect(output).toContain(`No production build in ${emptyBuild}/ (${emptyBuild}/BUILD_ID is missing)`);

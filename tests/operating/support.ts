@@ -1,5 +1,8 @@
 /** The page a browser gets at `url` (no redirect followed). */
-export async function view(url: string, headers: Record<string, string> = {}): Promise<{ status: number; html: string; headers: Headers }> {
+export async function view(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; html: string; headers: Headers }> {
   const res = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html', ...headers } });
   return { status: res.status, html: await res.text(), headers: res.headers };
 }

@@ -19,7 +19,11 @@ let a: RunningApp;
 let b: RunningApp;
 
 beforeAll(async () => {
-  const env = { DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), RATE_LIMITS: liftedRateLimits(['auth'], 1000) };
+  const env = {
+    DATABASE_URL: database.url,
+    SOLANA_RPC_URL: inject('rpcUrl'),
+    RATE_LIMITS: liftedRateLimits(['auth'], 1000),
+  };
   [a, b] = await Promise.all([startApp(env), startApp(env)]);
 });
 afterAll(async () => {
@@ -29,7 +33,11 @@ afterAll(async () => {
 describe('two instances on one database', () => {
   it('a PATCH through A shows on B within 1 s of its answer', async () => {
     const { token, keypair } = await signIn(a.url);
-    const row = await insertIdentity(database.db, { owner: keypair.publicKey, wallet: keypair.publicKey, displayName: 'Before Patch' });
+    const row = await insertIdentity(database.db, {
+      owner: keypair.publicKey,
+      wallet: keypair.publicKey,
+      displayName: 'Before Patch',
+    });
     const onB = `${b.url}/@${row.tag}`;
     for (let i = 0; i < 3; i++) expect((await view(onB)).html).toContain('Before Patch');
 
@@ -40,10 +48,15 @@ describe('two instances on one database', () => {
     });
     const answered = performance.now();
     expect(res.status).toBe(200);
-    const ms = await firstViewShowing(onB, (page) => page.html.includes('After Patch') && !page.html.includes('Before Patch'), answered);
+    const ms = await firstViewShowing(
+      onB,
+      (page) => page.html.includes('After Patch') && !page.html.includes('Before Patch'),
+      answered,
+    );
     expect(ms).toBeLessThanOrEqual(1000);
     // And every spelling of the tag, on both.
-    for (const url of [`${a.url}/@${row.tag.toUpperCase()}`, `${b.url}/%40${row.tag}`]) expect((await view(url)).html).toContain('After Patch');
+    for (const url of [`${a.url}/@${row.tag.toUpperCase()}`, `${b.url}/%40${row.tag}`])
+      expect((await view(url)).html).toContain('After Patch');
   });
 
   it('the admin command (no HTTP: it reaches no instance) blocks and unblocks: B shows each within 1 s', async () => {
@@ -55,13 +68,21 @@ describe('two instances on one database', () => {
     const blocked = await runAdmin(['block', row.tag], database.url);
     const blockedAt = performance.now();
     expect([blocked.code, blocked.stderr]).toEqual([0, '']);
-    const hidden = await firstViewShowing(onB, (page) => page.status === 404 && !page.html.includes('Moderated Name'), blockedAt);
+    const hidden = await firstViewShowing(
+      onB,
+      (page) => page.status === 404 && !page.html.includes('Moderated Name'),
+      blockedAt,
+    );
     expect(hidden).toBeLessThanOrEqual(1000);
 
     const unblocked = await runAdmin(['unblock', row.tag], database.url);
     const unblockedAt = performance.now();
     expect([unblocked.code, unblocked.stderr]).toEqual([0, '']);
-    const back = await firstViewShowing(onB, (page) => page.status === 200 && page.html.includes('Moderated Name'), unblockedAt);
+    const back = await firstViewShowing(
+      onB,
+      (page) => page.status === 200 && page.html.includes('Moderated Name'),
+      unblockedAt,
+    );
     expect(back).toBeLessThanOrEqual(1000);
   });
 

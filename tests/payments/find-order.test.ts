@@ -18,7 +18,16 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 function reference(issuedAt: Date, checkedAt: Date | null) {
-  return { reference: Keypair.generate().publicKey.toBase58(), tag: 'shop', recipient: Keypair.generate().publicKey.toBase58(), amount: '1', asset: 'SOL', decimals: 9, issuedAt, checkedAt };
+  return {
+    reference: Keypair.generate().publicKey.toBase58(),
+    tag: 'shop',
+    recipient: Keypair.generate().publicKey.toBase58(),
+    amount: '1',
+    asset: 'SOL',
+    decimals: 9,
+    issuedAt,
+    checkedAt,
+  };
 }
 
 describe('the finding pass, bounded', () => {
@@ -30,14 +39,20 @@ describe('the finding pass, bounded', () => {
     const expired = reference(ago(25 * HOUR), null);
     await db.insert(paymentReferences).values([old, young, fresh, expired]);
 
-    expect(await readPaymentsStatus(db, NOW)).toEqual({ open: 3, oldestOpenIssuedAt: old.issuedAt.toISOString(), lagSeconds: 3600 });
+    expect(await readPaymentsStatus(db, NOW)).toEqual({
+      open: 3,
+      oldestOpenIssuedAt: old.issuedAt.toISOString(),
+      lagSeconds: 3600,
+    });
 
     const first = await findPayments({ db, connection, now: NOW, limit: 1 });
     expect(first).toMatchObject({ checked: 1, rpcCalls: 1, changed: [] });
     const second = await findPayments({ db, connection, now: NOW, limit: 1 });
     expect(second.checked).toBe(1);
 
-    const rows = new Map((await db.select().from(paymentReferences)).map((r) => [r.reference, r.checkedAt?.getTime() ?? null]));
+    const rows = new Map(
+      (await db.select().from(paymentReferences)).map((r) => [r.reference, r.checkedAt?.getTime() ?? null]),
+    );
     expect(rows.get(fresh.reference)).toBe(NOW.getTime());
     expect(rows.get(young.reference)).toBe(NOW.getTime());
     expect(rows.get(old.reference)).toBe(old.checkedAt!.getTime());

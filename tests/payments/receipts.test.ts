@@ -29,7 +29,13 @@ async function funded(connection: Connection, sol = 2): Promise<Keypair> {
 }
 
 /** Pays `lamports` to `to`, the reference a read-only non-signer key of the transfer, as a Solana Pay wallet does. */
-async function pay(connection: Connection, payer: Keypair, to: PublicKey, lamports: bigint, reference: string): Promise<string> {
+async function pay(
+  connection: Connection,
+  payer: Keypair,
+  to: PublicKey,
+  lamports: bigint,
+  reference: string,
+): Promise<string> {
   const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports });
   transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false });
   return send(connection, new Transaction().add(transfer), [payer]);
@@ -53,10 +59,18 @@ async function payee(): Promise<{ tag: string; wallet: PublicKey }> {
 }
 
 async function issue(body: unknown): Promise<Response> {
-  return app().fetch('/v1/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return app().fetch('/v1/payments', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
-async function issued(tag: string, amount: string, asset = 'SOL'): Promise<{ reference: string; url: string; receipt: Record<string, unknown> }> {
+async function issued(
+  tag: string,
+  amount: string,
+  asset = 'SOL',
+): Promise<{ reference: string; url: string; receipt: Record<string, unknown> }> {
   const res = await issue({ tag, amount, asset });
   expect(res.status).toBe(200);
   return res.json();
@@ -69,14 +83,23 @@ async function receipt(reference: string): Promise<Record<string, unknown>> {
 }
 
 /** The finding pass, as the cron runs it (a limit wide enough for every reference this file issued). */
-const pass = (connection: Connection = shared) => findPayments({ db: app().db, connection, now: new Date(), limit: 500 });
+const pass = (connection: Connection = shared) =>
+  findPayments({ db: app().db, connection, now: new Date(), limit: 500 });
 
 describe('POST /v1/payments', () => {
   it('issues a pending reference with its Solana Pay URL, for the payout wallet as it is now', async () => {
     const { tag, wallet } = await payee();
     const { reference, url, receipt: pending } = await issued(tag, '0.25');
     expect(url).toBe(`solana:${wallet.toBase58()}?amount=0.25&reference=${reference}&label=%40${tag}`);
-    expect(pending).toEqual({ reference, status: 'pending', tag: `@${tag}`, recipient: wallet.toBase58(), amount: '0.25', asset: 'SOL', issuedAt: expect.any(String) });
+    expect(pending).toEqual({
+      reference,
+      status: 'pending',
+      tag: `@${tag}`,
+      recipient: wallet.toBase58(),
+      amount: '0.25',
+      asset: 'SOL',
+      issuedAt: expect.any(String),
+    });
     expect(await receipt(reference)).toEqual(pending);
   });
 
@@ -84,7 +107,12 @@ describe('POST /v1/payments', () => {
     ['an unknown tag', () => ({ tag: randomTag('nobody_'), amount: '1', asset: 'SOL' }), 404, 'not_found'],
     ['more decimals than SOL has', (tag) => ({ tag, amount: '0.0000000001', asset: 'SOL' }), 400, 'invalid_request'],
     ['a zero amount', (tag) => ({ tag, amount: '0', asset: 'SOL' }), 400, 'invalid_request'],
-    ['an asset that is no mint', (tag) => ({ tag, amount: '1', asset: Keypair.generate().publicKey.toBase58() }), 400, 'invalid_request'],
+    [
+      'an asset that is no mint',
+      (tag) => ({ tag, amount: '1', asset: Keypair.generate().publicKey.toBase58() }),
+      400,
+      'invalid_request',
+    ],
     ['an asset that is neither SOL nor a key', (tag) => ({ tag, amount: '1', asset: 'USDC' }), 400, 'invalid_request'],
   ];
   for (const [name, body, status, code] of REFUSED) {
@@ -109,7 +137,15 @@ describe('the pay Action', () => {
     });
     expect(res.status).toBe(200);
     const { reference } = await res.json();
-    expect(await receipt(reference)).toEqual({ reference, status: 'pending', tag: `@${tag}`, recipient: wallet.toBase58(), amount: '0.1', asset: 'SOL', issuedAt: expect.any(String) });
+    expect(await receipt(reference)).toEqual({
+      reference,
+      status: 'pending',
+      tag: `@${tag}`,
+      recipient: wallet.toBase58(),
+      amount: '0.1',
+      asset: 'SOL',
+      issuedAt: expect.any(String),
+    });
   });
 });
 
@@ -117,7 +153,9 @@ describe('GET /v1/payments/{reference}', () => {
   it('an unknown reference is a 404 in the envelope', async () => {
     const res = await app().fetch(`/v1/payments/${Keypair.generate().publicKey.toBase58()}`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'No payment reference issued by this service has this key' } });
+    expect(await res.json()).toEqual({
+      error: { code: 'not_found', message: 'No payment reference issued by this service has this key' },
+    });
   });
 
   it('a malformed reference is a 400', async () => {
@@ -181,7 +219,10 @@ describe('the finding pass', () => {
     const payer = await funded(shared);
     await pay(shared, payer, Keypair.generate().publicKey, 250_000_000n, reference);
     await pass();
-    expect(await receipt(reference)).toMatchObject({ status: 'invalid', reason: 'the transaction does not pay the recipient (wrong recipient)' });
+    expect(await receipt(reference)).toMatchObject({
+      status: 'invalid',
+      reason: 'the transaction does not pay the recipient (wrong recipient)',
+    });
   });
 
   it('a reused reference changes nothing: the first payment decides', async () => {
@@ -215,7 +256,11 @@ describe('the finding pass', () => {
       const signature = await pay(connection, payer, wallet, 500_000_000n, reference);
       const run = await pass(connection);
       expect(run.changed).toContain(reference);
-      expect(await receipt(reference)).toMatchObject({ status: 'confirmed', signature, payer: payer.publicKey.toBase58() });
+      expect(await receipt(reference)).toMatchObject({
+        status: 'confirmed',
+        signature,
+        payer: payer.publicKey.toBase58(),
+      });
       await new Promise((resolve) => setTimeout(resolve, 1600));
       await pass(connection);
       expect(await receipt(reference)).toMatchObject({ status: 'finalized', signature });
@@ -233,17 +278,30 @@ describe('token payments', () => {
 
   /** Pays `amount` atoms of `asset` to the wallet's token account, with the reference, as the pay Action builds it. */
   const payToken = (payer: Keypair, wallet: PublicKey, asset: SplAsset, amount: bigint, reference: string) =>
-    send(shared, new Transaction().add(...payInstructions({ payer: payer.publicKey, wallet, asset, amount, reference: new PublicKey(reference) })), [payer]);
+    send(
+      shared,
+      new Transaction().add(
+        ...payInstructions({ payer: payer.publicKey, wallet, asset, amount, reference: new PublicKey(reference) }),
+      ),
+      [payer],
+    );
 
   it('the right mint and amount is paid', async () => {
     const payer = await funded(shared);
     const asset = await mintHeldBy(payer);
     const { tag, wallet } = await payee();
     const { reference, url } = await issued(tag, '2.5', asset.mint.toBase58());
-    expect(url).toBe(`solana:${wallet.toBase58()}?amount=2.5&spl-token=${asset.mint.toBase58()}&reference=${reference}&label=%40${tag}`);
+    expect(url).toBe(
+      `solana:${wallet.toBase58()}?amount=2.5&spl-token=${asset.mint.toBase58()}&reference=${reference}&label=%40${tag}`,
+    );
     const signature = await payToken(payer, wallet, asset, 2_500_000n, reference);
     await pass();
-    expect(await receipt(reference)).toMatchObject({ status: 'finalized', signature, payer: payer.publicKey.toBase58(), asset: asset.mint.toBase58() });
+    expect(await receipt(reference)).toMatchObject({
+      status: 'finalized',
+      signature,
+      payer: payer.publicKey.toBase58(),
+      asset: asset.mint.toBase58(),
+    });
   });
 
   it('another mint is invalid (wrong mint)', async () => {
@@ -253,6 +311,9 @@ describe('token payments', () => {
     const { reference } = await issued(tag, '2.5', asked.mint.toBase58());
     await payToken(payer, wallet, paid, 2_500_000n, reference);
     await pass();
-    expect(await receipt(reference)).toMatchObject({ status: 'invalid', reason: `the recipient received another token, not mint ${asked.mint.toBase58()} (wrong mint)` });
+    expect(await receipt(reference)).toMatchObject({
+      status: 'invalid',
+      reason: `the recipient received another token, not mint ${asked.mint.toBase58()} (wrong mint)`,
+    });
   });
 });

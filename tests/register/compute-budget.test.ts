@@ -15,7 +15,16 @@ import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';
 import { newKeypair } from '../support/keypair';
-import { PROGRAM_ID, confirmed, connect, fund, postAuthed, web3Keypair, fundedParty, type Party } from '../indexer/support';
+import {
+  PROGRAM_ID,
+  confirmed,
+  connect,
+  fund,
+  postAuthed,
+  web3Keypair,
+  fundedParty,
+  type Party,
+} from '../indexer/support';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
@@ -39,7 +48,10 @@ async function land(tx: Transaction, ...signers: Keypair[]): Promise<number> {
   for (const signer of signers) tx.partialSign(signer);
   const signature = await connection.sendRawTransaction(tx.serialize());
   await confirmed(connection, signature);
-  const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+  const landed = await connection.getTransaction(signature, {
+    commitment: 'confirmed',
+    maxSupportedTransactionVersion: 0,
+  });
   expect(landed?.meta?.err ?? null).toBeNull();
   return landed!.meta!.computeUnitsConsumed!;
 }
@@ -49,20 +61,28 @@ async function seedFees(prioritizationFee: number, accounts: PublicKey[]): Promi
   const res = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'localnetSeedPrioritizationFees', params: [{ prioritizationFee, accounts: accounts.map((a) => a.toBase58()) }] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'localnetSeedPrioritizationFees',
+      params: [{ prioritizationFee, accounts: accounts.map((a) => a.toBase58()) }],
+    }),
   });
   expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: null });
 }
 
 async function transfer(from: Keypair, to: PublicKey, lamports: number): Promise<void> {
   const latest = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: from.publicKey, ...latest }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }));
+  const tx = new Transaction({ feePayer: from.publicKey, ...latest }).add(
+    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }),
+  );
   tx.sign(from);
   await confirmed(connection, await connection.sendRawTransaction(tx.serialize()));
 }
 
 const register = (who: Party, body: object) => postAuthed(`${appUrl}/v1/register`, who.token, body);
-const lifecycle = (who: Party, tag: string, path: string, body: object = {}) => postAuthed(`${appUrl}/v1/identity/${tag}/${path}`, who.token, body);
+const lifecycle = (who: Party, tag: string, path: string, body: object = {}) =>
+  postAuthed(`${appUrl}/v1/identity/${tag}/${path}`, who.token, body);
 
 /** Of many random tags, the dearest to register: fewest bumps left (most tried), then longest. */
 function dearestTag(count: number): { tag: string; bump: number } {
@@ -82,7 +102,9 @@ beforeAll(async () => {
   // between a seed and a build cannot move a percentile.
   const held = (await connection.getRecentPrioritizationFees()).length;
   const filler = web3Keypair(newKeypair()).publicKey;
-  await Promise.all(Array.from({ length: Math.max(0, 150 - held) }, () => connection.requestAirdrop(filler, 1_000_000)));
+  await Promise.all(
+    Array.from({ length: Math.max(0, 150 - held) }, () => connection.requestAirdrop(filler, 1_000_000)),
+  );
   expect((await connection.getRecentPrioritizationFees()).length).toBe(150);
 });
 afterAll(() => closeTestDb());

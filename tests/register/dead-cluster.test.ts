@@ -17,7 +17,11 @@ const UNAVAILABLE = {
 describe('a cluster that cannot be reached', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()}`, CRON_SECRET: '' });
+    app = await startApp({
+      DATABASE_URL: inject('databaseUrl'),
+      SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      CRON_SECRET: '',
+    });
   });
   afterAll(async () => app?.stop());
 
@@ -38,7 +42,11 @@ describe('a cluster that cannot be reached', () => {
 
   it('the lifecycle builders: 503 with Retry-After (the caller is judged on chain)', async () => {
     const { token } = await signIn(app.url);
-    for (const [path, body] of [['wallet', { wallet: bs58.encode(randomBytes(32)) }], ['transfer/accept', {}], ['release', {}]] as const) {
+    for (const [path, body] of [
+      ['wallet', { wallet: bs58.encode(randomBytes(32)) }],
+      ['transfer/accept', {}],
+      ['release', {}],
+    ] as const) {
       const res = await postAuthed(`${app.url}/v1/identity/deadcluster/${path}`, token, body);
       expect(res.status, path).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');

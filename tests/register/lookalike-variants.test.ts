@@ -17,7 +17,8 @@ const database = stackDatabase({ poolSize: 2 });
 /** Letters that no skeleton rule changes and that join no pair: keeps this run's tags apart from every other's. */
 const suffix = [...randomBytes(8)].map((b) => 'aeghkptxyz'[b % 10]).join('');
 
-const availability = async (tag: string) => readResponse(await fetch(`${appUrl}/v1/availability/${tag}`, { headers: clientHeaders() }));
+const availability = async (tag: string) =>
+  readResponse(await fetch(`${appUrl}/v1/availability/${tag}`, { headers: clientHeaders() }));
 
 describe('look-alike variants of verified tags', () => {
   beforeAll(async () => {
@@ -27,7 +28,9 @@ describe('look-alike variants of verified tags', () => {
     }
   });
 
-  const variants = Object.entries(LOOKALIKE_VARIANTS).flatMap(([original, list]) => list.map((variant) => [variant, original] as const));
+  const variants = Object.entries(LOOKALIKE_VARIANTS).flatMap(([original, list]) =>
+    list.map((variant) => [variant, original] as const),
+  );
 
   it.each(variants)('%s is refused beside a verified %s', async (variant, original) => {
     const tag = `${variant}${suffix}`;
@@ -65,6 +68,9 @@ describe('look-alike variants of verified tags', () => {
   it.each(DISTINCT_CONTROLS)('%s stays available', async (control) => {
     const tag = `${control}${suffix}`;
     const res = await availability(tag);
-    expect([res.status, res.json]).toEqual([200, { tag, available: true, reason: null, lookalikes: [], warning: null }]);
+    expect([res.status, res.json]).toEqual([
+      200,
+      { tag, available: true, reason: null, lookalikes: [], warning: null },
+    ]);
   });
 });

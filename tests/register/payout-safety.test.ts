@@ -9,7 +9,16 @@ import { REST_SECONDS } from '@/lib/chain/record-states';
 import { sendCall } from '../lifecycle/support';
 import { clientHeaders } from '../support/http';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
-import { confirmed, connect, fund, fundedParty, PROGRAM_ID, postAuthed, sendInstructions, type Party } from '../indexer/support';
+import {
+  confirmed,
+  connect,
+  fund,
+  fundedParty,
+  PROGRAM_ID,
+  postAuthed,
+  sendInstructions,
+  type Party,
+} from '../indexer/support';
 
 /*
  * The payout rules at the API (DESIGN "Payout rules"): a payout wallet SOL sent to would be
@@ -29,10 +38,21 @@ async function landed(signature: Promise<string>, on: Connection = connection): 
 }
 
 /** A new account of `space` bytes owned by `owner`, `payer` paying; then `init` on it, if any. */
-async function createAccount(payer: Keypair, owner: PublicKey, space: number, init?: (account: PublicKey) => TransactionInstruction): Promise<PublicKey> {
+async function createAccount(
+  payer: Keypair,
+  owner: PublicKey,
+  space: number,
+  init?: (account: PublicKey) => TransactionInstruction,
+): Promise<PublicKey> {
   const account = Keypair.generate();
   const lamports = await connection.getMinimumBalanceForRentExemption(space);
-  const create = SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: account.publicKey, lamports, space, programId: owner });
+  const create = SystemProgram.createAccount({
+    fromPubkey: payer.publicKey,
+    newAccountPubkey: account.publicKey,
+    lamports,
+    space,
+    programId: owner,
+  });
   await landed(sendInstructions(connection, init ? [create, init(account.publicKey)] : [create], [payer, account]));
   return account.publicKey;
 }
@@ -65,13 +85,32 @@ describe('unsafe_payout: refused before building, with its reason', () => {
     alice = await fundedParty(appUrl, connection);
     const mint = await createAccount(alice.signer, TOKEN_PROGRAM_ID, MINT_SIZE, initializeMint(alice.signer.publicKey));
     unsafe.mint = mint;
-    unsafe.token_account = await createAccount(alice.signer, TOKEN_PROGRAM_ID, TOKEN_ACCOUNT_SIZE, initializeTokenAccount(mint, alice.signer.publicKey));
+    unsafe.token_account = await createAccount(
+      alice.signer,
+      TOKEN_PROGRAM_ID,
+      TOKEN_ACCOUNT_SIZE,
+      initializeTokenAccount(mint, alice.signer.publicKey),
+    );
     unsafe.program = PROGRAM_ID;
     unsafe.off_curve = findTagRecordAddress(randomTag('pda'), PROGRAM_ID)[0]; // a PDA
     unsafe.not_system_owned = await createAccount(alice.signer, PROGRAM_ID, 0); // a key's account handed to a program
     tag = randomTag('ps');
-    await landed(sendCall(connection, { kind: 'register', tag, owner: alice.signer, wallet: alice.signer }, await connection.getLatestBlockhash('confirmed')));
-    expect((await postAuthed(`${appUrl}/v1/sync`, null, { signature: (await connection.getSignaturesForAddress(findTagRecordAddress(tag, PROGRAM_ID)[0], { limit: 1 }))[0]!.signature })).status).toBe(200);
+    await landed(
+      sendCall(
+        connection,
+        { kind: 'register', tag, owner: alice.signer, wallet: alice.signer },
+        await connection.getLatestBlockhash('confirmed'),
+      ),
+    );
+    expect(
+      (
+        await postAuthed(`${appUrl}/v1/sync`, null, {
+          signature: (
+            await connection.getSignaturesForAddress(findTagRecordAddress(tag, PROGRAM_ID)[0], { limit: 1 })
+          )[0]!.signature,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   const reasons = ['off_curve', 'token_account', 'mint', 'program', 'not_system_owned'] as const;
@@ -84,16 +123,22 @@ describe('unsafe_payout: refused before building, with its reason', () => {
       expect({ status: register.status, json: register.json }).toEqual({ status: 400, json: expected });
       const setWallet = await postAuthed(`${appUrl}/v1/identity/${tag}/wallet`, alice.token, { wallet });
       expect({ status: setWallet.status, json: setWallet.json }).toEqual({ status: 400, json: expected });
-      const availability = await fetch(`${appUrl}/v1/availability/${randomTag('pa')}?wallet=${wallet}`, { headers: clientHeaders() });
+      const availability = await fetch(`${appUrl}/v1/availability/${randomTag('pa')}?wallet=${wallet}`, {
+        headers: clientHeaders(),
+      });
       expect({ status: availability.status, json: await availability.json() }).toEqual({ status: 400, json: expected });
     });
   }
 
   it('a wallet with no account yet, and a System-owned one, are fine', async () => {
     for (const wallet of [Keypair.generate().publicKey.toBase58(), alice.key]) {
-      expect((await postAuthed(`${appUrl}/v1/register`, alice.token, { tag: randomTag('pk'), wallet })).status).toBe(200);
+      expect((await postAuthed(`${appUrl}/v1/register`, alice.token, { tag: randomTag('pk'), wallet })).status).toBe(
+        200,
+      );
       expect((await postAuthed(`${appUrl}/v1/identity/${tag}/wallet`, alice.token, { wallet })).status).toBe(200);
-      const availability = await fetch(`${appUrl}/v1/availability/${randomTag('pa')}?wallet=${wallet}`, { headers: clientHeaders() });
+      const availability = await fetch(`${appUrl}/v1/availability/${randomTag('pa')}?wallet=${wallet}`, {
+        headers: clientHeaders(),
+      });
       expect(availability.status).toBe(200);
     }
   });
@@ -104,10 +149,19 @@ describe('a released tag rests: quarantined for everyone but its previous owner'
     const [alice, bob] = await Promise.all([fundedParty(appUrl, connection), fundedParty(appUrl, connection)]);
     const tag = randomTag('rq');
     const blockhash = () => connection.getLatestBlockhash('confirmed');
-    await landed(sendCall(connection, { kind: 'register', tag, owner: alice.signer, wallet: alice.signer }, await blockhash()));
-    const release = await sendCall(connection, { kind: 'release', tag, owner: alice.signer, receiver: alice.signer.publicKey }, await blockhash());
+    await landed(
+      sendCall(connection, { kind: 'register', tag, owner: alice.signer, wallet: alice.signer }, await blockhash()),
+    );
+    const release = await sendCall(
+      connection,
+      { kind: 'release', tag, owner: alice.signer, receiver: alice.signer.publicKey },
+      await blockhash(),
+    );
     await landed(Promise.resolve(release));
-    const releasedAt = (await connection.getTransaction(release, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!.blockTime!;
+    const releasedAt = (await connection.getTransaction(release, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+    }))!.blockTime!;
     const until = new Date((releasedAt + Number(REST_SECONDS)) * 1000).toISOString();
     expect((await postAuthed(`${appUrl}/v1/sync`, null, { signature: release })).status).toBe(404);
 
@@ -146,7 +200,10 @@ describe('after the 30 days, on the chain clock, anyone may register the tag', (
     const tag = randomTag('rd');
     const blockhash = () => chain.getLatestBlockhash('confirmed');
     await landed(sendCall(chain, { kind: 'register', tag, owner: alice, wallet: alice }, await blockhash()), chain);
-    await landed(sendCall(chain, { kind: 'release', tag, owner: alice, receiver: alice.publicKey }, await blockhash()), chain);
+    await landed(
+      sendCall(chain, { kind: 'release', tag, owner: alice, receiver: alice.publicKey }, await blockhash()),
+      chain,
+    );
     const availability = async () => (await app.fetch(`/v1/availability/${tag}`, { headers: clientHeaders() })).json();
     expect(await availability()).toMatchObject({ available: false, reason: 'quarantined' });
 
@@ -158,7 +215,13 @@ describe('after the 30 days, on the chain clock, anyone may register the tag', (
     await fund(chain, bob.publicKey, 1);
     expect(await availability()).toMatchObject({ available: true, reason: null });
     // The chain agrees: another key's register_tag lands.
-    const register = registerTagInstruction({ programId: PROGRAM_ID, tag, owner: bob.publicKey, wallet: bob.publicKey, feePayer: bob.publicKey });
+    const register = registerTagInstruction({
+      programId: PROGRAM_ID,
+      tag,
+      owner: bob.publicKey,
+      wallet: bob.publicKey,
+      feePayer: bob.publicKey,
+    });
     await landed(sendInstructions(chain, [register], [bob]), chain);
   });
 });

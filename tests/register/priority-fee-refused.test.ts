@@ -44,7 +44,10 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
 
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toBeTruthy();
-    const warning = await loggedLine(app(), (l) => l.requestId === requestId && String(l.msg).startsWith('priority fee:'));
+    const warning = await loggedLine(
+      app(),
+      (l) => l.requestId === requestId && String(l.msg).startsWith('priority fee:'),
+    );
     expect(warning).toMatchObject({
       level: 'warn',
       msg: 'priority fee: the cluster refused getRecentPrioritizationFees; building at 0 micro-lamports per CU',
@@ -54,7 +57,10 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
     tx.partialSign(owner);
     const signature = await connection.sendRawTransaction(tx.serialize());
     await confirmed(connection, signature);
-    const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    const landed = await connection.getTransaction(signature, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
     expect(landed?.meta?.err ?? null).toBeNull();
   });
 });

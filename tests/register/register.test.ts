@@ -63,7 +63,10 @@ describe('POST /v1/register', () => {
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     expect((await runCron(appUrl)).status).toBe('completed');
 
-    const landed = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    const landed = await connection.getTransaction(signature, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
     const identity = await getIdentity(appUrl, tag);
     expect(identity.status).toBe(200);
     expect(await identity.json()).toMatchObject({
@@ -92,7 +95,9 @@ describe('POST /v1/register', () => {
     expect(own).toHaveLength(1);
     const [ix] = own;
     expect(ix!.programId.toBase58()).toBe(PROGRAM_ID.toBase58());
-    expect(ix!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }))).toEqual([
+    expect(
+      ix!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
+    ).toEqual([
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: keypair.publicKey, isSigner: true, isWritable: true }, // owner is also the fee payer here
       { pubkey: keypair.publicKey, isSigner: true, isWritable: true },
@@ -128,7 +133,11 @@ describe('POST /v1/register', () => {
     const tx = decode(res.json.transaction);
     expect(tx.feePayer?.toBase58()).toBe(sponsor.publicKey.toBase58());
     expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
-    expect(afterBudget(tx)[0]!.keys.slice(1, 3).map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
+    expect(
+      afterBudget(tx)[0]!
+        .keys.slice(1, 3)
+        .map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable]),
+    ).toEqual([
       [keypair.publicKey, true, false],
       [sponsor.publicKey.toBase58(), true, true],
     ]);
@@ -138,7 +147,9 @@ describe('POST /v1/register', () => {
     await expect(connection.sendRawTransaction(ownerOnly.serialize({ requireAllSignatures: false }))).rejects.toThrow();
     const sponsorOnly = decode(res.json.transaction);
     sponsorOnly.partialSign(sponsor);
-    await expect(connection.sendRawTransaction(sponsorOnly.serialize({ requireAllSignatures: false }))).rejects.toThrow();
+    await expect(
+      connection.sendRawTransaction(sponsorOnly.serialize({ requireAllSignatures: false })),
+    ).rejects.toThrow();
 
     // Owner first, sponsor last (DESIGN "Register").
     tx.partialSign(owner);
@@ -168,17 +179,49 @@ describe('POST /v1/register', () => {
   });
 
   const BAD_BODIES: Record<string, { body: unknown; code: string; message: RegExp }> = {
-    'an owner field': { body: () => ({ tag: randomTag(), owner: newKeypair().publicKey }), code: 'invalid_request', message: /owner/ },
+    'an owner field': {
+      body: () => ({ tag: randomTag(), owner: newKeypair().publicKey }),
+      code: 'invalid_request',
+      message: /owner/,
+    },
     'an unknown key': { body: () => ({ tag: randomTag(), memo: 'hi' }), code: 'invalid_request', message: /memo/ },
-    'a leading @': { body: () => ({ tag: `@${randomTag()}` }), code: 'invalid_tag', message: /^Send the tag without a leading `@`\.$/ },
-    'a malformed tag': { body: () => ({ tag: 'a-b' }), code: 'invalid_tag', message: /^The tag must be 3 to 32 characters/ },
-    'a too-short tag': { body: () => ({ tag: 'ab' }), code: 'invalid_tag', message: /^The tag must be 3 to 32 characters/ },
+    'a leading @': {
+      body: () => ({ tag: `@${randomTag()}` }),
+      code: 'invalid_tag',
+      message: /^Send the tag without a leading `@`\.$/,
+    },
+    'a malformed tag': {
+      body: () => ({ tag: 'a-b' }),
+      code: 'invalid_tag',
+      message: /^The tag must be 3 to 32 characters/,
+    },
+    'a too-short tag': {
+      body: () => ({ tag: 'ab' }),
+      code: 'invalid_tag',
+      message: /^The tag must be 3 to 32 characters/,
+    },
     'a tag that is not a string': { body: () => ({ tag: 42 }), code: 'invalid_request', message: /^`tag`: / },
     'no tag': { body: () => ({}), code: 'invalid_request', message: /^`tag`: / },
-    'a bad wallet key': { body: () => ({ tag: randomTag(), wallet: 'not-a-key' }), code: 'invalid_request', message: /^`wallet`: must be a base58 Solana public key$/ },
-    'a 31-byte wallet key': { body: () => ({ tag: randomTag(), wallet: bs58.encode(randomBytes(31)) }), code: 'invalid_request', message: /^`wallet`: must be a base58 Solana public key$/ },
-    'a bad feePayer key': { body: () => ({ tag: randomTag(), feePayer: 'x'.repeat(44) }), code: 'invalid_request', message: /^`feePayer`: must be a base58 Solana public key$/ },
-    'a null wallet': { body: () => ({ tag: randomTag(), wallet: null }), code: 'invalid_request', message: /^`wallet`: / },
+    'a bad wallet key': {
+      body: () => ({ tag: randomTag(), wallet: 'not-a-key' }),
+      code: 'invalid_request',
+      message: /^`wallet`: must be a base58 Solana public key$/,
+    },
+    'a 31-byte wallet key': {
+      body: () => ({ tag: randomTag(), wallet: bs58.encode(randomBytes(31)) }),
+      code: 'invalid_request',
+      message: /^`wallet`: must be a base58 Solana public key$/,
+    },
+    'a bad feePayer key': {
+      body: () => ({ tag: randomTag(), feePayer: 'x'.repeat(44) }),
+      code: 'invalid_request',
+      message: /^`feePayer`: must be a base58 Solana public key$/,
+    },
+    'a null wallet': {
+      body: () => ({ tag: randomTag(), wallet: null }),
+      code: 'invalid_request',
+      message: /^`wallet`: /,
+    },
     'not JSON': { body: () => '{"tag":', code: 'invalid_request', message: /^The request body must be JSON\.$/ },
     'an array': { body: () => [], code: 'invalid_request', message: /./ },
   };
@@ -224,22 +267,38 @@ describe('POST /v1/register', () => {
     const signature = await sendInstructions(
       connection,
       [
-        registerTagInstruction({ programId: PROGRAM_ID, tag, owner: poor.publicKey, wallet: poor.publicKey, feePayer: poor.publicKey }),
+        registerTagInstruction({
+          programId: PROGRAM_ID,
+          tag,
+          owner: poor.publicKey,
+          wallet: poor.publicKey,
+          feePayer: poor.publicKey,
+        }),
         SystemProgram.transfer({ fromPubkey: poor.publicKey, toPubkey: owner.publicKey, lamports: 50 * 1e9 }),
       ],
       [poor],
       { skipPreflight: true },
     );
     await confirmed(connection, signature, 'finalized');
-    const landed = await connection.getTransaction(signature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
+    const landed = await connection.getTransaction(signature, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+    });
     expect(landed?.meta?.err).not.toBeNull();
     await runCron(appUrl);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
     expect(synced.status).toBe(422);
-    expect(synced.json).toEqual({ error: { code: 'unprocessable', message: 'The transaction failed on chain: it changed nothing.' } });
+    expect(synced.json).toEqual({
+      error: { code: 'unprocessable', message: 'The transaction failed on chain: it changed nothing.' },
+    });
     // And the tag is still free.
-    expect((await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json()))).toEqual({ tag, available: true, reason: null, ...NO_LOOKALIKES });
+    expect(await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json())).toEqual({
+      tag,
+      available: true,
+      reason: null,
+      ...NO_LOOKALIKES,
+    });
   });
 
   it('a registration preceded by compute-budget and memo instructions is mirrored', async () => {
@@ -250,7 +309,13 @@ describe('POST /v1/register', () => {
         ComputeBudgetProgram.setComputeUnitLimit({ units: 200_000 }),
         ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
         new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from('hello') }),
-        registerTagInstruction({ programId: PROGRAM_ID, tag, owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey }),
+        registerTagInstruction({
+          programId: PROGRAM_ID,
+          tag,
+          owner: owner.publicKey,
+          wallet: owner.publicKey,
+          feePayer: owner.publicKey,
+        }),
       ],
       [owner],
     );
@@ -267,13 +332,37 @@ const NO_LOOKALIKES = { lookalikes: [], warning: null };
 
 describe('GET /v1/availability/{tag}', () => {
   it.each([
-    ['a fresh tag', () => randomTag('av'), (t: string) => ({ tag: t, available: true, reason: null, lookalikes: expect.any(Array), warning: expect.toBeOneOf([expect.any(String), null]) })],
-    ['a reserved tag', () => 'support', () => ({ tag: 'support', available: false, reason: 'reserved', ...NO_LOOKALIKES })],
-    ['a malformed tag', () => 'no-dashes', () => ({ tag: null, available: false, reason: 'invalid', ...NO_LOOKALIKES })],
+    [
+      'a fresh tag',
+      () => randomTag('av'),
+      (t: string) => ({
+        tag: t,
+        available: true,
+        reason: null,
+        lookalikes: expect.any(Array),
+        warning: expect.toBeOneOf([expect.any(String), null]),
+      }),
+    ],
+    [
+      'a reserved tag',
+      () => 'support',
+      () => ({ tag: 'support', available: false, reason: 'reserved', ...NO_LOOKALIKES }),
+    ],
+    [
+      'a malformed tag',
+      () => 'no-dashes',
+      () => ({ tag: null, available: false, reason: 'invalid', ...NO_LOOKALIKES }),
+    ],
     [
       'path form with @ and capitals',
       () => '@ALICE_x',
-      () => ({ tag: 'alice_x', available: expect.any(Boolean), reason: expect.anything(), lookalikes: expect.any(Array), warning: expect.toBeOneOf([expect.any(String), null]) }),
+      () => ({
+        tag: 'alice_x',
+        available: expect.any(Boolean),
+        reason: expect.anything(),
+        lookalikes: expect.any(Array),
+        warning: expect.toBeOneOf([expect.any(String), null]),
+      }),
     ],
   ])('%s', async (_name, make, expected) => {
     const tag = make();
@@ -289,6 +378,11 @@ describe('GET /v1/availability/{tag}', () => {
     await fund(connection, owner.publicKey);
     const tag = randomTag('tk');
     await confirmed(connection, await registerDirect(connection, owner, tag));
-    expect(await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json())).toEqual({ tag, available: false, reason: 'taken', ...NO_LOOKALIKES });
+    expect(await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json())).toEqual({
+      tag,
+      available: false,
+      reason: 'taken',
+      ...NO_LOOKALIKES,
+    });
   });
 });

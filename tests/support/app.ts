@@ -10,7 +10,11 @@ import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
  * counts are that test's alone. `env` adds to or overrides the two it sets.
  */
 export async function startAppOwnDatabase(env: Record<string, string> = {}): Promise<RunningApp> {
-  return startApp({ DATABASE_URL: await createDatabase(inject('databaseUrl')), SOLANA_RPC_URL: inject('rpcUrl'), ...env });
+  return startApp({
+    DATABASE_URL: await createDatabase(inject('databaseUrl')),
+    SOLANA_RPC_URL: inject('rpcUrl'),
+    ...env,
+  });
 }
 
 export interface OwnAppOptions {
@@ -24,7 +28,10 @@ export interface OwnAppOptions {
  * for its tests: the getter answers the running app inside them and their hooks.
  */
 export function ownApp(env: Record<string, string> = {}, { database, lifetime }: OwnAppOptions = {}): () => RunningApp {
-  const start = () => (database ? startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), ...env }) : startAppOwnDatabase(env));
+  const start = () =>
+    database
+      ? startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), ...env })
+      : startAppOwnDatabase(env);
   return held('the own app', start, (app) => app.stop(), lifetime);
 }
 

@@ -1,4 +1,9 @@
-import { ComputeBudgetInstruction, ComputeBudgetProgram, type Transaction, type TransactionInstruction } from '@solana/web3.js';
+import {
+  ComputeBudgetInstruction,
+  ComputeBudgetProgram,
+  type Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
 import { expect } from 'vitest';
 
 /**
@@ -7,9 +12,11 @@ import { expect } from 'vitest';
  */
 export function afterBudget(tx: Transaction): TransactionInstruction[] {
   const [limit, price] = tx.instructions;
-  expect([limit, price].map((ix) => ix && ix.programId.equals(ComputeBudgetProgram.programId) && ComputeBudgetInstruction.decodeInstructionType(ix))).toEqual([
-    'SetComputeUnitLimit',
-    'SetComputeUnitPrice',
-  ]);
+  expect(
+    [limit, price].map(
+      (ix) =>
+        ix && ix.programId.equals(ComputeBudgetProgram.programId) && ComputeBudgetInstruction.decodeInstructionType(ix),
+    ),
+  ).toEqual(['SetComputeUnitLimit', 'SetComputeUnitPrice']);
   return tx.instructions.slice(2);
 }

@@ -31,7 +31,11 @@ export function stackDatabase(options: TestDatabaseOptions = {}): TestDatabase {
   return heldDatabase('the stack database', async () => inject('databaseUrl'), options);
 }
 
-function heldDatabase(name: string, urlOf: () => Promise<string>, { poolSize = 10, lifetime }: TestDatabaseOptions): TestDatabase {
+function heldDatabase(
+  name: string,
+  urlOf: () => Promise<string>,
+  { poolSize = 10, lifetime }: TestDatabaseOptions,
+): TestDatabase {
   const open = async (): Promise<{ url: string; handle: DbHandle }> => {
     const url = await urlOf();
     return { url, handle: await openDb({ driver: 'node-postgres', url }, { poolSize }) };

@@ -30,7 +30,9 @@ export function documentedAnswers(document: unknown) {
     const listed = doc.paths[path]?.[method]?.responses[String(res.status)];
     expect(listed, `${method.toUpperCase()} ${path} documents ${res.status}`).toBeDefined();
     // A shared response (components.responses) or header (components.headers) is read where it is written.
-    const where = listed!.$ref ? ['components', 'responses', refName(listed!.$ref)] : ['paths', path, method, 'responses', String(res.status)];
+    const where = listed!.$ref
+      ? ['components', 'responses', refName(listed!.$ref)]
+      : ['paths', path, method, 'responses', String(res.status)];
     const answer = listed!.$ref ? doc.components.responses![refName(listed!.$ref)] : listed!;
     for (const [name, header] of Object.entries(answer.headers ?? {})) {
       const required = header.$ref ? doc.components.headers![refName(header.$ref)].required : header.required;

@@ -12,7 +12,12 @@ export type Lifetime = 'all' | 'each';
  * registered and their closing ones in reverse (vitest's `stack` order), so set-up written
  * after this call can use the resource and tear-down written after it runs before it closes.
  */
-export function held<T>(name: string, open: () => Promise<T>, close: (value: T) => Promise<void>, lifetime: Lifetime = 'all'): () => T {
+export function held<T>(
+  name: string,
+  open: () => Promise<T>,
+  close: (value: T) => Promise<void>,
+  lifetime: Lifetime = 'all',
+): () => T {
   let current: T | undefined;
   const [before, after] = lifetime === 'each' ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {
@@ -24,7 +29,8 @@ export function held<T>(name: string, open: () => Promise<T>, close: (value: T) 
     if (value !== undefined) await close(value);
   });
   return () => {
-    if (current === undefined) throw new Error(`${name} is open only inside the tests and hooks of the describe that declares it`);
+    if (current === undefined)
+      throw new Error(`${name} is open only inside the tests and hooks of the describe that declares it`);
     return current;
   };
 }

@@ -21,10 +21,19 @@ let clientCounter = 0;
 /** A distinct client address per caller, so tests do not share rate-limit buckets. */
 export function clientHeaders(): Record<string, string> {
   clientCounter += 1;
-  return { 'content-type': 'application/json', 'x-forwarded-for': `10.${process.pid % 250}.${(clientCounter >> 8) % 250}.${clientCounter % 250}` };
+  return {
+    'content-type': 'application/json',
+    'x-forwarded-for': `10.${process.pid % 250}.${(clientCounter >> 8) % 250}.${clientCounter % 250}`,
+  };
 }
 
 /** POSTs objects as JSON and strings as they are. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = clientHeaders()): Promise<ApiResponse> {
-  return readResponse(await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = clientHeaders(),
+): Promise<ApiResponse> {
+  return readResponse(
+    await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  );
 }

@@ -3,4 +3,11 @@
  * registered tag shows beside its tag, owner, wallet and createdAt. Stated here, not taken
  * from lib/, so the tests check the code against the SPEC rather than against itself.
  */
-export const NO_PROFILE = { displayName: null, avatar: null, bio: null, preferredToken: null, verified: false, merchant: false } as const;
+export const NO_PROFILE = {
+  displayName: null,
+  avatar: null,
+  bio: null,
+  preferredToken: null,
+  verified: false,
+  merchant: false,
+} as const;

@@ -54,7 +54,11 @@ function router(services: Services): (req: Request) => Promise<Response> {
   const routes = v1Routes().map((declaration) => {
     const names: string[] = [];
     const pattern = new RegExp(
-      '^' + declaration.path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)')) + '/?$',
+      '^' +
+        declaration.path
+          .replace(/[.]/g, '\\.')
+          .replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)')) +
+        '/?$',
     );
     return { pattern, names, handlers: v1Handlers(declaration, provide) as Handlers };
   });
@@ -98,9 +102,14 @@ export async function inProcessApp(env: Record<string, string> = {}): Promise<In
 }
 
 /** The listener's side: a Node request in, our handlers' Response out. The socket's peer is the client the one proxy names. */
-async function answer(route: (req: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(
+  route: (req: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', req.socket.remoteAddress ?? '127.0.0.1');
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const request = new Request(`http://${req.headers.host}${req.url}`, {
@@ -111,7 +120,8 @@ async function answer(route: (req: Request) => Promise<Response>, req: IncomingM
   } as RequestInit);
   const response = await route(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body && req.method !== 'HEAD') for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  if (response.body && req.method !== 'HEAD')
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
   res.end();
 }
 
@@ -122,7 +132,10 @@ export interface HeldInProcessOptions {
 }
 
 /** An in-process app held for a describe's (or file's) tests, closed after them (./held.ts). */
-export function heldInProcessApp(env: Record<string, string> = {}, { database, lifetime }: HeldInProcessOptions = {}): () => InProcessApp {
+export function heldInProcessApp(
+  env: Record<string, string> = {},
+  { database, lifetime }: HeldInProcessOptions = {},
+): () => InProcessApp {
   const open = () => inProcessApp(database ? { DATABASE_URL: database.url, ...env } : env);
   return held('the in-process app', open, (app) => app.close(), lifetime);
 }

@@ -13,7 +13,12 @@ export interface TestLocalnet {
  */
 export function ownLocalnet(options: LocalnetOptions & { lifetime?: Lifetime } = {}): TestLocalnet {
   const { lifetime, ...localnetOptions } = options;
-  const current = held('the own localnet', () => startLocalnet({ port: 0, dataDir: null, ...localnetOptions }), (l) => l.close(), lifetime);
+  const current = held(
+    'the own localnet',
+    () => startLocalnet({ port: 0, dataDir: null, ...localnetOptions }),
+    (l) => l.close(),
+    lifetime,
+  );
   return {
     get url() {
       return current().url;

@@ -29,6 +29,9 @@ export function expectStrictPageHeaders(page: { html: string; headers: Headers }
   expect(page.headers.get('referrer-policy'), label).toBe('strict-origin-when-cross-origin');
   const nonces = scripts.filter((s) => s.startsWith("'nonce-")).map((s) => s.slice(7, -1));
   expect(nonces.length, label).toBeLessThanOrEqual(1);
-  const inline = [...page.html.matchAll(/<script\b([^>]*)>/gi)].map((m) => m[1]!).filter((attributes) => !/\ssrc=/i.test(attributes));
-  for (const attributes of inline) expect(attributes, `${label}: an inline script without the nonce`).toContain(`nonce="${nonces[0]}"`);
+  const inline = [...page.html.matchAll(/<script\b([^>]*)>/gi)]
+    .map((m) => m[1]!)
+    .filter((attributes) => !/\ssrc=/i.test(attributes));
+  for (const attributes of inline)
+    expect(attributes, `${label}: an inline script without the nonce`).toContain(`nonce="${nonces[0]}"`);
 }

@@ -12,7 +12,10 @@ export type RpcAnswer = { json: unknown } | { status: number; text: string; head
  * when it is not JSON); `forward` asks the upstream with any body and returns its parsed answer.
  * Return undefined to forward the request as it came.
  */
-export type RpcIntercept = (request: RpcCall | RpcCall[] | undefined, forward: (body: unknown) => Promise<unknown>) => Promise<RpcAnswer | undefined> | RpcAnswer | undefined;
+export type RpcIntercept = (
+  request: RpcCall | RpcCall[] | undefined,
+  forward: (body: unknown) => Promise<unknown>,
+) => Promise<RpcAnswer | undefined> | RpcAnswer | undefined;
 
 export interface RpcProxy {
   url: string;
@@ -25,7 +28,8 @@ export interface RpcProxy {
  * (upstream status kept; 502 when the upstream cannot be reached).
  */
 export async function startRpcProxy(upstream: string, intercept: RpcIntercept): Promise<RpcProxy> {
-  const post = (body: string) => fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const post = (body: string) =>
+    fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const forward = async (body: unknown) => (await post(JSON.stringify(body))).json();
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];

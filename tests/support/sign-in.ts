@@ -8,9 +8,16 @@ export async function requestChallenge(appUrl: string, kp: TestKeypair): Promise
 }
 
 /** The whole SPEC 5 flow: challenge, sign, verify → a session token. */
-export async function signIn(appUrl: string, kp: TestKeypair = newKeypair()): Promise<{ token: string; keypair: TestKeypair }> {
+export async function signIn(
+  appUrl: string,
+  kp: TestKeypair = newKeypair(),
+): Promise<{ token: string; keypair: TestKeypair }> {
   const message = await requestChallenge(appUrl, kp);
-  const res = await postJson(`${appUrl}/v1/auth/verify`, { pubkey: kp.publicKey, message, signature: signText(kp, message) });
+  const res = await postJson(`${appUrl}/v1/auth/verify`, {
+    pubkey: kp.publicKey,
+    message,
+    signature: signText(kp, message),
+  });
   if (res.status !== 200) throw new Error(`verify failed: ${res.status} ${res.text}`);
   return { token: (res.json as { token: string }).token, keypair: kp };
 }

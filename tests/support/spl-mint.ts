@@ -1,4 +1,11 @@
-import { SystemProgram, Transaction, TransactionInstruction, type Connection, type Keypair, type PublicKey } from '@solana/web3.js';
+import {
+  SystemProgram,
+  Transaction,
+  TransactionInstruction,
+  type Connection,
+  type Keypair,
+  type PublicKey,
+} from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
@@ -11,7 +18,13 @@ import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain
 const MINT_SIZE = 82;
 
 /** The unsigned transaction that creates `mint` with `decimals` and gives the payer `amount` atoms of it. */
-export async function mintAndFund(connection: Connection, payer: Keypair, mint: PublicKey, decimals: number, amount: bigint): Promise<Transaction> {
+export async function mintAndFund(
+  connection: Connection,
+  payer: Keypair,
+  mint: PublicKey,
+  decimals: number,
+  amount: bigint,
+): Promise<Transaction> {
   const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
   const payerAta = associatedTokenAddress(payer.publicKey, mint, TOKEN_PROGRAM_ID);
   const initializeMint2 = Buffer.concat([Buffer.from([20, decimals]), payer.publicKey.toBuffer(), Buffer.from([0])]);
@@ -19,8 +32,18 @@ export async function mintAndFund(connection: Connection, payer: Keypair, mint: 
   mintTo.writeUInt8(7, 0);
   mintTo.writeBigUInt64LE(amount, 1);
   return new Transaction().add(
-    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-    new TransactionInstruction({ programId: TOKEN_PROGRAM_ID, keys: [{ pubkey: mint, isSigner: false, isWritable: true }], data: initializeMint2 }),
+    SystemProgram.createAccount({
+      fromPubkey: payer.publicKey,
+      newAccountPubkey: mint,
+      lamports: rent,
+      space: MINT_SIZE,
+      programId: TOKEN_PROGRAM_ID,
+    }),
+    new TransactionInstruction({
+      programId: TOKEN_PROGRAM_ID,
+      keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
+      data: initializeMint2,
+    }),
     new TransactionInstruction({
       programId: ASSOCIATED_TOKEN_PROGRAM_ID,
       keys: [

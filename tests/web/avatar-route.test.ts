@@ -12,7 +12,7 @@ const LIMIT = 3;
 const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) });
 
 describe('GET /api/avatar/{tag}', () => {
-  it('answers 404 for a tag without an avatar, in any path spelling, and 429 past the avatar bucket\'s limit', async () => {
+  it("answers 404 for a tag without an avatar, in any path spelling, and 429 past the avatar bucket's limit", async () => {
     const statuses: number[] = [];
     for (const path of ['nobody', '@nobody', '%40nobody']) {
       const res = await fetch(`${app().url}/api/avatar/${path}`);

@@ -13,7 +13,12 @@ describe('Solana Pay links', () => {
   it.each([
     ['no preference → SOL', null, 'mainnet-beta', { label: 'SOL', mint: null, unavailable: false }],
     ['SOL', 'SOL', 'devnet', { label: 'SOL', mint: null, unavailable: false }],
-    ['USDC on mainnet', 'USDC', 'mainnet-beta', { label: 'USDC', mint: TOKEN_MINTS['mainnet-beta'].USDC, unavailable: false }],
+    [
+      'USDC on mainnet',
+      'USDC',
+      'mainnet-beta',
+      { label: 'USDC', mint: TOKEN_MINTS['mainnet-beta'].USDC, unavailable: false },
+    ],
     ['USDC on devnet', 'USDC', 'devnet', { label: 'USDC', mint: TOKEN_MINTS.devnet.USDC, unavailable: false }],
     ['EURC on localnet: no mint, so SOL', 'EURC', 'localnet', { label: 'SOL', mint: null, unavailable: true }],
     ['a mint address as it is', MINT, 'localnet', { label: MINT, mint: MINT, unavailable: false }],
@@ -22,8 +27,12 @@ describe('Solana Pay links', () => {
   });
 
   it('writes spl-token only for a token and percent-encodes the label', () => {
-    expect(solanaPayLink({ wallet: WALLET, mint: null, label: 'Alice & Bob' })).toBe(`solana:${WALLET}?label=Alice%20%26%20Bob`);
-    expect(solanaPayLink({ wallet: WALLET, mint: MINT, label: '@alice' })).toBe(`solana:${WALLET}?spl-token=${MINT}&label=%40alice`);
+    expect(solanaPayLink({ wallet: WALLET, mint: null, label: 'Alice & Bob' })).toBe(
+      `solana:${WALLET}?label=Alice%20%26%20Bob`,
+    );
+    expect(solanaPayLink({ wallet: WALLET, mint: MINT, label: '@alice' })).toBe(
+      `solana:${WALLET}?spl-token=${MINT}&label=%40alice`,
+    );
   });
 });
 
@@ -32,11 +41,16 @@ describe('profile form helpers', () => {
 
   it('sends only what changed, an emptied field as null', () => {
     expect(profilePatch(saved, { ...saved })).toEqual({});
-    expect(profilePatch(saved, { ...saved, bio: '  ', displayName: 'Alicia' })).toEqual({ bio: null, displayName: 'Alicia' });
+    expect(profilePatch(saved, { ...saved, bio: '  ', displayName: 'Alicia' })).toEqual({
+      bio: null,
+      displayName: 'Alicia',
+    });
   });
 
   it('maps ProfilePatch issues to the fields', () => {
-    const errors = profileFieldErrors(ProfilePatch.safeParse({ displayName: 'x'.repeat(51), avatar: 'http://a.example/x.png' }));
+    const errors = profileFieldErrors(
+      ProfilePatch.safeParse({ displayName: 'x'.repeat(51), avatar: 'http://a.example/x.png' }),
+    );
     expect(errors).toEqual({ displayName: 'Must be at most 50 characters', avatar: 'Must be an https: URL' });
     expect(profileFieldErrors(ProfilePatch.safeParse({ bio: null }))).toEqual({});
   });

@@ -20,20 +20,30 @@ describe('GET /profile/{tag}/opengraph-image', () => {
     const row = await seedIdentity({ displayName: 'Share Me' });
     const first = await image(row.tag);
     const png = Buffer.from(await first.arrayBuffer());
-    const version = ogImageVersion({ tag: `@${row.tag}`, displayName: 'Share Me', bio: null, verified: false, merchant: false });
-    expect([first.status, first.headers.get('content-type'), first.headers.get('etag'), first.headers.get('cache-control')]).toEqual([
-      200,
-      'image/png',
-      `"${version}"`,
-      'public, max-age=3600, stale-while-revalidate=86400',
-    ]);
+    const version = ogImageVersion({
+      tag: `@${row.tag}`,
+      displayName: 'Share Me',
+      bio: null,
+      verified: false,
+      merchant: false,
+    });
+    expect([
+      first.status,
+      first.headers.get('content-type'),
+      first.headers.get('etag'),
+      first.headers.get('cache-control'),
+    ]).toEqual([200, 'image/png', `"${version}"`, 'public, max-age=3600, stale-while-revalidate=86400']);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
 
     const again = await image(row.tag);
     expect(Buffer.from(await again.arrayBuffer()).equals(png)).toBe(true);
 
     const revalidated = await image(row.tag, { headers: { 'if-none-match': `"${version}"` } });
-    expect([revalidated.status, revalidated.headers.get('etag'), await revalidated.text()]).toEqual([304, `"${version}"`, '']);
+    expect([revalidated.status, revalidated.headers.get('etag'), await revalidated.text()]).toEqual([
+      304,
+      `"${version}"`,
+      '',
+    ]);
   });
 
   it('under ?v=<version> the image is immutable; a stale ?v= gets the plain URL’s caching', async () => {
@@ -45,7 +55,10 @@ describe('GET /profile/{tag}/opengraph-image', () => {
     expect([pinned.status, pinned.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
     await pinned.arrayBuffer();
     const stale = await image(row.tag, { query: '?v=old' });
-    expect([stale.status, stale.headers.get('cache-control')]).toEqual([200, 'public, max-age=3600, stale-while-revalidate=86400']);
+    expect([stale.status, stale.headers.get('cache-control')]).toEqual([
+      200,
+      'public, max-age=3600, stale-while-revalidate=86400',
+    ]);
     await stale.arrayBuffer();
   });
 
@@ -63,6 +76,9 @@ describe('GET /profile/{tag}/opengraph-image', () => {
 
   it('a missing tag: 404 in the envelope, nothing drawn', async () => {
     const res = await image('zz_no_such_tag_here');
-    expect([res.status, await res.json()]).toEqual([404, { error: { code: 'not_found', message: 'No identity with this tag.' } }]);
+    expect([res.status, await res.json()]).toEqual([
+      404,
+      { error: { code: 'not_found', message: 'No identity with this tag.' } },
+    ]);
   });
 });

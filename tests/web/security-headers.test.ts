@@ -52,24 +52,47 @@ async function expectPageHeaders(url: string, rpc: string): Promise<void> {
 }
 
 describe('every page carries the security headers and a strict CSP', () => {
-  const pages = () => ['/', '/register', '/settings', '/profile', `/@${taken}`, '/@nobody_here', '/no/such/page', '/nosuchpage'];
+  const pages = () => [
+    '/',
+    '/register',
+    '/settings',
+    '/profile',
+    `/@${taken}`,
+    '/@nobody_here',
+    '/no/such/page',
+    '/nosuchpage',
+  ];
 
   it('each page', async () => {
     for (const path of pages()) await expectPageHeaders(`${appUrl}${path}`, rpcUrl);
   });
 
   it('a fresh nonce per view of an App Router page', async () => {
-    const nonce = async () => /'nonce-([^']+)'/.exec((await fetch(`${appUrl}/`)).headers.get('content-security-policy') ?? '')?.[1];
+    const nonce = async () =>
+      /'nonce-([^']+)'/.exec((await fetch(`${appUrl}/`)).headers.get('content-security-policy') ?? '')?.[1];
     const seen = new Set([await nonce(), await nonce(), await nonce()]);
     expect(seen.size).toBe(3);
   });
 
   it('RPC origins in connect-src: the endpoint and its PubSub socket', () => {
-    expect(rpcOrigins('http://127.0.0.1:8899')).toEqual(['http://127.0.0.1:8899', 'ws://127.0.0.1:8900', 'ws://127.0.0.1:8899']);
-    expect(rpcOrigins('https://rpc.example.org/?api-key=x')).toEqual(['https://rpc.example.org', 'wss://rpc.example.org']);
+    expect(rpcOrigins('http://127.0.0.1:8899')).toEqual([
+      'http://127.0.0.1:8899',
+      'ws://127.0.0.1:8900',
+      'ws://127.0.0.1:8899',
+    ]);
+    expect(rpcOrigins('https://rpc.example.org/?api-key=x')).toEqual([
+      'https://rpc.example.org',
+      'wss://rpc.example.org',
+    ]);
   });
 
-  it.each([['/v1/identity/nobody_here'], ['/v1/nope'], ['/api/health'], ['/v1/openapi.json'], ['/v1/identity/%40nobody_here']])('%s: the base headers and a CSP that allows nothing', async (path) => {
+  it.each([
+    ['/v1/identity/nobody_here'],
+    ['/v1/nope'],
+    ['/api/health'],
+    ['/v1/openapi.json'],
+    ['/v1/identity/%40nobody_here'],
+  ])('%s: the base headers and a CSP that allows nothing', async (path) => {
     const res = await fetch(`${appUrl}${path}`);
     for (const [name, value] of Object.entries(BASE)) expect(res.headers.get(name)).toBe(value);
     expect(directives(res.headers.get('content-security-policy')).get('default-src')).toEqual(["'none'"]);
@@ -108,7 +131,11 @@ describe('Next.js compresses, the same for every answer and every deployment sha
 describe('APP_URL over https', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: rpcUrl, APP_URL: 'https://tags.example' });
+    app = await startApp({
+      DATABASE_URL: inject('databaseUrl'),
+      SOLANA_RPC_URL: rpcUrl,
+      APP_URL: 'https://tags.example',
+    });
   });
   afterAll(() => app?.stop());
 
@@ -127,6 +154,7 @@ describe('under a bare `next start` (as on Vercel): the same headers, from the s
   afterAll(() => bare?.stop());
 
   it('each page', async () => {
-    for (const path of ['/', '/register', `/@${taken}`, '/@nobody_here']) await expectPageHeaders(`${bare.url}${path}`, rpcUrl);
+    for (const path of ['/', '/register', `/@${taken}`, '/@nobody_here'])
+      await expectPageHeaders(`${bare.url}${path}`, rpcUrl);
   });
 });

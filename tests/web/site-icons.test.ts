@@ -28,10 +28,13 @@ describe('the site icons and the web app manifest', () => {
     for (const icon of manifest.icons) expect((await fetch(`${appUrl()}${icon.src}`)).status).toBe(200);
   });
 
-  it.each(['/', '/register', '/@nobody_has_this_tag'])('%s names the favicon, the icon and the manifest in its head', async (path) => {
-    const page = await (await fetch(`${appUrl()}${path}`)).text();
-    expect(page).toMatch(/<link rel="icon" href="\/favicon\.ico"/);
-    expect(page).toMatch(/<link rel="icon" href="\/icon\.svg"/);
-    expect(page).toMatch(/<link rel="manifest" href="\/manifest\.webmanifest"/);
-  });
+  it.each(['/', '/register', '/@nobody_has_this_tag'])(
+    '%s names the favicon, the icon and the manifest in its head',
+    async (path) => {
+      const page = await (await fetch(`${appUrl()}${path}`)).text();
+      expect(page).toMatch(/<link rel="icon" href="\/favicon\.ico"/);
+      expect(page).toMatch(/<link rel="icon" href="\/icon\.svg"/);
+      expect(page).toMatch(/<link rel="manifest" href="\/manifest\.webmanifest"/);
+    },
+  );
 });

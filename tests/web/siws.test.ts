@@ -1,6 +1,11 @@
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_STATEMENT, formatSignInMessage, parseSignInMessage, signInInputOf } from '@/lib/features/auth/sign-in-message';
+import {
+  SIGN_IN_STATEMENT,
+  formatSignInMessage,
+  parseSignInMessage,
+  signInInputOf,
+} from '@/lib/features/auth/sign-in-message';
 import { signedMessageIs } from '@/lib/web/browser/siws';
 
 const ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
@@ -47,16 +52,20 @@ describe("the server's challenge as Sign-In With Solana fields", () => {
     expect(createSignInMessageText({ domain: 'a.example', address: ADDRESS, nonce: 'abc' })).toBe(
       `a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`,
     );
-    expect(parseSignInMessageText(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`)).toEqual({
+    expect(
+      parseSignInMessageText(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`),
+    ).toEqual({
       domain: 'a.example',
       address: ADDRESS,
       nonce: 'abc',
     });
-    expect(signInInputOf(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`)).toEqual({
-      domain: 'a.example',
-      address: ADDRESS,
-      nonce: 'abc',
-    });
+    expect(signInInputOf(`a.example wants you to sign in with your Solana account:\n${ADDRESS}\n\nNonce: abc`)).toEqual(
+      {
+        domain: 'a.example',
+        address: ADDRESS,
+        nonce: 'abc',
+      },
+    );
   });
 });
 

@@ -51,7 +51,9 @@ describe('flowReducer', () => {
   it('ignores a late callback for a step that is not the current one', () => {
     const state = runThrough(['building']);
     expect(flowReducer(state, { type: 'stepDone', step: 'building' })).toBe(state);
-    expect(flowReducer(state, { type: 'fail', step: 'building', failure: { kind: 'unknown', message: 'x' } })).toBe(state);
+    expect(flowReducer(state, { type: 'fail', step: 'building', failure: { kind: 'unknown', message: 'x' } })).toBe(
+      state,
+    );
   });
 
   it('does not restart or reset while a step runs', () => {
@@ -66,7 +68,12 @@ describe('flowReducer', () => {
       step: 'signing',
       failure: { kind: 'wallet-rejected', message: 'no' },
     });
-    expect(state).toEqual({ status: 'failed', step: 'signing', failure: { kind: 'wallet-rejected', message: 'no' }, retryAt: 'signing' });
+    expect(state).toEqual({
+      status: 'failed',
+      step: 'signing',
+      failure: { kind: 'wallet-rejected', message: 'no' },
+      retryAt: 'signing',
+    });
     expect(flowReducer(state, { type: 'retry', have: { built: true, signed: false, signature: false } })).toEqual({
       status: 'running',
       step: 'signing',
@@ -84,7 +91,11 @@ describe('flowReducer', () => {
   });
 
   it('offers no retry when the chain refuses the action (the tag was taken meanwhile)', () => {
-    const failed = flowReducer(runThrough([]), { type: 'fail', step: 'building', failure: { kind: 'conflict', message: 't' } });
+    const failed = flowReducer(runThrough([]), {
+      type: 'fail',
+      step: 'building',
+      failure: { kind: 'conflict', message: 't' },
+    });
     expect(failed).toMatchObject({ status: 'failed', retryAt: null });
     expect(flowReducer(failed, { type: 'retry', have: ALL })).toBe(failed);
     expect(flowReducer(failed, { type: 'reset' })).toEqual(INITIAL_FLOW_STATE);
@@ -127,8 +138,18 @@ describe('resumableStep', () => {
 describe('stepStatuses', () => {
   it('marks steps before the current one done and the current one active or failed', () => {
     const running = runThrough(['building', 'signing']);
-    expect(stepStatuses(running)).toEqual({ building: 'done', signing: 'done', sending: 'active', confirming: 'pending', indexing: 'pending' });
-    const failed = flowReducer(running, { type: 'fail', step: 'sending', failure: { kind: 'cluster-down', message: '' } });
+    expect(stepStatuses(running)).toEqual({
+      building: 'done',
+      signing: 'done',
+      sending: 'active',
+      confirming: 'pending',
+      indexing: 'pending',
+    });
+    const failed = flowReducer(running, {
+      type: 'fail',
+      step: 'sending',
+      failure: { kind: 'cluster-down', message: '' },
+    });
     expect(stepStatuses(failed).sending).toBe('failed');
     expect(Object.values(stepStatuses({ status: 'done' }))).toEqual(FLOW_STEPS.map(() => 'done'));
     expect(Object.values(stepStatuses(INITIAL_FLOW_STATE))).toEqual(FLOW_STEPS.map(() => 'pending'));
@@ -143,7 +164,10 @@ describe('nextStep and statusLine', () => {
   it.each([
     [INITIAL_FLOW_STATE, ''],
     [{ status: 'running', step: 'signing' }, 'Waiting for your wallet…'],
-    [{ status: 'failed', step: 'sending', failure: { kind: 'cluster-down', message: '' }, retryAt: 'sending' }, 'Sending it to the cluster: failed'],
+    [
+      { status: 'failed', step: 'sending', failure: { kind: 'cluster-down', message: '' }, retryAt: 'sending' },
+      'Sending it to the cluster: failed',
+    ],
     [{ status: 'done' }, 'Done'],
   ] as [FlowState, string][])('%o reads %s', (state, line) => {
     expect(statusLine(state, DEFAULT_STEP_LABELS)).toBe(line);
@@ -165,20 +189,45 @@ describe('classifyFailure', () => {
     ['a wallet refusal (4001)', 'signing', rejection, 'wallet-rejected'],
     ['a wallet refusal by its words', 'signing', new Error('Transaction declined by user'), 'wallet-rejected'],
     ['a refusal the flow named', 'signing', new TransactionRefusedError({ cause: rejection }), 'wallet-rejected'],
-    ['a 409 from the build', 'building', new ServiceError('conflict', 'This tag is taken, reserved or blocked.'), 'conflict'],
+    [
+      'a 409 from the build',
+      'building',
+      new ServiceError('conflict', 'This tag is taken, reserved or blocked.'),
+      'conflict',
+    ],
     ['a 403 from a builder', 'building', new ServiceError('forbidden', 'Not yours.'), 'forbidden'],
     ['a 503 from the build', 'building', new ServiceError('service_unavailable', 'down'), 'cluster-down'],
     ['no session', 'building', new ServiceError('unauthorized', 'Sign in'), 'not-signed-in'],
     ['a 429', 'indexing', new ServiceError('rate_limited', 'slow down', 429), 'rate-limited'],
-    ['an unknown blockhash', 'sending', new Error('Transaction simulation failed: Blockhash not found'), 'blockhash-expired'],
-    ['an expired block height', 'confirming', new TransactionExpiredBlockheightExceededError('abc'), 'blockhash-expired'],
-    ['no funds', 'sending', new Error('Attempt to debit an account but found no record of a prior credit.'), 'insufficient-funds'],
+    [
+      'an unknown blockhash',
+      'sending',
+      new Error('Transaction simulation failed: Blockhash not found'),
+      'blockhash-expired',
+    ],
+    [
+      'an expired block height',
+      'confirming',
+      new TransactionExpiredBlockheightExceededError('abc'),
+      'blockhash-expired',
+    ],
+    [
+      'no funds',
+      'sending',
+      new Error('Attempt to debit an account but found no record of a prior credit.'),
+      'insufficient-funds',
+    ],
     ['a dead cluster', 'sending', new TypeError('Failed to fetch'), 'cluster-down'],
     ['a disconnected wallet', 'signing', new WalletNotConnectedError(), 'wallet-unavailable'],
     ["wallet-adapter's disconnected wallet", 'signing', new WalletDisconnectedError(), 'wallet-unavailable'],
     ['another wallet than the session', 'signing', new WalletMismatchError(PROGRAM, 'x'), 'wallet-unavailable'],
     ['the indexer still waiting', 'indexing', new IndexPendingError(), 'index-pending'],
-    ['a failed transaction', 'confirming', new TransactionFailedError({ InstructionError: [0, { Custom: 6015 }] }), 'transaction-failed'],
+    [
+      'a failed transaction',
+      'confirming',
+      new TransactionFailedError({ InstructionError: [0, { Custom: 6015 }] }),
+      'transaction-failed',
+    ],
     ['a program error the flow does not name', 'sending', alreadyRegisteredInPreflight, 'unknown'],
   ];
   it.each(cases)('names %s', (_name, step, err, kind) => {
@@ -188,38 +237,58 @@ describe('classifyFailure', () => {
   describe("with the register flow's program errors (matched by code)", () => {
     it.each([
       ['in preflight (SendTransactionError logs)', 'sending', alreadyRegisteredInPreflight],
-      ["on confirmation (the cluster's InstructionError)", 'confirming', new TransactionFailedError({ InstructionError: [0, { Custom: 6012 }] })],
+      [
+        "on confirmation (the cluster's InstructionError)",
+        'confirming',
+        new TransactionFailedError({ InstructionError: [0, { Custom: 6012 }] }),
+      ],
     ] as [string, FlowStep, unknown][])('AlreadyRegistered %s means the tag was taken', (_name, step, err) => {
       expect(classifyFailure(step, err, REGISTER_FAILURES)).toEqual({ kind: 'conflict', message: TAG_TAKEN_MESSAGE });
     });
 
     it('does not read another code as AlreadyRegistered, nor its words', () => {
-      expect(classifyFailure('confirming', new TransactionFailedError({ InstructionError: [0, { Custom: 6011 }] }), REGISTER_FAILURES).kind).toBe(
-        'transaction-failed',
+      expect(
+        classifyFailure(
+          'confirming',
+          new TransactionFailedError({ InstructionError: [0, { Custom: 6011 }] }),
+          REGISTER_FAILURES,
+        ).kind,
+      ).toBe('transaction-failed');
+      expect(classifyFailure('sending', new Error('Tag is already registered'), REGISTER_FAILURES).kind).toBe(
+        'unknown',
       );
-      expect(classifyFailure('sending', new Error('Tag is already registered'), REGISTER_FAILURES).kind).toBe('unknown');
     });
   });
 
   it('shows the fixed message for a known kind and the error text for an unknown one', () => {
     expect(classifyFailure('signing', rejection).message).toBe(FAILURE_MESSAGES['wallet-rejected']);
-    expect(classifyFailure('building', new ServiceError('invalid_tag', 'The tag must be 3 to 32 characters.'))).toEqual({
-      kind: 'unknown',
-      message: 'The tag must be 3 to 32 characters.',
-    });
+    expect(classifyFailure('building', new ServiceError('invalid_tag', 'The tag must be 3 to 32 characters.'))).toEqual(
+      {
+        kind: 'unknown',
+        message: 'The tag must be 3 to 32 characters.',
+      },
+    );
     expect(classifyFailure('building', undefined)).toEqual({ kind: 'unknown', message: FAILURE_MESSAGES.unknown });
   });
 
   it('names both keys when the connected wallet is not the signed-in one', () => {
-    const err = new WalletMismatchError('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', 'So11111111111111111111111111111111111111112');
+    const err = new WalletMismatchError(
+      '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+      'So11111111111111111111111111111111111111112',
+    );
     expect(classifyFailure('signing', err).message).toBe(
       'You signed in as 9xQe…VFin, but the connected wallet is So11…1112. Switch back, then retry.',
     );
   });
 
   it("shows the chain's error of a failed transaction", () => {
-    const failure = classifyFailure('confirming', new TransactionFailedError({ InstructionError: [0, { Custom: 6015 }] }));
-    expect(failure.message).toBe('The transaction failed on chain ({"InstructionError":[0,{"Custom":6015}]}); nothing changed.');
+    const failure = classifyFailure(
+      'confirming',
+      new TransactionFailedError({ InstructionError: [0, { Custom: 6015 }] }),
+    );
+    expect(failure.message).toBe(
+      'The transaction failed on chain ({"InstructionError":[0,{"Custom":6015}]}); nothing changed.',
+    );
   });
 
   it('says the transaction landed when only indexing could not reach the server', () => {

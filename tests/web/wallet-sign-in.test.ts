@@ -12,7 +12,13 @@ import {
   WalletNotConnectedError,
 } from '@/lib/web/browser/client-errors';
 import type { SignInInput } from '@/lib/features/auth/sign-in-message';
-import { sessionErrorOf, signChallenge, signInErrorMessage, signInMethodFor, type SignInWallet } from '@/lib/web/browser/wallet-sign-in';
+import {
+  sessionErrorOf,
+  signChallenge,
+  signInErrorMessage,
+  signInMethodFor,
+  type SignInWallet,
+} from '@/lib/web/browser/wallet-sign-in';
 
 /**
  * A wallet as the page sees it, signing with a real ed25519 key. With `siws`, its
@@ -68,7 +74,14 @@ describe('signChallenge', () => {
     expect(signed).toMatchObject({ pubkey: wallet.address, message: challenge, method: 'signIn' });
     expect(verifies(signed.signature, challenge, key)).toBe(true);
     expect(calls.signIn).toHaveLength(1);
-    expect(Object.keys(calls.signIn[0]).sort()).toEqual(['address', 'domain', 'expirationTime', 'issuedAt', 'nonce', 'statement']);
+    expect(Object.keys(calls.signIn[0]).sort()).toEqual([
+      'address',
+      'domain',
+      'expirationTime',
+      'issuedAt',
+      'nonce',
+      'statement',
+    ]);
     expect(calls.signMessage).toBe(0);
   });
 
@@ -91,16 +104,21 @@ describe('signChallenge', () => {
 
   it('never sends what a wallet signed for another account', async () => {
     const { wallet } = testWallet({ siws: true, account: nacl.sign.keyPair() });
-    await expect(signChallenge(wallet, challengeFor(wallet.address!))).rejects.toBeInstanceOf(SignedMessageMismatchError);
+    await expect(signChallenge(wallet, challengeFor(wallet.address!))).rejects.toBeInstanceOf(
+      SignedMessageMismatchError,
+    );
   });
 
-  it.each([true, false])('a refusal in the wallet (siws: %s) is a SignInRefusedError carrying the wallet error', async (siws) => {
-    const { wallet } = testWallet({ siws, refuse: true });
-    const err = await signChallenge(wallet, challengeFor(wallet.address!)).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SignInRefusedError);
-    expect((err as Error).name).toBe('SignInRefusedError');
-    expect(((err as Error).cause as { code: number }).code).toBe(4001);
-  });
+  it.each([true, false])(
+    'a refusal in the wallet (siws: %s) is a SignInRefusedError carrying the wallet error',
+    async (siws) => {
+      const { wallet } = testWallet({ siws, refuse: true });
+      const err = await signChallenge(wallet, challengeFor(wallet.address!)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SignInRefusedError);
+      expect((err as Error).name).toBe('SignInRefusedError');
+      expect(((err as Error).cause as { code: number }).code).toBe(4001);
+    },
+  );
 
   it('needs a connected wallet that can sign', async () => {
     await expect(signChallenge({ address: null }, 'x')).rejects.toBeInstanceOf(WalletNotConnectedError);
@@ -121,17 +139,33 @@ describe('sessionErrorOf and signInErrorMessage', () => {
   });
 
   it('names the failure kinds with classes', () => {
-    expect(sessionErrorOf({ ok: false, error: 'RateLimited' })).toEqual(new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429));
-    expect(sessionErrorOf({ ok: false, error: 'Unavailable' })).toEqual(new ServiceError('service_unavailable', 'Sign-in is briefly unavailable; try again shortly.', 503));
+    expect(sessionErrorOf({ ok: false, error: 'RateLimited' })).toEqual(
+      new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429),
+    );
+    expect(sessionErrorOf({ ok: false, error: 'Unavailable' })).toEqual(
+      new ServiceError('service_unavailable', 'Sign-in is briefly unavailable; try again shortly.', 503),
+    );
     expect(sessionErrorOf({ ok: false, error: 'CredentialsSignin' })).toBeInstanceOf(SignInRejectedError);
   });
 
   it.each([
     ['a refusal', new SignInRefusedError(), 'You declined the sign-in request in your wallet.'],
-    ["a wallet's own refusal", Object.assign(new Error('Request rejected'), { code: 4001 }), 'You declined the sign-in request in your wallet.'],
+    [
+      "a wallet's own refusal",
+      Object.assign(new Error('Request rejected'), { code: 4001 }),
+      'You declined the sign-in request in your wallet.',
+    ],
     ['an unreachable server', new TypeError('Failed to fetch'), 'Could not reach the server. Try again.'],
-    ['a /v1 error', new ServiceError('invalid_request', '`pubkey` must be a base58 Solana public key.', 400), '`pubkey` must be a base58 Solana public key.'],
-    ['a 429 from the challenge', new ServiceError('rate_limited', 'Too many requests; try again later.', 429), 'Too many sign-in attempts; wait a minute.'],
+    [
+      'a /v1 error',
+      new ServiceError('invalid_request', '`pubkey` must be a base58 Solana public key.', 400),
+      '`pubkey` must be a base58 Solana public key.',
+    ],
+    [
+      'a 429 from the challenge',
+      new ServiceError('rate_limited', 'Too many requests; try again later.', 429),
+      'Too many sign-in attempts; wait a minute.',
+    ],
     ['anything else', 'nope', 'Sign-in failed.'],
   ])('%s reads as the panel shows it', (_name, err, message) => {
     expect(signInErrorMessage(err)).toBe(message);
@@ -141,7 +175,11 @@ describe('sessionErrorOf and signInErrorMessage', () => {
 describe('against the running app (POST /v1/auth/challenge, then /v1/auth/verify)', () => {
   const appUrl = inject('appUrl');
   const post = (path: string, body: unknown) =>
-    fetch(`${appUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${appUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it.each([true, false])('what the page sends (siws: %s) is accepted by the server', async (siws) => {
     const { wallet, calls } = testWallet({ siws });
@@ -151,7 +189,11 @@ describe('against the running app (POST /v1/auth/challenge, then /v1/auth/verify
     const signed = await signChallenge(wallet, message);
     expect(signed.method).toBe(siws ? 'signIn' : 'signMessage');
     expect(calls.signIn.length).toBe(siws ? 1 : 0);
-    const verify = await post('/v1/auth/verify', { pubkey: signed.pubkey, message: signed.message, signature: signed.signature });
+    const verify = await post('/v1/auth/verify', {
+      pubkey: signed.pubkey,
+      message: signed.message,
+      signature: signed.signature,
+    });
     expect(verify.status).toBe(200);
     expect(await verify.json()).toMatchObject({ token: expect.any(String) });
   });

@@ -26,7 +26,12 @@ describe('a delivering process killed mid-attempt', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_INTERVAL_SECONDS: '1' });
+    app = await startApp({
+      DATABASE_URL: database.url,
+      SOLANA_RPC_URL: inject('rpcUrl'),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      WEBHOOK_INTERVAL_SECONDS: '1',
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -35,7 +40,11 @@ describe('a delivering process killed mid-attempt', () => {
 
   it('resumes within the lease (seconds), losing nothing and keeping feed order', async () => {
     const { db } = database;
-    const created = await createWebhook(db, { owner: newKeypair().publicKey, url: receiver.url }, { now: new Date(), config: { allowPrivateTargets: true } });
+    const created = await createWebhook(
+      db,
+      { owner: newKeypair().publicKey, url: receiver.url },
+      { now: new Date(), config: { allowPrivateTargets: true } },
+    );
     receiver.secrets = [created.secret];
     // The first delivery is held open for longer than the app will live; the rest are answered at once.
     receiver.answer = (i) => (i === 0 ? { status: 200, delayMs: 3_000 } : { status: 200 });
@@ -67,7 +76,13 @@ describe('a delivering process killed mid-attempt', () => {
     expect(resumedAfterMs).toBeGreaterThan(0);
     expect(resumedAfterMs).toBeLessThan(leaseMsFor(DELIVERY_TIMEOUT_MS) + 1_000);
 
-    const feed = (await readIdentityEvents(db, { after: { xid: created.cursor.split('-')[0], id: Number(created.cursor.split('-')[1]) } as FeedPosition, limit: 1000, maxBytes: 1 << 20 })).page.events;
+    const feed = (
+      await readIdentityEvents(db, {
+        after: { xid: created.cursor.split('-')[0], id: Number(created.cursor.split('-')[1]) } as FeedPosition,
+        limit: 1000,
+        maxBytes: 1 << 20,
+      })
+    ).page.events;
     expect(feed).toHaveLength(EVENTS);
     expect(receiver.firstArrivals()).toEqual(feed.map((e) => e.id));
     // The attempt the dead process had in flight came again, with the same id and body.

@@ -24,7 +24,15 @@ describe('webhooks, delivered', () => {
   let offsetMs = 0;
   const clock = () => new Date(Date.now() + offsetMs);
   const pass = (overrides: Partial<DeliveryPass> = {}) =>
-    deliverWebhooks({ db: database.db, config: { allowPrivateTargets: true }, timeoutMs: TIMEOUT_MS, clock, retryBaseMs: 100, budgetMs: 3000, ...overrides });
+    deliverWebhooks({
+      db: database.db,
+      config: { allowPrivateTargets: true },
+      timeoutMs: TIMEOUT_MS,
+      clock,
+      retryBaseMs: 100,
+      budgetMs: 3000,
+      ...overrides,
+    });
 
   beforeAll(async () => {
     app = await startApp({
@@ -59,8 +67,11 @@ describe('webhooks, delivered', () => {
   /** Every event of the feed after `cursor`, through GET /v1/events. */
   async function feedAfter(cursor: string): Promise<{ id: number; tag: string }[]> {
     const events: { id: number; tag: string }[] = [];
-    for (let after = cursor; ; ) {
-      const page = (await (await fetch(`${app.url}/v1/events?after=${after}&limit=1000`)).json()) as { events: { id: number; tag: string }[]; next: string };
+    for (let after = cursor; ;) {
+      const page = (await (await fetch(`${app.url}/v1/events?after=${after}&limit=1000`)).json()) as {
+        events: { id: number; tag: string }[];
+        next: string;
+      };
       events.push(...page.events);
       if (page.events.length < 1000) return events;
       after = page.next;
@@ -81,7 +92,10 @@ describe('webhooks, delivered', () => {
         owners.map(async ({ token }, w) => {
           for (let i = 0; i < count / owners.length; i++) {
             const tag = tags[w][i % 2];
-            const res = await call('PATCH', `/v1/identity/${tag}`, token, { displayName: `writer ${w} change ${i}`, bio: i % 3 ? `bio ${i}` : null });
+            const res = await call('PATCH', `/v1/identity/${tag}`, token, {
+              displayName: `writer ${w} change ${i}`,
+              bio: i % 3 ? `bio ${i}` : null,
+            });
             expect(res.status, res.text).toBe(200);
           }
         }),
@@ -97,7 +111,8 @@ describe('webhooks, delivered', () => {
     const { tags, run } = await writers(200);
 
     // fails its first 3 answers, then is slower than the timeout for 4, then answers at once
-    receiver.answer = (i) => (i < 3 ? { status: 503 } : i < 7 ? { status: 200, delayMs: TIMEOUT_MS * 2 } : { status: 200 });
+    receiver.answer = (i) =>
+      i < 3 ? { status: 503 } : i < 7 ? { status: 200, delayMs: TIMEOUT_MS * 2 } : { status: 200 };
     let written = false;
     // 180 changes while it fails and is slow, 20 more once it is down (so that it misses some
     // whatever the writers' pace against the passes': the first ones may all be caught up first)
@@ -108,7 +123,8 @@ describe('webhooks, delivered', () => {
     for (let round = 0; round < 400; round++) {
       const summary = await pass();
       if (summary.failed) {
-        const [state] = ((await call('GET', '/v1/webhooks', owner.token)).json as { webhooks: { lastError: string }[] }).webhooks;
+        const [state] = ((await call('GET', '/v1/webhooks', owner.token)).json as { webhooks: { lastError: string }[] })
+          .webhooks;
         failures.push(state.lastError);
       }
       const posts = receiver.headers.length;
@@ -126,7 +142,9 @@ describe('webhooks, delivered', () => {
       }
       offsetMs += downUntil ? 5_000 : 1_000; // the clock moves on between passes
       if (written && !downUntil && wentDown) {
-        const [state] = ((await call('GET', '/v1/webhooks', owner.token)).json as { webhooks: { cursor: string; failures: number }[] }).webhooks;
+        const [state] = (
+          (await call('GET', '/v1/webhooks', owner.token)).json as { webhooks: { cursor: string; failures: number }[] }
+        ).webhooks;
         if (state.failures === 0 && (await feedAfter(state.cursor)).length === 0) break;
       }
     }
@@ -134,7 +152,10 @@ describe('webhooks, delivered', () => {
     expect(written).toBe(true);
 
     // it went through every state: errors, answers later than the timeout, refused connections
-    expect(failures.slice(0, 7)).toEqual([...Array(3).fill('answered 503'), ...Array(4).fill(`no answer within ${TIMEOUT_MS} ms`)]);
+    expect(failures.slice(0, 7)).toEqual([
+      ...Array(3).fill('answered 503'),
+      ...Array(4).fill(`no answer within ${TIMEOUT_MS} ms`),
+    ]);
     expect(failures.slice(7).length).toBeGreaterThanOrEqual(3);
     for (const error of failures.slice(7)) expect(error).toMatch(/ECONNREFUSED/);
     expect(receiver.refused).toEqual([]);
@@ -239,10 +260,16 @@ describe('webhooks, delivered', () => {
     const res = await call('POST', '/v1/webhooks', owner.token, { url: `http://127.0.0.1:${port}/hooks` });
     expect([res.status, res.json]).toEqual([
       400,
-      { error: { code: 'invalid_request', message: '`url`: answers with a redirect (302); give the URL it redirects to' } },
+      {
+        error: {
+          code: 'invalid_request',
+          message: '`url`: answers with a redirect (302); give the URL it redirects to',
+        },
+      },
     ]);
     redirect.close();
-    for (let i = 0; i < 10; i++) expect((await call('POST', '/v1/webhooks', owner.token, { url: redirecting.url })).status).toBe(201);
+    for (let i = 0; i < 10; i++)
+      expect((await call('POST', '/v1/webhooks', owner.token, { url: redirecting.url })).status).toBe(201);
     const over = await call('POST', '/v1/webhooks', owner.token, { url: redirecting.url });
     expect([over.status, over.json]).toEqual([
       409,
@@ -263,15 +290,19 @@ describe('webhooks, delivered', () => {
     const { run } = await writers(5);
     await run();
     await pass({ retryBaseMs: 5_000, clock: () => new Date(Date.now() + offsetMs) });
-    let state: { state: string; disabledReason: string | null; failures: number; nextAttemptAt: string | null } | undefined;
+    let state:
+      { state: string; disabledReason: string | null; failures: number; nextAttemptAt: string | null } | undefined;
     for (let hour = 0; hour < 30; hour++) {
       offsetMs += 2 * 60 * 60 * 1000;
       await pass({ retryBaseMs: 5_000 });
-      state = ((await call('GET', '/v1/webhooks', owner.token)).json as { webhooks: NonNullable<typeof state>[] }).webhooks[0];
+      state = ((await call('GET', '/v1/webhooks', owner.token)).json as { webhooks: NonNullable<typeof state>[] })
+        .webhooks[0];
       if (state.state === 'disabled') break;
     }
     expect(state).toMatchObject({ state: 'disabled', nextAttemptAt: null });
-    expect(state!.disabledReason).toMatch(/^Disabled after failing for 2\d hours \(\d+ attempts since .+\); last error: .+\. Replay to start again\.$/);
+    expect(state!.disabledReason).toMatch(
+      /^Disabled after failing for 2\d hours \(\d+ attempts since .+\); last error: .+\. Replay to start again\.$/,
+    );
     const replayed = await call('POST', `/v1/webhooks/${created.id}/replay`, owner.token, { after: created.cursor });
     expect(replayed.json).toMatchObject({ state: 'active', failures: 0, disabledReason: null, cursor: created.cursor });
   });

@@ -62,8 +62,17 @@ describe('a slow target beside a healthy one', () => {
   it('the healthy subscription is served within the poll while the slow target holds at most its share', async () => {
     const { db } = database;
     const config = { allowPrivateTargets: true };
-    for (let i = 0; i < SLOW; i++) await createWebhook(db, { owner: newKeypair().publicKey, url: `${slowUrl}/slow/${i}` }, { now: new Date(), config });
-    const created = await createWebhook(db, { owner: newKeypair().publicKey, url: healthy.url }, { now: new Date(), config });
+    for (let i = 0; i < SLOW; i++)
+      await createWebhook(
+        db,
+        { owner: newKeypair().publicKey, url: `${slowUrl}/slow/${i}` },
+        { now: new Date(), config },
+      );
+    const created = await createWebhook(
+      db,
+      { owner: newKeypair().publicKey, url: healthy.url },
+      { now: new Date(), config },
+    );
     healthy.secrets = [created.secret];
     const tags = Array.from({ length: CHANGES }, () => randomTag('iso_'));
     for (const tag of tags) await insertIdentity(db, { tag });

@@ -54,23 +54,34 @@ describe('POST /v1/webhooks refuses a target that is not public https', () => {
 
   it('a host name that resolves to a loopback address is refused without naming the address it resolves to', async () => {
     const res = await create('https://localhost/hooks');
-    expect([res.status, res.json]).toEqual([400, refused('names a host that does not resolve to a public address (localhost)')]);
+    expect([res.status, res.json]).toEqual([
+      400,
+      refused('names a host that does not resolve to a public address (localhost)'),
+    ]);
   });
 
   it('a host name that does not resolve gets the same words: the answer cannot tell an internal name from a missing one', async () => {
     const res = await create('https://no-such-host.invalid/hooks');
-    expect([res.status, res.json]).toEqual([400, refused('names a host that does not resolve to a public address (no-such-host.invalid)')]);
+    expect([res.status, res.json]).toEqual([
+      400,
+      refused('names a host that does not resolve to a public address (no-such-host.invalid)'),
+    ]);
   });
 
   it('a target that redirects (here on 127.0.0.1) is refused', async () => {
     const res = await create(`http://127.0.0.1:${redirectPort}/hooks`);
     expect([res.status, res.json]).toEqual([400, refused('must be an https URL')]);
-    expect(() => parseTarget(`https://127.0.0.1:${redirectPort}/hooks`, { allowPrivateTargets: false })).toThrow(TargetRefused);
+    expect(() => parseTarget(`https://127.0.0.1:${redirectPort}/hooks`, { allowPrivateTargets: false })).toThrow(
+      TargetRefused,
+    );
   });
 
   it('needs a session token', async () => {
     const res = await readResponse(await fetch(`${appUrl}/v1/webhooks`, { headers: clientHeaders() }));
-    expect([res.status, res.json]).toEqual([401, { error: { code: 'unauthorized', message: 'A valid session token is required.' } }]);
+    expect([res.status, res.json]).toEqual([
+      401,
+      { error: { code: 'unauthorized', message: 'A valid session token is required.' } },
+    ]);
   });
 });
 

@@ -19,6 +19,13 @@ export const buildRegistration = withAction(
   async ([input], { caller, services: { db, config } }) => {
     const { connection, programId } = getChain(config);
     const request = parseWith(RegisterRequest, { tag: input.tag, ...(input.wallet ? { wallet: input.wallet } : {}) });
-    return buildRegisterTransaction({ db, connection, programId, owner: caller, request, priorityFee: config.priorityFee });
+    return buildRegisterTransaction({
+      db,
+      connection,
+      programId,
+      owner: caller,
+      request,
+      priorityFee: config.priorityFee,
+    });
   },
 );

@@ -15,10 +15,19 @@ import { withAction } from '@/lib/web/server/server-action';
  * comes from the session, never from the form.
  */
 export const saveProfile = withAction(
-  { args: z.tuple([z.string().max(64), z.record(z.string(), z.unknown())]), rateLimit: 'profile', callerRateLimit: 'profileKey' },
+  {
+    args: z.tuple([z.string().max(64), z.record(z.string(), z.unknown())]),
+    rateLimit: 'profile',
+    callerRateLimit: 'profileKey',
+  },
   async ([tag, patch], { caller, services: { db, config }, now }) => {
     const canonical = parseTagParam(tag); // the tag is judged before the patch, as PATCH /v1/identity/{tag} does
-    const identity = await updateProfile(db, { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) }, now, ownerOnChain(getChain(config)));
+    const identity = await updateProfile(
+      db,
+      { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) },
+      now,
+      ownerOnChain(getChain(config)),
+    );
     return identity;
   },
 );

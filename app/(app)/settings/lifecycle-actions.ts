@@ -16,6 +16,14 @@ export const buildLifecycle = withAction(
   { args: z.tuple([TagPath, LifecycleCall]), rateLimit: 'register' },
   async ([tag, call], { caller, services: { db, config } }) => {
     const { connection, programId } = getChain(config);
-    return buildLifecycleTransaction({ db, connection, programId, caller, tag, operation: call, priorityFee: config.priorityFee });
+    return buildLifecycleTransaction({
+      db,
+      connection,
+      programId,
+      caller,
+      tag,
+      operation: call,
+      priorityFee: config.priorityFee,
+    });
   },
 );

@@ -23,7 +23,10 @@ export default async function SettingsPage() {
     );
   }
   const { db } = await getServices();
-  const [owned, offered] = await Promise.all([listIdentitiesByOwner(db, sessionKey), listTagsOfferedTo(db, sessionKey)]);
+  const [owned, offered] = await Promise.all([
+    listIdentitiesByOwner(db, sessionKey),
+    listTagsOfferedTo(db, sessionKey),
+  ]);
   return (
     <>
       <h1>Your profiles</h1>

@@ -11,7 +11,9 @@ export const dynamic = 'force-dynamic';
 
 export const GET = withApi(async (req, { services: { config } }) => {
   if (config.metricsToken && !hasBearerSecret(req.headers.get('authorization'), config.metricsToken)) {
-    throw new AppError('unauthorized', 'This route needs the metrics token.', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    throw new AppError('unauthorized', 'This route needs the metrics token.', {
+      'WWW-Authenticate': 'Bearer realm="metrics"',
+    });
   }
   return new Response(await prometheusText(), {
     headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' },

@@ -3,4 +3,12 @@ import { unknownPath } from '@/lib/http/v1-route';
 
 export const dynamic = 'force-dynamic';
 
-export { unknownPath as GET, unknownPath as HEAD, unknownPath as POST, unknownPath as PUT, unknownPath as PATCH, unknownPath as DELETE, unknownPath as OPTIONS };
+export {
+  unknownPath as GET,
+  unknownPath as HEAD,
+  unknownPath as POST,
+  unknownPath as PUT,
+  unknownPath as PATCH,
+  unknownPath as DELETE,
+  unknownPath as OPTIONS,
+};

@@ -24,17 +24,27 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
     rateLimit: 'feed',
     requestParams: { query: FeedQuery },
     responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
-    errors: { 400: 'Malformed cursor, or a limit outside 1..1000, or a parameter given twice', 503: OVERLOADED_OR_UNAVAILABLE },
+    errors: {
+      400: 'Malformed cursor, or a limit outside 1..1000, or a parameter given twice',
+      503: OVERLOADED_OR_UNAVAILABLE,
+    },
     handler: async (req, { services: { db, config } }) => {
       const { after, limit } = parseWith(FeedQuery, queryOf(req));
       // A full page is served from its kept bytes; one read from the database counts as heavy work (503 `overloaded` past the bound).
       const page = await feedPageBytes(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES }, (read) =>
         withHeavyWork('feed', config.heavyWorkConcurrency, read),
       );
-      const headers = { 'Content-Type': 'application/json', 'Cache-Control': feedCacheControl(page.full), Vary: 'Accept-Encoding', ...indexedSlotHeaders(page.indexedSlot) };
+      const headers = {
+        'Content-Type': 'application/json',
+        'Cache-Control': feedCacheControl(page.full),
+        Vary: 'Accept-Encoding',
+        ...indexedSlotHeaders(page.indexedSlot),
+      };
       // A full page is compressed once and kept so; the live end is small, and Next.js compresses it.
       if (page.full && acceptsGzip(req.headers.get('accept-encoding'))) {
-        return new Response(new Uint8Array(await gzippedPage(page)), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
+        return new Response(new Uint8Array(await gzippedPage(page)), {
+          headers: { ...headers, 'Content-Encoding': 'gzip' },
+        });
       }
       return new Response(new Uint8Array(page.bytes), { headers });
     },

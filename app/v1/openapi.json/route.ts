@@ -6,4 +6,7 @@ import { v1Routes } from '../v1-routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Handlers(openApiRouteDeclaration(v1Routes), getServices);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Handlers(
+  openApiRouteDeclaration(v1Routes),
+  getServices,
+);

@@ -20,8 +20,19 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
     rateLimit: 'payments',
     body: { schema: PaymentRequest, maxBytes: 1024 },
     responses: { 200: ok('The reference, its Solana Pay URL and the receipt', IssuedPayment) },
-    errors: { 400: 'Malformed body, an amount with more decimals than the asset has, or an asset that is not SOL or a mint', 404: MISSING_OR_BLOCKED },
+    errors: {
+      400: 'Malformed body, an amount with more decimals than the asset has, or an asset that is not SOL or a mint',
+      404: MISSING_OR_BLOCKED,
+    },
     handler: async (_req, { body, services: { db, config } }) =>
-      issuePayment({ db, connection: getChain(config).connection, now: new Date(), newReference: () => Keypair.generate().publicKey }, body),
+      issuePayment(
+        {
+          db,
+          connection: getChain(config).connection,
+          now: new Date(),
+          newReference: () => Keypair.generate().publicKey,
+        },
+        body,
+      ),
   }),
 });

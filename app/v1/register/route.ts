@@ -13,7 +13,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     tags: ['register'],
     summary: 'Build an unsigned register_tag transaction',
     description:
-      'The owner is the token\'s public key, never the body. The service never signs, submits or writes the mirror; ' +
+      "The owner is the token's public key, never the body. The service never signs, submits or writes the mirror; " +
       'the identity appears once the indexer sees the transaction on chain.',
     rateLimit: 'register',
     bearer: true,
@@ -26,7 +26,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
     },
     handler: async (_req, { body: request, caller, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
-      return buildRegisterTransaction({ db, connection, programId, owner: caller, request, priorityFee: config.priorityFee });
+      return buildRegisterTransaction({
+        db,
+        connection,
+        programId,
+        owner: caller,
+        request,
+        priorityFee: config.priorityFee,
+      });
     },
   }),
 });

@@ -21,8 +21,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     rateLimit: 'batch',
     body: { schema: ResolveBatchRequest, parse: (schema, value) => parseBatch(schema, value, 'invalid_tag') },
     responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },
-    errors: { 400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)', 503: OVERLOADED_OR_UNAVAILABLE },
+    errors: {
+      400: 'Malformed body, more than 100 tags, or a malformed tag (named in the message)',
+      503: OVERLOADED_OR_UNAVAILABLE,
+    },
     handler: async (_req, { body: { tags }, services: { db, config } }) =>
-      withHeavyWork('resolve batch', config.heavyWorkConcurrency, () => atIndexedSlot(db, async () => json({ results: await resolveMany(db, tags) }))),
+      withHeavyWork('resolve batch', config.heavyWorkConcurrency, () =>
+        atIndexedSlot(db, async () => json({ results: await resolveMany(db, tags) })),
+      ),
   }),
 });

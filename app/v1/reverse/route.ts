@@ -19,9 +19,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     rateLimit: 'batch',
     body: { schema: ReverseBatchRequest, parse: parseBatch },
     responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },
-    errors: { 400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)', 503: OVERLOADED_OR_UNAVAILABLE },
+    errors: {
+      400: 'Malformed body, more than 100 addresses, or a malformed address (named in the message)',
+      503: OVERLOADED_OR_UNAVAILABLE,
+    },
     handler: async (_req, { body: { addresses }, services: { db, config } }) => {
-      const { value, indexedSlot } = await withHeavyWork('reverse batch', config.heavyWorkConcurrency, () => reverseLookupMany(db, addresses));
+      const { value, indexedSlot } = await withHeavyWork('reverse batch', config.heavyWorkConcurrency, () =>
+        reverseLookupMany(db, addresses),
+      );
       return json({ results: value }, { headers: indexedSlotHeaders(indexedSlot) });
     },
   }),

@@ -22,13 +22,19 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/web
       'without a redirect; it is checked again on every delivery. The answer carries the signing secret, shown only this once.',
     ...WEBHOOK_OWNER,
     body: { schema: CreateWebhookRequest, maxBytes: 8192 },
-    responses: { 201: ok('The subscription, with its signing secret', WebhookWithSecret, z.object({ Location: z.string() })) },
+    responses: {
+      201: ok('The subscription, with its signing secret', WebhookWithSecret, z.object({ Location: z.string() })),
+    },
     errors: {
       400: 'Malformed body, or a target refused (not https, not port 443, not a public address, answers with a redirect)',
       409: 'The caller holds the most subscriptions an owner may',
     },
     handler: async (_req, { body: { url, tags }, caller, services: { db, config } }) => {
-      const created = await createWebhook(db, { owner: caller, url, tags }, { now: new Date(), config: config.webhooks });
+      const created = await createWebhook(
+        db,
+        { owner: caller, url, tags },
+        { now: new Date(), config: config.webhooks },
+      );
       return json(created, { status: 201, headers: { Location: `/v1/webhooks/${created.id}` } });
     },
   }),

@@ -86,7 +86,13 @@ interface NonceToConsume {
   nonce: string;
 }
 
-type ConsumedRow = { n: number | string; nonce: string | null; pubkey: string; message_hash: string; expires_at: string | Date };
+type ConsumedRow = {
+  n: number | string;
+  nonce: string | null;
+  pubkey: string;
+  message_hash: string;
+  expires_at: string | Date;
+};
 
 // Batched: POST /v1/auth/verify went from 46% to 49% of the trivial route with it (bench/results/2026-11-26.md).
 const consumeBatcher = perHandle((db: Db) =>
@@ -126,6 +132,9 @@ export async function consumeNonce(db: Db, nonce: string, counter: RequestCounte
 /** Deletes challenges that expired over an hour ago (run by the cron job). */
 export async function pruneNonces(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - 60 * 60 * 1000);
-  const rows = await db.delete(authNonces).where(lt(authNonces.expiresAt, cutoff)).returning({ nonce: authNonces.nonce });
+  const rows = await db
+    .delete(authNonces)
+    .where(lt(authNonces.expiresAt, cutoff))
+    .returning({ nonce: authNonces.nonce });
   return rows.length;
 }

@@ -15,10 +15,13 @@ export interface SessionTokenKeys {
  * twice as fast as with a KeyObject or raw bytes); issuer is the app origin, audience its /v1.
  */
 export async function sessionTokenKeys(secret: string, appOrigin: string): Promise<SessionTokenKeys> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   return { key, issuer: appOrigin, audience: `${appOrigin}/v1` };
 }
 

@@ -15,7 +15,8 @@ export interface SignInAttempt {
 }
 
 /** The one answer to every failed verification (SPEC 4.2 rule 3): nothing says which check. */
-const SIGN_IN_FAILED = () => new AppError('unauthorized', 'Sign-in failed.', { 'WWW-Authenticate': 'Bearer realm="v1"' });
+const SIGN_IN_FAILED = () =>
+  new AppError('unauthorized', 'Sign-in failed.', { 'WWW-Authenticate': 'Bearer realm="v1"' });
 
 /**
  * Verifies a signed challenge (SPEC 4.2) at `counter.at`. The nonce is consumed atomically

@@ -13,7 +13,14 @@ export const FeedQuery = z.object({
     // A query value is text on the wire; the document says what the server accepts: an integer in bounds.
     .meta({
       description: `Events per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`,
-      override: { type: 'integer', minimum: 1, maximum: MAX_FEED_LIMIT, default: DEFAULT_FEED_LIMIT, example: 500, pattern: undefined },
+      override: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_FEED_LIMIT,
+        default: DEFAULT_FEED_LIMIT,
+        example: 500,
+        pattern: undefined,
+      },
     }),
 });
 

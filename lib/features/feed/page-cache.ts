@@ -51,7 +51,11 @@ const holder = globalThis as unknown as Record<typeof STORE, WeakMap<Db, KeptByt
 function pagesOf(db: Db): KeptBytes<FeedPageBytes> {
   const stores = (holder[STORE] ??= new WeakMap());
   let pages = stores.get(db);
-  if (!pages) stores.set(db, (pages = new KeptBytes<FeedPageBytes>(FEED_PAGES_KEPT_BYTES, (page) => KEPT_SIZE_PER_BYTE * page.bytes.length)));
+  if (!pages)
+    stores.set(
+      db,
+      (pages = new KeptBytes<FeedPageBytes>(FEED_PAGES_KEPT_BYTES, (page) => KEPT_SIZE_PER_BYTE * page.bytes.length)),
+    );
   return pages;
 }
 

@@ -59,7 +59,8 @@ export const IdentityEvent = z
     id: z.number().int().meta({ description: 'Unique id of the event (not its position: page with `next`)' }),
     tag: z.string().meta({ description: 'The tag, with a leading `@`', example: '@alice' }),
     type: z.enum(['upsert', 'remove']).meta({
-      description: '`upsert`: the tag is live, `identity` is its full identity now. `remove`: GET answers 404 now (missing, released or blocked alike).',
+      description:
+        '`upsert`: the tag is live, `identity` is its full identity now. `remove`: GET answers 404 now (missing, released or blocked alike).',
     }),
     identity: Identity.nullable(),
     at: z.iso.datetime({ precision: 3 }).meta({ description: 'When the change was made (ISO 8601 UTC)' }),
@@ -111,7 +112,10 @@ export function feedPageQuery(db: Db, from: FeedPosition, limit: number, maxByte
       identity: identityEvents.identity,
       at: identityEvents.at,
       xid: identityEvents.xid,
-      bytesBeforePrevious: sql<number>`coalesce(sum(octet_length(${identityEvents.identity}::text)) OVER (ORDER BY ${identityEvents.xid}, ${identityEvents.id} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING), 0)`.as('bytes_before_previous'),
+      bytesBeforePrevious:
+        sql<number>`coalesce(sum(octet_length(${identityEvents.identity}::text)) OVER (ORDER BY ${identityEvents.xid}, ${identityEvents.id} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING), 0)`.as(
+          'bytes_before_previous',
+        ),
     })
     .from(identityEvents)
     .where(
@@ -175,7 +179,10 @@ export interface PlacedEvent {
  * part-way through a page (a webhook delivery) and must resume just after the last it used.
  * Bounded in bytes as a page is (feedPageQuery's estimate; at least one event).
  */
-export async function readPlacedEvents(db: Db, { after, limit, maxBytes }: { after: FeedPosition; limit: number; maxBytes: number }): Promise<PlacedEvent[]> {
+export async function readPlacedEvents(
+  db: Db,
+  { after, limit, maxBytes }: { after: FeedPosition; limit: number; maxBytes: number },
+): Promise<PlacedEvent[]> {
   const rows = await feedPageQuery(db, after, limit, maxBytes);
   return rows.map((row) => ({
     event: {

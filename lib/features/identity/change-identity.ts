@@ -9,7 +9,13 @@ import { tagNotFound } from './get-identity';
  * together; 404 when no row matched. Used by the
  * profile patch and by moderation, the two writers of a row besides the indexer.
  */
-export async function changeIdentity(db: Db, tag: string, set: Partial<NewIdentityRow>, now: Date, ...guards: SQL[]): Promise<IdentityRow> {
+export async function changeIdentity(
+  db: Db,
+  tag: string,
+  set: Partial<NewIdentityRow>,
+  now: Date,
+  ...guards: SQL[]
+): Promise<IdentityRow> {
   const [row] = await db.transaction(async (tx) => {
     const updated = await tx
       .update(identities)

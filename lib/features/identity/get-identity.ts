@@ -6,7 +6,6 @@ import { findActiveIdentityAtSlot } from './queries';
 import type { Identity, ResolvedIdentity } from './schemas';
 import { INVALID_TAG_MESSAGE, normalizePathTag } from '@/lib/core/tag';
 
-
 /**
  * The one 404 for a missing and a blocked tag (SPEC 3.1, 4.3): same code, same message, so
  * the two cannot be told apart.

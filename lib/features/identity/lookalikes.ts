@@ -43,10 +43,12 @@ export interface SkeletonMates {
  * register's check). `tag` must be canonical.
  */
 export async function findSkeletonMates(db: Db, tag: string): Promise<SkeletonMates> {
-  const rows = await executePrepared<Lookalike & { status: IdentityRow['status'] }>(db, 'identity_skeleton_mates', SKELETON_MATES_SQL, [
-    skeletonOf(tag),
-    tag,
-  ]);
+  const rows = await executePrepared<Lookalike & { status: IdentityRow['status'] }>(
+    db,
+    'identity_skeleton_mates',
+    SKELETON_MATES_SQL,
+    [skeletonOf(tag), tag],
+  );
   const own = rows[0]?.tag === tag ? { tag, status: rows[0].status } : null;
   const lookalikes = rows
     .filter((r) => r.tag !== tag && isActiveRow(r))

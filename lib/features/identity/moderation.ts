@@ -28,7 +28,12 @@ export type ModeratedIdentity = Identity & { status: IdentityRow['status'] };
  * Changes a tag's status or moderation flags (DESIGN.md "Identity"): only the admin CLI calls
  * this; nothing under /v1 can. Works on blocked tags too; 400 malformed tag, 404 no such row.
  */
-export async function moderate(db: Db, tagInput: string, action: ModerationAction, now: Date = new Date()): Promise<ModeratedIdentity> {
+export async function moderate(
+  db: Db,
+  tagInput: string,
+  action: ModerationAction,
+  now: Date = new Date(),
+): Promise<ModeratedIdentity> {
   const tag = parseTagParam(tagInput);
   const row = await changeIdentity(db, tag, CHANGES[action], now);
   return { ...toIdentity(row), status: row.status };

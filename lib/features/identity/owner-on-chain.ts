@@ -26,6 +26,7 @@ export function ownerOnChain({ connection, programId }: { connection: Connection
     const [pda] = findTagRecordAddress(row.tag, programId);
     const record = await readTagRecord(connection, programId, pda, 'confirmed');
     if (!record) throw tagNotFound();
-    if (!record.owner.equals(new PublicKey(caller))) throw new AppError('forbidden', 'This tag belongs to another public key.');
+    if (!record.owner.equals(new PublicKey(caller)))
+      throw new AppError('forbidden', 'This tag belongs to another public key.');
   };
 }

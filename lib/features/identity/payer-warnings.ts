@@ -73,8 +73,14 @@ export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[
 export function unsafePayoutWarning(tag: string, wallet: string): (PayerWarning & { code: 'unsafe_payout' }) | null {
   const reason = unsafePayoutWithoutRpc(new PublicKey(wallet));
   if (!reason) return null;
-  const what = reason === 'off_curve' ? 'is a program-derived address that no private key controls' : 'is the System Program, not a wallet';
-  return { code: 'unsafe_payout', message: `The payout wallet of ${tag} ${what}: SOL sent to it may be lost. Do not pay until its owner sets a new wallet.` };
+  const what =
+    reason === 'off_curve'
+      ? 'is a program-derived address that no private key controls'
+      : 'is the System Program, not a wallet';
+  return {
+    code: 'unsafe_payout',
+    message: `The payout wallet of ${tag} ${what}: SOL sent to it may be lost. Do not pay until its owner sets a new wallet.`,
+  };
 }
 
 function hours(ms: number): string {

@@ -22,7 +22,9 @@ import { indexedSlotColumn } from '@/lib/db/indexed-slot';
 // 75% of the batched throughput in three runs; bench/results/2026-11-26.md).
 const findActiveTags = perHandle((db: Db) => {
   // From the one-row slot read, so a batch where no tag is found still answers the slot (X-Indexed-Slot).
-  const slot = db.$with('indexed').as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
+  const slot = db
+    .$with('indexed')
+    .as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
   const query = db
     .with(slot)
     .select({ row: identities, indexedSlot: slot.indexedSlot })
@@ -64,7 +66,11 @@ export async function findIdentityRow(db: Db, tag: string): Promise<IdentityRow 
 }
 
 /** The active identities whose `column` holds `key`, oldest first: the settings page's lists. */
-function listActiveIdentitiesBy(db: Db, column: typeof identities.owner | typeof identities.pendingOwner, key: string): Promise<IdentityRow[]> {
+function listActiveIdentitiesBy(
+  db: Db,
+  column: typeof identities.owner | typeof identities.pendingOwner,
+  key: string,
+): Promise<IdentityRow[]> {
   return db
     .select()
     .from(identities)
@@ -84,6 +90,10 @@ export async function listTagsOfferedTo(db: Db, key: string): Promise<IdentityRo
 
 /** The active identity whose record is at `pda`, or null (what POST /v1/sync answers once it has mirrored the record). */
 export async function findActiveIdentityByRecord(db: Db, pda: string): Promise<IdentityRow | null> {
-  const rows = await db.select().from(identities).where(and(eq(identities.pda, pda), isActiveIdentity)).limit(1);
+  const rows = await db
+    .select()
+    .from(identities)
+    .where(and(eq(identities.pda, pda), isActiveIdentity))
+    .limit(1);
   return rows[0] ?? null;
 }

@@ -21,7 +21,11 @@ export interface Redaction {
  */
 export async function redactFeedHistory(db: Db, tag: string): Promise<Redaction> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ status: identities.status }).from(identities).where(eq(identities.tag, tag)).for('update');
+    const [row] = await tx
+      .select({ status: identities.status })
+      .from(identities)
+      .where(eq(identities.tag, tag))
+      .for('update');
     if (!row) throw tagNotFound();
     if (row.status !== 'blocked') throw new AppError('conflict', 'Only a blocked tag can be redacted: block it first.');
     const cleared = Object.fromEntries(EDITABLE_PROFILE_KEYS.map((key) => [key, null]));

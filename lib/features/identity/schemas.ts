@@ -33,7 +33,16 @@ export type EditableProfileKey = (typeof EDITABLE_PROFILE_KEYS)[number];
 
 /** Identity fields that exist but can never be changed through Update profile (SPEC 2.1 rule 1). */
 export const NON_EDITABLE_IDENTITY_KEYS: ReadonlySet<string> = new Set([
-  'tag', 'owner', 'wallet', 'verified', 'merchant', 'createdAt', 'updatedAt', 'status', 'signature', 'slot',
+  'tag',
+  'owner',
+  'wallet',
+  'verified',
+  'merchant',
+  'createdAt',
+  'updatedAt',
+  'status',
+  'signature',
+  'slot',
 ]);
 
 /**
@@ -56,7 +65,11 @@ function cleanText(raw: string, multiline: boolean): string | { problem: string 
   const text = unified.normalize('NFC').trim();
   const scanned = multiline ? text.replaceAll('\n', '') : text;
   if (FORBIDDEN_CHARS.test(scanned)) {
-    return { problem: multiline ? 'must not contain control characters other than line breaks' : 'must not contain control characters or line breaks' };
+    return {
+      problem: multiline
+        ? 'must not contain control characters other than line breaks'
+        : 'must not contain control characters or line breaks',
+    };
   }
   return text;
 }
@@ -221,7 +234,10 @@ const identityShape = {
   displayName: z.string().nullable(),
   avatar: z.string().nullable().meta({ description: 'https: URL of the avatar image' }),
   bio: z.string().nullable(),
-  preferredToken: z.string().nullable().meta({ description: `${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address` }),
+  preferredToken: z
+    .string()
+    .nullable()
+    .meta({ description: `${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address` }),
   verified: z.boolean().meta({ description: 'Moderation flag' }),
   merchant: z.boolean().meta({ description: 'Moderation flag' }),
   createdAt: z.iso.datetime({ precision: 3 }).meta({

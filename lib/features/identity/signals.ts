@@ -15,20 +15,39 @@ import { activeIdentitySql, isActiveIdentity } from './active';
  * before sending money, beside the identity object (which keeps exactly SPEC 2.1's fields).
  */
 
-const Timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', example: '2026-11-20T10:00:00.000Z' });
+const Timestamp = z
+  .string()
+  .meta({ description: 'ISO 8601 UTC with milliseconds', example: '2026-11-20T10:00:00.000Z' });
 
 export const Signals = z
   .object({
     tag: z.string().meta({ example: '@alice' }),
-    registeredAt: Timestamp.meta({ description: 'When the tag was registered: the record’s `registered_at` (the chain’s clock).' }),
-    ownerSince: Timestamp.meta({ description: 'When the current owner got the tag: the block time of the landed transaction that made it the owner (the registration, or an accepted transfer).' }),
-    walletSince: Timestamp.meta({ description: 'When the payout wallet became the current one: the block time of the landed transaction that set it.' }),
+    registeredAt: Timestamp.meta({
+      description: 'When the tag was registered: the record’s `registered_at` (the chain’s clock).',
+    }),
+    ownerSince: Timestamp.meta({
+      description:
+        'When the current owner got the tag: the block time of the landed transaction that made it the owner (the registration, or an accepted transfer).',
+    }),
+    walletSince: Timestamp.meta({
+      description:
+        'When the payout wallet became the current one: the block time of the landed transaction that set it.',
+    }),
     verified: z.boolean(),
     merchant: z.boolean(),
-    lookalikes: z.array(z.string()).meta({ description: 'Active verified or merchant tags (with `@`) that look like this one (docs/integrators.md, "Look-alike tags").', example: ['@a1ice'] }),
+    lookalikes: z
+      .array(z.string())
+      .meta({
+        description:
+          'Active verified or merchant tags (with `@`) that look like this one (docs/integrators.md, "Look-alike tags").',
+        example: ['@a1ice'],
+      }),
     warnings: z
       .array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() }))
-      .meta({ description: 'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.' }),
+      .meta({
+        description:
+          'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
+      }),
   })
   .meta({ id: 'Signals' });
 export type Signals = z.infer<typeof Signals>;
@@ -38,7 +57,9 @@ export type Signals = z.infer<typeof Signals>;
 // does without (without it: 83%, 81%, 74% of the batched throughput in three side-by-side runs,
 // bench/results/2026-11-26.md).
 const findSignals = perHandle((db: Db) => {
-  const slot = db.$with('indexed').as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
+  const slot = db
+    .$with('indexed')
+    .as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
   const query = db
     .with(slot)
     .select({
@@ -49,7 +70,9 @@ const findSignals = perHandle((db: Db) => {
       wallet: identities.wallet,
       verified: identities.verified,
       merchant: identities.merchant,
-      lookalikes: sql<string[]>`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`,
+      lookalikes: sql<
+        string[]
+      >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`,
       indexedSlot: slot.indexedSlot,
     })
     .from(slot)

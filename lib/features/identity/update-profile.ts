@@ -29,7 +29,12 @@ export interface UpdateProfileInput {
  * between is never written. `checkOwner` then asks the chain where the mirror may lag
  * (owner-on-chain.ts).
  */
-export async function updateProfile(db: Db, input: UpdateProfileInput, now: Date, checkOwner: OwnerCheck): Promise<Identity> {
+export async function updateProfile(
+  db: Db,
+  input: UpdateProfileInput,
+  now: Date,
+  checkOwner: OwnerCheck,
+): Promise<Identity> {
   const { tag, patch } = input;
 
   const current = await findIdentityRow(db, tag);

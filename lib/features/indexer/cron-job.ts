@@ -53,7 +53,14 @@ export async function runCronJob({
       return null;
     },
   );
-  const [indexed, webhooks, payments] = await Promise.all([indexing.then((summary) => ({ summary }), (error: unknown) => ({ error })), delivering, finding]);
+  const [indexed, webhooks, payments] = await Promise.all([
+    indexing.then(
+      (summary) => ({ summary }),
+      (error: unknown) => ({ error }),
+    ),
+    delivering,
+    finding,
+  ]);
   if ('error' in indexed) throw indexed.error;
   const prunedNonces = await pruneNonces(db, now);
   const prunedRateLimits = await pruneRateLimits(db, now);

@@ -18,7 +18,13 @@ export async function readCursor(db: Db, programId: string): Promise<IndexerCurs
 }
 
 /** Moves the cursor; call it in the same database transaction as the inserts it covers. */
-export async function writeCursor(db: Db, programId: string, signature: string, slot: number, now: Date): Promise<void> {
+export async function writeCursor(
+  db: Db,
+  programId: string,
+  signature: string,
+  slot: number,
+  now: Date,
+): Promise<void> {
   const values = { lastSignature: signature, lastSlot: BigInt(slot), updatedAt: now };
   await db
     .insert(indexerCursors)

@@ -1,7 +1,12 @@
 import bs58 from 'bs58';
 import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import { isCanonicalTag } from '@/lib/core/tag';
-import { decodeRegisterTagData, hasDiscriminator, INSTRUCTION_ACCOUNTS, REGISTER_TAG_DISCRIMINATOR } from '@/lib/chain/instruction';
+import {
+  decodeRegisterTagData,
+  hasDiscriminator,
+  INSTRUCTION_ACCOUNTS,
+  REGISTER_TAG_DISCRIMINATOR,
+} from '@/lib/chain/instruction';
 
 /** The newest transaction version the indexer reads (v1 is live on mainnet, DESIGN "Web"). */
 export const MAX_SUPPORTED_TRANSACTION_VERSION = 1;
@@ -63,7 +68,12 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     );
   }
   tx.transaction.message.compiledInstructions.forEach((ix, i) => {
-    raw.push({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: ix.data, where: `instruction ${i}` });
+    raw.push({
+      programIdIndex: ix.programIdIndex,
+      accounts: ix.accountKeyIndexes,
+      data: ix.data,
+      where: `instruction ${i}`,
+    });
     raw.push(...(inner.get(i) ?? []));
   });
 
@@ -76,7 +86,8 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     if (record) touched.add(record.toBase58());
     if (!hasDiscriminator(ix.data, REGISTER_TAG_DISCRIMINATOR)) continue;
     const args = decodeRegisterTagData(ix.data);
-    const owner = ix.accounts.length >= INSTRUCTION_ACCOUNTS.register_tag.length ? keys.get(ix.accounts[1]!) : undefined;
+    const owner =
+      ix.accounts.length >= INSTRUCTION_ACCOUNTS.register_tag.length ? keys.get(ix.accounts[1]!) : undefined;
     if (!args || !owner || !isCanonicalTag(args.tag)) {
       const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
       decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);

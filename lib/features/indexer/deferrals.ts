@@ -31,7 +31,16 @@ export async function recordDeferrals(
 ): Promise<DeferredTransaction[]> {
   const rows = await db
     .insert(indexerDeferrals)
-    .values(deferred.map((d) => ({ signature: d.signature, programId, reason: d.reason, attempts: 1, firstDeferredAt: now, lastDeferredAt: now })))
+    .values(
+      deferred.map((d) => ({
+        signature: d.signature,
+        programId,
+        reason: d.reason,
+        attempts: 1,
+        firstDeferredAt: now,
+        lastDeferredAt: now,
+      })),
+    )
     .onConflictDoUpdate({
       target: indexerDeferrals.signature,
       set: {
@@ -40,7 +49,11 @@ export async function recordDeferrals(
         lastDeferredAt: sql`excluded.last_deferred_at`,
       },
     })
-    .returning({ signature: indexerDeferrals.signature, attempts: indexerDeferrals.attempts, since: indexerDeferrals.firstDeferredAt });
+    .returning({
+      signature: indexerDeferrals.signature,
+      attempts: indexerDeferrals.attempts,
+      since: indexerDeferrals.firstDeferredAt,
+    });
   const bySignature = new Map(rows.map((r) => [r.signature, r]));
   return deferred.map((d) => {
     const row = bySignature.get(d.signature)!;
@@ -65,6 +78,14 @@ export async function recordSkips(
   const slots = new Map(batch.map((b) => [b.signature, b.slot]));
   await db
     .insert(indexerSkips)
-    .values(skips.map((s) => ({ signature: s.signature, programId, slot: BigInt(slots.get(s.signature) ?? 0), reason: s.reason, recordedAt: now })))
+    .values(
+      skips.map((s) => ({
+        signature: s.signature,
+        programId,
+        slot: BigInt(slots.get(s.signature) ?? 0),
+        reason: s.reason,
+        recordedAt: now,
+      })),
+    )
     .onConflictDoNothing({ target: indexerSkips.signature });
 }

@@ -56,7 +56,11 @@ export async function recordedRun<T extends RunOutcome>(
     }).catch((writeErr) => logger.error({ err: writeErr }, 'indexer: could not record the failed run'));
     throw err;
   }
-  const counts = { processed: summary.processed, deferred: summary.deferred.length, recordedSkips: summary.recordedSkips.length };
+  const counts = {
+    processed: summary.processed,
+    deferred: summary.deferred.length,
+    recordedSkips: summary.recordedSkips.length,
+  };
   recordIndexerRun('completed', summary.durationMs / 1000, counts);
   await writeRun(db, programId, {
     startedAt: now,
@@ -70,11 +74,15 @@ export async function recordedRun<T extends RunOutcome>(
   return summary;
 }
 
-type RunRow = Omit<LastRun, 'programId' | 'caughtUpSlot' | 'caughtUpAt'> & Partial<Pick<LastRun, 'caughtUpSlot' | 'caughtUpAt'>>;
+type RunRow = Omit<LastRun, 'programId' | 'caughtUpSlot' | 'caughtUpAt'> &
+  Partial<Pick<LastRun, 'caughtUpSlot' | 'caughtUpAt'>>;
 
 /** The program's one row: this run's fields; the caught-up slot only when this run caught up. */
 async function writeRun(db: Db, programId: string, row: RunRow): Promise<void> {
-  await db.insert(indexerRuns).values({ programId, ...row }).onConflictDoUpdate({ target: indexerRuns.programId, set: row });
+  await db
+    .insert(indexerRuns)
+    .values({ programId, ...row })
+    .onConflictDoUpdate({ target: indexerRuns.programId, set: row });
 }
 
 /** The last recorded run of the program's indexer, or null before the first. */

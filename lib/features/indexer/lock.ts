@@ -31,7 +31,10 @@ export async function withIndexerLock<T>(db: Db, programId: string, fn: () => Pr
   const client = await connect();
   let healthy = true;
   try {
-    const { rows } = await client.query('select pg_try_advisory_lock($1, hashtext($2)) as locked', [LOCK_CLASS, programId]);
+    const { rows } = await client.query('select pg_try_advisory_lock($1, hashtext($2)) as locked', [
+      LOCK_CLASS,
+      programId,
+    ]);
     if (rows[0]?.locked !== true) return { acquired: false };
     try {
       return { acquired: true, value: await fn() };

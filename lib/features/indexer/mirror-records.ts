@@ -80,10 +80,19 @@ export async function mirrorRecordStates(
   const rows = await db
     .select()
     .from(identities)
-    .where(tags.length ? or(inArray(identities.pda, addresses), inArray(identities.tag, tags)) : inArray(identities.pda, addresses))
+    .where(
+      tags.length
+        ? or(inArray(identities.pda, addresses), inArray(identities.tag, tags))
+        : inArray(identities.pda, addresses),
+    )
     .for('update');
   const byTag = new Map(rows.map((r) => [r.tag, r]));
-  const protectedLookalikes = await protectedSkeletons(db, [...states.values()].flatMap((r) => (r && byTag.get(r.tag)?.createdAt.getTime() !== registeredAtOf(r).getTime() ? [r.tag] : [])));
+  const protectedLookalikes = await protectedSkeletons(
+    db,
+    [...states.values()].flatMap((r) =>
+      r && byTag.get(r.tag)?.createdAt.getTime() !== registeredAtOf(r).getTime() ? [r.tag] : [],
+    ),
+  );
   const newIdentity = (tag: string) => freshIdentity(tag, protectedLookalikes);
 
   // New rows and changed ones, whole, go in one upsert: the changed rows are locked (FOR
@@ -212,7 +221,8 @@ function updateFor(
     return { set: { ...mirrored, ...sinceRegistration(record), ...newIdentity(record.tag) }, visible: true };
   }
   const walletSince = row.wallet !== mirrored.wallet ? at : row.walletSince;
-  if (row.owner !== mirrored.owner) return { set: { ...mirrored, ...CLEARED_PROFILE, ownerSince: at, walletSince }, visible: true };
+  if (row.owner !== mirrored.owner)
+    return { set: { ...mirrored, ...CLEARED_PROFILE, ownerSince: at, walletSince }, visible: true };
   const set = { wallet: mirrored.wallet, pendingOwner: mirrored.pendingOwner, pda: address };
   if (row.wallet !== mirrored.wallet) return { set: { ...set, walletSince }, visible: true };
   return row.pendingOwner !== mirrored.pendingOwner || row.pda !== address ? { set, visible: false } : null;

@@ -20,7 +20,10 @@ export interface MirrorTouchedInput {
  * makes their rows match, and appends the change-feed events of the tags whose identity
  * changed. Nothing to do after the commit: every page is read from the mirror per view.
  */
-export async function mirrorTouchedRecords(tx: Db, { connection, programId, touched, now }: MirrorTouchedInput): Promise<MirrorChanges> {
+export async function mirrorTouchedRecords(
+  tx: Db,
+  { connection, programId, touched, now }: MirrorTouchedInput,
+): Promise<MirrorChanges> {
   if (touched.size === 0) return noChanges();
   await lockMirror(tx, programId.toBase58());
   const states = await readRecordStates(connection, programId, [...touched.keys()], 'finalized');

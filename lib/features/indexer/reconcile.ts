@@ -54,7 +54,13 @@ export interface ReconcileInput extends ChainAndMirror {
  * lock, reads them again and makes the rows match (change-feed events included): the mirror
  * can be rebuilt from chain state alone, even where a node has pruned signature history.
  */
-export async function reconcileMirror({ db, connection, programId, repair, now }: ReconcileInput): Promise<ReconcileReport> {
+export async function reconcileMirror({
+  db,
+  connection,
+  programId,
+  repair,
+  now,
+}: ReconcileInput): Promise<ReconcileReport> {
   const [records, rows] = await Promise.all([listRecords(connection, programId), db.select().from(identities)]);
   const differences = compare(records, rows);
   const report: ReconcileReport = { records: records.size, rows: rows.length, differences, repaired: null };
@@ -64,8 +70,11 @@ export async function reconcileMirror({ db, connection, programId, repair, now }
     return report;
   }
   const touched = new Map<string, Provenance>();
-  for (const difference of differences) touched.set(difference.address, await provenanceOf(connection, difference.address));
-  const changes = await db.transaction((tx) => mirrorTouchedRecords(tx as unknown as Db, { connection, programId, touched, now }));
+  for (const difference of differences)
+    touched.set(difference.address, await provenanceOf(connection, difference.address));
+  const changes = await db.transaction((tx) =>
+    mirrorTouchedRecords(tx as unknown as Db, { connection, programId, touched, now }),
+  );
   report.repaired = changes;
   return report;
 }
@@ -121,7 +130,12 @@ function stateOfRecord(record: TagRecord, address: string): MirroredState {
 }
 
 function stateOfRow(row: IdentityRow): MirroredState {
-  return { owner: row.owner, wallet: row.wallet, pendingOwner: row.pendingOwner, createdAt: row.createdAt.toISOString() };
+  return {
+    owner: row.owner,
+    wallet: row.wallet,
+    pendingOwner: row.pendingOwner,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -129,6 +143,8 @@ function stateOfRow(row: IdentityRow): MirroredState {
  * that has pruned it answers nothing: the row then carries no signature ('') and slot 0.
  */
 async function provenanceOf(connection: Connection, address: string): Promise<Provenance> {
-  const [newest] = await rpcCall(() => connection.getSignaturesForAddress(new PublicKey(address), { limit: 1 }, 'finalized'));
+  const [newest] = await rpcCall(() =>
+    connection.getSignaturesForAddress(new PublicKey(address), { limit: 1 }, 'finalized'),
+  );
   return newest ? { signature: newest.signature, slot: newest.slot } : { signature: '', slot: 0 };
 }

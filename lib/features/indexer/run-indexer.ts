@@ -138,14 +138,36 @@ export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary
 }
 
 /** A run that did nothing: another held the lock (`skipped`), or the provider asked for a pause (`backing_off`). */
-async function notRun(input: RunIndexerInput, status: 'skipped' | 'backing_off', started: number, until?: number): Promise<IndexerSummary> {
+async function notRun(
+  input: RunIndexerInput,
+  status: 'skipped' | 'backing_off',
+  started: number,
+  until?: number,
+): Promise<IndexerSummary> {
   recordIndexerRun('skipped', elapsed(started) / 1000, { processed: 0, deferred: 0, recordedSkips: 0 });
   const cursor = await readCursor(input.db, input.programId.toBase58());
-  return { ...emptySummary(status, cursor.signature), durationMs: elapsed(started), ...(until ? { backingOffUntil: new Date(until).toISOString() } : {}) };
+  return {
+    ...emptySummary(status, cursor.signature),
+    durationMs: elapsed(started),
+    ...(until ? { backingOffUntil: new Date(until).toISOString() } : {}),
+  };
 }
 
 function emptySummary(status: IndexerSummary['status'], cursor: string | null): IndexerSummary {
-  return { status, processed: 0, indexed: 0, updated: 0, removed: 0, skipped: 0, recordedSkips: [], deferred: [], retried: 0, cursor, more: false, durationMs: 0 };
+  return {
+    status,
+    processed: 0,
+    indexed: 0,
+    updated: 0,
+    removed: 0,
+    skipped: 0,
+    recordedSkips: [],
+    deferred: [],
+    retried: 0,
+    cursor,
+    more: false,
+    durationMs: 0,
+  };
 }
 
 async function indexBacklog(input: RunIndexerInput, started: number): Promise<IndexerSummary> {
@@ -184,7 +206,14 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
 
       const result = await db.transaction(async (txDb) => {
         const tx = txDb as unknown as Db;
-        let counts: BatchCounts = { indexed: 0, updated: 0, removed: 0, skipped: 0, recorded: [], changes: noChanges() };
+        let counts: BatchCounts = {
+          indexed: 0,
+          updated: 0,
+          removed: 0,
+          skipped: 0,
+          recorded: [],
+          changes: noChanges(),
+        };
         if (ready > 0) {
           const applied = batch.slice(0, ready);
           counts = await applyBatch(tx, input, applied, outcomes.slice(0, ready) as Applicable[]);
@@ -208,7 +237,13 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
       if (result.deferred.length) {
         const [oldest] = result.deferred;
         logger.warn(
-          { deferred: result.deferred.length, oldest: oldest!.signature, reason: oldest!.reason, attempts: oldest!.attempts, since: oldest!.since },
+          {
+            deferred: result.deferred.length,
+            oldest: oldest!.signature,
+            reason: oldest!.reason,
+            attempts: oldest!.attempts,
+            since: oldest!.since,
+          },
           'indexer: transactions deferred; the cursor waits before the oldest',
         );
         summary.deferred = result.deferred;
@@ -253,7 +288,8 @@ function outcomeOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: 
     if (!decoded.invokesProgram) return { kind: 'apply', touched: [], skipReason: 'no instruction of the program' };
     return { kind: 'apply', touched: decoded.touched, skipReason: decoded.malformed.join('; ') || null };
   } catch (err) {
-    if (err instanceof IncompleteTransactionError) return { kind: 'defer', reason: `incomplete answer: ${err.message}` };
+    if (err instanceof IncompleteTransactionError)
+      return { kind: 'defer', reason: `incomplete answer: ${err.message}` };
     return { kind: 'apply', touched: [], skipReason: `undecodable: ${messageOf(err)}` };
   }
 }
@@ -281,7 +317,8 @@ async function applyBatch(
 ): Promise<BatchCounts> {
   const touched = new Map<string, Provenance>();
   batch.forEach((info, i) => {
-    for (const address of outcomes[i]!.touched) touched.set(address, { signature: info.signature, slot: info.slot, blockTime: info.blockTime });
+    for (const address of outcomes[i]!.touched)
+      touched.set(address, { signature: info.signature, slot: info.slot, blockTime: info.blockTime });
   });
   const changes = await mirrorTouchedRecords(db, { connection, programId, touched, now });
   const counts: BatchCounts = {
@@ -315,7 +352,11 @@ async function listSince(
   let before: string | undefined;
   for (;;) {
     const page = await rpcCall(() =>
-      connection.getSignaturesForAddress(programId, { until: until ?? undefined, before, limit: pageSize }, 'finalized'),
+      connection.getSignaturesForAddress(
+        programId,
+        { until: until ?? undefined, before, limit: pageSize },
+        'finalized',
+      ),
     );
     newestFirst.push(...page);
     if (page.length < pageSize) break;
@@ -350,9 +391,15 @@ async function fetchBatch(
   return { fetched, retried };
 }
 
-async function fetchEach(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
+async function fetchEach(
+  connection: Connection,
+  batch: ConfirmedSignatureInfo[],
+  indexes: number[],
+  into: Fetched[],
+): Promise<void> {
   const chunks: number[][] = [];
-  for (let i = 0; i < indexes.length; i += INDEXER_FETCH_BATCH.size) chunks.push(indexes.slice(i, i + INDEXER_FETCH_BATCH.size));
+  for (let i = 0; i < indexes.length; i += INDEXER_FETCH_BATCH.size)
+    chunks.push(indexes.slice(i, i + INDEXER_FETCH_BATCH.size));
   await forEachConcurrently(chunks, INDEXER_FETCH_BATCH.inFlight, async (chunk) => {
     try {
       const answers = await connection.getTransactions(
@@ -368,7 +415,12 @@ async function fetchEach(connection: Connection, batch: ConfirmedSignatureInfo[]
 }
 
 /** Each transaction on its own request, a few in flight: what a failed batch falls back to, item by item. */
-async function fetchOneByOne(connection: Connection, batch: ConfirmedSignatureInfo[], indexes: number[], into: Fetched[]): Promise<void> {
+async function fetchOneByOne(
+  connection: Connection,
+  batch: ConfirmedSignatureInfo[],
+  indexes: number[],
+  into: Fetched[],
+): Promise<void> {
   await forEachConcurrently(indexes, INDEXER_FETCH_CONCURRENCY, async (index) => {
     try {
       into[index] = await connection.getTransaction(batch[index]!.signature, {
@@ -382,7 +434,11 @@ async function fetchOneByOne(connection: Connection, batch: ConfirmedSignatureIn
 }
 
 /** `work` on every item, in order of start, at most `limit` at once (a pool of workers taking the next item). */
-async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);

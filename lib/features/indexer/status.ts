@@ -69,10 +69,17 @@ export async function readIndexerStatus(
     readCursor(db, key),
     readLastRun(db, key),
     db
-      .select({ count: count(), oldest: min(indexerDeferrals.firstDeferredAt), attempts: max(indexerDeferrals.attempts) })
+      .select({
+        count: count(),
+        oldest: min(indexerDeferrals.firstDeferredAt),
+        attempts: max(indexerDeferrals.attempts),
+      })
       .from(indexerDeferrals)
       .where(eq(indexerDeferrals.programId, key)),
-    db.select({ count: count(), last: max(indexerSkips.recordedAt) }).from(indexerSkips).where(eq(indexerSkips.programId, key)),
+    db
+      .select({ count: count(), last: max(indexerSkips.recordedAt) })
+      .from(indexerSkips)
+      .where(eq(indexerSkips.programId, key)),
     clusterCheck().then((check) => check.finalizedSlot ?? null),
     readPaymentsStatus(db, new Date()),
   ]);
@@ -83,8 +90,15 @@ export async function readIndexerStatus(
     cursor: { signature: cursor.signature, slot: cursorSlot },
     finalizedSlot,
     caughtUpSlot,
-    lag: finalizedSlot === null ? null : await lagOf(connection, finalizedSlot, Math.max(cursorSlot ?? 0, caughtUpSlot ?? 0)),
-    deferred: { count: deferred[0]?.count ?? 0, oldestSince: deferred[0]?.oldest?.toISOString() ?? null, mostAttempts: deferred[0]?.attempts ?? 0 },
+    lag:
+      finalizedSlot === null
+        ? null
+        : await lagOf(connection, finalizedSlot, Math.max(cursorSlot ?? 0, caughtUpSlot ?? 0)),
+    deferred: {
+      count: deferred[0]?.count ?? 0,
+      oldestSince: deferred[0]?.oldest?.toISOString() ?? null,
+      mostAttempts: deferred[0]?.attempts ?? 0,
+    },
     skipped: { count: skipped[0]?.count ?? 0, lastRecordedAt: skipped[0]?.last?.toISOString() ?? null },
     payments,
     lastRun: lastRun && {
@@ -102,18 +116,34 @@ export async function readIndexerStatus(
 }
 
 /** Slots from `indexedThrough` to `finalized`, and the block time between them. */
-async function lagOf(connection: Connection, finalized: number, indexedThrough: number): Promise<{ slots: number; seconds: number | null }> {
+async function lagOf(
+  connection: Connection,
+  finalized: number,
+  indexedThrough: number,
+): Promise<{ slots: number; seconds: number | null }> {
   const slots = Math.max(0, finalized - indexedThrough);
   if (slots === 0) return { slots, seconds: 0 };
   // slot 0 (nothing indexed yet) has a block time too: the lag is then the chain's whole age
-  const [newest, oldest] = await Promise.all([finalized, indexedThrough].map((slot) => finalizedBlockTime(connection, slot)));
+  const [newest, oldest] = await Promise.all(
+    [finalized, indexedThrough].map((slot) => finalizedBlockTime(connection, slot)),
+  );
   return { slots, seconds: newest != null && oldest != null ? Math.max(0, newest - oldest) : null };
 }
 
 async function privateLists(db: Db, key: string): Promise<Omit<NonNullable<IndexerStatus['private']>, 'lastRunError'>> {
   const [deferred, skips] = await Promise.all([
-    db.select().from(indexerDeferrals).where(eq(indexerDeferrals.programId, key)).orderBy(indexerDeferrals.firstDeferredAt).limit(LISTED),
-    db.select().from(indexerSkips).where(eq(indexerSkips.programId, key)).orderBy(desc(indexerSkips.recordedAt)).limit(LISTED),
+    db
+      .select()
+      .from(indexerDeferrals)
+      .where(eq(indexerDeferrals.programId, key))
+      .orderBy(indexerDeferrals.firstDeferredAt)
+      .limit(LISTED),
+    db
+      .select()
+      .from(indexerSkips)
+      .where(eq(indexerSkips.programId, key))
+      .orderBy(desc(indexerSkips.recordedAt))
+      .limit(LISTED),
   ]);
   return {
     deferred: deferred.map((d) => ({
@@ -123,6 +153,11 @@ async function privateLists(db: Db, key: string): Promise<Omit<NonNullable<Index
       since: d.firstDeferredAt.toISOString(),
       lastDeferredAt: d.lastDeferredAt.toISOString(),
     })),
-    recentSkips: skips.map((s) => ({ signature: s.signature, slot: Number(s.slot), reason: s.reason, recordedAt: s.recordedAt.toISOString() })),
+    recentSkips: skips.map((s) => ({
+      signature: s.signature,
+      slot: Number(s.slot),
+      reason: s.reason,
+      recordedAt: s.recordedAt.toISOString(),
+    })),
   };
 }

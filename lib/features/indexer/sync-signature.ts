@@ -8,7 +8,11 @@ import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { findActiveIdentityByRecord } from '@/lib/features/identity/queries';
 import { toIdentity } from '@/lib/features/identity/identity-response';
 import type { Identity } from '@/lib/features/identity/schemas';
-import { decodeTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, type TransactionForIndexing } from './decode-transaction';
+import {
+  decodeTransaction,
+  MAX_SUPPORTED_TRANSACTION_VERSION,
+  type TransactionForIndexing,
+} from './decode-transaction';
 import { recordSyncedSlot } from './cursor';
 import type { Provenance } from './mirror-records';
 import { mirrorTouchedRecords } from './mirror-touched';
@@ -34,7 +38,13 @@ export const NOT_OURS_MESSAGE = 'The transaction has no instruction of the tag r
  * instruction of ours → 422. Does not move the indexer's cursor: the cron run re-reads the
  * same records later, which changes nothing.
  */
-export async function syncTransaction({ db, connection, programId, signature, now }: SyncTransactionInput): Promise<SyncResult> {
+export async function syncTransaction({
+  db,
+  connection,
+  programId,
+  signature,
+  now,
+}: SyncTransactionInput): Promise<SyncResult> {
   const finalized = await getTransaction(connection, signature, 'finalized');
   if (!finalized) {
     const confirmed = await getTransaction(connection, signature, 'confirmed');
@@ -60,7 +70,10 @@ export async function syncTransaction({ db, connection, programId, signature, no
 
 function getTransaction(connection: Connection, signature: string, commitment: 'confirmed' | 'finalized') {
   return rpcCall(() =>
-    connection.getTransaction(signature, { commitment, maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION }),
+    connection.getTransaction(signature, {
+      commitment,
+      maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION,
+    }),
   );
 }
 

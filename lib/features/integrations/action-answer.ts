@@ -22,6 +22,12 @@ export async function currentActionHeaders(): Promise<Record<string, string>> {
  * An Action path's error answered before its route runs (proxy.ts): our envelope plus the
  * spec's `{ message }`, with the Action's headers, as withActionHeaders answers the route's.
  */
-export async function actionErrorResponse(status: number, error: { code: ErrorCode; message: string }): Promise<Response> {
-  return Response.json({ message: error.message, error }, { status, headers: { ...(await currentActionHeaders()), 'Cache-Control': 'no-store' } });
+export async function actionErrorResponse(
+  status: number,
+  error: { code: ErrorCode; message: string },
+): Promise<Response> {
+  return Response.json(
+    { message: error.message, error },
+    { status, headers: { ...(await currentActionHeaders()), 'Cache-Control': 'no-store' } },
+  );
 }

@@ -8,7 +8,11 @@ const SHOWN_CHARS = 64;
  * and by value (`tags[3] "a-b": must be a tag: …`), so a client with a hundred entries sees
  * which one to fix. A malformed entry gets `entryCode`, anything else `invalid_request`.
  */
-export function parseBatch<S extends z.ZodType>(schema: S, value: unknown, entryCode: ErrorCode = 'invalid_request'): z.output<S> {
+export function parseBatch<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  entryCode: ErrorCode = 'invalid_request',
+): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -82,7 +82,10 @@ export interface ActionMetadataInput {
 export function payActionMetadata({ identity, asset, actionPath, icon, warnings }: ActionMetadataInput) {
   const name = identity.displayName ? `${identity.displayName} (${identity.tag})` : identity.tag;
   const unsafeWarning = warnings.find((w) => w.code === 'unsafe_payout');
-  const fallback = asset.kind === 'sol' && asset.fallback ? ` ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster.` : '';
+  const fallback =
+    asset.kind === 'sol' && asset.fallback
+      ? ` ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster.`
+      : '';
   return {
     type: 'action' as const,
     icon,
@@ -118,7 +121,9 @@ export function payActionMetadata({ identity, asset, actionPath, icon, warnings 
 }
 
 /** POST body (the spec allows more fields; they are ignored). */
-export const PayActionRequest = z.object({ account: PublicKeyString.meta({ description: 'The payer: signs and pays the fee' }) });
+export const PayActionRequest = z.object({
+  account: PublicKeyString.meta({ description: 'The payer: signs and pays the fee' }),
+});
 
 /** POST query: the amount in the asset's units, and an optional reference key chosen by the payer's app. */
 export const PayActionQuery = z.object({
@@ -126,7 +131,9 @@ export const PayActionQuery = z.object({
   amount: z
     .string({ message: 'is required' })
     .max(40)
-    .regex(/^[0-9.]+$/, { message: 'must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)' }),
+    .regex(/^[0-9.]+$/, {
+      message: 'must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)',
+    }),
   reference: PublicKeyString.optional(),
 });
 
@@ -157,10 +164,18 @@ export async function buildPayAction(input: PayActionInput) {
   if (unsafe) throw unsafePayout(new PublicKey(identity.wallet), unsafe); // never offer a payout that would be lost
   const chosen = input.reference ? new PublicKey(input.reference) : null;
   const reference = chosen ?? input.newReference();
-  const payment: Payment = { payer: new PublicKey(input.account), wallet: new PublicKey(identity.wallet), asset, amount, reference };
+  const payment: Payment = {
+    payer: new PublicKey(input.account),
+    wallet: new PublicKey(identity.wallet),
+    asset,
+    amount,
+    reference,
+  };
   const known = chosen && staleReferenceReason(chosen, payment);
   if (known) throw staleReference(known);
-  const writable = payInstructions(payment).flatMap((ix) => ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey));
+  const writable = payInstructions(payment).flatMap((ix) =>
+    ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey),
+  );
   // A reference the payer's app chose is looked up on the cluster (a program or sysvar not in
   // the table, any account at all); one made here is a new key and needs no look.
   const [latest, microLamports, held] = await Promise.all([

@@ -77,7 +77,12 @@ function keepMint(mint: string, asset: SplAsset | null, now: number): void {
 const lookingUp = new Map<string, Promise<SplAsset | null>>();
 
 /** Reads `mintAddress` from the cluster (once at a time per mint) and keeps what it is. */
-function lookUpMint(mintAddress: string, connection: Connection, now: number, beforeLookup?: () => Promise<void>): Promise<SplAsset | null> {
+function lookUpMint(
+  mintAddress: string,
+  connection: Connection,
+  now: number,
+  beforeLookup?: () => Promise<void>,
+): Promise<SplAsset | null> {
   const inFlight = lookingUp.get(mintAddress);
   if (inFlight) return inFlight;
   const lookup = (async () => {
@@ -88,7 +93,9 @@ function lookUpMint(mintAddress: string, connection: Connection, now: number, be
       account !== null &&
       (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) &&
       isInitializedMint(account.data, account.owner.equals(TOKEN_2022_PROGRAM_ID));
-    const asset: SplAsset | null = isMint ? { kind: 'spl', symbol: '', decimals: account.data[MINT_DECIMALS_OFFSET]!, mint, tokenProgram: account.owner } : null;
+    const asset: SplAsset | null = isMint
+      ? { kind: 'spl', symbol: '', decimals: account.data[MINT_DECIMALS_OFFSET]!, mint, tokenProgram: account.owner }
+      : null;
     keepMint(mintAddress, asset, now);
     return asset;
   })();
@@ -112,13 +119,17 @@ export async function payAssetOf(
   const kept = keptMint(token.mint, now) ?? { asset: await lookUpMint(token.mint, connection, now, beforeLookup) };
   if (!kept.asset) return sol(true);
   // the symbol is the profile's label for the mint, not the mint's: it is set per answer
-  return { ...kept.asset, symbol: token.label.length > 12 ? `${token.label.slice(0, 4)}…${token.label.slice(-4)}` : token.label };
+  return {
+    ...kept.asset,
+    symbol: token.label.length > 12 ? `${token.label.slice(0, 4)}…${token.label.slice(-4)}` : token.label,
+  };
 }
 
 /** Whether a token program's account data is a mint, and an initialized one. */
 export function isInitializedMint(data: Uint8Array, token2022: boolean): boolean {
   const shaped =
-    data.length === MINT_SIZE || (token2022 && data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_MINT);
+    data.length === MINT_SIZE ||
+    (token2022 && data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_MINT);
   return shaped && data[MINT_INITIALIZED_OFFSET] === 1;
 }
 

@@ -11,35 +11,36 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './pay-asset';
  */
 
 /** Programs every transfer or wallet names (System, the token programs, Memo, compute budget, loaders…). */
-const KNOWN_PROGRAM_IDS = new Set(
-  [
-    '11111111111111111111111111111111',
-    TOKEN_PROGRAM_ID.toBase58(),
-    TOKEN_2022_PROGRAM_ID.toBase58(),
-    ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
-    'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
-    'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
-    'ComputeBudget111111111111111111111111111111',
-    'AddressLookupTab1e1111111111111111111111111',
-    'BPFLoader1111111111111111111111111111111111',
-    'BPFLoader2111111111111111111111111111111111',
-    'BPFLoaderUpgradeab1e11111111111111111111111',
-    'LoaderV411111111111111111111111111111111111',
-    'NativeLoader1111111111111111111111111111111',
-    'Vote111111111111111111111111111111111111111',
-    'Stake11111111111111111111111111111111111111',
-    'Config1111111111111111111111111111111111111',
-    'Ed25519SigVerify111111111111111111111111111',
-    'KeccakSecp256k11111111111111111111111111111',
-    'Secp256r1SigVerify1111111111111111111111111',
-  ],
-);
+const KNOWN_PROGRAM_IDS = new Set([
+  '11111111111111111111111111111111',
+  TOKEN_PROGRAM_ID.toBase58(),
+  TOKEN_2022_PROGRAM_ID.toBase58(),
+  ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+  'ComputeBudget111111111111111111111111111111',
+  'AddressLookupTab1e1111111111111111111111111',
+  'BPFLoader1111111111111111111111111111111111',
+  'BPFLoader2111111111111111111111111111111111',
+  'BPFLoaderUpgradeab1e11111111111111111111111',
+  'LoaderV411111111111111111111111111111111111',
+  'NativeLoader1111111111111111111111111111111',
+  'Vote111111111111111111111111111111111111111',
+  'Stake11111111111111111111111111111111111111',
+  'Config1111111111111111111111111111111111111',
+  'Ed25519SigVerify111111111111111111111111111',
+  'KeccakSecp256k11111111111111111111111111111',
+  'Secp256r1SigVerify1111111111111111111111111',
+]);
 
 /** Every sysvar's address, and the sysvar owner's, starts with these letters (SysvarC1ock…, SysvarRent…). */
 const SYSVAR_PREFIX = 'Sysvar';
 
 /** Why `reference` is not a fresh key, from what is known without the cluster; null when nothing is against it. */
-export function staleReferenceReason(reference: PublicKey, { payer, wallet }: { payer: PublicKey; wallet: PublicKey }): string | null {
+export function staleReferenceReason(
+  reference: PublicKey,
+  { payer, wallet }: { payer: PublicKey; wallet: PublicKey },
+): string | null {
   const text = reference.toBase58();
   if (reference.equals(payer)) return 'is the payer';
   if (reference.equals(wallet)) return 'is the payout wallet';
@@ -58,5 +59,8 @@ export function heldReferenceReason(account: AccountInfo<Buffer> | null): string
 
 /** The 400 of a reference that is not a fresh key. */
 export function staleReference(reason: string): AppError {
-  return new AppError('invalid_request', `\`reference\`: must be a fresh key that no other transaction names; this one ${reason}`);
+  return new AppError(
+    'invalid_request',
+    `\`reference\`: must be a fresh key that no other transaction names; this one ${reason}`,
+  );
 }

@@ -1,9 +1,18 @@
-import { SystemProgram, type BlockhashWithExpiryBlockHeight, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import {
+  SystemProgram,
+  type BlockhashWithExpiryBlockHeight,
+  type PublicKey,
+  type TransactionInstruction,
+} from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from './pay-asset';
 import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { limitFor } from '@/lib/chain/compute-units';
 import { readonly } from '@/lib/chain/account-meta';
-import { associatedTokenAddress, createAssociatedTokenAccountIdempotent, transferCheckedInstruction } from '@/lib/chain/spl-token';
+import {
+  associatedTokenAddress,
+  createAssociatedTokenAccountIdempotent,
+  transferCheckedInstruction,
+} from '@/lib/chain/spl-token';
 import type { PayAsset } from './pay-asset';
 
 /*
@@ -69,7 +78,12 @@ export function payInstructions({ payer, wallet, asset, amount, reference }: Pay
   }
   const { mint, tokenProgram, decimals } = asset;
   // The payout wallet may never have held this token: its account is created if missing (the payer pays the rent).
-  const createDestination = createAssociatedTokenAccountIdempotent({ funder: payer, owner: wallet, mint, tokenProgram });
+  const createDestination = createAssociatedTokenAccountIdempotent({
+    funder: payer,
+    owner: wallet,
+    mint,
+    tokenProgram,
+  });
   const transfer = transferCheckedInstruction({
     source: associatedTokenAddress(payer, mint, tokenProgram),
     mint,

@@ -17,7 +17,12 @@ import { isActiveIdentity, isActiveRow } from '@/lib/features/identity/active';
  * moment (one statement), and counts only while it still does (see reverse-lookup.ts).
  * `checkOwner` asks the chain first where the mirror may lag (owner-on-chain.ts).
  */
-export async function setPrimaryTag(db: Db, input: { owner: string; tag: string | null }, now: Date, checkOwner: OwnerCheck): Promise<PrimaryTag> {
+export async function setPrimaryTag(
+  db: Db,
+  input: { owner: string; tag: string | null },
+  now: Date,
+  checkOwner: OwnerCheck,
+): Promise<PrimaryTag> {
   const { owner, tag } = input;
   if (tag === null) {
     await db.delete(primaryTags).where(eq(primaryTags.owner, owner));

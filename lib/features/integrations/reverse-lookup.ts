@@ -47,9 +47,12 @@ SELECT COALESCE(
 
 /** The tags of `addresses` (at least one), and the slot the mirror reflected in the same snapshot. */
 async function lookUp(db: Db, addresses: readonly string[]): Promise<{ tags: (string | null)[]; indexedSlot: string }> {
-  const rows = await executePrepared<{ address: string; tag: string | null; indexed_slot: string }>(db, 'reverse_lookup_at_slot', REVERSE_LOOKUP_SQL, [
-    addresses,
-  ]);
+  const rows = await executePrepared<{ address: string; tag: string | null; indexed_slot: string }>(
+    db,
+    'reverse_lookup_at_slot',
+    REVERSE_LOOKUP_SQL,
+    [addresses],
+  );
   return { tags: rows.map((row) => row.tag), indexedSlot: rows[0]!.indexed_slot };
 }
 
@@ -68,7 +71,8 @@ const batchedLookUp = perHandle((db: Db) =>
 const NOT_FOUND_MESSAGES: Record<ReverseNotFoundReason, string> = {
   no_tag: 'No tag for this address.',
   blocked: 'No tag for this address: the tags it owns or is the payout wallet of are blocked.',
-  not_indexed: 'No tag for this address yet: the chain holds a tag record for it that the service has not mirrored yet; try again shortly.',
+  not_indexed:
+    'No tag for this address yet: the chain holds a tag record for it that the service has not mirrored yet; try again shortly.',
   primary_not_owned: 'No tag for this address: the primary tag it chose now belongs to another key or was released.',
 };
 
@@ -90,7 +94,10 @@ export async function reverseLookup(
 }
 
 /** POST /v1/reverse: each address (duplicates once) → `@tag` or null. */
-export async function reverseLookupMany(db: Db, addresses: readonly string[]): Promise<AtSlot<Record<string, string | null>>> {
+export async function reverseLookupMany(
+  db: Db,
+  addresses: readonly string[],
+): Promise<AtSlot<Record<string, string | null>>> {
   const unique = [...new Set(addresses)];
   const results: Record<string, string | null> = {};
   if (unique.length === 0) return { value: results, indexedSlot: await readIndexedSlot(db) };

@@ -46,7 +46,10 @@ export async function reverseNotFoundReason(
   address: string,
   now: Date,
 ): Promise<ReverseNotFoundReason> {
-  const [facts] = await executePrepared<ReasonFacts>(db, 'reverse_not_found_reasons', REASONS_SQL, [address, programId.toBase58()]);
+  const [facts] = await executePrepared<ReasonFacts>(db, 'reverse_not_found_reasons', REASONS_SQL, [
+    address,
+    programId.toBase58(),
+  ]);
   if (facts!.blocked) return 'blocked';
   if (facts!.deferred || !caughtUpSince(facts!.caught_up_at, now)) return 'not_indexed';
   return facts!.primary_ended ? 'primary_not_owned' : 'no_tag';

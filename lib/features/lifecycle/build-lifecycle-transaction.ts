@@ -8,7 +8,13 @@ import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { findIdentityRow } from '@/lib/features/identity/queries';
 import { isReservedTag } from '@/lib/core/tag';
 import { type TagRecord } from '@/lib/chain/account';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import {
+  acceptTransferInstruction,
+  cancelTransferInstruction,
+  offerTransferInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/lib/chain/instruction';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { lifecycleLimit } from '@/lib/chain/compute-units';
@@ -125,7 +131,12 @@ function instructionFor(
     case 'set_wallet':
       return setWalletInstruction({ programId, tagRecord, owner: signer, wallet: new PublicKey(operation.wallet) });
     case 'offer_transfer':
-      return offerTransferInstruction({ programId, tagRecord, owner: signer, newOwner: new PublicKey(operation.newOwner) });
+      return offerTransferInstruction({
+        programId,
+        tagRecord,
+        owner: signer,
+        newOwner: new PublicKey(operation.newOwner),
+      });
     case 'cancel_transfer':
       return cancelTransferInstruction({ programId, tagRecord, owner: signer });
     case 'accept_transfer':

@@ -65,7 +65,10 @@ export const TransferState = z
   .object({
     tag: z.string().meta({ description: 'The tag with a leading `@`, as in the identity object.', example: '@alice' }),
     owner: z.string().meta({ description: 'The current owner.' }),
-    pendingOwner: z.string().nullable().meta({ description: 'The key the tag is offered to, or null when no offer stands.' }),
+    pendingOwner: z
+      .string()
+      .nullable()
+      .meta({ description: 'The key the tag is offered to, or null when no offer stands.' }),
   })
   .meta({ id: 'TransferState' });
 export type TransferState = z.infer<typeof TransferState>;
@@ -79,6 +82,9 @@ export const LifecycleCall = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('offer_transfer'), newOwner: nonZeroKey('The key the tag is offered to.') }),
   z.strictObject({ kind: z.literal('cancel_transfer') }),
   z.strictObject({ kind: z.literal('accept_transfer') }),
-  z.strictObject({ kind: z.literal('release_tag'), receiver: nonZeroKey("Receives the record's rent deposit.").optional() }),
+  z.strictObject({
+    kind: z.literal('release_tag'),
+    receiver: nonZeroKey("Receives the record's rent deposit.").optional(),
+  }),
 ]);
 export type LifecycleCall = z.infer<typeof LifecycleCall>;

@@ -44,10 +44,18 @@ export interface FindPaymentsSummary {
 const OPEN_STATUSES = ['pending', 'confirmed'] as const;
 
 const openSince = (now: Date) =>
-  and(inArray(paymentReferences.status, [...OPEN_STATUSES]), gt(paymentReferences.issuedAt, new Date(now.getTime() - OPEN_FOR_MS)));
+  and(
+    inArray(paymentReferences.status, [...OPEN_STATUSES]),
+    gt(paymentReferences.issuedAt, new Date(now.getTime() - OPEN_FOR_MS)),
+  );
 
 /** One pass over the open references, the most overdue first. */
-export async function findPayments({ db, connection, now, limit = REFERENCES_PER_RUN }: FindPaymentsInput): Promise<FindPaymentsSummary> {
+export async function findPayments({
+  db,
+  connection,
+  now,
+  limit = REFERENCES_PER_RUN,
+}: FindPaymentsInput): Promise<FindPaymentsSummary> {
   const summary: FindPaymentsSummary = { checked: 0, confirmed: 0, finalized: 0, invalid: 0, rpcCalls: 0, changed: [] };
   const open = await db
     .select()
@@ -66,7 +74,12 @@ export async function findPayments({ db, connection, now, limit = REFERENCES_PER
   await db
     .update(paymentReferences)
     .set({ checkedAt: now })
-    .where(inArray(paymentReferences.reference, open.map((row) => row.reference)));
+    .where(
+      inArray(
+        paymentReferences.reference,
+        open.map((row) => row.reference),
+      ),
+    );
 
   // Paid but not yet final: one getSignatureStatuses for all of them.
   const unfinal = open.filter((row) => row.status === 'confirmed' && row.signature !== null);
@@ -108,14 +121,24 @@ export async function findPayments({ db, connection, now, limit = REFERENCES_PER
  * Looks one pending reference up. The oldest successful transaction carrying it decides the
  * receipt, once: a later transaction with the same reference changes nothing.
  */
-async function lookUp(db: Db, connection: Connection, row: PaymentReferenceRow, summary: FindPaymentsSummary): Promise<void> {
+async function lookUp(
+  db: Db,
+  connection: Connection,
+  row: PaymentReferenceRow,
+  summary: FindPaymentsSummary,
+): Promise<void> {
   summary.rpcCalls += 1;
   const found = await rpcCall(() => connection.getSignaturesForAddress(new PublicKey(row.reference), {}, 'confirmed'));
   // Newest first: the last successful one is the first payment. A failed transaction paid nothing.
   const first = found.filter((s) => s.err === null).at(-1);
   if (!first) return;
   summary.rpcCalls += 1;
-  const tx = await rpcCall(() => connection.getTransaction(first.signature as TransactionSignature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }));
+  const tx = await rpcCall(() =>
+    connection.getTransaction(first.signature as TransactionSignature, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    }),
+  );
   if (!tx) return; // listed but not yet readable at this node: the next run
   const judgement = validateTransfer(tx, row);
   const status = !judgement.valid ? 'invalid' : first.confirmationStatus === 'finalized' ? 'finalized' : 'confirmed';

@@ -6,7 +6,13 @@ import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
 import { getIdentity } from '@/lib/features/identity/get-identity';
-import { isInitializedMint, MINT_DECIMALS_OFFSET, toBaseUnits, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
+import {
+  isInitializedMint,
+  MINT_DECIMALS_OFFSET,
+  toBaseUnits,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+} from '@/lib/features/integrations/pay-asset';
 import { receiptOf } from './receipt';
 import type { PaymentReceipt, PaymentRequest } from './schemas';
 
@@ -31,7 +37,10 @@ export interface IssuedFor {
  * app that names one again cannot change what it stands for.
  */
 export async function recordReference(db: Db, issued: IssuedFor, now: Date): Promise<void> {
-  await db.insert(paymentReferences).values({ ...issued, issuedAt: now }).onConflictDoNothing();
+  await db
+    .insert(paymentReferences)
+    .values({ ...issued, issuedAt: now })
+    .onConflictDoNothing();
 }
 
 const SOL_DECIMALS = 9;
@@ -41,7 +50,11 @@ async function decimalsOf(asset: string, connection: Connection): Promise<number
   if (asset === 'SOL') return SOL_DECIMALS;
   const account = await rpcCall(() => connection.getAccountInfo(new PublicKey(asset)));
   const token2022 = account?.owner.equals(TOKEN_2022_PROGRAM_ID) ?? false;
-  if (!account || !(account.owner.equals(TOKEN_PROGRAM_ID) || token2022) || !isInitializedMint(account.data, token2022)) {
+  if (
+    !account ||
+    !(account.owner.equals(TOKEN_PROGRAM_ID) || token2022) ||
+    !isInitializedMint(account.data, token2022)
+  ) {
     throw new AppError('invalid_request', '`asset`: must be `SOL` or the address of an SPL token mint on this cluster');
   }
   return account.data[MINT_DECIMALS_OFFSET]!;
@@ -63,7 +76,10 @@ export async function issuePayment(
   const identity = await getIdentity(db, request.tag);
   const decimals = await decimalsOf(request.asset, connection);
   if (toBaseUnits(request.amount, decimals) === null) {
-    throw new AppError('invalid_request', `\`amount\`: must be a positive number with at most ${decimals} decimal places`);
+    throw new AppError(
+      'invalid_request',
+      `\`amount\`: must be a positive number with at most ${decimals} decimal places`,
+    );
   }
   const issued: IssuedFor = {
     reference: newReference().toBase58(),
@@ -81,5 +97,19 @@ export async function issuePayment(
     amount: issued.amount,
     reference: issued.reference,
   });
-  return { reference: issued.reference, url, receipt: receiptOf({ ...issued, issuedAt: now, status: 'pending', signature: null, slot: null, payer: null, paidAt: null, reason: null, checkedAt: null }) };
+  return {
+    reference: issued.reference,
+    url,
+    receipt: receiptOf({
+      ...issued,
+      issuedAt: now,
+      status: 'pending',
+      signature: null,
+      slot: null,
+      payer: null,
+      paidAt: null,
+      reason: null,
+      checkedAt: null,
+    }),
+  };
 }

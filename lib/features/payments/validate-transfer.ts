@@ -42,10 +42,12 @@ export function validateTransfer(tx: VersionedTransactionResponse, expected: Exp
   const payer = keys[0] ?? null;
   if (!meta) return { valid: false, reason: 'the transaction has no status metadata', payer };
   if (meta.err) return { valid: false, reason: 'the transaction failed', payer };
-  if (!keys.includes(expected.reference)) return { valid: false, reason: 'the reference is not an account of the transaction', payer };
+  if (!keys.includes(expected.reference))
+    return { valid: false, reason: 'the reference is not an account of the transaction', payer };
   const amount = toBaseUnits(expected.amount, expected.decimals)!;
   const unit = expected.asset === 'SOL' ? 'SOL' : `of mint ${expected.asset}`;
-  const received = expected.asset === 'SOL' ? solReceived(keys, meta, expected.recipient) : tokenReceived(meta, expected);
+  const received =
+    expected.asset === 'SOL' ? solReceived(keys, meta, expected.recipient) : tokenReceived(meta, expected);
   if (typeof received === 'string') return { valid: false, reason: received, payer };
   if (received !== amount) {
     return {
@@ -72,8 +74,11 @@ function tokenReceived(meta: Meta, { recipient, asset }: Expected): bigint | str
   const post = meta.postTokenBalances ?? [];
   const owned = [...pre, ...post].filter((b) => b.owner === recipient);
   if (owned.length === 0) return 'the transaction does not pay the recipient (wrong recipient)';
-  if (!owned.some((b) => b.mint === asset)) return `the recipient received another token, not mint ${asset} (wrong mint)`;
+  if (!owned.some((b) => b.mint === asset))
+    return `the recipient received another token, not mint ${asset} (wrong mint)`;
   const sum = (balances: typeof pre) =>
-    balances.filter((b) => b.owner === recipient && b.mint === asset).reduce((total, b) => total + BigInt(b.uiTokenAmount.amount), 0n);
+    balances
+      .filter((b) => b.owner === recipient && b.mint === asset)
+      .reduce((total, b) => total + BigInt(b.uiTokenAmount.amount), 0n);
   return sum(post) - sum(pre);
 }

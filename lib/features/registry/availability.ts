@@ -2,7 +2,12 @@ import { PublicKey, SystemProgram, SYSVAR_CLOCK_PUBKEY, type AccountInfo, type C
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
-import { findSkeletonMates, lookalikeWarning, protectedLookalike, type Lookalike } from '@/lib/features/identity/lookalikes';
+import {
+  findSkeletonMates,
+  lookalikeWarning,
+  protectedLookalike,
+  type Lookalike,
+} from '@/lib/features/identity/lookalikes';
 import { displayTag, isReservedTag, normalizePathTag } from '@/lib/core/tag';
 import { findTagRecordAddress } from '@/lib/chain/pda';
 import { isResting, recordAt, restEndsAt } from '@/lib/chain/record-states';
@@ -31,7 +36,13 @@ export interface TagCheck {
  * index, which finds the tag's own row and its look-alikes together. `tag` must be
  * canonical. 503 when the cluster is down.
  */
-export async function checkTag(db: Db, connection: Connection, programId: PublicKey, tag: string, caller?: string): Promise<TagCheck> {
+export async function checkTag(
+  db: Db,
+  connection: Connection,
+  programId: PublicKey,
+  tag: string,
+  caller?: string,
+): Promise<TagCheck> {
   const [pda] = findTagRecordAddress(tag, programId);
   if (isReservedTag(tag)) return { reason: 'reserved', pda, lookalikes: [] };
   const { own, lookalikes } = await findSkeletonMates(db, tag);
@@ -42,7 +53,8 @@ export async function checkTag(db: Db, connection: Connection, programId: Public
   if (record && isResting(record)) {
     if (caller !== undefined && record.owner.equals(new PublicKey(caller))) return { reason: null, pda, lookalikes };
     const until = restEndsAt(record);
-    if ((await chainTime(connection)) < until) return { reason: 'quarantined', until: new Date(Number(until) * 1000).toISOString(), pda, lookalikes };
+    if ((await chainTime(connection)) < until)
+      return { reason: 'quarantined', until: new Date(Number(until) * 1000).toISOString(), pda, lookalikes };
     return { reason: null, pda, lookalikes };
   }
   return { reason: account && inUse(account) ? 'taken' : null, pda, lookalikes };

@@ -133,7 +133,13 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
       const now = lastClaim;
       const free = CONCURRENCY - running.size;
       if (failure === null && now < stopAt && free > 0) {
-        const claimed = await claimDue(pass, { holder, leaseMs, limit: free, healthyOnly: now >= claimUntil, except: failedHere }).catch((err: unknown) => {
+        const claimed = await claimDue(pass, {
+          holder,
+          leaseMs,
+          limit: free,
+          healthyOnly: now >= claimUntil,
+          except: failedHere,
+        }).catch((err: unknown) => {
           failure = err; // stop taking up subscriptions; the ones under way finish and release theirs
           return [];
         });
@@ -174,7 +180,12 @@ export async function deliverWebhooks(pass: DeliveryPass): Promise<DeliverySumma
 }
 
 /** Renews every lease in `leases` each RENEW_EVERY_MS, in one statement, until stopped. */
-function renewLeases(pass: DeliveryPass, holder: string, leaseMs: number, leases: Map<string, Lease>): { stop: () => void } {
+function renewLeases(
+  pass: DeliveryPass,
+  holder: string,
+  leaseMs: number,
+  leases: Map<string, Lease>,
+): { stop: () => void } {
   const s = webhookSubscriptions;
   let busy = false;
   const timer = setInterval(() => {
@@ -216,7 +227,13 @@ const targetOf = (url: string) => sql.raw(`substring(${url} from '^[a-z][a-z0-9+
  */
 async function claimDue(
   pass: DeliveryPass,
-  { holder, leaseMs, limit, healthyOnly, except }: { holder: string; leaseMs: number; limit: number; healthyOnly: boolean; except: string[] },
+  {
+    holder,
+    leaseMs,
+    limit,
+    healthyOnly,
+    except,
+  }: { holder: string; leaseMs: number; limit: number; healthyOnly: boolean; except: string[] },
 ): Promise<WebhookSubscriptionRow[]> {
   const now = pass.clock();
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -230,7 +247,14 @@ async function claimDue(
       WHERE w.disabled_at IS NULL AND w.next_attempt_at <= ${at}
         AND (w.leased_until IS NULL OR w.leased_until < ${at})
         ${healthyOnly ? sql`AND w.failures = 0` : sql``}
-        ${except.length ? sql`AND w.id NOT IN (${sql.join(except.map((id) => sql`${id}`), sql`, `)})` : sql``}
+        ${
+          except.length
+            ? sql`AND w.id NOT IN (${sql.join(
+                except.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : sql``
+        }
         AND EXISTS (
           SELECT 1 FROM ${e} ev
           WHERE (ev.xid, ev.id) > (w.cursor_xid, w.cursor_id) AND ev.xid < pg_snapshot_xmin(pg_current_snapshot())
@@ -265,11 +289,17 @@ async function takeTurn(
   let failure: Attempt | null = null;
   const turnEnd = Math.min(performance.now() + TURN_MS, stopAt);
   // An attempt starts only while the lease covers it whole, with a second to spare.
-  const mayAttempt = () => !lease.lost && lease.confirmedUntil - performance.now() >= timeoutMs + 1_000 && performance.now() < turnEnd;
+  const mayAttempt = () =>
+    !lease.lost && lease.confirmedUntil - performance.now() >= timeoutMs + 1_000 && performance.now() < turnEnd;
   try {
     const target = new URL(row.url);
     const only = row.tags ? new Set(row.tags.map((t) => `@${t}`)) : null;
-    const secrets = [row.secret, ...(row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > pass.clock() ? [row.previousSecret] : [])];
+    const secrets = [
+      row.secret,
+      ...(row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > pass.clock()
+        ? [row.previousSecret]
+        : []),
+    ];
     reading: while (mayAttempt()) {
       const page = await readPlacedEvents(pass.db, { after: cursor, limit: PAGE_SIZE, maxBytes: FEED_PAGE_MAX_BYTES });
       for (const { event, position } of page) {
@@ -283,7 +313,12 @@ async function takeTurn(
         const at = pass.clock();
         const answer = await sendToTarget(
           target,
-          { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(secrets, String(event.id), at, body) }, body, timeoutMs },
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...signedHeaders(secrets, String(event.id), at, body) },
+            body,
+            timeoutMs,
+          },
           pass.config,
         );
         const attempt = { ...answer, eventId: event.id, at };
@@ -301,7 +336,10 @@ async function takeTurn(
     console.warn(`webhooks: ${row.id}: delivery stopped:`, err instanceof Error ? err.message : err);
   }
   const outcome = await settle(pass, row, holder, cursor, failure, attempts).catch((err) => {
-    console.warn(`webhooks: ${row.id}: could not record the turn (its lease runs out instead):`, err instanceof Error ? err.message : err);
+    console.warn(
+      `webhooks: ${row.id}: could not record the turn (its lease runs out instead):`,
+      err instanceof Error ? err.message : err,
+    );
     return { disabled: false };
   });
   return { delivered: attempts.length - (failure ? 1 : 0), failed: failure !== null, disabled: outcome.disabled };
@@ -351,7 +389,11 @@ async function settle(
     .set({ cursorXid: cursor.xid, cursorId: cursor.id, ...schedule, ...released })
     .where(and(eq(s.id, row.id), eq(s.epoch, row.epoch), eq(s.leaseHolder, holder)))
     .returning({ id: s.id });
-  if (written.length === 0) await pass.db.update(s).set(released).where(and(eq(s.id, row.id), eq(s.leaseHolder, holder)));
+  if (written.length === 0)
+    await pass.db
+      .update(s)
+      .set(released)
+      .where(and(eq(s.id, row.id), eq(s.leaseHolder, holder)));
   if (attempts.length > 0) {
     for (let i = 0; i < attempts.length; i += 1000) {
       await pass.db

@@ -20,13 +20,22 @@ const SubscriptionTag = z.string().transform((value, ctx) => {
 /** POST /v1/webhooks */
 export const CreateWebhookRequest = z
   .strictObject({
-    url: z.string().max(2048).meta({ description: 'Where to POST each event: https on port 443, a public host, answering without a redirect', example: 'https://hooks.example.org/tags' }),
+    url: z
+      .string()
+      .max(2048)
+      .meta({
+        description: 'Where to POST each event: https on port 443, a public host, answering without a redirect',
+        example: 'https://hooks.example.org/tags',
+      }),
     tags: z
       .array(SubscriptionTag)
       .min(1)
       .max(MAX_SUBSCRIPTION_TAGS)
       .optional()
-      .meta({ description: `Only the events of these tags (\`alice\` or \`@alice\`, up to ${MAX_SUBSCRIPTION_TAGS}); omit for every change`, example: ['@alice'] }),
+      .meta({
+        description: `Only the events of these tags (\`alice\` or \`@alice\`, up to ${MAX_SUBSCRIPTION_TAGS}); omit for every change`,
+        example: ['@alice'],
+      }),
   })
   .meta({ id: 'CreateWebhookRequest' });
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
@@ -34,12 +43,18 @@ export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 /** POST /v1/webhooks/{id}/replay */
 export const ReplayWebhookRequest = z
   .strictObject({ after: FeedCursor })
-  .meta({ id: 'ReplayWebhookRequest', description: 'Deliver again every event after this feed cursor (`0-0`: from the start)' });
+  .meta({
+    id: 'ReplayWebhookRequest',
+    description: 'Deliver again every event after this feed cursor (`0-0`: from the start)',
+  });
 
-export const WebhookIdParam = z.string().meta({ description: 'The subscription id', example: 'wh_5f0c6a1e9d3b47a2c8e1f00d', param: { id: 'webhookId' } });
+export const WebhookIdParam = z
+  .string()
+  .meta({ description: 'The subscription id', example: 'wh_5f0c6a1e9d3b47a2c8e1f00d', param: { id: 'webhookId' } });
 
 const State = z.enum(['active', 'failing', 'disabled']).meta({
-  description: '`active`: delivering. `failing`: the last attempt failed, retrying with backoff. `disabled`: gave up (see `disabledReason`); replay to start again.',
+  description:
+    '`active`: delivering. `failing`: the last attempt failed, retrying with backoff. `disabled`: gave up (see `disabledReason`); replay to start again.',
 });
 
 /** A subscription as its owner sees it (never its secret). */
@@ -47,13 +62,21 @@ export const Webhook = z
   .object({
     id: WebhookIdParam,
     url: z.string(),
-    tags: z.array(z.string()).nullable().meta({ description: 'The tags it is limited to (`@alice`), or null for every change' }),
+    tags: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'The tags it is limited to (`@alice`), or null for every change' }),
     createdAt: z.iso.datetime({ precision: 3 }),
     state: State,
-    cursor: z.string().meta({ description: 'The feed cursor after the last event delivered (as `next` of GET /v1/events)' }),
+    cursor: z
+      .string()
+      .meta({ description: 'The feed cursor after the last event delivered (as `next` of GET /v1/events)' }),
     failures: z.number().int().meta({ description: 'Consecutive failed attempts' }),
     failingSince: z.iso.datetime({ precision: 3 }).nullable(),
-    nextAttemptAt: z.iso.datetime({ precision: 3 }).nullable().meta({ description: 'When the next attempt is due; null once disabled' }),
+    nextAttemptAt: z.iso
+      .datetime({ precision: 3 })
+      .nullable()
+      .meta({ description: 'When the next attempt is due; null once disabled' }),
     lastError: z.string().nullable(),
     disabledReason: z.string().nullable(),
   })
@@ -74,14 +97,20 @@ export const DeliveryAttempt = z
   .object({
     eventId: z.number().int().meta({ description: 'The event (its `id`, the `webhook-id` header)' }),
     attemptedAt: z.iso.datetime({ precision: 3 }),
-    status: z.number().int().nullable().meta({ description: 'The HTTP status the target answered; null when none came' }),
+    status: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The HTTP status the target answered; null when none came' }),
     latencyMs: z.number().int(),
     error: z.string().nullable().meta({ description: 'Why it failed; null when the target answered 2xx' }),
   })
   .meta({ id: 'DeliveryAttempt' });
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 
-export const DeliveryAttemptList = z.object({ deliveries: z.array(DeliveryAttempt) }).meta({ id: 'DeliveryAttemptList' });
+export const DeliveryAttemptList = z
+  .object({ deliveries: z.array(DeliveryAttempt) })
+  .meta({ id: 'DeliveryAttemptList' });
 
 /** The `{id}` path parameter of /v1/webhooks/{id}…, as documented. */
 export const webhookPath = { path: z.object({ id: WebhookIdParam }) };

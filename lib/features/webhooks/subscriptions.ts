@@ -70,9 +70,15 @@ export async function createWebhook(
   const secret = newSigningSecret();
   const row = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${WEBHOOK_OWNER_LOCK}::int, hashtext(${owner}))`);
-    const [{ held }] = await tx.select({ held: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.owner, owner));
+    const [{ held }] = await tx
+      .select({ held: count() })
+      .from(webhookSubscriptions)
+      .where(eq(webhookSubscriptions.owner, owner));
     if (held >= MAX_SUBSCRIPTIONS_PER_OWNER) {
-      throw new AppError('conflict', `An owner may hold ${MAX_SUBSCRIPTIONS_PER_OWNER} webhook subscriptions; delete one first.`);
+      throw new AppError(
+        'conflict',
+        `An owner may hold ${MAX_SUBSCRIPTIONS_PER_OWNER} webhook subscriptions; delete one first.`,
+      );
     }
     const head: FeedPosition = await feedHead(tx);
     const [created] = await tx
@@ -98,11 +104,16 @@ export async function createWebhook(
 const WEBHOOK_OWNER_LOCK = 0x7768;
 
 export async function listWebhooks(db: Db, owner: string): Promise<Webhook[]> {
-  const rows = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.owner, owner)).orderBy(webhookSubscriptions.createdAt);
+  const rows = await db
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.owner, owner))
+    .orderBy(webhookSubscriptions.createdAt);
   return rows.map(toWebhook);
 }
 
-const owned = (owner: string, id: string) => and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.owner, owner));
+const owned = (owner: string, id: string) =>
+  and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.owner, owner));
 
 export async function deleteWebhook(db: Db, owner: string, id: string): Promise<void> {
   const gone = await db.delete(webhookSubscriptions).where(owned(owner, id)).returning({ id: webhookSubscriptions.id });
@@ -114,7 +125,12 @@ export async function deleteWebhook(db: Db, owner: string, id: string): Promise<
  * signature in `webhook-signature`) for PREVIOUS_SECRET_GRACE_MS, so the receiver can switch
  * without losing a delivery.
  */
-export async function rotateWebhookSecret(db: Db, owner: string, id: string, now: Date): Promise<Webhook & { secret: string }> {
+export async function rotateWebhookSecret(
+  db: Db,
+  owner: string,
+  id: string,
+  now: Date,
+): Promise<Webhook & { secret: string }> {
   const secret = newSigningSecret();
   const [row] = await db
     .update(webhookSubscriptions)
@@ -134,7 +150,13 @@ export async function rotateWebhookSecret(db: Db, owner: string, id: string, now
  * a disabled subscription starts again. A delivery pass under way finishes without writing its
  * cursor over this one (`epoch`).
  */
-export async function replayWebhook(db: Db, owner: string, id: string, after: FeedPosition, now: Date): Promise<Webhook> {
+export async function replayWebhook(
+  db: Db,
+  owner: string,
+  id: string,
+  after: FeedPosition,
+  now: Date,
+): Promise<Webhook> {
   const [row] = await db
     .update(webhookSubscriptions)
     .set({
@@ -163,7 +185,13 @@ export async function listDeliveries(db: Db, owner: string, id: string): Promise
     .where(eq(webhookDeliveries.subscriptionId, id))
     .orderBy(desc(webhookDeliveries.id))
     .limit(SHOWN_DELIVERIES);
-  return rows.map((r) => ({ eventId: r.eventId, attemptedAt: r.attemptedAt.toISOString(), status: r.status, latencyMs: r.latencyMs, error: r.error }));
+  return rows.map((r) => ({
+    eventId: r.eventId,
+    attemptedAt: r.attemptedAt.toISOString(),
+    status: r.status,
+    latencyMs: r.latencyMs,
+    error: r.error,
+  }));
 }
 
 /** A subscription id from a path: malformed is the same 404 as unknown. */

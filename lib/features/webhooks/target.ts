@@ -81,7 +81,12 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export function sendToTarget(
   url: URL,
-  { method, headers, body, timeoutMs }: { method: 'POST' | 'HEAD'; headers: Record<string, string>; body?: string; timeoutMs: number },
+  {
+    method,
+    headers,
+    body,
+    timeoutMs,
+  }: { method: 'POST' | 'HEAD'; headers: Record<string, string>; body?: string; timeoutMs: number },
   policy: TargetPolicy,
 ): Promise<TargetAnswer> {
   const started = performance.now();
@@ -111,15 +116,30 @@ export function sendToTarget(
         method,
         agent: https ? pool.https : pool.http,
         ...(policy.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),
-        headers: { 'user-agent': 'identity-tag-service-webhooks/1', ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+        headers: {
+          'user-agent': 'identity-tag-service-webhooks/1',
+          ...headers,
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
       },
-      (res) => drain(res).then(() => settle(answer(res.statusCode ?? null, statusError(res.statusCode ?? 0))), (err: Error) => settle(answer(res.statusCode ?? null, err.message))),
+      (res) =>
+        drain(res).then(
+          () => settle(answer(res.statusCode ?? null, statusError(res.statusCode ?? 0))),
+          (err: Error) => settle(answer(res.statusCode ?? null, err.message)),
+        ),
     );
     const deadline = setTimeout(() => {
       settle(answer(null, `no answer within ${timeoutMs} ms`));
       req.destroy();
     }, timeoutMs);
-    req.on('error', (err) => settle(answer(null, err instanceof NonPublicAddressError ? `${REFUSED} ${hostRefused(url.hostname)}` : err.message || String(err))));
+    req.on('error', (err) =>
+      settle(
+        answer(
+          null,
+          err instanceof NonPublicAddressError ? `${REFUSED} ${hostRefused(url.hostname)}` : err.message || String(err),
+        ),
+      ),
+    );
     req.end(body);
   });
 }

@@ -14,10 +14,15 @@ export const IDENTITY_CHANGE_WEBHOOK: ZodOpenApiOperationObject = {
   security: [],
   requestParams: {
     header: z.object({
-      'webhook-id': z.string().meta({ description: 'The event id: the same for every attempt of one event', example: '318' }),
-      'webhook-timestamp': z.string().meta({ description: 'Unix seconds when this attempt was signed', example: '1764100000' }),
+      'webhook-id': z
+        .string()
+        .meta({ description: 'The event id: the same for every attempt of one event', example: '318' }),
+      'webhook-timestamp': z
+        .string()
+        .meta({ description: 'Unix seconds when this attempt was signed', example: '1764100000' }),
       'webhook-signature': z.string().meta({
-        description: 'Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per secret in use (two for a day after a rotation)',
+        description:
+          'Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per secret in use (two for a day after a rotation)',
         example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
       }),
     }),
@@ -25,6 +30,9 @@ export const IDENTITY_CHANGE_WEBHOOK: ZodOpenApiOperationObject = {
   requestBody: { required: true, content: { 'application/json': { schema: IdentityEvent } } },
   responses: {
     '2XX': { description: 'Any 2xx acknowledges the event' },
-    default: { description: 'Any other answer (a redirect, a 4xx, a 5xx) or none within the timeout is a failed attempt, retried with backoff' },
+    default: {
+      description:
+        'Any other answer (a redirect, a 4xx, a 5xx) or none within the timeout is a failed attempt, retried with backoff',
+    },
   },
 };

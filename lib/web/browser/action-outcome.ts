@@ -8,7 +8,8 @@ import 'client-only';
 import { ServiceError } from './client-errors';
 
 /** `Code`: lib/web/server/server-action.ts narrows it to the envelope's codes; the browser reads any string. */
-export type ActionOutcome<T, Code extends string = string> = { ok: true; data: T } | { ok: false; error: { code: Code; message: string } };
+export type ActionOutcome<T, Code extends string = string> =
+  { ok: true; data: T } | { ok: false; error: { code: Code; message: string } };
 
 /** The action's data, or its error as a ServiceError (classified by its envelope code). */
 export function unwrapAction<T>(outcome: ActionOutcome<T>): T {

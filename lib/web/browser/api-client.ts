@@ -13,7 +13,11 @@ async function serviceErrorOf(res: Response): Promise<ServiceError> {
   } catch {
     // not JSON
   }
-  return new ServiceError(res.status === 429 ? 'rate_limited' : 'unknown', `The server answered ${res.status}.`, res.status);
+  return new ServiceError(
+    res.status === 429 ? 'rate_limited' : 'unknown',
+    `The server answered ${res.status}.`,
+    res.status,
+  );
 }
 
 /** A wallet's "no" (Wallet Standard / EIP-1193 style 4001, or the words wallets use). */
@@ -48,7 +52,10 @@ const SYNC_DELAY_MS = 1000;
  * when `goneIsDone` and the tag no longer exists (404 after a release). Throws a ServiceError
  * for any other answer, IndexPendingError when it stays pending.
  */
-export async function syncTransaction(signature: string, options: { goneIsDone?: boolean } = {}): Promise<Identity | null> {
+export async function syncTransaction(
+  signature: string,
+  options: { goneIsDone?: boolean } = {},
+): Promise<Identity | null> {
   for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, SYNC_DELAY_MS));
     const res = await fetch('/v1/sync', {

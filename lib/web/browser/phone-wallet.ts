@@ -20,7 +20,13 @@ const PHONE_USER_AGENT = /\b(iPhone|iPad|iPod|Android)\b/i;
  * in a test. `walletDetected` is whether any real wallet (not the localnet test wallet, not
  * Mobile Wallet Adapter) reports itself installed.
  */
-export function isPhoneWithoutWallet({ userAgent, walletDetected }: { userAgent: string; walletDetected: boolean }): boolean {
+export function isPhoneWithoutWallet({
+  userAgent,
+  walletDetected,
+}: {
+  userAgent: string;
+  walletDetected: boolean;
+}): boolean {
   return !walletDetected && PHONE_USER_AGENT.test(userAgent);
 }
 

@@ -16,7 +16,10 @@ export function profileValues(identity: Partial<Record<EditableProfileKey, strin
  * The patch to send: only the fields that changed, an emptied field as `null` (cleared),
  * so a save never rewrites a field someone else changed meanwhile.
  */
-export function profilePatch(saved: ProfileValues, edited: ProfileValues): Partial<Record<EditableProfileKey, string | null>> {
+export function profilePatch(
+  saved: ProfileValues,
+  edited: ProfileValues,
+): Partial<Record<EditableProfileKey, string | null>> {
   const patch: Partial<Record<EditableProfileKey, string | null>> = {};
   for (const key of EDITABLE_PROFILE_KEYS) {
     if (edited[key] === saved[key]) continue;

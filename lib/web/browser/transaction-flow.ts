@@ -111,7 +111,12 @@ export function flowReducer(state: FlowState, event: FlowEvent): FlowState {
     }
     case 'fail':
       if (state.status !== 'running' || state.step !== event.step) return state;
-      return { status: 'failed', step: event.step, failure: event.failure, retryAt: retryStepFor(event.step, event.failure.kind) };
+      return {
+        status: 'failed',
+        step: event.step,
+        failure: event.failure,
+        retryAt: retryStepFor(event.step, event.failure.kind),
+      };
     case 'retry':
       return state.status === 'failed' && state.retryAt
         ? { status: 'running', step: resumableStep(state.retryAt, event.have) }
@@ -176,7 +181,8 @@ export const FAILURE_MESSAGES: Readonly<Record<FailureKind, string>> = {
   'wallet-rejected': 'You declined the request in your wallet. Nothing was sent.',
   'wallet-unavailable': 'The wallet is not connected or cannot sign transactions. Connect it and try again.',
   'another-signer': 'Another account must sign this transaction too. Switch to it in your wallet, then continue.',
-  'blockhash-expired': 'The transaction expired before it landed (its blockhash is too old). A retry builds a fresh one.',
+  'blockhash-expired':
+    'The transaction expired before it landed (its blockhash is too old). A retry builds a fresh one.',
   conflict: 'The tag changed in the meantime, so this cannot be done now.',
   forbidden: 'The signed-in wallet may not do this for this tag.',
   'not-found': 'This tag does not exist (any more).',
@@ -232,7 +238,11 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
   }
   if (err instanceof AnotherSignerNeededError) return 'another-signer';
   if (err instanceof TransactionRefusedError || isUserRejection(err)) return 'wallet-rejected';
-  if (err instanceof WalletNotConnectedError || err instanceof WalletCannotSignError || err instanceof WalletMismatchError) {
+  if (
+    err instanceof WalletNotConnectedError ||
+    err instanceof WalletCannotSignError ||
+    err instanceof WalletMismatchError
+  ) {
     return 'wallet-unavailable';
   }
   if (err instanceof Error && WALLET_GONE.has(err.name)) return 'wallet-unavailable';

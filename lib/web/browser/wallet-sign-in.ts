@@ -25,7 +25,9 @@ export interface SignInWallet {
   /** The connected account, base58, or null. */
   address: string | null;
   /** `solana:signIn`, present only when the wallet offers it. */
-  signIn?: (input: SignInInput) => Promise<{ signedMessage: Uint8Array; signature: Uint8Array; signatureType?: string }>;
+  signIn?: (
+    input: SignInInput,
+  ) => Promise<{ signedMessage: Uint8Array; signature: Uint8Array; signatureType?: string }>;
   signMessage?: (message: Uint8Array) => Promise<Uint8Array>;
 }
 
@@ -70,7 +72,8 @@ export async function signChallenge(wallet: SignInWallet, challenge: string): Pr
     const signature = await wallet.signMessage!(new TextEncoder().encode(challenge));
     return { pubkey, message: challenge, signature: bs58.encode(signature), method };
   } catch (err) {
-    if (!(err instanceof SignedMessageMismatchError) && isUserRejection(err)) throw new SignInRefusedError({ cause: err });
+    if (!(err instanceof SignedMessageMismatchError) && isUserRejection(err))
+      throw new SignInRefusedError({ cause: err });
     throw err;
   }
 }
@@ -78,8 +81,10 @@ export async function signChallenge(wallet: SignInWallet, challenge: string): Pr
 /** next-auth's `signIn()` answer as our errors: a refusal, the rate limit or the service down. */
 export function sessionErrorOf(result: { ok: boolean; error: string | null } | undefined): Error | null {
   if (result?.ok && !result.error) return null;
-  if (result?.error === SIGN_IN_RATE_LIMITED) return new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429);
-  if (result?.error === SIGN_IN_UNAVAILABLE) return new ServiceError('service_unavailable', 'Sign-in is briefly unavailable; try again shortly.', 503);
+  if (result?.error === SIGN_IN_RATE_LIMITED)
+    return new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute.', 429);
+  if (result?.error === SIGN_IN_UNAVAILABLE)
+    return new ServiceError('service_unavailable', 'Sign-in is briefly unavailable; try again shortly.', 503);
   return new SignInRejectedError();
 }
 

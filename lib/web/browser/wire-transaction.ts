@@ -30,7 +30,8 @@ export function blockhashOf(tx: WireTransaction): string {
  */
 export function signedWireBytes(tx: WireTransaction): Uint8Array {
   if (tx instanceof Transaction) return tx.serialize();
-  if (tx.signatures.some((s) => s.every((b) => b === 0))) throw new Error('The wallet left a required signature empty.');
+  if (tx.signatures.some((s) => s.every((b) => b === 0)))
+    throw new Error('The wallet left a required signature empty.');
   return tx.serialize();
 }
 
@@ -53,9 +54,11 @@ export function keepSignature(into: WireTransaction, signed: WireTransaction, ke
     into.addSignature(key, signature);
     return;
   }
-  if (!(into instanceof VersionedTransaction) || !(signed instanceof VersionedTransaction)) throw new Error('The wallet changed the transaction.');
+  if (!(into instanceof VersionedTransaction) || !(signed instanceof VersionedTransaction))
+    throw new Error('The wallet changed the transaction.');
   const index = into.message.staticAccountKeys.findIndex((k) => k.equals(key));
   const signature = signed.signatures[index];
-  if (index < 0 || !signature || signature.every((b) => b === 0)) throw new Error('The wallet did not sign the transaction.');
+  if (index < 0 || !signature || signature.every((b) => b === 0))
+    throw new Error('The wallet did not sign the transaction.');
   into.signatures[index] = signature;
 }

@@ -30,13 +30,21 @@ export async function fetchAvatarImage(url: string): Promise<AvatarImage | null>
   } catch {
     return null;
   }
-  if (target.protocol !== 'https:' || (target.port !== '' && target.port !== '443') || target.username || target.password) return null;
+  if (
+    target.protocol !== 'https:' ||
+    (target.port !== '' && target.port !== '443') ||
+    target.username ||
+    target.password
+  )
+    return null;
   const literal = literalAddressOf(target);
   if (literal && !isPublicAddress(literal)) return null;
   try {
     return await new Promise<AvatarImage | null>((resolve, reject) => {
-      const req = get(target, { lookup: publicOnlyLookup, timeout: AVATAR_TIMEOUT_MS, headers: { accept: AVATAR_TYPES.join(', ') } }, (res) =>
-        readImage(res).then(resolve, reject),
+      const req = get(
+        target,
+        { lookup: publicOnlyLookup, timeout: AVATAR_TIMEOUT_MS, headers: { accept: AVATAR_TYPES.join(', ') } },
+        (res) => readImage(res).then(resolve, reject),
       );
       const deadline = setTimeout(() => req.destroy(new Error('avatar fetch timed out')), AVATAR_TIMEOUT_MS);
       req.on('close', () => clearTimeout(deadline));

@@ -17,7 +17,6 @@ declare module 'next-auth' {
   }
 }
 
-
 let cached: NextAuthOptions | undefined;
 
 /**
@@ -59,7 +58,12 @@ export function getAuthOptions(): NextAuthOptions {
             // The same entry point, bucket and statement as /v1/auth/verify: one budget.
             const headers = new Headers(req.headers as Record<string, string> | undefined);
             const ticket = rateLimitTicket(services, 'auth', headers, new Date());
-            const { pubkey } = await verifySignIn(authDb, attempt, [config.authDomain, ...config.extraAuthDomains], ticket);
+            const { pubkey } = await verifySignIn(
+              authDb,
+              attempt,
+              [config.authDomain, ...config.extraAuthDomains],
+              ticket,
+            );
             return { id: pubkey };
           } catch (err) {
             const known = toAppError(err);

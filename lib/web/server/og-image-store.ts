@@ -24,7 +24,10 @@ export type DrawnIdentity = Pick<Identity, 'tag' | 'displayName' | 'bio' | 'veri
 
 /** The version of the image of `identity`: 22 base64url characters of a SHA-256. */
 export function ogImageVersion({ tag, displayName, bio, verified, merchant }: DrawnIdentity): string {
-  return createHash('sha256').update(JSON.stringify([OG_IMAGE_DRAWING, tag, displayName, bio, verified, merchant])).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify([OG_IMAGE_DRAWING, tag, displayName, bio, verified, merchant]))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 // On globalThis: one store per process, whichever chunk serves the route.

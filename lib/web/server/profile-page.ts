@@ -32,27 +32,52 @@ function namesTag(segment: string): boolean {
 }
 
 /** The answer to GET /{segment}: the profile of the tag it names, or the not-found page. */
-export async function profilePageResponse(req: Request, segment: string, { db, config }: { db: Db; config: Config }): Promise<Response> {
+export async function profilePageResponse(
+  req: Request,
+  segment: string,
+  { db, config }: { db: Db; config: Config },
+): Promise<Response> {
   const security = pageSecurityHeaders(pagePolicyOf(config));
   try {
     // Both reads at once; the warnings are decided per view, from the signals and the time.
-    const [identity, signals] = namesTag(segment) ? await Promise.all([loadPublicIdentity(db, segment), loadSignalFacts(db, segment)]) : [null, null];
+    const [identity, signals] = namesTag(segment)
+      ? await Promise.all([loadPublicIdentity(db, segment), loadSignalFacts(db, segment)])
+      : [null, null];
     if (!identity) {
       const page = pageDocument({ title: 'Not found', head: NOT_FOUND_HEAD, main: notFoundContentHtml() });
-      return new Response(page, { status: 404, headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, ...security } });
+      return new Response(page, {
+        status: 404,
+        headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, ...security },
+      });
     }
     const { title, head } = profileHeadHtml(identity, config.appUrl);
     const warnings = signals ? payerWarnings(signals, new Date()) : [];
-    const page = pageDocument({ title, head, main: await profileViewHtml(identity, config.solana.cluster, warnings), script: true });
+    const page = pageDocument({
+      title,
+      head,
+      main: await profileViewHtml(identity, config.solana.cluster, warnings),
+      script: true,
+    });
     return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
   } catch (err) {
     const busy = isPoolBusy(err);
     if (!busy && !isDatabaseUnavailable(err)) throw err;
-    logger.warn({ err }, busy ? 'load shedding: every database connection of the pool is busy' : 'database unavailable');
-    const main = html`<h1>Something went wrong</h1><p class="lead">This page cannot be shown right now. Nothing you did caused it; please try again in a moment.</p>`;
+    logger.warn(
+      { err },
+      busy ? 'load shedding: every database connection of the pool is busy' : 'database unavailable',
+    );
+    const main = html`<h1>Something went wrong</h1>
+      <p class="lead">
+        This page cannot be shown right now. Nothing you did caused it; please try again in a moment.
+      </p>`;
     return new Response(pageDocument({ title: 'Unavailable', head: NOT_FOUND_HEAD, main }), {
       status: 503,
-      headers: { 'Content-Type': HTML, 'Cache-Control': 'no-store', 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS), ...security },
+      headers: {
+        'Content-Type': HTML,
+        'Cache-Control': 'no-store',
+        'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        ...security,
+      },
     });
   }
 }

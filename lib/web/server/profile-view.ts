@@ -12,44 +12,76 @@ import { payToken, solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
  * copy button works through /profile.js (public/), the QR code is SVG drawn here. One
  * function, so that a block added to the profile is added in one place.
  */
-export async function profileViewHtml(identity: Identity, cluster: Cluster, warnings: readonly PayerWarning[]): Promise<Html> {
+export async function profileViewHtml(
+  identity: Identity,
+  cluster: Cluster,
+  warnings: readonly PayerWarning[],
+): Promise<Html> {
   const name = identity.displayName ?? identity.tag;
   const token = payToken(identity.preferredToken, cluster);
   const link = solanaPayLink({ wallet: identity.wallet, mint: token.mint, label: name });
   // The markup is qrcode's own output for our link: rects and paths, no user text.
   const qr = trustedHtml(await qrSvg(link));
   return html`<article aria-labelledby="profile-name">
-<header class="profile-head">${avatarHtml(identity)}<div><h1 id="profile-name">${name}</h1>${identity.displayName ? html`<p class="profile-tag">${identity.tag}</p>` : ''}${badgesHtml(identity)}</div></header>
-${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
-${payerWarningsHtml(warnings)}
-<section class="card pay" aria-labelledby="pay-heading"><div>
-<h2 id="pay-heading">Pay ${identity.tag}</h2>
-<p class="muted">Payout wallet</p>
-<div class="copy-row"><code class="mono" id="payout-wallet">${identity.wallet}</code>${copyButtonHtml(identity.wallet, 'Copy the payout wallet address')}</div>
-<p><a class="button" href="${link}">Pay with a Solana wallet (${token.label.length > 12 ? 'token' : token.label})</a></p>
-${tokenNoteHtml(identity, token)}
-</div><div class="qr" role="img" aria-label="${`QR code of the Solana Pay link to pay ${identity.tag}`}">${qr}</div></section>
-</article>`;
+    <header class="profile-head">
+      ${avatarHtml(identity)}
+      <div>
+        <h1 id="profile-name">${name}</h1>
+        ${identity.displayName ? html`<p class="profile-tag">${identity.tag}</p>` : ''}${badgesHtml(identity)}
+      </div>
+    </header>
+    ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''} ${payerWarningsHtml(warnings)}
+    <section class="card pay" aria-labelledby="pay-heading">
+      <div>
+        <h2 id="pay-heading">Pay ${identity.tag}</h2>
+        <p class="muted">Payout wallet</p>
+        <div class="copy-row">
+          <code class="mono" id="payout-wallet">${identity.wallet}</code
+          >${copyButtonHtml(identity.wallet, 'Copy the payout wallet address')}
+        </div>
+        <p>
+          <a class="button" href="${link}"
+            >Pay with a Solana wallet (${token.label.length > 12 ? 'token' : token.label})</a
+          >
+        </p>
+        ${tokenNoteHtml(identity, token)}
+      </div>
+      <div class="qr" role="img" aria-label="${`QR code of the Solana Pay link to pay ${identity.tag}`}">${qr}</div>
+    </section>
+  </article>`;
 }
 
 function avatarHtml(identity: Identity): Html {
   // Served from our own origin (lib/web/server/avatar-path.ts): the page contacts no third party.
-  if (identity.avatar) return html`<img class="avatar" src="${avatarPath(identity.tag.slice(1), identity.avatar)}" alt="" width="96" height="96">`;
+  if (identity.avatar)
+    return html`<img
+      class="avatar"
+      src="${avatarPath(identity.tag.slice(1), identity.avatar)}"
+      alt=""
+      width="96"
+      height="96"
+    />`;
   return html`<div class="avatar" aria-hidden="true">${identity.tag.slice(1, 2).toUpperCase()}</div>`;
 }
 
 function badgesHtml(identity: Identity): Html | '' {
   if (!identity.verified && !identity.merchant) return '';
-  return html`<div class="badges">${identity.verified ? html`<span class="badge verified">Verified</span>` : ''}${identity.merchant ? html`<span class="badge merchant">Merchant</span>` : ''}</div>`;
+  return html`<div class="badges">
+    ${identity.verified ? html`<span class="badge verified">Verified</span>` : ''}${identity.merchant ? html`<span class="badge merchant">Merchant</span>` : ''}
+  </div>`;
 }
 
 function tokenNoteHtml(identity: Identity, token: ReturnType<typeof payToken>): Html | '' {
-  if (token.unavailable) return html`<p class="muted">${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster; the link asks for SOL.</p>`;
+  if (token.unavailable)
+    return html`<p class="muted">
+      ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster; the link asks for SOL.
+    </p>`;
   if (token.mint) return html`<p class="muted">Token mint <span class="mono">${token.mint}</span></p>`;
   return '';
 }
 
 /** A button that copies `text` (public/profile.js), and the live region that says it did. */
 function copyButtonHtml(text: string, label: string): Html {
-  return html`<button type="button" class="button secondary" data-copy="${text}" aria-label="${label}">Copy</button><span class="visually-hidden" role="status"></span>`;
+  return html`<button type="button" class="button secondary" data-copy="${text}" aria-label="${label}">Copy</button
+    ><span class="visually-hidden" role="status"></span>`;
 }

@@ -94,6 +94,10 @@ export function pageSecurityHeaders(input: SecurityPolicyInput, nonce?: string):
 }
 
 /** The page policy input of the running app, from its configuration. */
-export function pagePolicyOf(config: { appUrl: URL; env: string; solana: { publicRpcUrl: string | undefined } }): SecurityPolicyInput {
+export function pagePolicyOf(config: {
+  appUrl: URL;
+  env: string;
+  solana: { publicRpcUrl: string | undefined };
+}): SecurityPolicyInput {
   return { appUrl: config.appUrl, publicRpcUrl: config.solana.publicRpcUrl, dev: config.env === 'development' };
 }

@@ -3,7 +3,12 @@ import { headers } from 'next/headers';
 import type { z } from 'zod';
 import { toAppError, type ErrorCode } from '@/lib/core/errors';
 import { parseWith } from '@/lib/http/parse';
-import { callerRateLimitTicket, rateLimitTicket, type CallerRateLimitBucket, type RateLimitBucket } from '@/lib/http/rate-limit';
+import {
+  callerRateLimitTicket,
+  rateLimitTicket,
+  type CallerRateLimitBucket,
+  type RateLimitBucket,
+} from '@/lib/http/rate-limit';
 import { getServices, type Services } from '@/lib/http/services';
 import type { ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { requireSessionKey } from './session';
@@ -39,8 +44,10 @@ export function withAction<S extends z.ZodTuple, T>(
       const caller = await requireSessionKey();
       const services = await getServices();
       const now = new Date();
-      if (options.rateLimit) await rateLimitTicket(services, options.rateLimit, await headers(), now).count(services.authDb);
-      if (options.callerRateLimit) await callerRateLimitTicket(services, options.callerRateLimit, caller, now).count(services.authDb);
+      if (options.rateLimit)
+        await rateLimitTicket(services, options.rateLimit, await headers(), now).count(services.authDb);
+      if (options.callerRateLimit)
+        await callerRateLimitTicket(services, options.callerRateLimit, caller, now).count(services.authDb);
       const parsed = parseWith(options.args, args, { skipPath: 1 });
       return { ok: true, data: await body(parsed, { caller, services, now }) };
     } catch (err) {

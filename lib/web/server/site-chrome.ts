@@ -18,10 +18,14 @@ export const SITE_FOOTER_CODE = '/v1';
 export const SITE_FOOTER_TAIL = ' JSON API.';
 
 export function siteHeaderHtml(): Html {
-  const links = SITE_LINKS.map((link) => html`<a${link.brand ? html` class="brand"` : ''} href="${link.href}">${link.label}</a>`);
+  const links = SITE_LINKS.map(
+    (link) => html`<a${link.brand ? html` class="brand"` : ''} href="${link.href}">${link.label}</a>`,
+  );
   return html`<header class="site-header"><nav aria-label="Main">${links}</nav></header>`;
 }
 
 export function siteFooterHtml(): Html {
-  return html`<footer class="site-footer">${SITE_FOOTER_TEXT}<code>${SITE_FOOTER_CODE}</code>${SITE_FOOTER_TAIL}</footer>`;
+  return html`<footer class="site-footer">
+    ${SITE_FOOTER_TEXT}<code>${SITE_FOOTER_CODE}</code>${SITE_FOOTER_TAIL}
+  </footer>`;
 }

@@ -44,8 +44,10 @@ export function createTagClient(options: TagClientOptions) {
     if (!session || session.expiresAt.getTime() - Date.now() < 60_000) session = await signIn(api, signer());
     return bearer(session.token);
   };
-  const land = async (built: { transaction: string; lastValidBlockHeight: string }, send?: SendOptions): Promise<Landed> =>
-    signSendAndSync(api, connection, signer(), built, send);
+  const land = async (
+    built: { transaction: string; lastValidBlockHeight: string },
+    send?: SendOptions,
+  ): Promise<Landed> => signSendAndSync(api, connection, signer(), built, send);
   const tagPath = (tag: string) => ({ params: { path: { tag } } });
 
   return {
@@ -56,29 +58,78 @@ export function createTagClient(options: TagClientOptions) {
     identity: async (tag: string) => unwrap(await api.GET('/v1/identity/{tag}', tagPath(tag))),
     resolve: async (tag: string) => unwrap(await api.GET('/v1/resolve/{tag}', tagPath(tag))),
     resolveMany: async (tags: string[]) => unwrap(await api.POST('/v1/resolve', { body: { tags } })).results,
-    reverse: async (address: string) => unwrap(await api.GET('/v1/reverse/{address}', { params: { path: { address } } })),
+    reverse: async (address: string) =>
+      unwrap(await api.GET('/v1/reverse/{address}', { params: { path: { address } } })),
     availability: async (tag: string) => unwrap(await api.GET('/v1/availability/{tag}', tagPath(tag))),
     /** A reference for `amount` (decimal text) of `asset` (`SOL` or a mint) to the tag, its Solana Pay URL and the pending receipt. */
-    requestPayment: async (tag: string, amount: string, asset = 'SOL') => unwrap(await api.POST('/v1/payments', { body: { tag, amount, asset } })),
+    requestPayment: async (tag: string, amount: string, asset = 'SOL') =>
+      unwrap(await api.POST('/v1/payments', { body: { tag, amount, asset } })),
     /** The receipt of a reference: `pending`, `confirmed`, `finalized` or `invalid`. */
-    paymentReceipt: async (reference: string) => unwrap(await api.GET('/v1/payments/{reference}', { params: { path: { reference } } })),
+    paymentReceipt: async (reference: string) =>
+      unwrap(await api.GET('/v1/payments/{reference}', { params: { path: { reference } } })),
 
     updateProfile: async (tag: string, patch: ProfilePatch) =>
       unwrap(await api.PATCH('/v1/identity/{tag}', { ...tagPath(tag), body: patch, ...(await auth()) })),
-    setPrimary: async (tag: string | null) => unwrap(await api.PUT('/v1/primary', { body: { tag }, ...(await auth()) })),
+    setPrimary: async (tag: string | null) =>
+      unwrap(await api.PUT('/v1/primary', { body: { tag }, ...(await auth()) })),
 
     register: async (tag: string, { wallet, feePayer, ...send }: RegisterOptions = {}) =>
       land(unwrap(await api.POST('/v1/register', { body: { tag, wallet, feePayer }, ...(await auth()) })), send),
     setWallet: async (tag: string, wallet: string, send?: SendOptions & { feePayer?: string }) =>
-      land(unwrap(await api.POST('/v1/identity/{tag}/wallet', { ...tagPath(tag), body: { wallet, feePayer: send?.feePayer }, ...(await auth()) })), send),
+      land(
+        unwrap(
+          await api.POST('/v1/identity/{tag}/wallet', {
+            ...tagPath(tag),
+            body: { wallet, feePayer: send?.feePayer },
+            ...(await auth()),
+          }),
+        ),
+        send,
+      ),
     offerTransfer: async (tag: string, newOwner: string, send?: SendOptions & { feePayer?: string }) =>
-      land(unwrap(await api.POST('/v1/identity/{tag}/transfer', { ...tagPath(tag), body: { newOwner, feePayer: send?.feePayer }, ...(await auth()) })), send),
+      land(
+        unwrap(
+          await api.POST('/v1/identity/{tag}/transfer', {
+            ...tagPath(tag),
+            body: { newOwner, feePayer: send?.feePayer },
+            ...(await auth()),
+          }),
+        ),
+        send,
+      ),
     cancelTransfer: async (tag: string, send?: SendOptions & { feePayer?: string }) =>
-      land(unwrap(await api.POST('/v1/identity/{tag}/transfer/cancel', { ...tagPath(tag), body: { feePayer: send?.feePayer }, ...(await auth()) })), send),
+      land(
+        unwrap(
+          await api.POST('/v1/identity/{tag}/transfer/cancel', {
+            ...tagPath(tag),
+            body: { feePayer: send?.feePayer },
+            ...(await auth()),
+          }),
+        ),
+        send,
+      ),
     acceptTransfer: async (tag: string, send?: SendOptions & { feePayer?: string }) =>
-      land(unwrap(await api.POST('/v1/identity/{tag}/transfer/accept', { ...tagPath(tag), body: { feePayer: send?.feePayer }, ...(await auth()) })), send),
+      land(
+        unwrap(
+          await api.POST('/v1/identity/{tag}/transfer/accept', {
+            ...tagPath(tag),
+            body: { feePayer: send?.feePayer },
+            ...(await auth()),
+          }),
+        ),
+        send,
+      ),
     release: async (tag: string, send?: SendOptions & { receiver?: string; feePayer?: string }) =>
-      land(unwrap(await api.POST('/v1/identity/{tag}/release', { ...tagPath(tag), body: { receiver: send?.receiver, feePayer: send?.feePayer }, ...(await auth()) })), send),
+      land(
+        unwrap(
+          await api.POST('/v1/identity/{tag}/release', {
+            ...tagPath(tag),
+            body: { receiver: send?.receiver, feePayer: send?.feePayer },
+            ...(await auth()),
+          }),
+        ),
+        send,
+      ),
 
     /** A follower of the change feed, resuming from `saved` (a replica and its cursor) when given. */
     follower: (saved?: Replica) => new FeedFollower(api, saved),

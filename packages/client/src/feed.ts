@@ -43,7 +43,8 @@ export class FeedFollower {
 
   /** Reads and applies one page; true when it reached the live end. */
   async step(pageSize = 1000): Promise<{ applied: number; atEnd: boolean }> {
-    const query = this.replica.cursor === undefined ? { limit: pageSize } : { limit: pageSize, after: this.replica.cursor };
+    const query =
+      this.replica.cursor === undefined ? { limit: pageSize } : { limit: pageSize, after: this.replica.cursor };
     const page = unwrap(await this.api.GET('/v1/events', { params: { query } }));
     for (const event of page.events) applyEvent(this.replica.identities, event);
     const atEnd = page.next === this.replica.cursor || page.events.length === 0;
@@ -70,9 +71,13 @@ export class FeedFollower {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

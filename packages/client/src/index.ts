@@ -1,4 +1,10 @@
-export { createTagClient, type TagClient, type TagClientOptions, type RegisterOptions, type ProfilePatch } from './client';
+export {
+  createTagClient,
+  type TagClient,
+  type TagClientOptions,
+  type RegisterOptions,
+  type ProfilePatch,
+} from './client';
 export { TagServiceError } from './errors';
 export { FeedFollower, applyEvent, type Replica, type IdentityEvent, type Identity, type FollowOptions } from './feed';
 export { createTagApi, type TagApi } from './http';

@@ -19,7 +19,9 @@ export async function signIn(api: TagApi, signer: TagSigner): Promise<Session> {
   const { message } = unwrap(await api.POST('/v1/auth/challenge', { body: { pubkey: signer.publicKey } }));
   const signed = await signChallenge(signer, message);
   const { token } = unwrap(
-    await api.POST('/v1/auth/verify', { body: { pubkey: signer.publicKey, message: signed.message, signature: bs58.encode(signed.signature) } }),
+    await api.POST('/v1/auth/verify', {
+      body: { pubkey: signer.publicKey, message: signed.message, signature: bs58.encode(signed.signature) },
+    }),
   );
   const session = unwrap(await api.GET('/v1/auth/session', bearer(token)));
   return { token, publicKey: signer.publicKey, expiresAt: new Date(session.expiresAt) };
@@ -27,7 +29,8 @@ export async function signIn(api: TagApi, signer: TagSigner): Promise<Session> {
 
 async function signChallenge(signer: TagSigner, message: string): Promise<{ message: string; signature: Uint8Array }> {
   const fields = signer.signIn ? parseSignInMessageText(message) : null;
-  if (!signer.signIn || !fields) return { message, signature: await signer.signMessage(new TextEncoder().encode(message)) };
+  if (!signer.signIn || !fields)
+    return { message, signature: await signer.signMessage(new TextEncoder().encode(message)) };
   const output = await signer.signIn(fields);
   return { message: new TextDecoder().decode(output.signedMessage), signature: output.signature };
 }

@@ -45,7 +45,8 @@ export async function signSendAndSync(
     { signature, blockhash, lastValidBlockHeight: Number(built.lastValidBlockHeight) },
     'confirmed',
   );
-  if (confirmation.value.err) throw new Error(`The transaction failed on chain: ${JSON.stringify(confirmation.value.err)}`);
+  if (confirmation.value.err)
+    throw new Error(`The transaction failed on chain: ${JSON.stringify(confirmation.value.err)}`);
   return { signature, identity: await syncUntilFinal(api, signature, options.syncTimeoutMs ?? 60_000) };
 }
 
@@ -56,7 +57,8 @@ async function syncUntilFinal(api: TagApi, signature: string, timeoutMs: number)
     if (response.status === 200) return data as Identity;
     if (response.status === 404) return null; // released (or blocked): the tag answers 404 now
     if (response.status !== 202) throw errorOf(response.status, error);
-    if (Date.now() + wait > deadline) throw new Error(`The transaction ${signature} was not finalized within ${timeoutMs} ms.`);
+    if (Date.now() + wait > deadline)
+      throw new Error(`The transaction ${signature} was not finalized within ${timeoutMs} ms.`);
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }

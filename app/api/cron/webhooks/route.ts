@@ -9,7 +9,9 @@ export const dynamic = 'force-dynamic';
 export const maxDuration = 60;
 
 export const GET = withApi(
-  withCron(async (_req, { services: { db, config } }) => json(await deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }))),
+  withCron(async (_req, { services: { db, config } }) =>
+    json(await deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() })),
+  ),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('/api/cron/webhooks', ['GET']);

@@ -37,8 +37,11 @@ export async function GET(req: Request, { params }: { params: Promise<{ tag: str
       ETag: `"${version}"`,
       'Cache-Control': new URL(req.url).searchParams.get('v') === version ? VERSIONED_CACHE_CONTROL : CACHE_CONTROL,
     };
-    if (ifNoneMatchHits(req.headers.get('if-none-match'), headers.ETag)) return new Response(null, { status: 304, headers });
-    const png = await ogImageBytes(version, () => withHeavyWork('og image', config.heavyWorkConcurrency, () => draw(identity)));
+    if (ifNoneMatchHits(req.headers.get('if-none-match'), headers.ETag))
+      return new Response(null, { status: 304, headers });
+    const png = await ogImageBytes(version, () =>
+      withHeavyWork('og image', config.heavyWorkConcurrency, () => draw(identity)),
+    );
     return new Response(new Uint8Array(png), { headers: { ...headers, 'Content-Type': 'image/png' } });
   } catch (err) {
     return errorResponse(err); // a database outage is a 503 with Retry-After, as on /v1; load shed, 503 `overloaded`
@@ -52,35 +55,33 @@ async function draw(identity: Identity): Promise<Buffer> {
   const bio = ogSafeText(identity.bio, 140);
   const badges = [identity.verified ? 'Verified' : null, identity.merchant ? 'Merchant' : null].filter(Boolean);
   const image = new ImageResponse(
-    (
-      <div
-        style={{
-          width: '100%',
-          height: '100%',
-          display: 'flex',
-          flexDirection: 'column',
-          justifyContent: 'space-between',
-          padding: 72,
-          background: 'linear-gradient(135deg, #1b1040 0%, #5b3fd6 100%)',
-          color: 'white',
-        }}
-      >
-        <div style={{ display: 'flex', fontSize: 32, opacity: 0.8 }}>Identity Tags · Solana</div>
-        <div style={{ display: 'flex', flexDirection: 'column' }}>
-          <div style={{ display: 'flex', fontSize: 96, fontWeight: 700 }}>{name || tag}</div>
-          {name ? <div style={{ display: 'flex', fontSize: 48, opacity: 0.85 }}>{tag}</div> : null}
-          {bio ? <div style={{ display: 'flex', fontSize: 30, marginTop: 24, opacity: 0.85 }}>{bio}</div> : null}
-        </div>
-        <div style={{ display: 'flex', gap: 16, fontSize: 28 }}>
-          {badges.map((b) => (
-            <div key={b} style={{ display: 'flex', border: '2px solid white', borderRadius: 999, padding: '6px 20px' }}>
-              {b}
-            </div>
-          ))}
-          <div style={{ display: 'flex', opacity: 0.8 }}>Pay with Solana Pay</div>
-        </div>
+    <div
+      style={{
+        width: '100%',
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'space-between',
+        padding: 72,
+        background: 'linear-gradient(135deg, #1b1040 0%, #5b3fd6 100%)',
+        color: 'white',
+      }}
+    >
+      <div style={{ display: 'flex', fontSize: 32, opacity: 0.8 }}>Identity Tags · Solana</div>
+      <div style={{ display: 'flex', flexDirection: 'column' }}>
+        <div style={{ display: 'flex', fontSize: 96, fontWeight: 700 }}>{name || tag}</div>
+        {name ? <div style={{ display: 'flex', fontSize: 48, opacity: 0.85 }}>{tag}</div> : null}
+        {bio ? <div style={{ display: 'flex', fontSize: 30, marginTop: 24, opacity: 0.85 }}>{bio}</div> : null}
       </div>
-    ),
+      <div style={{ display: 'flex', gap: 16, fontSize: 28 }}>
+        {badges.map((b) => (
+          <div key={b} style={{ display: 'flex', border: '2px solid white', borderRadius: 999, padding: '6px 20px' }}>
+            {b}
+          </div>
+        ))}
+        <div style={{ display: 'flex', opacity: 0.8 }}>Pay with Solana Pay</div>
+      </div>
+    </div>,
     SIZE,
   );
   return Buffer.from(await image.arrayBuffer());

@@ -17,7 +17,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/aut
     countsRequest: true, // counted in the statement that consumes the nonce (one round trip)
     body: { schema: VerifyRequest, maxBytes: 8192 },
     responses: { 200: ok('A session JWT (HS256, one hour)', VerifyResponse) },
-    errors: { 401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)' },
+    errors: {
+      401: 'Sign-in failed (malformed message, key mismatch, expired, nonce used, bad signature: indistinguishable)',
+    },
     handler: async (_req, { body: attempt, countRequest, services: { authDb, config, tokenKeys } }) => {
       const allowed = [config.authDomain, ...config.extraAuthDomains];
       const signedIn = await verifySignIn(authDb, attempt, allowed, countRequest);

@@ -22,11 +22,16 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
     rateLimit: 'availability',
     requestParams: { ...tagPath, query: AvailabilityQuery },
     responses: { 200: ok('Availability of the tag', TagAvailability) },
-    errors: { 400: '`unsafe_payout`: the `wallet` given is one SOL sent to would be lost (`reason`); or a malformed `wallet`', 503: BRIEFLY_UNREACHABLE },
+    errors: {
+      400: '`unsafe_payout`: the `wallet` given is one SOL sent to would be lost (`reason`); or a malformed `wallet`',
+      503: BRIEFLY_UNREACHABLE,
+    },
     handler: async (req, { params: { tag }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
       const { wallet } = parseWith(AvailabilityQuery, Object.fromEntries(new URL(req.url).searchParams));
-      return atIndexedSlot(db, async () => json(await getTagAvailability({ db, connection, programId, tagInput: tag, wallet })));
+      return atIndexedSlot(db, async () =>
+        json(await getTagAvailability({ db, connection, programId, tagInput: tag, wallet })),
+      );
     },
   }),
 });

@@ -17,7 +17,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     summary: 'Read an identity',
     description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
     ...tagReadDocs('The identity', Identity),
-    handler: async (req, { params: { tag }, services: { db } }) => publicReadAtSlot(req, await getIdentityAtSlot(db, tag)),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      publicReadAtSlot(req, await getIdentityAtSlot(db, tag)),
   }),
   PATCH: v1Operation({
     operationId: 'updateProfile',

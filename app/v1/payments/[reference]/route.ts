@@ -18,7 +18,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
       '`pending` until a transaction carrying the reference is found, then `confirmed` and `finalized` with the signature, slot, ' +
       'payer and time, or `invalid` with the reason (wrong amount, recipient or mint). The first transaction carrying the ' +
       'reference decides; a later one changes nothing. Public and cacheable.',
-    ...conditionalReadDocs(ReferencePath, 'The receipt', PaymentReceipt, { 400: 'Malformed reference', 404: 'No reference issued by this service has this key' }),
+    ...conditionalReadDocs(ReferencePath, 'The receipt', PaymentReceipt, {
+      400: 'Malformed reference',
+      404: 'No reference issued by this service has this key',
+    }),
     params: (raw) => parseWith(ReferencePath, raw),
     handler: async (req, { params: { reference }, services: { db } }) => {
       const [value, indexedSlot] = await Promise.all([readReceipt(db, reference), readIndexedSlot(db)]);

@@ -14,6 +14,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     summary: 'Resolve a tag to its owner and payout wallet',
     description: 'The identity without `bio`: the light lookup a payment flow needs. Public and cacheable.',
     ...tagReadDocs('The resolved identity', ResolvedIdentity),
-    handler: async (req, { params: { tag }, services: { db } }) => publicReadAtSlot(req, await resolveIdentityAtSlot(db, tag)),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      publicReadAtSlot(req, await resolveIdentityAtSlot(db, tag)),
   }),
 });

@@ -20,8 +20,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     description:
       'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
       'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
-    ...conditionalReadDocs(ReversePath, 'The address’s tag', ReverseLookup, { 400: 'Malformed address', 404: 'No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed`' }),
+    ...conditionalReadDocs(ReversePath, 'The address’s tag', ReverseLookup, {
+      400: 'Malformed address',
+      404: 'No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed`',
+    }),
     params: (raw) => parseWith(ReversePath, raw),
-    handler: async (req, { params: { address }, services: { db, config } }) => publicReadAtSlot(req, await reverseLookup({ db, programId: getChain(config).programId }, address, new Date())),
+    handler: async (req, { params: { address }, services: { db, config } }) =>
+      publicReadAtSlot(req, await reverseLookup({ db, programId: getChain(config).programId }, address, new Date())),
   }),
 });

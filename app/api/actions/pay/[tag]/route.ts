@@ -11,7 +11,12 @@ import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity
 import { getSignalsAtSlot } from '@/lib/features/identity/signals';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { actionPreflight, withActionHeaders } from '@/lib/http/action-route';
-import { buildPayAction, PayActionQuery, PayActionRequest, payActionMetadata } from '@/lib/features/integrations/pay-action';
+import {
+  buildPayAction,
+  PayActionQuery,
+  PayActionRequest,
+  payActionMetadata,
+} from '@/lib/features/integrations/pay-action';
 import { payAssetOf } from '@/lib/features/integrations/pay-asset';
 import { recordReference } from '@/lib/features/payments/issue-reference';
 import { observeRequest } from '@/lib/observability/observe-request';
@@ -30,7 +35,9 @@ export const GET = withActionHeaders(
     const identity = await getIdentity(db, tag);
     // Only a mint this process has not read yet costs an RPC call, and only that is counted.
     const beforeLookup = () => rateLimitTicket(services, 'actionMint', req.headers, new Date()).count(services.authDb);
-    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, { beforeLookup });
+    const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, {
+      beforeLookup,
+    });
     const metadata = payActionMetadata({
       identity,
       asset,
@@ -38,7 +45,9 @@ export const GET = withActionHeaders(
       icon: new URL(`/profile/${tag}/opengraph-image`, config.appUrl).href,
       warnings: signals.value.warnings,
     });
-    return json(metadata, { headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL, ...indexedSlotHeaders(signals.indexedSlot) } });
+    return json(metadata, {
+      headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL, ...indexedSlotHeaders(signals.indexedSlot) },
+    });
   }, ROUTE),
 );
 
@@ -52,11 +61,27 @@ export const POST = withActionHeaders(
       const { connection } = getChain(config);
       const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
       const newReference = () => Keypair.generate().publicKey;
-      const answer = await buildPayAction({ identity, asset, account, amount, reference, connection, priorityFee: config.priorityFee, newReference });
+      const answer = await buildPayAction({
+        identity,
+        asset,
+        account,
+        amount,
+        reference,
+        connection,
+        priorityFee: config.priorityFee,
+        newReference,
+      });
       // Kept so that GET /v1/payments/{reference} answers for it and the finding pass looks it up.
       await recordReference(
         db,
-        { reference: answer.reference, tag, recipient: identity.wallet, amount, asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(), decimals: asset.decimals },
+        {
+          reference: answer.reference,
+          tag,
+          recipient: identity.wallet,
+          amount,
+          asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(),
+          decimals: asset.decimals,
+        },
         new Date(),
       );
       return json(answer);

@@ -16,6 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
       'moderation flags, verified or merchant tags that look like this one, and the warnings /@tag and the pay Action show now. ' +
       'Public and cacheable. A missing and a blocked tag give the same 404.',
     ...tagReadDocs('The signals', Signals),
-    handler: async (req, { params: { tag }, services: { db } }) => publicReadAtSlot(req, await getSignalsAtSlot(db, tag, { now: new Date() })),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      publicReadAtSlot(req, await getSignalsAtSlot(db, tag, { now: new Date() })),
   }),
 });

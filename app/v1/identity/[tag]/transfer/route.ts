@@ -14,16 +14,19 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     operationId: 'getTransferState',
     tags: ['lifecycle'],
     summary: 'The owner of a tag and the key it is offered to',
-    description: 'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
+    description:
+      'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
     ...tagReadDocs('The transfer state', TransferState),
     params: ({ tag }) => ({ tag: parseTagParam(tag) }),
-    handler: async (req, { params: { tag }, services: { db } }) => publicReadAtSlot(req, await getTransferStateAtSlot(db, tag)),
+    handler: async (req, { params: { tag }, services: { db } }) =>
+      publicReadAtSlot(req, await getTransferStateAtSlot(db, tag)),
   }),
   POST: lifecycleOperation(
     {
       operationId: 'offerTransfer',
       summary: 'Build an unsigned offer_transfer transaction (offer the tag to a key)',
-      checks: 'an offer to the owner itself is refused (409), the caller must be the owner (403). A new offer replaces a standing one.',
+      checks:
+        'an offer to the owner itself is refused (409), the caller must be the owner (403). A new offer replaces a standing one.',
       errors: { 409: 'The tag is offered to its own owner', 403: NOT_THE_OWNER },
     },
     OfferTransferRequest,

@@ -10,7 +10,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     {
       operationId: 'setWallet',
       summary: 'Build an unsigned set_wallet transaction (change the payout wallet)',
-      checks: 'the caller must be the owner (403). Before all that, 400 `unsafe_payout` when SOL sent to the new wallet would be lost (`reason`). The new wallet signs too when it is not the owner.',
+      checks:
+        'the caller must be the owner (403). Before all that, 400 `unsafe_payout` when SOL sent to the new wallet would be lost (`reason`). The new wallet signs too when it is not the owner.',
       errors: {
         400: 'Malformed tag or body; or `unsafe_payout` (`reason`: `off_curve`, `token_account`, `mint`, `program`, `not_system_owned`)',
         403: NOT_THE_OWNER,

@@ -13,6 +13,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/web
     summary: 'The last delivery attempts: status, latency, error',
     ...OWN_WEBHOOK,
     responses: { 200: ok('Up to 50 attempts, newest first', DeliveryAttemptList) },
-    handler: async (_req, { params: { id }, caller, services: { db } }) => ({ deliveries: await listDeliveries(db, caller, id) }),
+    handler: async (_req, { params: { id }, caller, services: { db } }) => ({
+      deliveries: await listDeliveries(db, caller, id),
+    }),
   }),
 });

@@ -11,11 +11,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/web
   POST: v1Operation({
     operationId: 'replayWebhook',
     summary: 'Deliver again from a feed cursor',
-    description: 'Moves the cursor to `after` (`0-0`: the start of the feed); failures are forgotten and a disabled subscription starts again.',
+    description:
+      'Moves the cursor to `after` (`0-0`: the start of the feed); failures are forgotten and a disabled subscription starts again.',
     ...OWN_WEBHOOK,
     body: { schema: ReplayWebhookRequest, maxBytes: 1024 },
     responses: { 200: ok('The subscription, its cursor moved', Webhook) },
     errors: { 400: 'Malformed body or cursor', ...OWN_WEBHOOK.errors },
-    handler: async (_req, { params: { id }, body: { after }, caller, services: { db } }) => replayWebhook(db, caller, id, after, new Date()),
+    handler: async (_req, { params: { id }, body: { after }, caller, services: { db } }) =>
+      replayWebhook(db, caller, id, after, new Date()),
   }),
 });

@@ -11,9 +11,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/web
   POST: v1Operation({
     operationId: 'rotateWebhookSecret',
     summary: 'A new signing secret',
-    description: 'For 24 hours the previous secret still signs too: `webhook-signature` carries one signature under each.',
+    description:
+      'For 24 hours the previous secret still signs too: `webhook-signature` carries one signature under each.',
     ...OWN_WEBHOOK,
     responses: { 200: ok('The subscription, with its new signing secret', WebhookWithSecret) },
-    handler: async (_req, { params: { id }, caller, services: { db } }) => rotateWebhookSecret(db, caller, id, new Date()),
+    handler: async (_req, { params: { id }, caller, services: { db } }) =>
+      rotateWebhookSecret(db, caller, id, new Date()),
   }),
 });

@@ -34,20 +34,14 @@ const ErrorEnvelope = z
     error: z.object({
       code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
       message: z.string().meta({ description: 'Human-readable explanation; may change' }),
-      reason: z
-        .enum(REVERSE_NOT_FOUND_REASONS)
-        .optional()
-        .meta({
-          description:
-            'GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")',
-        }),
-      tag: z
-        .string()
-        .optional()
-        .meta({
-          description: '`lookalike` only: the verified or merchant tag the refused tag looks like',
-          example: '@alice',
-        }),
+      reason: z.enum(REVERSE_NOT_FOUND_REASONS).optional().meta({
+        description:
+          'GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")',
+      }),
+      tag: z.string().optional().meta({
+        description: '`lookalike` only: the verified or merchant tag the refused tag looks like',
+        example: '@alice',
+      }),
     }),
   })
   .meta({

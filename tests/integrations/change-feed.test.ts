@@ -59,17 +59,15 @@ const newKey = () => bs58.encode(randomBytes(32));
 /** A registration as the indexer mirrors it: the row and its event, in one transaction. */
 async function register(tag: string, owner = newKey()): Promise<void> {
   await database.db.transaction(async (tx) => {
-    await tx
-      .insert(identities)
-      .values({
-        tag,
-        pda: recordAddressOf(tag),
-        owner,
-        wallet: owner,
-        createdAt: new Date(),
-        signature: randomBytes(32).toString('hex'),
-        slot: 1n,
-      });
+    await tx.insert(identities).values({
+      tag,
+      pda: recordAddressOf(tag),
+      owner,
+      wallet: owner,
+      createdAt: new Date(),
+      signature: randomBytes(32).toString('hex'),
+      slot: 1n,
+    });
     await recordIdentityChanges(tx, [tag], new Date());
   });
 }

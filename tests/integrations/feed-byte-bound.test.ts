@@ -33,9 +33,7 @@ function maximalPatch(i: number) {
   };
 }
 
-async function page(
-  query: string,
-): Promise<{
+async function page(query: string): Promise<{
   status: number;
   bytes: number;
   cacheControl: string | null;

@@ -34,16 +34,22 @@ const connection = new Connection(inject('rpcUrl'), 'confirmed');
 const INVISIBLE_AMOUNT =
   '`amount`: must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)';
 
-/** The CORS headers @solana/actions prescribes (its Content-Type is not a preflight's), and the version. */
+/**
+ * The CORS headers @solana/actions prescribes (its Content-Type is not a preflight's), and the
+ * version; of its methods only those the Action answers (it answers PUT 405), and X-Indexed-Slot
+ * exposed beside its own, since the GET sends it.
+ */
 const SPEC_HEADERS = {
   'access-control-allow-origin': ACTIONS_CORS_HEADERS['Access-Control-Allow-Origin'],
-  'access-control-allow-methods': ACTIONS_CORS_HEADERS['Access-Control-Allow-Methods'],
+  'access-control-allow-methods': 'GET,POST,OPTIONS',
   'access-control-allow-headers': ACTIONS_CORS_HEADERS['Access-Control-Allow-Headers'],
-  'access-control-expose-headers': ACTIONS_CORS_HEADERS['Access-Control-Expose-Headers'],
+  'access-control-expose-headers': `${ACTIONS_CORS_HEADERS['Access-Control-Expose-Headers']}, X-Indexed-Slot`,
   'x-action-version': '2.4',
 };
 
 async function expectSpecHeaders(headers: Headers): Promise<void> {
+  const specMethods = ACTIONS_CORS_HEADERS['Access-Control-Allow-Methods'].split(',');
+  for (const method of SPEC_HEADERS['access-control-allow-methods'].split(',')) expect(specMethods).toContain(method);
   for (const [name, value] of Object.entries(SPEC_HEADERS)) expect(headers.get(name), name).toBe(value);
   expect(headers.get('x-blockchain-ids')).toBe(`solana:${(await connection.getGenesisHash()).slice(0, 32)}`);
 }

@@ -35,19 +35,15 @@ export const Signals = z
     }),
     verified: z.boolean(),
     merchant: z.boolean(),
-    lookalikes: z
-      .array(z.string())
-      .meta({
-        description:
-          'Active verified or merchant tags (with `@`) that look like this one (docs/integrators.md, "Look-alike tags").',
-        example: ['@a1ice'],
-      }),
-    warnings: z
-      .array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() }))
-      .meta({
-        description:
-          'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
-      }),
+    lookalikes: z.array(z.string()).meta({
+      description:
+        'Active verified or merchant tags (with `@`) that look like this one (docs/integrators.md, "Look-alike tags").',
+      example: ['@a1ice'],
+    }),
+    warnings: z.array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() })).meta({
+      description:
+        'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
+    }),
   })
   .meta({ id: 'Signals' });
 export type Signals = z.infer<typeof Signals>;

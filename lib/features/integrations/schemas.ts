@@ -93,12 +93,10 @@ export type ResolveBatchRequest = z.output<typeof ResolveBatchRequest>;
 
 export const ResolveBatchResponse = z
   .object({
-    results: z
-      .record(z.string(), ResolvedIdentity.nullable())
-      .meta({
-        description:
-          'Each canonical tag (bare, without `@`) → what GET /v1/resolve/{tag} answers, or null where it answers 404',
-      }),
+    results: z.record(z.string(), ResolvedIdentity.nullable()).meta({
+      description:
+        'Each canonical tag (bare, without `@`) → what GET /v1/resolve/{tag} answers, or null where it answers 404',
+    }),
   })
   .meta({ id: 'ResolveBatchResponse' });
 export type ResolveBatchResponse = z.infer<typeof ResolveBatchResponse>;

@@ -51,12 +51,10 @@ export type PaymentReceipt = z.infer<typeof PaymentReceipt>;
 export const IssuedPayment = z
   .object({
     reference: PublicKeyString.meta({ description: 'The Solana Pay reference: poll GET /v1/payments/{reference}' }),
-    url: z
-      .string()
-      .meta({
-        description: 'The Solana Pay transfer request to show as a QR code',
-        example: 'solana:9xQe…?amount=1.5&reference=…&label=%40alice',
-      }),
+    url: z.string().meta({
+      description: 'The Solana Pay transfer request to show as a QR code',
+      example: 'solana:9xQe…?amount=1.5&reference=…&label=%40alice',
+    }),
     receipt: PaymentReceipt,
   })
   .meta({ id: 'IssuedPayment' });

@@ -33,13 +33,10 @@ export const unsignedTransaction = (what: string) =>
   z.string().meta({ description: `The unsigned legacy ${what}, serialized (wire format) and base64-encoded.` });
 
 /** Beside every built transaction: the height after which it can no longer land. */
-export const LastValidBlockHeight = z
-  .string()
-  .regex(/^\d+$/)
-  .meta({
-    description: 'Last block height at which the transaction is valid, a decimal integer as a string.',
-    example: '1234',
-  });
+export const LastValidBlockHeight = z.string().regex(/^\d+$/).meta({
+  description: 'Last block height at which the transaction is valid, a decimal integer as a string.',
+  example: '1234',
+});
 
 /** SPEC 2.3: the unsigned transaction, the tag record's address and its expiry height. */
 export const RegisterResponse = z
@@ -82,12 +79,10 @@ export const TagAvailability = z
     lookalikes: z
       .array(
         z.object({
-          tag: z
-            .string()
-            .meta({
-              description: 'An existing active tag with the same look-alike skeleton, with its `@`',
-              example: '@alice',
-            }),
+          tag: z.string().meta({
+            description: 'An existing active tag with the same look-alike skeleton, with its `@`',
+            example: '@alice',
+          }),
           verified: z.boolean(),
           merchant: z.boolean(),
         }),
@@ -96,13 +91,10 @@ export const TagAvailability = z
         description:
           'Existing active tags this one would look like (docs/integrators.md, "Look-alike tags"): verified and merchant ones first, at most 20.',
       }),
-    warning: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'What to tell the registrant before anything is signed when `lookalikes` is not empty; null otherwise.',
-      }),
+    warning: z.string().nullable().meta({
+      description:
+        'What to tell the registrant before anything is signed when `lookalikes` is not empty; null otherwise.',
+    }),
   })
   .meta({ id: 'TagAvailability' });
 export type TagAvailability = z.infer<typeof TagAvailability>;

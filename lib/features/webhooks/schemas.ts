@@ -20,13 +20,10 @@ const SubscriptionTag = z.string().transform((value, ctx) => {
 /** POST /v1/webhooks */
 export const CreateWebhookRequest = z
   .strictObject({
-    url: z
-      .string()
-      .max(2048)
-      .meta({
-        description: 'Where to POST each event: https on port 443, a public host, answering without a redirect',
-        example: 'https://hooks.example.org/tags',
-      }),
+    url: z.string().max(2048).meta({
+      description: 'Where to POST each event: https on port 443, a public host, answering without a redirect',
+      example: 'https://hooks.example.org/tags',
+    }),
     tags: z
       .array(SubscriptionTag)
       .min(1)
@@ -41,12 +38,10 @@ export const CreateWebhookRequest = z
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 
 /** POST /v1/webhooks/{id}/replay */
-export const ReplayWebhookRequest = z
-  .strictObject({ after: FeedCursor })
-  .meta({
-    id: 'ReplayWebhookRequest',
-    description: 'Deliver again every event after this feed cursor (`0-0`: from the start)',
-  });
+export const ReplayWebhookRequest = z.strictObject({ after: FeedCursor }).meta({
+  id: 'ReplayWebhookRequest',
+  description: 'Deliver again every event after this feed cursor (`0-0`: from the start)',
+});
 
 export const WebhookIdParam = z
   .string()

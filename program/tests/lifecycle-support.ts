@@ -25,16 +25,16 @@ import {
   type SendResult,
 } from '@/program/litesvm-harness';
 
-/** Registers `tag` for `owner` (who pays) and returns the record's address. */
-export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {
+/** Registers `tag` for `owner` (who pays; the payout wallet signs too) and returns the record's address. */
+export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: Keypair = owner): PublicKey {
   const ix = registerTagInstruction({
     programId: PROGRAM_ID,
     tag,
     owner: owner.publicKey,
-    wallet,
+    wallet: wallet.publicKey,
     feePayer: owner.publicKey,
   });
-  expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
+  expectSuccess(send(svm, [ix], owner.publicKey, [owner, wallet]));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
 }
 

@@ -43,6 +43,7 @@ function registerRaw(tag: string) {
       { pubkey: owner.publicKey, isSigner: true, isWritable: false },
       { pubkey: owner.publicKey, isSigner: true, isWritable: true },
       { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
+      { pubkey: owner.publicKey, isSigner: true, isWritable: false },
     ],
     data: encodeRegisterTagData(tag, owner.publicKey),
   });

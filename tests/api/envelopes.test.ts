@@ -73,7 +73,7 @@ describe('every /v1 route file', () => {
     '%s exports every method through v1Route (405 with Allow in the envelope for those it lacks)',
     (file) => {
       expect(readFileSync(file, 'utf8')).toMatch(
-        /export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = v1Route\(/,
+        /export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = (v1Route\(|v1Handlers\()/,
       );
     },
   );

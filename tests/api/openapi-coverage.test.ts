@@ -103,7 +103,8 @@ describe('OpenAPI coverage: each route answers exactly the statuses the document
 
   it('the declared checks’ statuses: withApi’s 500 and 503 everywhere, 429 where rate-limited, 415 where a JSON body is read', () => {
     const statuses = (name: string) => served.find((op) => op.name === name)?.answers;
-    expect(statuses('GET /v1/availability/{tag}')).toEqual(['200', '429', '500', '503']);
+    // 400: an unsafe `?wallet=` (unsafe_payout)
+    expect(statuses('GET /v1/availability/{tag}')).toEqual(['200', '400', '429', '500', '503']);
     expect(statuses('GET /v1/openapi.json')).toEqual(['200', '406', '500', '503']);
     expect(statuses('POST /v1/identity/{tag}/transfer/accept')).toEqual([
       '200',

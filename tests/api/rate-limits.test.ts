@@ -24,7 +24,11 @@ const BATCH_PER_ADDRESS = RATE_LIMIT_BUCKETS.batch.limit;
 const ACTION_PER_ADDRESS = RATE_LIMIT_BUCKETS.action.limit;
 
 const database = ownDatabase();
-const app = ownApp({ CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1' }, { database });
+const app = ownApp(
+  // Bursts of ten batches at once: above the default bound on heavy work, which tests/api/load-shedding.test.ts covers.
+  { CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', HEAVY_WORK_CONCURRENCY: '32' },
+  { database },
+);
 
 let addresses = 0;
 /** A client address of its own (as the one proxy in front would append it). */

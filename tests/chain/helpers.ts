@@ -46,10 +46,13 @@ export async function airdrop(connection: Connection, to: PublicKey, sol = 10): 
   return signature;
 }
 
-/** A register_tag transaction, owner signing first and the sponsor (fee payer) last. */
+/**
+ * A register_tag transaction, owner signing first, then the payout wallet when it is another
+ * key (it consents by signing), and the sponsor (fee payer) last.
+ */
 export async function registerTransaction(
   connection: Connection,
-  args: { tag: string; owner: Keypair; sponsor: Keypair; wallet?: PublicKey },
+  args: { tag: string; owner: Keypair; sponsor: Keypair; wallet?: Keypair },
 ): Promise<{ tx: Transaction; blockhash: string; lastValidBlockHeight: number }> {
   const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
   const tx = new Transaction({ feePayer: args.sponsor.publicKey, blockhash, lastValidBlockHeight }).add(
@@ -57,11 +60,12 @@ export async function registerTransaction(
       programId: PROGRAM_ID,
       tag: args.tag,
       owner: args.owner.publicKey,
-      wallet: args.wallet ?? args.owner.publicKey,
+      wallet: (args.wallet ?? args.owner).publicKey,
       feePayer: args.sponsor.publicKey,
     }),
   );
   tx.partialSign(args.owner);
+  if (args.wallet) tx.partialSign(args.wallet);
   tx.partialSign(args.sponsor);
   return { tx, blockhash, lastValidBlockHeight };
 }

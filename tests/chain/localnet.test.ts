@@ -204,7 +204,7 @@ describe('localnet: register_tag through web3.js Connection', () => {
   let net: TestNet;
   const owner = Keypair.generate();
   const sponsor = Keypair.generate();
-  const wallet = Keypair.generate().publicKey;
+  const wallet = Keypair.generate();
   const tag = `alice_${Date.now().toString(36)}`;
   let registerSignature = '';
   beforeAll(async () => {
@@ -269,7 +269,7 @@ describe('localnet: register_tag through web3.js Connection', () => {
     const decoded = decodeTagRecord(account!.data);
     expect(decoded).toMatchObject({ tag });
     expect(decoded!.owner.toBase58()).toBe(owner.publicKey.toBase58());
-    expect(decoded!.wallet.toBase58()).toBe(wallet.toBase58());
+    expect(decoded!.wallet.toBase58()).toBe(wallet.publicKey.toBase58());
     expect(decoded!.registeredAt).toBe(BigInt(read!.blockTime!));
   });
 
@@ -281,7 +281,8 @@ describe('localnet: register_tag through web3.js Connection', () => {
     const status = await waitFor(async () => (await connection.getSignatureStatus(signature)).value);
     const expectedErr = { InstructionError: [0, { Custom: registryErrorCode('AlreadyRegistered') }] };
     expect(status.err).toEqual(expectedErr);
-    expect(await connection.getBalance(sponsor.publicKey)).toBe(balanceBefore - 10_000);
+    // three signatures (owner, payout wallet, sponsor) at 5,000 lamports each
+    expect(await connection.getBalance(sponsor.publicKey)).toBe(balanceBefore - 15_000);
 
     const sigs = await connection.getSignaturesForAddress(PROGRAM_ID);
     expect(sigs.map((s) => [s.signature, s.err])).toEqual([
@@ -290,7 +291,7 @@ describe('localnet: register_tag through web3.js Connection', () => {
     ]);
     const read = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
     expect(read?.meta?.err).toEqual(expectedErr);
-    expect(read?.meta?.fee).toBe(10_000);
+    expect(read?.meta?.fee).toBe(15_000);
   });
 
   it('refuses the same failing registration at preflight with -32002 and its logs', async () => {

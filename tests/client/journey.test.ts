@@ -37,8 +37,12 @@ describe('packages/client against the app', () => {
     const edited = await asAlice.updateProfile(tag, { displayName: 'Alice', bio: 'hello' });
     expect(edited).toMatchObject({ displayName: 'Alice', bio: 'hello' });
 
-    const payout = Keypair.generate().publicKey.toBase58();
-    expect((await asAlice.setWallet(tag, payout)).identity).toMatchObject({ wallet: payout });
+    // The payout wallet consents by signing too (program/README.md): a cosigner after the owner.
+    const payoutKey = Keypair.generate();
+    const payout = payoutKey.publicKey.toBase58();
+    expect((await asAlice.setWallet(tag, payout, { cosigners: [keypairSigner(payoutKey)] })).identity).toMatchObject({
+      wallet: payout,
+    });
     expect(await asAlice.resolve(tag)).toMatchObject({ wallet: payout });
 
     await asAlice.offerTransfer(tag, bob.publicKey.toBase58());

@@ -107,7 +107,7 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     [
       'an unknown bucket',
       'logins=5',
-      'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, actionMint, status, webhooks)',
+      'RATE_LIMITS: no bucket `logins` (buckets: auth, sync, register, availability, primary, avatar, profile, profileKey, feed, batch, action, actionMint, status, payments, webhooks)',
     ],
     ['a malformed entry', 'auth:5', 'RATE_LIMITS: `auth:5` is not bucket=limit or bucket=limit/windowSeconds'],
     ['a zero limit', 'auth=0', 'RATE_LIMITS: `auth=0`: the limit and the window must be positive'],

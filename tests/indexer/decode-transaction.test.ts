@@ -80,7 +80,7 @@ function proxyCall(tag: string): TransactionInstruction {
 
 function innerRegister(tag: string, data: Uint8Array = encodeRegisterTagData(tag, wallet)) {
   const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-  return { programId: PROGRAM_ID, keys: [pda, owner, payer, SystemProgram.programId], data };
+  return { programId: PROGRAM_ID, keys: [pda, owner, payer, SystemProgram.programId, wallet], data };
 }
 
 describe('decodeTransaction', () => {

@@ -14,7 +14,8 @@ import { liftedRateLimits } from '@/devstack/rate-limits';
  * call has to page through many getSignaturesForAddress answers.
  */
 
-const FINALITY_MS = 1500;
+// Long enough that the cron call right after confirmation still runs before finality, on a busy machine.
+const FINALITY_MS = 8000;
 
 describe('indexer on a dedicated app (finality delay, small pages)', () => {
   const localnet = ownLocalnet({ finalityDelayMs: FINALITY_MS });

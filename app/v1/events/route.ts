@@ -4,8 +4,7 @@ import { ok, OVERLOADED_OR_UNAVAILABLE, PublicReadHeaders } from '@/lib/http/doc
 import { parseWith, queryOf } from '@/lib/http/parse';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/features/feed/feed-query';
-import { acceptsGzip } from '@/lib/http/accepts-gzip';
-import { feedPageBytes, gzippedPage } from '@/lib/features/feed/page-cache';
+import { feedPageBytes } from '@/lib/features/feed/page-cache';
 import { FEED_PAGE_MAX_BYTES, IdentityEventPage } from '@/lib/features/feed/read-events';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 
@@ -40,12 +39,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
         Vary: 'Accept-Encoding',
         ...indexedSlotHeaders(page.indexedSlot),
       };
-      // A full page is compressed once and kept so; the live end is small, and Next.js compresses it.
-      if (page.full && acceptsGzip(req.headers.get('accept-encoding'))) {
-        return new Response(new Uint8Array(await gzippedPage(page)), {
-          headers: { ...headers, 'Content-Encoding': 'gzip' },
-        });
-      }
+      // Next.js compresses the answer where the reader takes it. (A page gzipped once and sent with
+      // its Content-Encoding reached readers gzipped twice under npm start: see docs/benchmarks.md.)
       return new Response(new Uint8Array(page.bytes), { headers });
     },
   }),

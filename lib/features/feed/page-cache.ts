@@ -1,10 +1,7 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { Db } from '@/lib/db';
 import { readIndexedSlot } from '@/lib/db/indexed-slot';
 import { KeptBytes } from '@/lib/core/kept-bytes';
 
-const gzipAsync = promisify(gzip);
 import { formatCursor, readIdentityEvents, type FeedPosition, FEED_START } from './read-events';
 
 /*
@@ -23,26 +20,14 @@ import { formatCursor, readIdentityEvents, type FeedPosition, FEED_START } from 
 
 export const FEED_PAGES_KEPT_BYTES = 32 * 1024 * 1024;
 export const FEED_PAGE_KEPT_MS = 10 * 60_000;
-/** A page counts for its bytes and a quarter more: its gzipped copy, once made (JSON compresses 4:1 or better). */
-const KEPT_SIZE_PER_BYTE = 1.25;
+/** A page counts for its bytes. */
+const KEPT_SIZE_PER_BYTE = 1;
 
 /** A page as served: its JSON bytes, whether it is full, and the slot the mirror reflected when it was read. */
 export interface FeedPageBytes {
   bytes: Buffer;
   full: boolean;
   indexedSlot: string;
-  /** The bytes gzipped, made the first time a reader accepts gzip (kept with the page). */
-  gzipped?: Promise<Buffer>;
-}
-
-/**
- * A full page's bytes gzipped, once: Next.js would otherwise compress up to 1 MiB again for
- * every reader (its `compress`), the CPU that let 64 readers stall everyone else. Sent with
- * `Content-Encoding: gzip`, which Next.js then leaves as it is.
- */
-export function gzippedPage(page: FeedPageBytes): Promise<Buffer> {
-  page.gzipped ??= gzipAsync(page.bytes);
-  return page.gzipped;
 }
 
 // On globalThis: one store per process (per database handle), whichever chunk serves the route.

@@ -17,7 +17,4 @@ console.log(identity?.tag, 'owned by', identity?.owner);
 
 const follower = client.follower(); // pass a saved { identities, cursor } to resume
 await follower.catchUp();
-console.log(
-  `${follower.replica.identities.size} live tags; ${tag}:`,
-  follower.replica.identities.get(`@${tag}`)?.displayName,
-);
+console.log(`${follower.replica.identities.size} live tags; ${tag}:`, follower.replica.identities.get(`@${tag}`)?.displayName);

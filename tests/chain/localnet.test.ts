@@ -249,7 +249,7 @@ describe('localnet: register_tag through web3.js Connection', () => {
     expect(keys[0]).toBe(sponsor.publicKey.toBase58());
     expect(keys).toContain(owner.publicKey.toBase58());
     expect(keys).toContain(record.toBase58());
-    expect(read!.transaction.message.header.numRequiredSignatures).toBe(2);
+    expect(read!.transaction.message.header.numRequiredSignatures).toBe(3); // owner, payout wallet, sponsor
     const [ix] = read!.transaction.message.compiledInstructions;
     expect(keys[ix!.programIdIndex]).toBe(PROGRAM_ID.toBase58());
     // The CreateAccount CPI, signed with the PDA seeds, shows as an inner instruction.

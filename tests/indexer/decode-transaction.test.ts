@@ -73,6 +73,7 @@ function proxyCall(tag: string): TransactionInstruction {
       { pubkey: payer, isSigner: true, isWritable: true },
       { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
       { pubkey: PROGRAM_ID, isSigner: false, isWritable: false },
+      { pubkey: wallet, isSigner: true, isWritable: false },
     ],
     data: Buffer.from([1]),
   });

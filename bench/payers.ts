@@ -14,7 +14,7 @@ import { findSkeletonMates, SKELETON_MATES_SQL } from '@/lib/identity/lookalikes
 import { skeletonOf } from '@/lib/identity/skeleton';
 import { moderate } from '@/lib/identity/moderation';
 import { checkTag } from '@/lib/registry/availability';
-import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { compareRoutes } from './measure';
 import { seedBenchProfiles } from './seed';
 

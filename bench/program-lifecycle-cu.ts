@@ -12,8 +12,7 @@
 import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { acceptTransferInstruction, cancelTransferInstruction, findTagRecordAddress, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 
 export const LIFECYCLE_CU_TARGET = 3_000;

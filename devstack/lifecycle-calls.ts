@@ -1,6 +1,5 @@
 import type { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { acceptTransferInstruction, cancelTransferInstruction, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { acceptTransferInstruction, cancelTransferInstruction, findTagRecordAddress, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 
 /** One lifecycle call as the tests and the benchmark send it straight to the cluster (not through /v1). */
 export type LifecycleCall =

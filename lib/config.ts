@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { PublicKeyString } from '@/lib/solana/keys';
 import { rateLimitPolicies, type RateLimitPolicies } from '@/lib/rate-limit-buckets';
 

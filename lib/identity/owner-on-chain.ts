@@ -2,7 +2,7 @@ import { PublicKey, type Connection } from '@solana/web3.js';
 import type { IdentityRow } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
 import { readTagRecord } from '@/lib/lifecycle/read-tag-record';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { tagNotFound } from './get-identity';
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { skeletonOf } from '@/lib/identity/skeleton';
 import { isReservedTag } from '@/lib/identity/tag';
-import type { TagRecord } from '@/lib/registry/account';
+import { type TagRecord } from '@/packages/tag-registry/src/web3js';
 import type { RecordStates } from './record-states';
 
 /** The transaction through which the indexer learned of a record's state: stamped on the rows it changes. */

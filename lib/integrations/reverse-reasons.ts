@@ -3,7 +3,7 @@ import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { executePrepared } from '@/lib/db/rows';
-import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/registry/account';
+import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 
 /*
  * Why a reverse lookup found no tag (README "Reverse lookup: why a 404"), in the 404's

@@ -4,7 +4,7 @@ import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { findSkeletonMates, lookalikeWarning, protectedLookalike, type Lookalike } from '@/lib/identity/lookalikes';
 import { displayTag, isReservedTag, normalizePathTag } from '@/lib/identity/tag';
-import { findTagRecordAddress } from './pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import type { TagAvailability } from './schemas';
 
 export interface TagCheck {

@@ -10,8 +10,7 @@ import { normalizeTag } from '@/lib/identity/tag';
 import { checkTag } from './availability';
 import { buildUnsignedTransaction } from './build-unsigned-transaction';
 import { registerTagLimit } from './compute-units';
-import { registerTagInstruction } from './instruction';
-import { findTagRecordAddress } from './pda';
+import { findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import type { RegisterRequest, RegisterResponse } from './schemas';
 
 export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';

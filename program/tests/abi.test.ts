@@ -6,11 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import idl from '@/program/idl/tag_registry.json';
-import { decodeTagRecord, encodeTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { REGISTRY_ERRORS, registryErrorCode, registryErrorName } from '@/lib/registry/errors';
-import { acceptTransferInstruction, cancelTransferInstruction, decodeInstruction, decodeRegisterTagData, decodeRegistryInstruction, encodeInstructionData, encodeRegisterTagData, INSTRUCTION_ACCOUNTS, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, REGISTER_TAG_DISCRIMINATOR, registerTagInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionData, type RegistryInstructionName } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
-import { LOCALNET_PROGRAM_ID } from '@/lib/registry/program-id';
+import { LOCALNET_PROGRAM_ID, REGISTER_TAG_DISCRIMINATOR, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
+import { acceptTransferInstruction, cancelTransferInstruction, decodeTagRecord, encodeTagRecord, findTagRecordAddress, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 
 /** The program's ABI lives in program/src/abi.h; the instructions beside it. */
 const SRC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');

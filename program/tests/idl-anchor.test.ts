@@ -5,8 +5,8 @@ import { BN, BorshAccountsCoder, type Idl } from '@coral-xyz/anchor';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import idlJson from '@/program/idl/tag_registry.json';
-import { decodeTagRecord, encodeTagRecord, TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
+import { decodeTagRecord, encodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { airdrop, PROGRAM_ID, registerTransaction, startTestNet, type TestNet } from '@/tests/chain/helpers';
 
 const idl = idlJson as unknown as Idl;

@@ -2,10 +2,8 @@
 // the record exactly as it was. LiteSVM with every feature on, the committed .so.
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { TAG_RECORD_OFFSETS } from '@/lib/registry/account';
-import { type RegistryErrorName } from '@/lib/registry/errors';
-import { acceptTransferInstruction, cancelTransferInstruction, encodeInstructionData, INSTRUCTION_DISCRIMINATORS, offerTransferInstruction, releaseTagInstruction, setWalletInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { TAG_RECORD_OFFSETS } from '@/packages/tag-registry/src';
+import { acceptTransferInstruction, cancelTransferInstruction, findTagRecordAddress, offerTransferInstruction, releaseTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, plantAccount, rawInstruction, recordBytes, snapshot, withAccount } from './lifecycle-support';
 

@@ -8,10 +8,7 @@ import { lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
-import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/registry/account';
-import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/registry/errors';
-import { registerTagInstruction, type RegistryInstructionName } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { type TagRecord, decodeTagRecord, encodeTagRecord, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
 
 /** Registers `tag` for `owner` (who pays) and returns the record's address. */

@@ -2,10 +2,8 @@
 import { Keypair, PublicKey, SystemProgram, type AccountMeta } from '@solana/web3.js';
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeTagRecord, TAG_RECORD_SIZE } from '@/lib/registry/account';
-import { type RegistryErrorName } from '@/lib/registry/errors';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
+import { decodeTagRecord, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import {
   accountData,
   balance,

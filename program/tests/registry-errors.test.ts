@@ -4,8 +4,7 @@
 import { SolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from '@solana/kit';
 import { Keypair, SendTransactionError, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { isTagRegistryError, registryErrorCode, registryErrorOf, REGISTRY_ERRORS } from '@/lib/registry/errors';
-import { registerTagInstruction } from '@/lib/registry/instruction';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 
 const ours = PROGRAM_ID.toBase58();

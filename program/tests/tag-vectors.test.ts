@@ -4,10 +4,7 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import vectors from '@/lib/identity/tag-vectors.json';
-import { decodeTagRecord } from '@/lib/registry/account';
-import { registryErrorCode, type RegistryErrorName } from '@/lib/registry/errors';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { decodeTagRecord, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { expectRefusal } from './lifecycle-support';
 

@@ -3,9 +3,7 @@
 import { AnchorError } from '@coral-xyz/anchor';
 import { Keypair, SendTransactionError, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/registry/errors';
-import { registerTagInstruction, setWalletInstruction } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { findTagRecordAddress, registerTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { airdrop, PROGRAM_ID, startTestNet, type TestNet } from './helpers';
 
 let net: TestNet;

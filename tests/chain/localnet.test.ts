@@ -9,9 +9,7 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { decodeTagRecord } from '@/lib/registry/account';
-import { registryErrorCode } from '@/lib/registry/errors';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { decodeBase58 } from '@/lib/solana/keys';
 import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
 

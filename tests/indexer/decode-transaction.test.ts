@@ -2,8 +2,8 @@ import bs58 from 'bs58';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction, type VersionedTransactionResponse } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, type TransactionForIndexing } from '@/lib/indexer/decode-transaction';
-import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/registry/instruction';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { REGISTER_TAG_DISCRIMINATOR } from '@/packages/tag-registry/src';
+import { findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { PROGRAM_ID } from './support';
 
 /*

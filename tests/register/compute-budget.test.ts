@@ -10,7 +10,7 @@ import { randomTag } from '@/devstack/identities';
 import { parseConfig } from '@/lib/config';
 import { isReservedTag } from '@/lib/identity/tag';
 import { readComputeBudget, type ComputeBudget } from '@/lib/registry/compute-budget';
-import { findTagRecordAddress } from '@/lib/registry/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';

@@ -7,7 +7,7 @@ import 'client-only';
  * the side effects; this file decides what happens next, so it is tested without a browser.
  */
 import { TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
-import { isTagRegistryError, type RegistryErrorName } from '@/lib/registry/errors';
+import { hasTagRegistryError, type TagRegistryError } from '@/packages/tag-registry/src';
 import { isUserRejection } from './api-client';
 import {
   IndexPendingError,
@@ -186,8 +186,8 @@ export const FAILURE_MESSAGES: Readonly<Record<FailureKind, string>> = {
 
 /** What a flow adds to the classification: its program errors and its own wording. */
 export interface FailureOptions {
-  /** Registry errors (matched by code through lib/registry/errors.ts) and what they mean here. */
-  programErrors?: Partial<Record<RegistryErrorName, FailureKind>>;
+  /** Registry errors, by their generated code constants, and what they mean here. */
+  programErrors?: Partial<Record<TagRegistryError, FailureKind>>;
   /** Messages that replace the default ones for this flow. */
   messages?: Partial<Record<FailureKind, string>>;
 }
@@ -222,8 +222,8 @@ function messagesOf(err: unknown, depth = 0): string {
 function kindOf(err: unknown, options: FailureOptions): FailureKind {
   if (err instanceof ServiceError) return CODE_KINDS[err.code] ?? 'unknown';
   if (err instanceof IndexPendingError) return 'index-pending';
-  for (const [name, kind] of Object.entries(options.programErrors ?? {})) {
-    if (kind && isTagRegistryError(err, name as RegistryErrorName)) return kind;
+  for (const [code, kind] of Object.entries(options.programErrors ?? {})) {
+    if (kind && hasTagRegistryError(err, Number(code) as TagRegistryError)) return kind;
   }
   if (err instanceof TransactionRefusedError || isUserRejection(err)) return 'wallet-rejected';
   if (err instanceof WalletNotConnectedError || err instanceof WalletCannotSignError || err instanceof WalletMismatchError) {

@@ -5,24 +5,25 @@
  */
 import { AccountRole, type AccountMeta, type Address, type ReadonlyUint8Array } from '@solana/kit';
 import {
-  getAcceptTransferInstructionDataEncoder,
-  getCancelTransferInstructionDataEncoder,
-  getOfferTransferInstructionDataEncoder,
-  getRegisterTagInstructionDataEncoder,
-  getReleaseTagInstructionDataEncoder,
-  getSetWalletInstructionDataEncoder,
+  getAcceptTransferInstructionDataCodec,
+  getCancelTransferInstructionDataCodec,
+  getOfferTransferInstructionDataCodec,
+  getRegisterTagInstructionDataCodec,
+  getReleaseTagInstructionDataCodec,
+  getSetWalletInstructionDataCodec,
+  identifyTagRegistryInstruction,
   parseTagRegistryInstruction,
   TagRegistryInstruction,
   type ParsedTagRegistryInstruction,
 } from './generated';
 
-const DATA_ENCODERS: Record<TagRegistryInstruction, () => { encode(value: never): ReadonlyUint8Array }> = {
-  [TagRegistryInstruction.RegisterTag]: getRegisterTagInstructionDataEncoder,
-  [TagRegistryInstruction.SetWallet]: getSetWalletInstructionDataEncoder,
-  [TagRegistryInstruction.OfferTransfer]: getOfferTransferInstructionDataEncoder,
-  [TagRegistryInstruction.CancelTransfer]: getCancelTransferInstructionDataEncoder,
-  [TagRegistryInstruction.AcceptTransfer]: getAcceptTransferInstructionDataEncoder,
-  [TagRegistryInstruction.ReleaseTag]: getReleaseTagInstructionDataEncoder,
+const DATA_CODECS: Record<TagRegistryInstruction, () => { decode(bytes: ReadonlyUint8Array): object; encode(value: never): ReadonlyUint8Array }> = {
+  [TagRegistryInstruction.RegisterTag]: getRegisterTagInstructionDataCodec,
+  [TagRegistryInstruction.SetWallet]: getSetWalletInstructionDataCodec,
+  [TagRegistryInstruction.OfferTransfer]: getOfferTransferInstructionDataCodec,
+  [TagRegistryInstruction.CancelTransfer]: getCancelTransferInstructionDataCodec,
+  [TagRegistryInstruction.AcceptTransfer]: getAcceptTransferInstructionDataCodec,
+  [TagRegistryInstruction.ReleaseTag]: getReleaseTagInstructionDataCodec,
 };
 
 /** An instruction as a transaction holds it: its program, its accounts in order, its data. */
@@ -33,20 +34,35 @@ export interface RawInstruction {
 }
 
 /**
- * The instruction `data` calls, with its arguments and its accounts by their ABI names; `null`
- * for data the program would refuse as InvalidInstructionData (unknown discriminator, a
- * length that is not exact, a tag that is not UTF-8) and for fewer accounts than the ABI
- * lists. Never throws. Extra accounts are ignored, as the program ignores them; argument
- * values (a zero key, a tag outside the rules) are the program's to judge.
+ * Which instruction `data` calls and its arguments; `null` for data the program would refuse
+ * as InvalidInstructionData (unknown discriminator, a length that is not exact, a tag that is
+ * not UTF-8). Never throws. Argument values (a zero key, a tag outside the rules) are the
+ * program's to judge.
  */
-export function parseRegistryInstruction({ programAddress, accounts, data }: RawInstruction): ParsedTagRegistryInstruction | null {
-  const metas: AccountMeta[] = accounts.map((address) => ({ address, role: AccountRole.READONLY }));
-  let parsed: ParsedTagRegistryInstruction;
+export function parseRegistryInstructionData(data: ReadonlyUint8Array): { instructionType: TagRegistryInstruction; data: object } | null {
+  let instructionType: TagRegistryInstruction;
+  let decoded: object;
   try {
-    parsed = parseTagRegistryInstruction({ programAddress, accounts: metas, data }) as ParsedTagRegistryInstruction;
+    instructionType = identifyTagRegistryInstruction(data);
+    decoded = DATA_CODECS[instructionType]().decode(data);
   } catch {
     return null;
   }
-  const again = DATA_ENCODERS[parsed.instructionType]().encode(parsed.data as never);
-  return again.length === data.length && again.every((byte, i) => byte === data[i]) ? parsed : null;
+  const again = DATA_CODECS[instructionType]().encode(decoded as never);
+  return again.length === data.length && again.every((byte, i) => byte === data[i]) ? { instructionType, data: decoded } : null;
+}
+
+/**
+ * The instruction with its arguments and its accounts by their ABI names: `null` when its data
+ * does not parse (`parseRegistryInstructionData`) or when it has fewer accounts than the ABI
+ * lists. Never throws. Extra accounts are ignored, as the program ignores them.
+ */
+export function parseRegistryInstruction({ programAddress, accounts, data }: RawInstruction): ParsedTagRegistryInstruction | null {
+  if (!parseRegistryInstructionData(data)) return null;
+  const metas: AccountMeta[] = accounts.map((address) => ({ address, role: AccountRole.READONLY }));
+  try {
+    return parseTagRegistryInstruction({ programAddress, accounts: metas, data }) as ParsedTagRegistryInstruction;
+  } catch {
+    return null;
+  }
 }

@@ -11,6 +11,7 @@ import {
   getCancelTransferInstruction,
   getOfferTransferInstruction,
   getRegisterTagInstruction,
+  getRegisterTagInstructionDataEncoder,
   getReleaseTagInstruction,
   getSetWalletInstruction,
   type ParsedTagRegistryInstruction,
@@ -97,6 +98,11 @@ export function acceptTransferInstruction({ programId, tagRecord, newOwner }: Re
 /** `release_tag`: the receiver may be the owner (web3.js then merges the two metas into one, signer and writable). */
 export function releaseTagInstruction({ programId, tagRecord, owner, receiver }: RecordCall & { owner: PublicKey; receiver: PublicKey }): TransactionInstruction {
   return toWeb3Instruction(getReleaseTagInstruction({ tagRecord: kitAddress(tagRecord), owner: signerOf(owner), receiver: kitAddress(receiver) }, programOf(programId)));
+}
+
+/** `register_tag`'s data: discriminator ‖ borsh string tag ‖ wallet. */
+export function encodeRegisterTagData(tag: string, wallet: PublicKey): Buffer {
+  return Buffer.from(getRegisterTagInstructionDataEncoder().encode({ tag, wallet: kitAddress(wallet) }));
 }
 
 /** `parseRegistryInstruction` for an instruction whose keys are `PublicKey`s. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptTransferInstruction, cancelTransferInstruction, decodeTagRecord, findTagRecordAddress, offerTransferInstruction, registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
+import { type RegistryErrorName, type RegistryInstructionName } from './idl';
 
 const programId = PROGRAM_ID;
 const world = freshForEachTest(() => {

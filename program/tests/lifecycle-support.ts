@@ -10,6 +10,7 @@ import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
 import { type TagRecord, decodeTagRecord, encodeTagRecord, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm, toAddress, type SendResult } from '@/program/litesvm-harness';
+import { REGISTRY_ERRORS, type RegistryErrorName } from './idl';
 
 /** Registers `tag` for `owner` (who pays) and returns the record's address. */
 export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: PublicKey = owner.publicKey): PublicKey {

@@ -3,7 +3,7 @@ import { Keypair, PublicKey, SystemProgram, type AccountMeta } from '@solana/web
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import { decodeTagRecord, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
+import { decodeTagRecord, encodeRegisterTagData, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import {
   accountData,
   balance,
@@ -17,6 +17,7 @@ import {
   type SendResult,
 } from '@/program/litesvm-harness';
 import { expectRefusal, rawInstruction } from './lifecycle-support';
+import { type RegistryErrorName } from './idl';
 
 /** TransactionErrorFieldless.SignatureFailure in litesvm (a const enum, so not importable here). */
 const SIGNATURE_FAILURE = 11;

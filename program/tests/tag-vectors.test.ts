@@ -4,9 +4,10 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import vectors from '@/lib/identity/tag-vectors.json';
-import { decodeTagRecord, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
+import { decodeTagRecord, encodeRegisterTagData, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { accountData, customErrorCode, expectSuccess, fundedKeypair, logs, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { expectRefusal } from './lifecycle-support';
+import { registryErrorCode, type RegistryErrorName } from './idl';
 
 let svm: LiteSVM;
 let owner: Keypair;

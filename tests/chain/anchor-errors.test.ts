@@ -5,6 +5,7 @@ import { Keypair, SendTransactionError, Transaction, type TransactionInstruction
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTagRecordAddress, registerTagInstruction, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { airdrop, PROGRAM_ID, startTestNet, type TestNet } from './helpers';
+import { REGISTRY_ERRORS, type RegistryErrorName } from '@/program/tests/idl';
 
 let net: TestNet;
 const alice = Keypair.generate();

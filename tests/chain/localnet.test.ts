@@ -12,6 +12,7 @@ import bs58 from 'bs58';
 import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { decodeBase58 } from '@/lib/solana/keys';
 import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
+import { registryErrorCode } from '@/program/tests/idl';
 
 /** The JSON-RPC error a SendTransactionError carries, whichever web3.js version words it. */
 async function sendError(promise: Promise<unknown>): Promise<{ message: string; logs: string[] | undefined }> {

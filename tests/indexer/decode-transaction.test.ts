@@ -3,7 +3,7 @@ import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction,
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, type TransactionForIndexing } from '@/lib/indexer/decode-transaction';
 import { REGISTER_TAG_DISCRIMINATOR } from '@/packages/tag-registry/src';
-import { findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
+import { encodeRegisterTagData, findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { PROGRAM_ID } from './support';
 
 /*

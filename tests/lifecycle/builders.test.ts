@@ -4,7 +4,15 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { address } from '@solana/kit';
+import {
+  getAcceptTransferInstructionDataEncoder,
+  getCancelTransferInstructionDataEncoder,
+  getReleaseTagInstructionDataEncoder,
+  getSetWalletInstructionDataEncoder,
+  TagRegistryInstruction,
+} from '@/packages/tag-registry/src';
+import { findTagRecordAddress, parseWeb3RegistryInstruction } from '@/packages/tag-registry/src/web3js';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { afterBudget } from '../support/compute-budget';
@@ -83,7 +91,7 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true }, // also the fee payer
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(Buffer.from(getSetWalletInstructionDataEncoder().encode({ wallet: address(payout) })));
     expect(tx.compileMessage().header.numRequiredSignatures).toBe(1);
     await land(wallet.json.transaction, alice.signer);
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: alice.key, wallet: payout });
@@ -96,9 +104,9 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true },
     ]);
-    expect(decodeRegistryInstruction(afterBudget(tx)[0]!.data, afterBudget(tx)[0]!.keys.map((k) => k.pubkey))).toMatchObject({
-      name: 'offer_transfer',
-      newOwner: new PublicKey(bob.key),
+    expect(parseWeb3RegistryInstruction(PROGRAM_ID, afterBudget(tx)[0]!.data, afterBudget(tx)[0]!.keys.map((k) => k.pubkey))).toMatchObject({
+      instructionType: TagRegistryInstruction.OfferTransfer,
+      data: { newOwner: bob.key },
     });
     await land(offer.json.transaction, alice.signer);
     const state = await fetch(url(tag, '/transfer'));
@@ -115,7 +123,7 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'accept_transfer' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(Buffer.from(getAcceptTransferInstructionDataEncoder().encode({})));
     await land(accept.json.transaction, bob.signer);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toEqual({ tag: `@${tag}`, owner: bob.key, pendingOwner: null });
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: bob.key, wallet: bob.key }); // accept pays the new owner
@@ -129,7 +137,7 @@ describe('lifecycle builders', () => {
       { pubkey: bob.key, isSigner: true, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'release_tag' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(Buffer.from(getReleaseTagInstructionDataEncoder().encode({})));
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     expect(await connection.getAccountInfo(pda, 'finalized')).toBeNull();
@@ -151,7 +159,7 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: false },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'cancel_transfer' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(Buffer.from(getCancelTransferInstructionDataEncoder().encode({})));
     // The caller alone cannot send it: the sponsor's signature is missing.
     const callerOnly = decode(cancel.json.transaction);
     callerOnly.partialSign(alice.signer);

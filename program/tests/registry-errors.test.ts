@@ -1,15 +1,23 @@
-// isTagRegistryError / registryErrorOf against the error values each client really produces:
-// a LiteSVM failure from the program itself, web3.js SendTransactionError, the RPC's JSON
-// shape, kit's SolanaError, and wrappers around them.
+// tagRegistryErrorOf / hasTagRegistryError against the error values each client really
+// produces: a LiteSVM failure from the program itself, web3.js SendTransactionError, the
+// RPC's JSON shape, kit's SolanaError, and wrappers around them. Matched by code only.
 import { SolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from '@solana/kit';
 import { Keypair, SendTransactionError, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
+import {
+  hasTagRegistryError,
+  TAG_REGISTRY_ERROR__ALREADY_REGISTERED,
+  TAG_REGISTRY_ERROR__TAG_TOO_SHORT,
+  TAG_REGISTRY_ERROR_CODES,
+  tagRegistryErrorOf,
+} from '@/packages/tag-registry/src';
 import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { REGISTRY_ERRORS } from './idl';
 
 const ours = PROGRAM_ID.toBase58();
 const other = Keypair.generate().publicKey.toBase58();
-const code = registryErrorCode('AlreadyRegistered');
+const code = TAG_REGISTRY_ERROR__ALREADY_REGISTERED;
 const hex = `0x${code.toString(16)}`;
 
 function failedLogs(program: string) {
@@ -25,21 +33,24 @@ function sendTransactionError(logs: string[] | undefined) {
   });
 }
 
-describe('registryErrorOf', () => {
+describe('tagRegistryErrorOf', () => {
+  it('knows every code of the IDL, and no other', () => {
+    expect([...TAG_REGISTRY_ERROR_CODES].sort()).toEqual(REGISTRY_ERRORS.map((e) => e.code));
+  });
+
   it('reads a real LiteSVM failure of the program', () => {
     const svm = startSvm();
     const owner = fundedKeypair(svm);
     const ix = () => registerTagInstruction({ programId: PROGRAM_ID, tag: 'alice', owner: owner.publicKey, wallet: owner.publicKey, feePayer: owner.publicKey });
     send(svm, [ix()], owner.publicKey, [owner]);
     const failed = send(svm, [ix()], owner.publicKey, [owner]);
-    expect(registryErrorOf(failed)?.name).toBe('AlreadyRegistered');
-    expect(isTagRegistryError(failed, 'AlreadyRegistered', { programId: PROGRAM_ID })).toBe(true);
-    expect(isTagRegistryError(failed, 'TagTooShort')).toBe(false);
+    expect(tagRegistryErrorOf(failed)).toBe(code);
+    expect(hasTagRegistryError(failed, code, { programAddress: PROGRAM_ID })).toBe(true);
+    expect(hasTagRegistryError(failed, TAG_REGISTRY_ERROR__TAG_TOO_SHORT)).toBe(false);
   });
 
   it.each([
     ['SendTransactionError with logs', () => sendTransactionError(failedLogs(ours))],
-    ['SendTransactionError without logs (preflight text)', () => sendTransactionError(undefined)],
     ['RPC InstructionError', () => ({ InstructionError: [0, { Custom: code }] })],
     ['a confirmation result { value: { err } }', () => ({ value: { err: { InstructionError: [0, { Custom: code }] } } })],
     ['a simulation result { err, logs }', () => ({ err: { InstructionError: [0, { Custom: code }] }, logs: failedLogs(ours) })],
@@ -47,35 +58,36 @@ describe('registryErrorOf', () => {
     ['a wallet adapter error wrapping one', () => Object.assign(new Error('Unexpected error'), { error: sendTransactionError(failedLogs(ours)) })],
     ['an Error with a cause', () => new Error('send failed', { cause: { InstructionError: [0, { Custom: code }] } })],
   ])('recognises %s by code', (_case, make) => {
-    expect(registryErrorOf(make())).toEqual(REGISTRY_ERRORS.find((e) => e.name === 'AlreadyRegistered'));
-    expect(isTagRegistryError(make(), 'AlreadyRegistered')).toBe(true);
+    expect(tagRegistryErrorOf(make())).toBe(code);
+    expect(hasTagRegistryError(make(), code)).toBe(true);
   });
 
   it.each([
     ['null', null],
     ['a string', `custom program error: ${hex}`],
+    ['a SendTransactionError whose only trace of the code is its message text', sendTransactionError(undefined)],
     ['a code outside the table', { InstructionError: [0, { Custom: 42 }] }],
     ['an instruction error without a code', { InstructionError: [0, 'InvalidAccountData'] }],
     ['a message that only names the error', new Error('AlreadyRegistered: Tag is already registered')],
   ])('finds nothing in %s', (_case, value) => {
-    expect(registryErrorOf(value)).toBeNull();
+    expect(tagRegistryErrorOf(value)).toBeNull();
   });
 
-  it('with programId, counts only codes traced to our program', () => {
-    expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered')).toBe(true);
-    expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError(sendTransactionError(failedLogs(ours)), 'AlreadyRegistered', { programId: PROGRAM_ID })).toBe(true);
+  it('with programAddress, counts only codes traced to our program', () => {
+    expect(hasTagRegistryError(sendTransactionError(failedLogs(other)), code)).toBe(true);
+    expect(hasTagRegistryError(sendTransactionError(failedLogs(other)), code, { programAddress: ours })).toBe(false);
+    expect(hasTagRegistryError(sendTransactionError(failedLogs(ours)), code, { programAddress: PROGRAM_ID })).toBe(true);
 
     const rpc = { InstructionError: [1, { Custom: code }] };
     const programs = [SystemProgram.programId, PROGRAM_ID];
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours, instructionProgramIds: programs })).toBe(true);
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours, instructionProgramIds: programs.slice().reverse() })).toBe(false);
+    expect(hasTagRegistryError(rpc, code, { programAddress: ours })).toBe(false);
+    expect(hasTagRegistryError(rpc, code, { programAddress: ours, instructionPrograms: programs })).toBe(true);
+    expect(hasTagRegistryError(rpc, code, { programAddress: ours, instructionPrograms: programs.slice().reverse() })).toBe(false);
   });
 
   it('takes the first failing program in the logs (the origin, not the caller it propagated through)', () => {
     const logs = [`Program ${ours} invoke [1]`, `Program ${other} invoke [2]`, `Program ${other} failed: custom program error: ${hex}`, `Program ${ours} failed: custom program error: ${hex}`];
-    expect(isTagRegistryError({ logs }, 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError({ logs }, 'AlreadyRegistered', { programId: other })).toBe(true);
+    expect(hasTagRegistryError({ logs }, code, { programAddress: ours })).toBe(false);
+    expect(hasTagRegistryError({ logs }, code, { programAddress: other })).toBe(true);
   });
 });

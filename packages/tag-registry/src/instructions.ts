@@ -2,6 +2,8 @@
  * Reading an instruction of the program back with the program's own strictness: the
  * generated parsers accept trailing bytes and repair invalid UTF-8, the program refuses both
  * (InvalidInstructionData), so a parse counts only when re-encoding it gives the same bytes.
+ * (kit's UTF-8 decoder also drops NUL characters: a tag holding one, which the program refuses
+ * as TagInvalidChar, reads here as unparsable data.)
  */
 import { AccountRole, type AccountMeta, type Address, type ReadonlyUint8Array } from '@solana/kit';
 import {

@@ -4,7 +4,7 @@
  * v1 `TransactionInstruction` out, converted by `toWeb3Instruction`, the one adapter. The
  * bytes and account metas are the generated client's; nothing of the ABI is restated here.
  */
-import { address, createNoopSigner, isSignerRole, isWritableRole, type Address, type Instruction } from '@solana/kit';
+import { address, createNoopSigner, isSignerRole, isWritableRole, type Address, type Instruction, type ReadonlyUint8Array } from '@solana/kit';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import {
   getAcceptTransferInstruction,
@@ -106,7 +106,7 @@ export function encodeRegisterTagData(tag: string, wallet: PublicKey): Buffer {
 }
 
 /** `parseRegistryInstruction` for an instruction whose keys are `PublicKey`s. */
-export function parseWeb3RegistryInstruction(programId: PublicKey, data: Uint8Array, accountKeys: readonly PublicKey[]): ParsedTagRegistryInstruction | null {
+export function parseWeb3RegistryInstruction(programId: PublicKey, data: ReadonlyUint8Array, accountKeys: readonly PublicKey[]): ParsedTagRegistryInstruction | null {
   return parseRegistryInstruction({ programAddress: kitAddress(programId), accounts: accountKeys.map(kitAddress), data });
 }
 

@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { isAddress, isSignature } from '@solana/kit';
 import { SLOTS_PER_EPOCH, type AccountView, type Commitment, type LocalChain, type TxRecord, type InnerInstructionsJson } from './chain';
 import {
   RpcError,
@@ -8,7 +9,6 @@ import {
   RPC_UNSUPPORTED_TRANSACTION_VERSION,
 } from './errors';
 import { computeFee, decodeWireMessage, decodeWireTransaction, isWritable } from './wire';
-import { decodeBase58, isPublicKey } from '@/lib/solana/keys';
 
 /** What getVersion reports; also the `apiVersion` of every context. */
 export const SOLANA_CORE_VERSION = '3.0.0';
@@ -35,13 +35,13 @@ function requireString(params: unknown[], index: number, what: string): string {
 
 function requirePubkey(params: unknown[], index: number): string {
   const value = requireString(params, index, 'pubkey');
-  if (!isPublicKey(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  if (!isAddress(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value;
 }
 
 function requireSignature(value: unknown): string {
   if (typeof value !== 'string') throw invalidParams('signature must be a string');
-  if (!decodeBase58(value, 64)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  if (!isSignature(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value;
 }
 
@@ -274,7 +274,7 @@ const getAccountInfo: RpcHandler = (params, chain) => {
 
 const getMultipleAccounts: RpcHandler = (params, chain) => {
   const keys = params[0];
-  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isPublicKey(k))) {
+  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isAddress(k))) {
     throw invalidParams('first argument must be an array of pubkeys');
   }
   if (keys.length > MAX_MULTIPLE_ACCOUNTS) throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
@@ -344,7 +344,7 @@ const simulateTransaction: RpcHandler = (params, chain) => {
   let accounts: unknown = null;
   const accountsCfg = cfg.accounts as { addresses?: unknown; encoding?: unknown } | undefined;
   if (accountsCfg !== undefined && accountsCfg !== null) {
-    if (!Array.isArray(accountsCfg.addresses) || accountsCfg.addresses.some((a) => typeof a !== 'string' || !isPublicKey(a))) {
+    if (!Array.isArray(accountsCfg.addresses) || accountsCfg.addresses.some((a) => typeof a !== 'string' || !isAddress(a))) {
       throw invalidParams('accounts.addresses must be an array of pubkeys');
     }
     const encCfg = { encoding: typeof accountsCfg.encoding === 'string' ? accountsCfg.encoding : 'base64' };
@@ -488,7 +488,7 @@ function feeAccounts(value: unknown): string[] {
   if (value.length > MAX_PRIORITIZATION_FEE_ACCOUNTS) {
     throw invalidParams(`Too many inputs provided; max ${MAX_PRIORITIZATION_FEE_ACCOUNTS}`);
   }
-  for (const key of value as string[]) if (!isPublicKey(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  for (const key of value as string[]) if (!isAddress(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value as string[];
 }
 

@@ -17,7 +17,7 @@ const cDefine = (name: string) => Number(new RegExp(`#define ${name} (\\d+)\\b`)
 /** An 8-byte discriminator as the C source writes it: one little-endian u64 literal. */
 const le = (bytes: number[]) => `0x${Buffer.from(bytes).reverse().toString('hex')}ull`;
 /** `AlreadyRegistered` → `ALREADY_REGISTERED`, the C enum's spelling of an IDL error name. */
-const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toUpperCase();
 
 const NAMES = idl.instructions.map((ix) => ix.name);
 

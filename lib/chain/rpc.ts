@@ -141,6 +141,8 @@ function isUnreachable(err: unknown): boolean {
   if (status !== null) return status === 429 || status >= 500;
   if (!(err instanceof Error)) return false;
   if (ABORTED.has(err.name)) return true;
+  // The Fetch standard rejects with a TypeError on a network error; Node's fetch adds the cause.
+  if (err instanceof TypeError && err.cause instanceof Error) return true;
   const code = (err as { code?: unknown }).code;
   return (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR_')));
 }

@@ -48,7 +48,7 @@ describe('discriminators', () => {
 describe('instructions', () => {
   /** lifecycle.h's table row of an instruction: data length, accounts, whether the owner signs. */
   const lifecycleRow = (name: string) => {
-    const row = new RegExp(`\\{${name.toUpperCase()}_DISCRIMINATOR, ${name}, (\\w+), (\\d+), ([01])\\}`).exec(C_SOURCE);
+    const row = new RegExp(`\\{${name.toUpperCase()}_DISCRIMINATOR, ${name}, (\\w+), (\\d+), ([01])(?:, \\d+)*\\}`).exec(C_SOURCE);
     return row && { dataBytes: row[1]!, accounts: Number(row[2]), ownerSigns: row[3] === '1' };
   };
   const argBytes = { pubkey: 32 } as Record<string, number>;
@@ -57,7 +57,9 @@ describe('instructions', () => {
     const ix = idl.instructions.find((i) => i.name === name)!;
     const row = lifecycleRow(name);
     expect(row).not.toBeNull();
-    expect(row!.accounts).toBe(ix.accounts.length);
+    // The table's count is what NotEnoughAccounts guards; a payout wallet account comes after
+    // it, checked on its own (WalletAccountMissing).
+    expect(row!.accounts).toBe(ix.accounts.filter((a) => a.name !== 'wallet').length);
     const bytes = 8 + ix.args.reduce((sum, a) => sum + argBytes[a.type as string]!, 0);
     expect(row!.dataBytes === 'IX_DISCRIMINATOR_BYTES' ? cDefine('IX_DISCRIMINATOR_BYTES') : cDefine('IX_DISCRIMINATOR_BYTES') + 32).toBe(bytes);
     // Account 1 is the owner, who signs (accept_transfer: the pending owner, checked on its own).
@@ -66,15 +68,16 @@ describe('instructions', () => {
     expect(row!.ownerSigns).toBe(ix.accounts[1]!.name === 'owner');
   });
 
-  it('register_tag: the record at ["tag", tag], owner and fee payer signing, the System Program fourth', () => {
+  it('register_tag: the record at ["tag", tag], owner and fee payer signing, the System Program fourth, the wallet signing last', () => {
     const ix = idl.instructions.find((i) => i.name === 'register_tag')!;
     expect(ix.args).toEqual([{ name: 'tag', type: 'string' }, { name: 'wallet', type: 'pubkey' }]);
-    expect(ix.accounts.map((a) => a.name)).toEqual(['tag_record', 'owner', 'fee_payer', 'system_program']);
+    expect(ix.accounts.map((a) => a.name)).toEqual(['tag_record', 'owner', 'fee_payer', 'system_program', 'wallet']);
     const accounts = ix.accounts as ReadonlyArray<{ pda?: { seeds: unknown[] }; address?: string; signer?: boolean; writable?: boolean }>;
     expect(accounts[0]!.pda?.seeds).toEqual([{ kind: 'const', value: [...Buffer.from('tag')] }, { kind: 'arg', path: 'tag' }]);
     expect(C_SOURCE).toMatch(/"tag"/);
     expect(accounts[2]).toMatchObject({ signer: true, writable: true });
     expect(accounts[3]!.address).toBe('11111111111111111111111111111111');
+    expect(accounts[4]).toMatchObject({ signer: true });
     // The C source's error for a wrong fourth account names it.
     expect(idl.errors.find((e) => e.name === 'InvalidSystemProgram')?.msg).toBe('Account 3 must be the System Program');
   });

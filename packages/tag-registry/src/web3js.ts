@@ -56,7 +56,7 @@ export interface RegisterTagAccounts {
   tag: string;
   /** Signs; recorded as the tag's owner. */
   owner: PublicKey;
-  /** Payout wallet stored in the record. */
+  /** Payout wallet stored in the record; it signs too (account 4). */
   wallet: PublicKey;
   /** Signs and pays rent; may equal `owner`. */
   feePayer: PublicKey;
@@ -67,7 +67,7 @@ export function registerTagInstruction({ programId, tag, owner, wallet, feePayer
   const [tagRecord] = findTagRecordAddress(tag, programId);
   return toWeb3Instruction(
     getRegisterTagInstruction(
-      { tagRecord: kitAddress(tagRecord), owner: signerOf(owner), feePayer: signerOf(feePayer), tag, wallet: kitAddress(wallet) },
+      { tagRecord: kitAddress(tagRecord), owner: signerOf(owner), feePayer: signerOf(feePayer), wallet: signerOf(wallet), tag, walletArg: kitAddress(wallet) },
       programOf(programId),
     ),
   );
@@ -80,7 +80,9 @@ interface RecordCall {
 }
 
 export function setWalletInstruction({ programId, tagRecord, owner, wallet }: RecordCall & { owner: PublicKey; wallet: PublicKey }): TransactionInstruction {
-  return toWeb3Instruction(getSetWalletInstruction({ tagRecord: kitAddress(tagRecord), owner: signerOf(owner), wallet: kitAddress(wallet) }, programOf(programId)));
+  return toWeb3Instruction(
+    getSetWalletInstruction({ tagRecord: kitAddress(tagRecord), owner: signerOf(owner), wallet: signerOf(wallet), walletArg: kitAddress(wallet) }, programOf(programId)),
+  );
 }
 
 export function offerTransferInstruction({ programId, tagRecord, owner, newOwner }: RecordCall & { owner: PublicKey; newOwner: PublicKey }): TransactionInstruction {

@@ -64,6 +64,18 @@ export const TAG_REGISTRY_ERROR__WALLET_IS_ZERO = 0x1786; // 6022
 export const TAG_REGISTRY_ERROR__RECEIVER_NOT_WRITABLE = 0x1787; // 6023
 /** ReceiverIsTagRecord: Receiver may not be the tag record itself */
 export const TAG_REGISTRY_ERROR__RECEIVER_IS_TAG_RECORD = 0x1788; // 6024
+/** WalletNotSigner: The payout wallet must sign */
+export const TAG_REGISTRY_ERROR__WALLET_NOT_SIGNER = 0x1789; // 6025
+/** WalletAccountMismatch: The wallet account is not the wallet argument */
+export const TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISMATCH = 0x178a; // 6026
+/** WalletNotSystemOwned: The payout wallet must be an account of the System Program */
+export const TAG_REGISTRY_ERROR__WALLET_NOT_SYSTEM_OWNED = 0x178b; // 6027
+/** WalletAccountMissing: The payout wallet account is missing: it comes last, and signs */
+export const TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISSING = 0x178c; // 6028
+/** TagResting: The released tag rests for 30 days: only its previous owner may take it */
+export const TAG_REGISTRY_ERROR__TAG_RESTING = 0x178d; // 6029
+/** TagReleased: The tag was released: register it again before any other call */
+export const TAG_REGISTRY_ERROR__TAG_RELEASED = 0x178e; // 6030
 
 export type TagRegistryError =
   | typeof TAG_REGISTRY_ERROR__ALREADY_REGISTERED
@@ -88,9 +100,15 @@ export type TagRegistryError =
   | typeof TAG_REGISTRY_ERROR__TAG_INVALID_EDGE
   | typeof TAG_REGISTRY_ERROR__TAG_RECORD_NOT_PROGRAM_OWNED
   | typeof TAG_REGISTRY_ERROR__TAG_RECORD_NOT_WRITABLE
+  | typeof TAG_REGISTRY_ERROR__TAG_RELEASED
+  | typeof TAG_REGISTRY_ERROR__TAG_RESTING
   | typeof TAG_REGISTRY_ERROR__TAG_TOO_LONG
   | typeof TAG_REGISTRY_ERROR__TAG_TOO_SHORT
-  | typeof TAG_REGISTRY_ERROR__WALLET_IS_ZERO;
+  | typeof TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISMATCH
+  | typeof TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISSING
+  | typeof TAG_REGISTRY_ERROR__WALLET_IS_ZERO
+  | typeof TAG_REGISTRY_ERROR__WALLET_NOT_SIGNER
+  | typeof TAG_REGISTRY_ERROR__WALLET_NOT_SYSTEM_OWNED;
 
 let tagRegistryErrorMessages: Record<TagRegistryError, string> | undefined;
 if (process.env.NODE_ENV !== 'production') {
@@ -117,9 +135,15 @@ if (process.env.NODE_ENV !== 'production') {
     [TAG_REGISTRY_ERROR__TAG_INVALID_EDGE]: `Tag may not start or end with _`,
     [TAG_REGISTRY_ERROR__TAG_RECORD_NOT_PROGRAM_OWNED]: `Tag record is not owned by the tag registry program`,
     [TAG_REGISTRY_ERROR__TAG_RECORD_NOT_WRITABLE]: `Tag record must be writable`,
+    [TAG_REGISTRY_ERROR__TAG_RELEASED]: `The tag was released: register it again before any other call`,
+    [TAG_REGISTRY_ERROR__TAG_RESTING]: `The released tag rests for 30 days: only its previous owner may take it`,
     [TAG_REGISTRY_ERROR__TAG_TOO_LONG]: `Tag is longer than 32 bytes`,
     [TAG_REGISTRY_ERROR__TAG_TOO_SHORT]: `Tag is shorter than 3 bytes`,
+    [TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISMATCH]: `The wallet account is not the wallet argument`,
+    [TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISSING]: `The payout wallet account is missing: it comes last, and signs`,
     [TAG_REGISTRY_ERROR__WALLET_IS_ZERO]: `The payout wallet may not be the zero address`,
+    [TAG_REGISTRY_ERROR__WALLET_NOT_SIGNER]: `The payout wallet must sign`,
+    [TAG_REGISTRY_ERROR__WALLET_NOT_SYSTEM_OWNED]: `The payout wallet must be an account of the System Program`,
   };
 }
 

@@ -55,6 +55,7 @@ export type RegisterTagInstruction<
   TAccountOwner extends string | AccountMeta<string> = string,
   TAccountFeePayer extends string | AccountMeta<string> = string,
   TAccountSystemProgram extends string | AccountMeta<string> = '11111111111111111111111111111111',
+  TAccountWallet extends string | AccountMeta<string> = string,
   TRemainingAccounts extends readonly AccountMeta<string>[] = [],
 > = Instruction<TProgram> &
   InstructionWithData<ReadonlyUint8Array> &
@@ -70,6 +71,9 @@ export type RegisterTagInstruction<
       TAccountSystemProgram extends string
         ? ReadonlyAccount<TAccountSystemProgram>
         : TAccountSystemProgram,
+      TAccountWallet extends string
+        ? ReadonlySignerAccount<TAccountWallet> & AccountSignerMeta<TAccountWallet>
+        : TAccountWallet,
       ...TRemainingAccounts,
     ]
   >;
@@ -116,13 +120,16 @@ export type RegisterTagAsyncInput<
   TAccountOwner extends string = string,
   TAccountFeePayer extends string = string,
   TAccountSystemProgram extends string = string,
+  TAccountWallet extends string = string,
 > = {
   tagRecord?: Address<TAccountTagRecord>;
   owner: TransactionSigner<TAccountOwner>;
   feePayer: TransactionSigner<TAccountFeePayer>;
   systemProgram?: Address<TAccountSystemProgram>;
+  /** The payout wallet: the wallet argument's key, signing, owned by the System Program (an address with no account yet counts). When it is the owner, the owner's key again. */
+  wallet: TransactionSigner<TAccountWallet>;
   tag: RegisterTagInstructionDataArgs['tag'];
-  wallet: RegisterTagInstructionDataArgs['wallet'];
+  walletArg: RegisterTagInstructionDataArgs['wallet'];
 };
 
 export async function getRegisterTagInstructionAsync<
@@ -130,13 +137,15 @@ export async function getRegisterTagInstructionAsync<
   TAccountOwner extends string,
   TAccountFeePayer extends string,
   TAccountSystemProgram extends string,
+  TAccountWallet extends string,
   TProgramAddress extends Address = typeof TAG_REGISTRY_PROGRAM_ADDRESS,
 >(
   input: RegisterTagAsyncInput<
     TAccountTagRecord,
     TAccountOwner,
     TAccountFeePayer,
-    TAccountSystemProgram
+    TAccountSystemProgram,
+    TAccountWallet
   >,
   config?: { programAddress?: TProgramAddress }
 ): Promise<
@@ -145,7 +154,8 @@ export async function getRegisterTagInstructionAsync<
     TAccountTagRecord,
     TAccountOwner,
     TAccountFeePayer,
-    TAccountSystemProgram
+    TAccountSystemProgram,
+    TAccountWallet
   >
 > {
   // Program address.
@@ -157,11 +167,12 @@ export async function getRegisterTagInstructionAsync<
     owner: { value: input.owner ?? null, isWritable: false },
     feePayer: { value: input.feePayer ?? null, isWritable: true },
     systemProgram: { value: input.systemProgram ?? null, isWritable: false },
+    wallet: { value: input.wallet ?? null, isWritable: false },
   };
   const accounts = originalAccounts as Record<keyof typeof originalAccounts, ResolvedAccount>;
 
   // Original args.
-  const args = { ...input };
+  const args = { ...input, wallet: input.walletArg };
 
   // Resolve default values.
   if (!accounts.tagRecord.value) {
@@ -179,6 +190,7 @@ export async function getRegisterTagInstructionAsync<
       getAccountMeta(accounts.owner),
       getAccountMeta(accounts.feePayer),
       getAccountMeta(accounts.systemProgram),
+      getAccountMeta(accounts.wallet),
     ],
     data: getRegisterTagInstructionDataEncoder().encode(args as RegisterTagInstructionDataArgs),
     programAddress,
@@ -187,7 +199,8 @@ export async function getRegisterTagInstructionAsync<
     TAccountTagRecord,
     TAccountOwner,
     TAccountFeePayer,
-    TAccountSystemProgram
+    TAccountSystemProgram,
+    TAccountWallet
   >);
 }
 
@@ -196,13 +209,16 @@ export type RegisterTagInput<
   TAccountOwner extends string = string,
   TAccountFeePayer extends string = string,
   TAccountSystemProgram extends string = string,
+  TAccountWallet extends string = string,
 > = {
   tagRecord: Address<TAccountTagRecord>;
   owner: TransactionSigner<TAccountOwner>;
   feePayer: TransactionSigner<TAccountFeePayer>;
   systemProgram?: Address<TAccountSystemProgram>;
+  /** The payout wallet: the wallet argument's key, signing, owned by the System Program (an address with no account yet counts). When it is the owner, the owner's key again. */
+  wallet: TransactionSigner<TAccountWallet>;
   tag: RegisterTagInstructionDataArgs['tag'];
-  wallet: RegisterTagInstructionDataArgs['wallet'];
+  walletArg: RegisterTagInstructionDataArgs['wallet'];
 };
 
 export function getRegisterTagInstruction<
@@ -210,13 +226,15 @@ export function getRegisterTagInstruction<
   TAccountOwner extends string,
   TAccountFeePayer extends string,
   TAccountSystemProgram extends string,
+  TAccountWallet extends string,
   TProgramAddress extends Address = typeof TAG_REGISTRY_PROGRAM_ADDRESS,
 >(
   input: RegisterTagInput<
     TAccountTagRecord,
     TAccountOwner,
     TAccountFeePayer,
-    TAccountSystemProgram
+    TAccountSystemProgram,
+    TAccountWallet
   >,
   config?: { programAddress?: TProgramAddress }
 ): RegisterTagInstruction<
@@ -224,7 +242,8 @@ export function getRegisterTagInstruction<
   TAccountTagRecord,
   TAccountOwner,
   TAccountFeePayer,
-  TAccountSystemProgram
+  TAccountSystemProgram,
+  TAccountWallet
 > {
   // Program address.
   const programAddress = config?.programAddress ?? TAG_REGISTRY_PROGRAM_ADDRESS;
@@ -235,11 +254,12 @@ export function getRegisterTagInstruction<
     owner: { value: input.owner ?? null, isWritable: false },
     feePayer: { value: input.feePayer ?? null, isWritable: true },
     systemProgram: { value: input.systemProgram ?? null, isWritable: false },
+    wallet: { value: input.wallet ?? null, isWritable: false },
   };
   const accounts = originalAccounts as Record<keyof typeof originalAccounts, ResolvedAccount>;
 
   // Original args.
-  const args = { ...input };
+  const args = { ...input, wallet: input.walletArg };
 
   // Resolve default values.
   if (!accounts.systemProgram.value) {
@@ -254,6 +274,7 @@ export function getRegisterTagInstruction<
       getAccountMeta(accounts.owner),
       getAccountMeta(accounts.feePayer),
       getAccountMeta(accounts.systemProgram),
+      getAccountMeta(accounts.wallet),
     ],
     data: getRegisterTagInstructionDataEncoder().encode(args as RegisterTagInstructionDataArgs),
     programAddress,
@@ -262,7 +283,8 @@ export function getRegisterTagInstruction<
     TAccountTagRecord,
     TAccountOwner,
     TAccountFeePayer,
-    TAccountSystemProgram
+    TAccountSystemProgram,
+    TAccountWallet
   >);
 }
 
@@ -276,6 +298,8 @@ export type ParsedRegisterTagInstruction<
     owner: TAccountMetas[1];
     feePayer: TAccountMetas[2];
     systemProgram: TAccountMetas[3];
+    /** The payout wallet: the wallet argument's key, signing, owned by the System Program (an address with no account yet counts). When it is the owner, the owner's key again. */
+    wallet: TAccountMetas[4];
   };
   data: RegisterTagInstructionData;
 };
@@ -288,7 +312,7 @@ export function parseRegisterTagInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>
 ): ParsedRegisterTagInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 4) {
+  if (instruction.accounts.length < 5) {
     // TODO: Coded error.
     throw new Error('Not enough accounts');
   }
@@ -305,6 +329,7 @@ export function parseRegisterTagInstruction<
       owner: getNextAccount(),
       feePayer: getNextAccount(),
       systemProgram: getNextAccount(),
+      wallet: getNextAccount(),
     },
     data: getRegisterTagInstructionDataDecoder().decode(instruction.data),
   };

@@ -87,7 +87,7 @@ export type ReleaseTagInput<
   /** The tag record: owned by this program, a TagRecord, at the PDA ["tag", its own tag] (recomputed with the stored bump). */
   tagRecord: Address<TAccountTagRecord>;
   owner: TransactionSigner<TAccountOwner>;
-  /** Receives the record's lamports; may be the owner, not the record itself. */
+  /** Receives the lamports released; may be the owner, not the record itself. */
   receiver: Address<TAccountReceiver>;
 };
 
@@ -132,7 +132,7 @@ export type ParsedReleaseTagInstruction<
     /** The tag record: owned by this program, a TagRecord, at the PDA ["tag", its own tag] (recomputed with the stored bump). */
     tagRecord: TAccountMetas[0];
     owner: TAccountMetas[1];
-    /** Receives the record's lamports; may be the owner, not the record itself. */
+    /** Receives the lamports released; may be the owner, not the record itself. */
     receiver: TAccountMetas[2];
   };
   data: ReleaseTagInstructionData;

@@ -44,6 +44,7 @@ export type SetWalletInstruction<
   TProgram extends string = typeof TAG_REGISTRY_PROGRAM_ADDRESS,
   TAccountTagRecord extends string | AccountMeta<string> = string,
   TAccountOwner extends string | AccountMeta<string> = string,
+  TAccountWallet extends string | AccountMeta<string> = string,
   TRemainingAccounts extends readonly AccountMeta<string>[] = [],
 > = Instruction<TProgram> &
   InstructionWithData<ReadonlyUint8Array> &
@@ -53,6 +54,9 @@ export type SetWalletInstruction<
       TAccountOwner extends string
         ? ReadonlySignerAccount<TAccountOwner> & AccountSignerMeta<TAccountOwner>
         : TAccountOwner,
+      TAccountWallet extends string
+        ? ReadonlySignerAccount<TAccountWallet> & AccountSignerMeta<TAccountWallet>
+        : TAccountWallet,
       ...TRemainingAccounts,
     ]
   >;
@@ -88,21 +92,25 @@ export function getSetWalletInstructionDataCodec(): FixedSizeCodec<
 export type SetWalletInput<
   TAccountTagRecord extends string = string,
   TAccountOwner extends string = string,
+  TAccountWallet extends string = string,
 > = {
   /** The tag record: owned by this program, a TagRecord, at the PDA ["tag", its own tag] (recomputed with the stored bump). */
   tagRecord: Address<TAccountTagRecord>;
   owner: TransactionSigner<TAccountOwner>;
-  wallet: SetWalletInstructionDataArgs['wallet'];
+  /** The payout wallet: the wallet argument's key, signing, owned by the System Program (an address with no account yet counts). When it is the owner, the owner's key again. */
+  wallet: TransactionSigner<TAccountWallet>;
+  walletArg: SetWalletInstructionDataArgs['wallet'];
 };
 
 export function getSetWalletInstruction<
   TAccountTagRecord extends string,
   TAccountOwner extends string,
+  TAccountWallet extends string,
   TProgramAddress extends Address = typeof TAG_REGISTRY_PROGRAM_ADDRESS,
 >(
-  input: SetWalletInput<TAccountTagRecord, TAccountOwner>,
+  input: SetWalletInput<TAccountTagRecord, TAccountOwner, TAccountWallet>,
   config?: { programAddress?: TProgramAddress }
-): SetWalletInstruction<TProgramAddress, TAccountTagRecord, TAccountOwner> {
+): SetWalletInstruction<TProgramAddress, TAccountTagRecord, TAccountOwner, TAccountWallet> {
   // Program address.
   const programAddress = config?.programAddress ?? TAG_REGISTRY_PROGRAM_ADDRESS;
 
@@ -110,18 +118,23 @@ export function getSetWalletInstruction<
   const originalAccounts = {
     tagRecord: { value: input.tagRecord ?? null, isWritable: true },
     owner: { value: input.owner ?? null, isWritable: false },
+    wallet: { value: input.wallet ?? null, isWritable: false },
   };
   const accounts = originalAccounts as Record<keyof typeof originalAccounts, ResolvedAccount>;
 
   // Original args.
-  const args = { ...input };
+  const args = { ...input, wallet: input.walletArg };
 
   const getAccountMeta = getAccountMetaFactory(programAddress, 'programId');
   return Object.freeze({
-    accounts: [getAccountMeta(accounts.tagRecord), getAccountMeta(accounts.owner)],
+    accounts: [
+      getAccountMeta(accounts.tagRecord),
+      getAccountMeta(accounts.owner),
+      getAccountMeta(accounts.wallet),
+    ],
     data: getSetWalletInstructionDataEncoder().encode(args as SetWalletInstructionDataArgs),
     programAddress,
-  } as SetWalletInstruction<TProgramAddress, TAccountTagRecord, TAccountOwner>);
+  } as SetWalletInstruction<TProgramAddress, TAccountTagRecord, TAccountOwner, TAccountWallet>);
 }
 
 export type ParsedSetWalletInstruction<
@@ -133,6 +146,8 @@ export type ParsedSetWalletInstruction<
     /** The tag record: owned by this program, a TagRecord, at the PDA ["tag", its own tag] (recomputed with the stored bump). */
     tagRecord: TAccountMetas[0];
     owner: TAccountMetas[1];
+    /** The payout wallet: the wallet argument's key, signing, owned by the System Program (an address with no account yet counts). When it is the owner, the owner's key again. */
+    wallet: TAccountMetas[2];
   };
   data: SetWalletInstructionData;
 };
@@ -145,7 +160,7 @@ export function parseSetWalletInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>
 ): ParsedSetWalletInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 2) {
+  if (instruction.accounts.length < 3) {
     // TODO: Coded error.
     throw new Error('Not enough accounts');
   }
@@ -157,7 +172,7 @@ export function parseSetWalletInstruction<
   };
   return {
     programAddress: instruction.programAddress,
-    accounts: { tagRecord: getNextAccount(), owner: getNextAccount() },
+    accounts: { tagRecord: getNextAccount(), owner: getNextAccount(), wallet: getNextAccount() },
     data: getSetWalletInstructionDataDecoder().decode(instruction.data),
   };
 }

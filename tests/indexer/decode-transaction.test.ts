@@ -63,6 +63,7 @@ function proxyCall(tag: string): TransactionInstruction {
       { pubkey: payer, isSigner: true, isWritable: true },
       { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
       { pubkey: PROGRAM_ID, isSigner: false, isWritable: false },
+      { pubkey: wallet, isSigner: true, isWritable: false },
     ],
     data: Buffer.from([1]),
   });
@@ -70,7 +71,7 @@ function proxyCall(tag: string): TransactionInstruction {
 
 function innerRegister(tag: string, data: Uint8Array = encodeRegisterTagData(tag, wallet)) {
   const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-  return { programId: PROGRAM_ID, keys: [pda, owner, payer, SystemProgram.programId], data };
+  return { programId: PROGRAM_ID, keys: [pda, owner, payer, SystemProgram.programId, wallet], data };
 }
 
 describe('decodeTransaction', () => {

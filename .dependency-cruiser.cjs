@@ -93,6 +93,13 @@ module.exports = {
       to: { path: '^(app|components)/' },
     },
     {
+      name: 'tools-import-no-lib',
+      comment: 'the localnet, the program and the packages stand apart from the web app (program/tests may drive it)',
+      severity: 'error',
+      from: { path: '^(localnet|program|packages)/', pathNot: ['^program/tests/', '^packages/client/generate\\.ts$'] },
+      to: { path: '^lib/' },
+    },
+    {
       name: 'no-circular',
       comment: 'no import cycle anywhere in the app: lib/, app/ and components/',
       severity: 'error',

@@ -20,6 +20,7 @@ export default defineConfig(
       'next-env.d.ts',
       'program/build/**',
       'packages/client/src/schema.d.ts',
+      'packages/tag-registry/src/generated/**',
       'test-results/**',
       'playwright-report/**',
       'e2e/artifacts/**',

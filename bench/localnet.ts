@@ -2,8 +2,8 @@
 import { pathToFileURL } from 'node:url';
 import { sign } from 'node:crypto';
 import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from '@solana/web3.js';
-import { registerTagInstruction } from '@/lib/chain/instruction';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { PublicKey } from '@solana/web3.js';
 import { startLocalnetProcess } from '@/devstack/localnet';
 import { nodeKey } from './node-key';

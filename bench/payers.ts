@@ -14,7 +14,7 @@ import { findSkeletonMates, SKELETON_MATES_SQL } from '@/lib/features/identity/l
 import { skeletonOf } from '@/lib/core/skeleton';
 import { moderate } from '@/lib/features/identity/moderation';
 import { checkTag } from '@/lib/features/registry/availability';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { compareRoutes } from './measure';
 import { seedBenchProfiles } from './seed';
 

@@ -20,8 +20,8 @@ import {
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO } from '@/program/build';
 import { generateSigner, type Signer } from '@/program/deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from '@/program/deploy/litesvm-deploy';

@@ -19,8 +19,8 @@ import {
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import {
   expectSuccess,
   fundedKeypair,

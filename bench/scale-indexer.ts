@@ -4,7 +4,7 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@
 import { openDb } from '@/lib/db/client';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
-import { registerTagInstruction } from '@/lib/chain/instruction';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { nodeKey } from './node-key';
 
 /** Transactions per JSON-RPC batch: each on a fresh blockhash (one lives 150 slots, one slot a transaction here). */

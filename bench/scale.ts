@@ -12,7 +12,7 @@ import { openDb } from '@/lib/db/client';
 import { FEED_PAGE_MAX_BYTES, feedPageQuery } from '@/lib/features/feed/read-events';
 import { ACTIVE_ROWS_SQL } from '@/lib/features/integrations/batch-resolve';
 import { REVERSE_LOOKUP_SQL } from '@/lib/features/integrations/reverse-lookup';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { BENCH_APP_ENV } from './app-env';
 import { comparePairs, median, type LoadSpec } from './measure';
 import { copyOfBuild, mb, viewAll } from './scale-apps';

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { findTagRecordAddress } from '@/lib/chain/pda';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 
 /** A canonical tag nobody else uses: the prefix (naming the test) and 12 hex digits. */
 export function randomTag(prefix = 't_'): string {

@@ -6,8 +6,8 @@ import {
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 
 /** One lifecycle call as the tests and the benchmark send it straight to the cluster (not through /v1). */
 export type LifecycleCall =

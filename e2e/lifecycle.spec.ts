@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
-import { registerTagInstruction } from '@/lib/chain/instruction';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
 import { expect, signInOn, test } from './support/fixtures';
 import { installTestWallet, switchTestWalletAccount } from './support/test-wallet';

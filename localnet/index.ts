@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { LocalChain } from './chain';
 import { loadSnapshot, SnapshotWriter } from './persistence';

@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { isAddress, isSignature } from '@solana/kit';
 import {
   RENT_EXEMPT_EPOCH,
   SLOTS_PER_EPOCH,
@@ -16,7 +17,6 @@ import {
   RPC_UNSUPPORTED_TRANSACTION_VERSION,
 } from './errors';
 import { computeFee, decodeWireMessage, decodeWireTransaction, isWritable } from './wire';
-import { decodeBase58, isPublicKey } from '@/lib/core/keys';
 
 /** What getVersion reports; also the `apiVersion` of every context. */
 export const SOLANA_CORE_VERSION = '3.0.0';
@@ -43,13 +43,13 @@ function requireString(params: unknown[], index: number, what: string): string {
 
 function requirePubkey(params: unknown[], index: number): string {
   const value = requireString(params, index, 'pubkey');
-  if (!isPublicKey(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  if (!isAddress(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value;
 }
 
 function requireSignature(value: unknown): string {
   if (typeof value !== 'string') throw invalidParams('signature must be a string');
-  if (!decodeBase58(value, 64)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+  if (!isSignature(value)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value;
 }
 
@@ -294,7 +294,7 @@ const getAccountInfo: RpcHandler = (params, chain) => {
 
 const getMultipleAccounts: RpcHandler = (params, chain) => {
   const keys = params[0];
-  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isPublicKey(k))) {
+  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !isAddress(k))) {
     throw invalidParams('first argument must be an array of pubkeys');
   }
   if (keys.length > MAX_MULTIPLE_ACCOUNTS)
@@ -372,7 +372,7 @@ const simulateTransaction: RpcHandler = (params, chain) => {
   if (accountsCfg !== undefined && accountsCfg !== null) {
     if (
       !Array.isArray(accountsCfg.addresses) ||
-      accountsCfg.addresses.some((a) => typeof a !== 'string' || !isPublicKey(a))
+      accountsCfg.addresses.some((a) => typeof a !== 'string' || !isAddress(a))
     ) {
       throw invalidParams('accounts.addresses must be an array of pubkeys');
     }
@@ -532,7 +532,7 @@ function feeAccounts(value: unknown): string[] {
     throw invalidParams(`Too many inputs provided; max ${MAX_PRIORITIZATION_FEE_ACCOUNTS}`);
   }
   for (const key of value as string[])
-    if (!isPublicKey(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
+    if (!isAddress(key)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
   return value as string[];
 }
 

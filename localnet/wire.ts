@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { verifyEd25519 } from '@/lib/core/ed25519';
+import { createPublicKey, verify } from 'node:crypto';
 import { RpcError, RPC_INVALID_PARAMS } from './errors';
 
 /** Parsed wire form of a legacy or v0 transaction (the parts the localnet serves). */
@@ -172,7 +172,7 @@ function sanitize(tx: WireTransaction): void {
 /** True when every required signature is present and valid over the message bytes. */
 export function verifySignatures(tx: WireTransaction): boolean {
   for (let i = 0; i < tx.header.numRequiredSignatures; i++) {
-    if (!verifyEd25519(bs58.decode(tx.accountKeys[i]!), tx.messageBytes, tx.signatures[i]!)) return false;
+    if (!signedBy(bs58.decode(tx.accountKeys[i]!), tx.messageBytes, tx.signatures[i]!)) return false;
   }
   return true;
 }
@@ -229,4 +229,18 @@ export function withBlockhash(tx: WireTransaction, blockhash: string): Uint8Arra
   const messageStart = tx.bytes.length - tx.messageBytes.length;
   out.set(bs58.decode(blockhash), messageStart + tx.blockhashOffset);
   return out;
+}
+
+/** The DER prefix of an ed25519 SubjectPublicKeyInfo (RFC 8410); the raw 32-byte key follows. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** An ed25519 check with Node's crypto, as a validator makes it. Never throws. */
+function signedBy(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  try {
+    const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+    return verify(null, message, key, signature);
+  } catch {
+    return false;
+  }
 }

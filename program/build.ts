@@ -17,7 +17,7 @@ export const SO_NAME = 'tag_registry.so';
 /** The committed binary and its checksum. */
 export const COMMITTED_SO = path.join(PROGRAM_DIR, SO_NAME);
 export const COMMITTED_SHA256 = `${COMMITTED_SO}.sha256`;
-/** Public, localnet/test-only keypair of LOCALNET_PROGRAM_ID (see lib/core/program-id.ts): loader-v3 needs it to sign the deploy. */
+/** Public, localnet/test-only keypair of LOCALNET_PROGRAM_ID (see packages/tag-registry/src/localnet.ts): loader-v3 needs it to sign the deploy. */
 export const LOCALNET_PROGRAM_KEYPAIR = path.join(PROGRAM_DIR, 'localnet-program-keypair.json');
 
 const CLANG = process.env.CLANG ?? 'clang-19';

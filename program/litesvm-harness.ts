@@ -11,7 +11,7 @@ import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import nacl from 'tweetnacl';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from './build';
 import { readKeypairFile } from './deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from './deploy/litesvm-deploy';

@@ -1,7 +1,7 @@
 // npm run localnet — the JSON-RPC localnet on 127.0.0.1:8899 (LOCALNET_PORT), state in .data/localnet
 import path from 'node:path';
 import { startLocalnet } from '@/localnet';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 
 async function main(): Promise<void> {
   const port = process.env.LOCALNET_PORT ? Number(process.env.LOCALNET_PORT) : 8899;

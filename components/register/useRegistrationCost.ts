@@ -2,7 +2,7 @@
 
 import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useMemo, useState } from 'react';
-import { TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import { maxRegistrationCost, type RegistrationCost } from '@/lib/chain/registration-cost';
 
 /** What the register page knows of the service's pricing: the program and the priority-fee ceiling. */

@@ -1,7 +1,7 @@
 import type { Commitment, Connection, PublicKey } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
 import { liveRecord, recordAt } from '@/lib/chain/record-states';
-import type { TagRecord } from '@/lib/chain/account';
+import { type TagRecord } from '@/packages/tag-registry/src/web3js';
 
 /**
  * A canonical tag's record as the chain holds it right now, read at its address `pda`, which

@@ -1,7 +1,6 @@
 import { PublicKey, type AccountInfo, type Commitment, type Connection } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
-import { decodeTagRecord, type TagRecord } from '@/lib/chain/account';
-import { TAG_SEED } from '@/lib/chain/pda';
+import { decodeTagRecord, type TagRecord, TAG_SEED } from '@/packages/tag-registry/src/web3js';
 
 /** getMultipleAccounts answers at most this many accounts per call. */
 export const MAX_ACCOUNTS_PER_CALL = 100;

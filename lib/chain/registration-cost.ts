@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { networkFee } from './compute-budget';
 import { registerTagLimit } from './compute-units';
-import { findTagRecordAddress } from './pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 
 export interface RegistrationCost {
   /** Rent of the tag's record: held by the record, paid back to whoever releases it. */

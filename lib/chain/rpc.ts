@@ -1,4 +1,6 @@
+import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/kit';
 import { Connection, PublicKey } from '@solana/web3.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
 import type { Config } from '@/lib/core/config';
@@ -15,13 +17,34 @@ export const RPC_RETRY_AFTER_SECONDS = 5;
 export const RPC_TIMEOUT_MS = 10_000;
 
 /**
- * Marks a failure to reach the cluster (refused, reset, timed out, HTTP 5xx), and a provider
- * that kept answering 429 until the call's deadline. web3.js wraps errors into new ones whose
- * message embeds the original as text, so the markers are strings that survive that
- * wrapping, not classes.
+ * A failure to reach the cluster at all (refused, reset, timed out); the fetch's own error is
+ * its `cause`. An HTTP 5xx, or a 429 that lasted until the call's deadline, is kit's
+ * `SolanaError` SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR with its status code.
  */
-const UNREACHABLE_MARKER = 'cluster-unreachable';
-const RATE_LIMITED_MARKER = 'rpc-rate-limited';
+export class ClusterUnreachableError extends Error {
+  override name = 'ClusterUnreachableError';
+}
+
+/**
+ * The transport failure the current `rpcCall` met. web3.js rethrows some of them (getAccountInfo,
+ * getBalance, getLatestBlockhash) as new Errors holding only their text, so the transport
+ * records the typed error here too, and `rpcCall` judges that one.
+ */
+const transportFailure = new AsyncLocalStorage<{ failure?: Error }>();
+
+function failed<E extends Error>(error: E): E {
+  const store = transportFailure.getStore();
+  if (store) store.failure = error;
+  return error;
+}
+
+function httpError(res: Response, message: string): SolanaError {
+  return new SolanaError(SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, {
+    statusCode: res.status,
+    headers: res.headers,
+    message,
+  });
+}
 
 /** Waits between attempts of a call the provider answered 429 without Retry-After: doubling from this, up to the cap. */
 const FIRST_BACKOFF_MS = 200;
@@ -65,19 +88,18 @@ function deadlineFetch(timeoutMs: number): typeof globalThis.fetch {
           signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
         });
       } catch (err) {
-        throw new Error(`${UNREACHABLE_MARKER}: ${describe(err)}`);
+        throw failed(new ClusterUnreachableError(describe(err), { cause: err }));
       }
       if (res.status === 429) {
         await res.body?.cancel().catch(() => {});
         const wait = rateLimitWaitMs(res.headers.get('retry-after'), attempt, Date.now());
-        if (Date.now() + wait >= deadline)
-          throw new Error(`${RATE_LIMITED_MARKER}: HTTP 429 until the ${timeoutMs} ms deadline`);
+        if (Date.now() + wait >= deadline) throw failed(httpError(res, `HTTP 429 until the ${timeoutMs} ms deadline`));
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }
       if (res.status >= 500) {
         await res.body?.cancel().catch(() => {});
-        throw new Error(`${UNREACHABLE_MARKER}: HTTP ${res.status}`);
+        throw failed(httpError(res, `HTTP ${res.status}`));
       }
       return res;
     }
@@ -103,28 +125,57 @@ function describe(err: unknown): string {
   return `${err.name}: ${err.message}${code}`;
 }
 
-// Also recognised from connections that were not made here (tests, scripts).
-const NETWORK_FAILURE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_|fetch failed|socket hang up|TimeoutError|AbortError|(?:^|Error: )(?:429|5\d\d) /;
+/** Node's codes for a socket that could not be opened or was lost (a fetch failure's `cause.code`). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+/** The DOMException names of a fetch that was aborted or timed out. */
+const ABORTED = new Set(['TimeoutError', 'AbortError']);
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? `${err.message} ${describe((err as { cause?: unknown }).cause ?? '')}` : String(err);
+/** `err` and what it wraps (`cause`), outermost first. */
+function* chain(err: unknown): Generator<unknown> {
+  for (let depth = 0; err !== undefined && err !== null && depth < 5; depth++) {
+    yield err;
+    err = (err as { cause?: unknown }).cause;
+  }
+}
+
+function httpStatusOf(err: unknown): number | null {
+  return isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR) ? err.context.statusCode : null;
+}
+
+function isUnreachable(err: unknown): boolean {
+  if (err instanceof ClusterUnreachableError) return true;
+  const status = httpStatusOf(err);
+  if (status !== null) return status === 429 || status >= 500;
+  if (!(err instanceof Error)) return false;
+  if (ABORTED.has(err.name)) return true;
+  // The Fetch standard rejects with a TypeError on a network error; Node's fetch adds the cause.
+  if (err instanceof TypeError && err.cause instanceof Error) return true;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR_'));
 }
 
 /** Whether the provider kept answering 429 until the call's deadline (raw, or as rpcCall's 503 `rpc_rate_limited`). */
 export function isRpcRateLimited(err: unknown): boolean {
   if (err instanceof AppError) return err.code === 'rpc_rate_limited';
-  const text = errorText(err);
-  return text.includes(RATE_LIMITED_MARKER) || /(?:^|Error: )429 /.test(text);
+  return [...chain(err)].some((e) => httpStatusOf(e) === 429);
 }
 
 /**
  * Whether an error means the cluster could not answer now (unreachable, or rate limiting us),
- * as opposed to a real answer: what the indexer defers and retries.
+ * as opposed to a real answer: what the indexer defers and retries. Judged by type and code
+ * (ours, kit's SolanaError, Node's socket codes), never by message text.
  */
 export function isClusterUnreachable(err: unknown): boolean {
-  const text = errorText(err);
-  return text.includes(UNREACHABLE_MARKER) || text.includes(RATE_LIMITED_MARKER) || NETWORK_FAILURE.test(text);
+  return [...chain(err)].some(isUnreachable);
 }
 
 /** The AppError a caller gets when the cluster cannot be reached: 503 with Retry-After. */
@@ -147,10 +198,13 @@ export function rpcRateLimited(): AppError {
  * Retry-After; anything else (a JSON-RPC error, a bug) is rethrown as it is.
  */
 export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
+  const store: { failure?: Error } = {};
   try {
-    return await call();
-  } catch (err) {
-    if (err instanceof AppError) throw err;
+    return await transportFailure.run(store, call);
+  } catch (thrown) {
+    if (thrown instanceof AppError) throw thrown;
+    // The error itself when it says what happened, else what the transport recorded of it.
+    const err = isClusterUnreachable(thrown) ? thrown : (store.failure ?? thrown);
     if (isRpcRateLimited(err)) {
       logger.warn({ err }, 'RPC provider rate limiting');
       throw rpcRateLimited();
@@ -159,7 +213,7 @@ export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
       logger.warn({ err }, 'cluster unreachable');
       throw clusterUnavailable();
     }
-    throw err;
+    throw thrown;
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { PublicKeyString } from '@/lib/core/keys';
 import { rateLimitPolicies, type RateLimitPolicies } from '@/lib/core/rate-limit-buckets';
 

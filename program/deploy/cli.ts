@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isPublicKey } from '@/lib/core/keys';
+import { isAddress } from '@solana/kit';
 import { COMMITTED_SO } from '../build';
 import { Cluster } from './cluster';
 import { deployProgram } from './deploy';
@@ -84,12 +84,12 @@ async function deployCommand(
     }
   }
   const programId = values['program-id'];
-  if (programId && !isPublicKey(programId)) throw new UsageError(`--program-id ${programId} is not an address`);
+  if (programId && !isAddress(programId)) throw new UsageError(`--program-id ${programId} is not an address`);
   if (program && programId && program.address !== programId)
     throw new UsageError(`--program-keypair is ${program.address}, not --program-id ${programId}`);
   const authorityArg = values['upgrade-authority'];
-  const authority = authorityArg && !isPublicKey(authorityArg) ? readKeypairFile(authorityArg) : undefined;
-  const newAuthority = authorityArg && isPublicKey(authorityArg) ? authorityArg : undefined;
+  const authority = authorityArg && !isAddress(authorityArg) ? readKeypairFile(authorityArg) : undefined;
+  const newAuthority = authorityArg && isAddress(authorityArg) ? authorityArg : undefined;
   const priorityFee =
     values['priority-fee'] === undefined ? undefined : BigInt(positiveInt(values['priority-fee'], '--priority-fee')!);
   const failAfter = env.PROGRAM_DEPLOY_FAIL_AFTER_WRITES;
@@ -129,8 +129,7 @@ async function verifyCommand(args: string[], log: (line: string) => void): Promi
   });
   if (values.help) return (log(VERIFY_USAGE), 0);
   if (!values.url || !values['program-id']) throw new UsageError('--url and --program-id are required');
-  if (!isPublicKey(values['program-id']))
-    throw new UsageError(`--program-id ${values['program-id']} is not an address`);
+  if (!isAddress(values['program-id'])) throw new UsageError(`--program-id ${values['program-id']} is not an address`);
   const result = await verifyProgram({
     cluster: new Cluster(values.url),
     programId: values['program-id'],

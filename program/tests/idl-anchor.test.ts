@@ -15,9 +15,9 @@ import {
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import idlJson from '@/program/idl/tag_registry.json';
-import { decodeTagRecord, encodeTagRecord, TAG_RECORD_SIZE } from '@/lib/chain/account';
-import { findTagRecordAddress } from '@/lib/chain/pda';
-import { REGISTRY_ERRORS } from '@/lib/chain/registry-errors';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
+import { decodeTagRecord, encodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { REGISTRY_ERRORS } from './idl';
 import { customErrorCode, logs } from '@/program/litesvm-harness';
 import { airdrop, PROGRAM_ID, registerTransaction, startTestNet, type TestNet } from '@/tests/chain/helpers';
 import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';

@@ -3,18 +3,17 @@
 // call changes no account; none ever leaves a corrupt record.
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { decodeTagRecord } from '@/lib/chain/account';
-import { type RegistryErrorName } from '@/lib/chain/registry-errors';
 import {
+  decodeTagRecord,
   acceptTransferInstruction,
   cancelTransferInstruction,
   offerTransferInstruction,
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-  type RegistryInstructionName,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
+import { type RegistryErrorName, type RegistryInstructionName } from './idl';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
 

@@ -2,19 +2,20 @@
 // the record exactly as it was. LiteSVM with every feature on, the committed .so.
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { TAG_RECORD_OFFSETS } from '@/lib/chain/account';
-import { type RegistryErrorName } from '@/lib/chain/registry-errors';
+import {
+  getCancelTransferInstructionDataEncoder,
+  getSetWalletInstructionDataEncoder,
+  TAG_RECORD_OFFSETS,
+} from '@/packages/tag-registry/src';
 import {
   acceptTransferInstruction,
   cancelTransferInstruction,
-  encodeInstructionData,
-  INSTRUCTION_DISCRIMINATORS,
   offerTransferInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-  type RegistryInstructionName,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
+import { type RegistryErrorName, INSTRUCTION_DISCRIMINATORS, type RegistryInstructionName } from './idl';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import {
   aliceHoldsTag,
@@ -324,8 +325,8 @@ describe('the instruction', () => {
   });
 
   it('encodes exactly what the program expects (sanity of the codec the tests use)', () => {
-    expect(encodeInstructionData({ name: 'cancel_transfer' })).toHaveLength(8);
-    expect(encodeInstructionData({ name: 'set_wallet', wallet: world.alice.publicKey })).toHaveLength(40);
+    expect(getCancelTransferInstructionDataEncoder().encode({})).toHaveLength(8);
+    expect(getSetWalletInstructionDataEncoder().encode({ wallet: toAddress(world.alice.publicKey) })).toHaveLength(40);
   });
 });
 

@@ -8,10 +8,14 @@ import { lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
-import { decodeTagRecord, encodeTagRecord, type TagRecord } from '@/lib/chain/account';
-import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { registerTagInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import {
+  decodeTagRecord,
+  encodeTagRecord,
+  type TagRecord,
+  registerTagInstruction,
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
+import { REGISTRY_ERRORS, type RegistryErrorName } from './idl';
 import {
   accountData,
   customErrorCode,

@@ -3,15 +3,15 @@
 // and registering the tag again: resting.test.ts.
 import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import {
   acceptTransferInstruction,
   cancelTransferInstruction,
   offerTransferInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import { accountData, balance, expectSuccess, fundedKeypair, PROGRAM_ID, send } from '@/program/litesvm-harness';
 import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt } from './lifecycle-support';
 

@@ -5,9 +5,8 @@
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { describe, expect, it } from 'vitest';
-import { type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { registerTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { registerTagInstruction, setWalletInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { type RegistryErrorName } from './idl';
 import { LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { readKeypairFile } from '@/program/deploy/keys';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerTagInstruction } from '@/lib/chain/instruction';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { COMMITTED_SO } from '@/program/build';
 import { runCli } from '@/program/deploy/cli';

@@ -4,8 +4,12 @@
  * read from them (Anchor's log parser and IDL errors, lib/registry's matcher).
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
-import type { RegistryErrorName } from '@/lib/chain/registry-errors';
-import { registerTagInstruction, releaseTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
+import {
+  registerTagInstruction,
+  releaseTagInstruction,
+  setWalletInstruction,
+} from '@/packages/tag-registry/src/web3js';
+import { type RegistryErrorName } from './idl';
 import { expectSuccess, PROGRAM_ID, send, type SendResult } from '@/program/litesvm-harness';
 import { aliceHoldsTag, plantAccount, rawInstruction, withAccount } from './lifecycle-support';
 

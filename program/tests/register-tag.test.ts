@@ -2,10 +2,14 @@
 import { Keypair, PublicKey, SystemProgram, type AccountMeta } from '@solana/web3.js';
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeTagRecord, TAG_RECORD_SIZE } from '@/lib/chain/account';
-import { type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
+import {
+  decodeTagRecord,
+  encodeRegisterTagData,
+  registerTagInstruction,
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
+import { type RegistryErrorName } from './idl';
 import {
   accountData,
   balance,

@@ -1,17 +1,23 @@
-// isTagRegistryError / registryErrorOf against the error values each client really produces:
-// a LiteSVM failure from the program itself, web3.js SendTransactionError, the RPC's JSON
-// shape, kit's SolanaError, and wrappers around them.
+// tagRegistryErrorOf / hasTagRegistryError against the error values each client really
+// produces: a LiteSVM failure from the program itself, web3.js SendTransactionError, the
+// RPC's JSON shape, kit's SolanaError, and wrappers around them. Matched by code only.
 import { SolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from '@solana/kit';
 import { Keypair, SendTransactionError, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { isTagRegistryError, registryErrorCode, registryErrorOf, REGISTRY_ERRORS } from '@/lib/chain/registry-errors';
-import { registerTagInstruction } from '@/lib/chain/instruction';
+import {
+  hasTagRegistryError,
+  TAG_REGISTRY_ERROR__ALREADY_REGISTERED,
+  TAG_REGISTRY_ERROR__TAG_TOO_SHORT,
+  TAG_REGISTRY_ERROR_CODES,
+  tagRegistryErrorOf,
+} from '@/packages/tag-registry/src';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
-import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';
+import { REGISTRY_ERRORS } from './idl';
 
 const ours = PROGRAM_ID.toBase58();
 const other = Keypair.generate().publicKey.toBase58();
-const code = registryErrorCode('AlreadyRegistered');
+const code = TAG_REGISTRY_ERROR__ALREADY_REGISTERED;
 const hex = `0x${code.toString(16)}`;
 
 function failedLogs(program: string) {
@@ -31,7 +37,11 @@ function sendTransactionError(logs: string[] | undefined) {
   });
 }
 
-describe('registryErrorOf', () => {
+describe('tagRegistryErrorOf', () => {
+  it('knows every code of the IDL, and no other', () => {
+    expect([...TAG_REGISTRY_ERROR_CODES].sort()).toEqual(REGISTRY_ERRORS.map((e) => e.code));
+  });
+
   it('reads a real LiteSVM failure of the program', () => {
     const svm = startSvm();
     const owner = fundedKeypair(svm);
@@ -45,20 +55,13 @@ describe('registryErrorOf', () => {
       });
     send(svm, [ix()], owner.publicKey, [owner]);
     const failed = send(svm, [ix()], owner.publicKey, [owner]);
-    expect(registryErrorOf(failed)?.name).toBe('AlreadyRegistered');
-    expect(isTagRegistryError(failed, 'AlreadyRegistered', { programId: PROGRAM_ID })).toBe(true);
-    expect(isTagRegistryError(failed, 'TagTooShort')).toBe(false);
-  });
-
-  it.each(PAYOUT_AND_REST_REFUSALS)('names %s from a real failure of the program, by code', (name, fail) => {
-    const failed = fail();
-    expect(registryErrorOf(failed)).toEqual(REGISTRY_ERRORS.find((e) => e.name === name));
-    expect(isTagRegistryError(failed, name, { programId: PROGRAM_ID })).toBe(true);
+    expect(tagRegistryErrorOf(failed)).toBe(code);
+    expect(hasTagRegistryError(failed, code, { programAddress: PROGRAM_ID })).toBe(true);
+    expect(hasTagRegistryError(failed, TAG_REGISTRY_ERROR__TAG_TOO_SHORT)).toBe(false);
   });
 
   it.each([
     ['SendTransactionError with logs', () => sendTransactionError(failedLogs(ours))],
-    ['SendTransactionError without logs (preflight text)', () => sendTransactionError(undefined)],
     ['RPC InstructionError', () => ({ InstructionError: [0, { Custom: code }] })],
     [
       'a confirmation result { value: { err } }',
@@ -75,40 +78,34 @@ describe('registryErrorOf', () => {
     ],
     ['an Error with a cause', () => new Error('send failed', { cause: { InstructionError: [0, { Custom: code }] } })],
   ])('recognises %s by code', (_case, make) => {
-    expect(registryErrorOf(make())).toEqual(REGISTRY_ERRORS.find((e) => e.name === 'AlreadyRegistered'));
-    expect(isTagRegistryError(make(), 'AlreadyRegistered')).toBe(true);
+    expect(tagRegistryErrorOf(make())).toBe(code);
+    expect(hasTagRegistryError(make(), code)).toBe(true);
   });
 
   it.each([
     ['null', null],
     ['a string', `custom program error: ${hex}`],
+    ['a SendTransactionError whose only trace of the code is its message text', sendTransactionError(undefined)],
     ['a code outside the table', { InstructionError: [0, { Custom: 42 }] }],
     ['an instruction error without a code', { InstructionError: [0, 'InvalidAccountData'] }],
     ['a message that only names the error', new Error('AlreadyRegistered: Tag is already registered')],
   ])('finds nothing in %s', (_case, value) => {
-    expect(registryErrorOf(value)).toBeNull();
+    expect(tagRegistryErrorOf(value)).toBeNull();
   });
 
-  it('with programId, counts only codes traced to our program', () => {
-    expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered')).toBe(true);
-    expect(isTagRegistryError(sendTransactionError(failedLogs(other)), 'AlreadyRegistered', { programId: ours })).toBe(
-      false,
+  it('with programAddress, counts only codes traced to our program', () => {
+    expect(hasTagRegistryError(sendTransactionError(failedLogs(other)), code)).toBe(true);
+    expect(hasTagRegistryError(sendTransactionError(failedLogs(other)), code, { programAddress: ours })).toBe(false);
+    expect(hasTagRegistryError(sendTransactionError(failedLogs(ours)), code, { programAddress: PROGRAM_ID })).toBe(
+      true,
     );
-    expect(
-      isTagRegistryError(sendTransactionError(failedLogs(ours)), 'AlreadyRegistered', { programId: PROGRAM_ID }),
-    ).toBe(true);
 
     const rpc = { InstructionError: [1, { Custom: code }] };
     const programs = [SystemProgram.programId, PROGRAM_ID];
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError(rpc, 'AlreadyRegistered', { programId: ours, instructionProgramIds: programs })).toBe(
-      true,
-    );
+    expect(hasTagRegistryError(rpc, code, { programAddress: ours })).toBe(false);
+    expect(hasTagRegistryError(rpc, code, { programAddress: ours, instructionPrograms: programs })).toBe(true);
     expect(
-      isTagRegistryError(rpc, 'AlreadyRegistered', {
-        programId: ours,
-        instructionProgramIds: programs.slice().reverse(),
-      }),
+      hasTagRegistryError(rpc, code, { programAddress: ours, instructionPrograms: programs.slice().reverse() }),
     ).toBe(false);
   });
 
@@ -119,7 +116,7 @@ describe('registryErrorOf', () => {
       `Program ${other} failed: custom program error: ${hex}`,
       `Program ${ours} failed: custom program error: ${hex}`,
     ];
-    expect(isTagRegistryError({ logs }, 'AlreadyRegistered', { programId: ours })).toBe(false);
-    expect(isTagRegistryError({ logs }, 'AlreadyRegistered', { programId: other })).toBe(true);
+    expect(hasTagRegistryError({ logs }, code, { programAddress: ours })).toBe(false);
+    expect(hasTagRegistryError({ logs }, code, { programAddress: other })).toBe(true);
   });
 });

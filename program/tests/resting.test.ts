@@ -5,7 +5,7 @@
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { Rent } from 'litesvm';
 import { describe, expect, it } from 'vitest';
-import { TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/lib/chain/account';
+import { TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import {
   acceptTransferInstruction,
   cancelTransferInstruction,
@@ -13,7 +13,7 @@ import {
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
+} from '@/packages/tag-registry/src/web3js';
 import {
   accountData,
   balance,

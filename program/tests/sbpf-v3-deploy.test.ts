@@ -8,9 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTagRecord } from '@/lib/chain/account';
-import { registerTagInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { decodeTagRecord, registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO } from '@/program/build';
 import { generateSigner } from '@/program/deploy/keys';
 import {

@@ -4,10 +4,13 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import vectors from '@/lib/core/tag-vectors.json';
-import { decodeTagRecord } from '@/lib/chain/account';
-import { registryErrorCode, type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import {
+  decodeTagRecord,
+  encodeRegisterTagData,
+  registerTagInstruction,
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
+import { registryErrorCode, type RegistryErrorName } from './idl';
 import {
   accountData,
   customErrorCode,

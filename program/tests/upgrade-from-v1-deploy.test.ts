@@ -16,17 +16,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTagRecord } from '@/lib/chain/account';
-import { registryErrorOf, type RegistryErrorName } from '@/lib/chain/registry-errors';
 import {
+  decodeTagRecord,
   acceptTransferInstruction,
   cancelTransferInstruction,
   offerTransferInstruction,
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
+import { tagRegistryErrorOf } from '@/packages/tag-registry/src';
+import { registryErrorCode, type RegistryErrorName } from './idl';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { runCli } from '@/program/deploy/cli';
 import { Cluster } from '@/program/deploy/cluster';
@@ -70,7 +71,7 @@ async function expectRefused(ix: TransactionInstruction, name: RegistryErrorName
     () => null,
     (e: unknown) => e,
   );
-  expect(registryErrorOf(error, { programId })?.name).toBe(name);
+  expect(tagRegistryErrorOf(error, { programAddress: programId })).toBe(registryErrorCode(name));
 }
 
 async function record() {

@@ -16,8 +16,8 @@ import {
   registerTagInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { readKeypairFile } from '@/program/deploy/keys';
 import { deployToLiteSvm, upgradeInLiteSvm } from '@/program/deploy/litesvm-deploy';

@@ -3,9 +3,8 @@
 import { AnchorError } from '@coral-xyz/anchor';
 import { Keypair, SendTransactionError, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_ERRORS, type RegistryErrorName } from '@/lib/chain/registry-errors';
-import { registerTagInstruction, setWalletInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { registerTagInstruction, setWalletInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { REGISTRY_ERRORS, type RegistryErrorName } from '@/program/tests/idl';
 import { airdrop, PROGRAM_ID, startTestNet, type TestNet } from './helpers';
 
 let net: TestNet;

@@ -8,8 +8,8 @@ import {
   type TransactionSignature,
 } from '@solana/web3.js';
 import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
-import { registerTagInstruction } from '@/lib/chain/instruction';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO } from '@/program/build';
 
 export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);

@@ -9,9 +9,8 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { decodeTagRecord } from '@/lib/chain/account';
-import { registryErrorCode } from '@/lib/chain/registry-errors';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { registryErrorCode } from '@/program/tests/idl';
 import { decodeBase58 } from '@/lib/core/keys';
 import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor, type TestNet } from './helpers';
 

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
-import { decodeTagRecord } from '@/lib/chain/account';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor } from './helpers';
 
 describe('localnet: state survives a restart with the same dataDir', () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '@/lib/core/config';
 import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 
 describe('configuration (DESIGN.md "Configuration")', () => {
   it('embedded defaults when nothing is set', () => {

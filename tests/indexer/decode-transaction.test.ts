@@ -9,8 +9,12 @@ import {
 } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, type TransactionForIndexing } from '@/lib/features/indexer/decode-transaction';
-import { encodeRegisterTagData, registerTagInstruction, REGISTER_TAG_DISCRIMINATOR } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { REGISTER_TAG_DISCRIMINATOR } from '@/packages/tag-registry/src';
+import {
+  encodeRegisterTagData,
+  registerTagInstruction,
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import { PROGRAM_ID } from './support';
 
 /*

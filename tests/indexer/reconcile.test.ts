@@ -11,7 +11,7 @@ import { insertIdentity } from '@/devstack/identities';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { PROGRAM_ID, connect, fund, registerMany } from './support';

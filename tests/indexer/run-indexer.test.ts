@@ -5,7 +5,7 @@ import { openDb, type Db } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { readCursor } from '@/lib/features/indexer/cursor';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
-import { registerTagInstruction } from '@/lib/chain/instruction';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';

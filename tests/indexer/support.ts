@@ -7,8 +7,8 @@ import {
   type TransactionInstruction,
 } from '@solana/web3.js';
 import { TEST_CRON_SECRET } from '@/devstack/app';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
-import { registerTagInstruction } from '@/lib/chain/instruction';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { clientHeaders, readResponse } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';

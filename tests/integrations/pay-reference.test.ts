@@ -1,7 +1,7 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { staleReferenceReason } from '@/lib/features/integrations/pay-reference';
-import { LOCALNET_PROGRAM_ID } from '@/lib/core/program-id';
+import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { connect, fund } from '../indexer/support';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity } from './support';

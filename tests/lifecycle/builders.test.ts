@@ -1,4 +1,16 @@
-import { decodeTagRecord } from '@/lib/chain/account';
+import {
+  decodeTagRecord,
+  findTagRecordAddress,
+  parseWeb3RegistryInstruction,
+} from '@/packages/tag-registry/src/web3js';
+import { address } from '@solana/kit';
+import {
+  getAcceptTransferInstructionDataEncoder,
+  getCancelTransferInstructionDataEncoder,
+  getReleaseTagInstructionDataEncoder,
+  getSetWalletInstructionDataEncoder,
+  TagRegistryInstruction,
+} from '@/packages/tag-registry/src';
 import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
@@ -6,8 +18,6 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
-import { decodeRegistryInstruction, encodeInstructionData } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { afterBudget } from '../support/compute-budget';
@@ -103,7 +113,7 @@ describe('lifecycle builders', () => {
       { pubkey: payout, isSigner: true, isWritable: false },
     ]);
     expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
-      encodeInstructionData({ name: 'set_wallet', wallet: new PublicKey(payout) }),
+      Buffer.from(getSetWalletInstructionDataEncoder().encode({ wallet: address(payout) })),
     );
     expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
     expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([alice.key, payout]);
@@ -119,13 +129,14 @@ describe('lifecycle builders', () => {
       { pubkey: alice.key, isSigner: true, isWritable: true },
     ]);
     expect(
-      decodeRegistryInstruction(
+      parseWeb3RegistryInstruction(
+        PROGRAM_ID,
         afterBudget(tx)[0]!.data,
         afterBudget(tx)[0]!.keys.map((k) => k.pubkey),
       ),
     ).toMatchObject({
-      name: 'offer_transfer',
-      newOwner: new PublicKey(bob.key),
+      instructionType: TagRegistryInstruction.OfferTransfer,
+      data: { newOwner: bob.key },
     });
     await land(offer.json.transaction, alice.signer);
     const state = await fetch(url(tag, '/transfer'));
@@ -142,7 +153,9 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'accept_transfer' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
+      Buffer.from(getAcceptTransferInstructionDataEncoder().encode({})),
+    );
     await land(accept.json.transaction, bob.signer);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toEqual({
       tag: `@${tag}`,
@@ -160,7 +173,9 @@ describe('lifecycle builders', () => {
       { pubkey: bob.key, isSigner: true, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'release_tag' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
+      Buffer.from(getReleaseTagInstructionDataEncoder().encode({})),
+    );
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     // The record rests (program/README.md "The resting record"): it stays, marked pending_owner == owner.
@@ -189,7 +204,9 @@ describe('lifecycle builders', () => {
       { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: false },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(encodeInstructionData({ name: 'cancel_transfer' }));
+    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
+      Buffer.from(getCancelTransferInstructionDataEncoder().encode({})),
+    );
     // The caller alone cannot send it: the sponsor's signature is missing.
     const callerOnly = decode(cancel.json.transaction);
     callerOnly.partialSign(alice.signer);

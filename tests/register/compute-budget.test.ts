@@ -10,7 +10,7 @@ import { randomTag } from '@/devstack/identities';
 import { parseConfig } from '@/lib/core/config';
 import { isReservedTag } from '@/lib/core/tag';
 import { readComputeBudget, type ComputeBudget } from '@/lib/chain/compute-budget';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';

@@ -8,7 +8,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { readComputeBudget } from '@/lib/chain/compute-budget';
 import { registerTagLimit } from '@/lib/chain/compute-units';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { confirmed, connect, fund, postAuthed, PROGRAM_ID, web3Keypair } from '../indexer/support';
 import { loggedLine } from '../observability/support';
 import { appBehindRpcProxy } from '../support/app';

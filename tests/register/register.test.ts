@@ -3,8 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { PublicKey, SystemProgram, Transaction, ComputeBudgetProgram, TransactionInstruction } from '@solana/web3.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { encodeRegisterTagData, registerTagInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import {
+  encodeRegisterTagData,
+  registerTagInstruction,
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import { clientHeaders } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { afterBudget } from '../support/compute-budget';

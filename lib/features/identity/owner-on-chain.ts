@@ -2,7 +2,7 @@ import { PublicKey, type Connection } from '@solana/web3.js';
 import type { IdentityRow } from '@/lib/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { readTagRecord } from '@/lib/chain/read-tag-record';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { tagNotFound } from './get-identity';
 
 /**

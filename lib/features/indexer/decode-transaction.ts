@@ -1,12 +1,14 @@
 import bs58 from 'bs58';
 import type { MessageAccountKeys, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
 import { isCanonicalTag } from '@/lib/core/tag';
+import { containsBytes } from '@solana/kit';
 import {
-  decodeRegisterTagData,
-  hasDiscriminator,
-  INSTRUCTION_ACCOUNTS,
+  parseRegistryInstructionData,
   REGISTER_TAG_DISCRIMINATOR,
-} from '@/lib/chain/instruction';
+  TagRegistryInstruction,
+  type RegisterTagInstructionData,
+} from '@/packages/tag-registry/src';
+import { parseWeb3RegistryInstruction } from '@/packages/tag-registry/src/web3js';
 
 /** The newest transaction version the indexer reads (v1 is live on mainnet, DESIGN "Web"). */
 export const MAX_SUPPORTED_TRANSACTION_VERSION = 1;
@@ -84,10 +86,14 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     decoded.invokesProgram = true;
     const record = ix.accounts.length > 0 ? keys.get(ix.accounts[0]!) : undefined;
     if (record) touched.add(record.toBase58());
-    if (!hasDiscriminator(ix.data, REGISTER_TAG_DISCRIMINATOR)) continue;
-    const args = decodeRegisterTagData(ix.data);
-    const owner =
-      ix.accounts.length >= INSTRUCTION_ACCOUNTS.register_tag.length ? keys.get(ix.accounts[1]!) : undefined;
+    if (!containsBytes(ix.data, REGISTER_TAG_DISCRIMINATOR, 0)) continue;
+    const args = parseRegistryInstructionData(ix.data)?.data as RegisterTagInstructionData | undefined;
+    const accountKeys = ix.accounts.map((index) => keys.get(index));
+    const parsed =
+      args && accountKeys.every((key) => key !== undefined)
+        ? parseWeb3RegistryInstruction(programId, ix.data, accountKeys)
+        : null;
+    const owner = parsed?.instructionType === TagRegistryInstruction.RegisterTag ? parsed.accounts.owner : undefined;
     if (!args || !owner || !isCanonicalTag(args.tag)) {
       const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
       decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);

@@ -3,7 +3,7 @@ import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { skeletonOf } from '@/lib/core/skeleton';
 import { isReservedTag } from '@/lib/core/tag';
-import type { TagRecord } from '@/lib/chain/account';
+import { type TagRecord } from '@/packages/tag-registry/src/web3js';
 import type { RecordStates } from '@/lib/chain/record-states';
 import { isActiveIdentity } from '@/lib/features/identity/active';
 

@@ -7,15 +7,15 @@ import type { PriorityFeePolicy } from '@/lib/core/config';
 import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { findIdentityRow } from '@/lib/features/identity/queries';
 import { isReservedTag } from '@/lib/core/tag';
-import { type TagRecord } from '@/lib/chain/account';
 import {
+  type TagRecord,
   acceptTransferInstruction,
   cancelTransferInstruction,
   offerTransferInstruction,
   releaseTagInstruction,
   setWalletInstruction,
-} from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+  findTagRecordAddress,
+} from '@/packages/tag-registry/src/web3js';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { lifecycleLimit } from '@/lib/chain/compute-units';
 import { readTagRecord } from '@/lib/chain/read-tag-record';

@@ -9,7 +9,7 @@ import {
   type Lookalike,
 } from '@/lib/features/identity/lookalikes';
 import { displayTag, isReservedTag, normalizePathTag } from '@/lib/core/tag';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { isResting, recordAt, restEndsAt } from '@/lib/chain/record-states';
 import { refuseUnsafePayout } from '@/lib/chain/payout-safety';
 import type { TagAvailability } from './schemas';

@@ -10,8 +10,7 @@ import { normalizeTag } from '@/lib/core/tag';
 import { checkTag } from './availability';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { registerTagLimit } from '@/lib/chain/compute-units';
-import { registerTagInstruction } from '@/lib/chain/instruction';
-import { findTagRecordAddress } from '@/lib/chain/pda';
+import { registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { unsafePayout, unsafePayoutReason } from '@/lib/chain/payout-safety';
 import type { RegisterRequest, RegisterResponse } from './schemas';
 

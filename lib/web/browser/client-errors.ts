@@ -3,7 +3,7 @@ import 'client-only';
  * The errors the pages' own code throws (wallet-adapter's convention: one class per failure,
  * `name` set as a field so it survives minification). Code that reacts to a failure checks
  * the class, never the wording of a message. Program errors are not here: they are matched
- * by code through lib/chain/registry-errors.ts (`isTagRegistryError`).
+ * by code through packages/tag-registry (`hasTagRegistryError`).
  */
 
 export class ClientError extends Error {

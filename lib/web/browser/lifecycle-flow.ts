@@ -4,6 +4,14 @@ import 'client-only';
  * (lib/web/browser/transaction-flow.ts) with the lifecycle's program errors read by code and its own
  * wording. Nothing here reaches the server.
  */
+import {
+  TAG_REGISTRY_ERROR__NEW_OWNER_IS_OWNER,
+  TAG_REGISTRY_ERROR__NO_OFFER_TO_ACCEPT,
+  TAG_REGISTRY_ERROR__NO_OFFER_TO_CANCEL,
+  TAG_REGISTRY_ERROR__NOT_PENDING_OWNER,
+  TAG_REGISTRY_ERROR__NOT_TAG_OWNER,
+  TAG_REGISTRY_ERROR__TAG_RECORD_NOT_PROGRAM_OWNED,
+} from '@/packages/tag-registry/src';
 import type { FailureOptions } from './transaction-flow';
 
 /** What each lifecycle action is called on its button and in its step list. */
@@ -19,12 +27,12 @@ export type LifecycleKind = keyof typeof LIFECYCLE_ACTIONS;
 /** The program's refusals, by code, as the flow's failure kinds (none of them a retry can fix). */
 export const LIFECYCLE_FAILURES: FailureOptions = {
   programErrors: {
-    NotTagOwner: 'forbidden',
-    NotPendingOwner: 'forbidden',
-    NoOfferToAccept: 'conflict',
-    NoOfferToCancel: 'conflict',
-    NewOwnerIsOwner: 'conflict',
-    TagRecordNotProgramOwned: 'not-found',
+    [TAG_REGISTRY_ERROR__NOT_TAG_OWNER]: 'forbidden',
+    [TAG_REGISTRY_ERROR__NOT_PENDING_OWNER]: 'forbidden',
+    [TAG_REGISTRY_ERROR__NO_OFFER_TO_ACCEPT]: 'conflict',
+    [TAG_REGISTRY_ERROR__NO_OFFER_TO_CANCEL]: 'conflict',
+    [TAG_REGISTRY_ERROR__NEW_OWNER_IS_OWNER]: 'conflict',
+    [TAG_REGISTRY_ERROR__TAG_RECORD_NOT_PROGRAM_OWNED]: 'not-found',
   },
   messages: {
     conflict: 'The tag changed in the meantime (the offer was taken back, accepted or replaced). Reload the page.',

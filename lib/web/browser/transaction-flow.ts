@@ -7,7 +7,7 @@ import 'client-only';
  * the side effects; this file decides what happens next, so it is tested without a browser.
  */
 import { TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
-import { isTagRegistryError, type RegistryErrorName } from '@/lib/chain/registry-errors';
+import { hasTagRegistryError, type TagRegistryError } from '@/packages/tag-registry/src';
 import { isUserRejection } from './api-client';
 import {
   AnotherSignerNeededError,
@@ -197,8 +197,8 @@ export const FAILURE_MESSAGES: Readonly<Record<FailureKind, string>> = {
 
 /** What a flow adds to the classification: its program errors and its own wording. */
 export interface FailureOptions {
-  /** Registry errors (matched by code through lib/chain/registry-errors.ts) and what they mean here. */
-  programErrors?: Partial<Record<RegistryErrorName, FailureKind>>;
+  /** Registry errors (matched by code through packages/tag-registry's `hasTagRegistryError`) and what they mean here. */
+  programErrors?: Partial<Record<TagRegistryError, FailureKind>>;
   /** Messages that replace the default ones for this flow. */
   messages?: Partial<Record<FailureKind, string>>;
 }
@@ -233,8 +233,8 @@ function messagesOf(err: unknown, depth = 0): string {
 function kindOf(err: unknown, options: FailureOptions): FailureKind {
   if (err instanceof ServiceError) return CODE_KINDS[err.code] ?? 'unknown';
   if (err instanceof IndexPendingError) return 'index-pending';
-  for (const [name, kind] of Object.entries(options.programErrors ?? {})) {
-    if (kind && isTagRegistryError(err, name as RegistryErrorName)) return kind;
+  for (const [code, kind] of Object.entries(options.programErrors ?? {})) {
+    if (kind && hasTagRegistryError(err, Number(code) as TagRegistryError)) return kind;
   }
   if (err instanceof AnotherSignerNeededError) return 'another-signer';
   if (err instanceof TransactionRefusedError || isUserRejection(err)) return 'wallet-rejected';

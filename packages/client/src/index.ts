@@ -13,3 +13,6 @@ export { keypairSigner, walletSigner, type TagSigner, type WalletLike } from './
 export { signSendAndSync, type Landed, type SendOptions, type BuiltTransaction } from './transactions';
 export { verifyWebhook, DeliveryDeduplicator, WebhookVerificationError } from './webhooks';
 export type { paths, components } from './schema';
+// The program's error codes, generated from its IDL, and the matcher that finds one in a failure.
+export { hasTagRegistryError, tagRegistryErrorOf, type TagRegistryError } from '../../tag-registry/src';
+export * from '../../tag-registry/src/generated/errors';

@@ -45,8 +45,11 @@ export async function signSendAndSync(
     { signature, blockhash, lastValidBlockHeight: Number(built.lastValidBlockHeight) },
     'confirmed',
   );
+  // The cause is the cluster's error itself: `tagRegistryErrorOf(err)` reads the program's code from it.
   if (confirmation.value.err)
-    throw new Error(`The transaction failed on chain: ${JSON.stringify(confirmation.value.err)}`);
+    throw new Error(`The transaction failed on chain: ${JSON.stringify(confirmation.value.err)}`, {
+      cause: confirmation.value.err,
+    });
   return { signature, identity: await syncUntilFinal(api, signature, options.syncTimeoutMs ?? 60_000) };
 }
 

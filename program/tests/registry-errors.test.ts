@@ -5,8 +5,15 @@ import { SolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from '@solana/ki
 import { Keypair, SendTransactionError, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import {
+  getTagRegistryErrorMessage,
   hasTagRegistryError,
   TAG_REGISTRY_ERROR__ALREADY_REGISTERED,
+  TAG_REGISTRY_ERROR__TAG_RELEASED,
+  TAG_REGISTRY_ERROR__TAG_RESTING,
+  TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISMATCH,
+  TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISSING,
+  TAG_REGISTRY_ERROR__WALLET_NOT_SIGNER,
+  TAG_REGISTRY_ERROR__WALLET_NOT_SYSTEM_OWNED,
   TAG_REGISTRY_ERROR__TAG_TOO_SHORT,
   TAG_REGISTRY_ERROR_CODES,
   tagRegistryErrorOf,
@@ -14,6 +21,7 @@ import {
 import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { REGISTRY_ERRORS } from './idl';
+import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';
 
 const ours = PROGRAM_ID.toBase58();
 const other = Keypair.generate().publicKey.toBase58();
@@ -118,5 +126,29 @@ describe('tagRegistryErrorOf', () => {
     ];
     expect(hasTagRegistryError({ logs }, code, { programAddress: ours })).toBe(false);
     expect(hasTagRegistryError({ logs }, code, { programAddress: other })).toBe(true);
+  });
+});
+
+describe('the Codama client names each error the payout and rest rules added', () => {
+  /** The generated constant for each new error, spelled by hand: a rename in the IDL fails the type-check here. */
+  const GENERATED: Record<string, number> = {
+    WalletNotSigner: TAG_REGISTRY_ERROR__WALLET_NOT_SIGNER,
+    WalletAccountMismatch: TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISMATCH,
+    WalletNotSystemOwned: TAG_REGISTRY_ERROR__WALLET_NOT_SYSTEM_OWNED,
+    WalletAccountMissing: TAG_REGISTRY_ERROR__WALLET_ACCOUNT_MISSING,
+    TagResting: TAG_REGISTRY_ERROR__TAG_RESTING,
+    TagReleased: TAG_REGISTRY_ERROR__TAG_RELEASED,
+  };
+
+  it('covers every scenario', () => {
+    expect(PAYOUT_AND_REST_REFUSALS.map(([name]) => name).sort()).toEqual(Object.keys(GENERATED).sort());
+  });
+
+  it.each(PAYOUT_AND_REST_REFUSALS)('%s: a real failure reads as its generated code and message', (name, fail) => {
+    const { code, msg } = REGISTRY_ERRORS.find((e) => e.name === name)!;
+    expect(GENERATED[name]).toBe(code);
+    const failed = fail();
+    expect(tagRegistryErrorOf(failed, { programAddress: ours })).toBe(GENERATED[name]);
+    expect(getTagRegistryErrorMessage(GENERATED[name] as Parameters<typeof getTagRegistryErrorMessage>[0])).toBe(msg);
   });
 });

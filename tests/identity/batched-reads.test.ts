@@ -1,6 +1,6 @@
 // Public reads of many tags at once, in one process, so they really share batched queries.
 import { describe, expect, it } from 'vitest';
-import { findActiveIdentity } from '@/lib/features/identity/queries';
+import { findActiveIdentity } from '@/lib/features/identity/active';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { stackDatabase } from '../support/database';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { createDatabase } from '@/devstack/postgres';
-import { findActiveIdentity } from '@/lib/features/identity/queries';
+import { findActiveIdentity } from '@/lib/features/identity/active';
 import { startSlowLink, type SlowLink } from './slow-link';
 
 /*

@@ -2,7 +2,7 @@ import { AppError } from '@/lib/core/errors';
 import type { Db } from '@/lib/db';
 import { toIdentity, toResolvedIdentity } from './identity-response';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
-import { findActiveIdentityAtSlot } from './queries';
+import { findActiveIdentityAtSlot } from './active';
 import type { Identity, ResolvedIdentity } from './schemas';
 import { INVALID_TAG_MESSAGE, normalizePathTag } from '@/lib/core/tag';
 

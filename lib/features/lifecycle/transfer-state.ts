@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { tagNotFound, type AtSlot } from '@/lib/features/identity/get-identity';
-import { findActiveIdentityAtSlot } from '@/lib/features/identity/queries';
+import { findActiveIdentityAtSlot } from '@/lib/features/identity/active';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { displayTag } from '@/lib/core/tag';
 import type { TransferState } from './schemas';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '@/lib/db';
 import { toIdentity } from '@/lib/features/identity/identity-response';
-import { findActiveIdentity } from '@/lib/features/identity/queries';
+import { findActiveIdentity } from '@/lib/features/identity/active';
 import { type Identity } from '@/lib/features/identity/schemas';
 import { readSignalFacts, type SignalFacts } from '@/lib/features/identity/signals';
 import { normalizePathTag } from '@/lib/core/tag';

@@ -2,7 +2,7 @@
 import { withApi, withRateLimit, type ApiContext } from '@/lib/http/handler';
 import { AppError } from '@/lib/core/errors';
 import { normalizePathTag } from '@/lib/core/tag';
-import { findActiveIdentity } from '@/lib/features/identity/queries';
+import { findActiveIdentity } from '@/lib/features/identity/active';
 import { fetchAvatarImage } from '@/lib/web/server/avatar-image';
 import { otherMethods } from '@/lib/http/other-methods';
 

@@ -26,6 +26,8 @@ import type { PaymentReceipt, PaymentRequest } from './schemas';
 export interface IssuedFor {
   reference: string;
   tag: string;
+  /** The tag's owner now: whose subscriptions hear of the payment. */
+  owner: string;
   recipient: string;
   amount: string;
   asset: string;
@@ -84,6 +86,7 @@ export async function issuePayment(
   const issued: IssuedFor = {
     reference: newReference().toBase58(),
     tag: identity.tag.replace(/^@/, ''),
+    owner: identity.owner,
     recipient: identity.wallet,
     amount: request.amount,
     asset: request.asset,
@@ -109,6 +112,7 @@ export async function issuePayment(
       payer: null,
       paidAt: null,
       reason: null,
+      attributed: null,
       checkedAt: null,
     }),
   };

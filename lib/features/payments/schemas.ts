@@ -44,6 +44,14 @@ export const PaymentReceipt = z
     payer: PublicKeyString.optional().meta({ description: 'Once found: the transaction’s fee payer' }),
     paidAt: z.string().optional().meta({ description: 'Once found: the block time, ISO 8601' }),
     reason: z.string().optional().meta({ description: 'Why an `invalid` receipt is invalid' }),
+    attributed: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Once found: whether the transaction carried this service’s signed Action Identity memo for the reference, i.e. ' +
+          'was built by this service (the pay Action) rather than by a wallet that copied the reference; see docs/integrators.md',
+      }),
   })
   .meta({ id: 'PaymentReceipt' });
 export type PaymentReceipt = z.infer<typeof PaymentReceipt>;

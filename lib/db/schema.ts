@@ -316,8 +316,11 @@ export const paymentReferences = pgTable(
     owner: text('owner'),
     /** The payout wallet when issued: a later wallet change does not move the receipt. */
     recipient: text('recipient').notNull(),
-    /** Decimal text in the asset's units ("1.5"), as issued. */
-    amount: text('amount').notNull(),
+    /**
+     * Decimal text in the asset's units ("1.5"), as issued; null for a reference issued without
+     * an amount (the profile's pay link: the payer chooses), until a payment fills in what it paid.
+     */
+    amount: text('amount'),
     /** `SOL`, or the SPL mint. */
     asset: text('asset').notNull(),
     /** The asset's decimals when issued (9 for SOL), to compare base units. */

@@ -1,13 +1,4 @@
-import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-  TransactionInstruction,
-  VersionedTransaction,
-} from '@solana/web3.js';
+import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { describe, expect, inject, it } from 'vitest';
@@ -19,6 +10,7 @@ import { findPayments } from '@/lib/features/payments/find-payments';
 import { recordReference } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';
 import { heldInProcessApp } from '../support/in-process';
+import { fundedPayer, payWithReference } from './paying';
 
 /*
  * Attribution (docs/integrators.md, "Telling our payments from copies"): a transaction the pay
@@ -41,12 +33,7 @@ describe('the Action Identity memo', () => {
     return { tag: row.tag, wallet };
   }
 
-  async function funded(): Promise<Keypair> {
-    const payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
-    return payer;
-  }
+  const funded = () => fundedPayer(connection);
 
   async function issue(tag: string, amount: string): Promise<string> {
     const res = await app().fetch('/v1/payments', {
@@ -68,19 +55,8 @@ describe('the Action Identity memo', () => {
     findPayments({ db: database.db, connection, now: new Date(), identity: identity().publicKey, limit: 100 });
 
   /** A wallet's own transfer carrying the reference, and `memo` when given. */
-  async function payOwnWay(payer: Keypair, to: PublicKey, lamports: number, reference: string, memo?: string) {
-    const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports });
-    transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false });
-    const tx = new Transaction().add(transfer);
-    if (memo) tx.add(new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(memo) }));
-    const latest = await connection.getLatestBlockhash();
-    tx.recentBlockhash = latest.blockhash;
-    tx.feePayer = payer.publicKey;
-    tx.sign(payer);
-    const signature = await connection.sendRawTransaction(tx.serialize());
-    const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-    expect(value.err).toBeNull();
-  }
+  const payOwnWay = (payer: Keypair, to: PublicKey, lamports: number, reference: string, memo?: string) =>
+    payWithReference(connection, payer, { to, lamports, reference, memo });
 
   it('a payment through the pay Action carries the memo and is attributed', async () => {
     const { tag, wallet } = await payee();

@@ -1,4 +1,4 @@
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { insertIdentity, randomTag } from '@/devstack/identities';
@@ -14,6 +14,7 @@ import { newKeypair } from '../support/keypair';
 import { ownLocalnet } from '../support/localnet';
 import { signIn } from '../support/sign-in';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { fundedPayer, payWithReference } from '../payments/paying';
 
 /*
  * `payment.received` end to end (DESIGN.md "Payments and receipts", "Webhooks"): a reference
@@ -85,20 +86,8 @@ describe('payment.received webhooks', () => {
   }
 
   /** Pays with a real key, the reference a read-only key of the transfer as a Solana Pay wallet adds it. */
-  async function pay(connection: Connection, to: PublicKey, lamports: bigint, reference: string): Promise<string> {
-    const payer = Keypair.generate();
-    const airdrop = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
-    const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports });
-    transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false });
-    const latest = await connection.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: payer.publicKey, ...latest }).add(transfer);
-    tx.sign(payer);
-    const signature = await connection.sendRawTransaction(tx.serialize());
-    const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-    expect(value.err).toBeNull();
-    return signature;
-  }
+  const pay = async (connection: Connection, to: PublicKey, lamports: bigint, reference: string) =>
+    payWithReference(connection, await fundedPayer(connection), { to, lamports, reference });
 
   type Delivered = { id: number; type: string; tag: string; receipt: Record<string, unknown>; at: string };
   const payments = (receiver: WebhookReceiver) =>

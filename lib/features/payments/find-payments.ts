@@ -161,6 +161,8 @@ async function lookUp(
         paidAt: tx.blockTime == null ? null : new Date(tx.blockTime * 1000),
         reason: judgement.valid ? null : judgement.reason,
         attributed: isAttributed(tx, row.reference, identity),
+        // A reference issued without an amount records what was paid.
+        ...(row.amount === null && judgement.valid ? { amount: judgement.paid } : {}),
       })
       .where(and(eq(paymentReferences.reference, row.reference), eq(paymentReferences.status, 'pending')))
       .returning();

@@ -36,7 +36,15 @@ export const PaymentReceipt = z
     }),
     tag: z.string().meta({ example: '@alice' }),
     recipient: PublicKeyString.meta({ description: 'The payout wallet the reference was issued for' }),
-    amount: z.string().meta({ example: '1.5' }),
+    amount: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The amount asked, in the asset’s units; null for a reference issued without one (the profile’s pay link: the ' +
+          'payer chooses) until it is paid, then what was paid',
+        example: '1.5',
+      }),
     asset: z.string().meta({ description: '`SOL`, or the SPL mint', example: 'SOL' }),
     issuedAt: z.string().meta({ description: 'ISO 8601' }),
     signature: z.string().optional().meta({ description: 'Once found: the transaction that carried the reference' }),

@@ -55,7 +55,8 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
   await expect(page.getByRole('heading', { level: 1, name: `@${tag}` })).toBeVisible();
   await expect(page.locator('#payout-wallet')).toHaveText(keypair.publicKey);
   const payLink = await page.getByRole('link', { name: /Pay with a Solana wallet/ }).getAttribute('href');
-  expect(payLink).toBe(`solana:${keypair.publicKey}?label=%40${tag}`);
+  // Through /pay/{tag}, which issues a fresh reference per click (e2e/till.spec.ts follows it).
+  expect(payLink).toBe(`/pay/${tag}`);
 
   // Edit the profile on /settings (the wallet reconnects on its own; the session cookie holds).
   await page.goto('/settings');

@@ -1,4 +1,4 @@
-import { Connection, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { startApp } from '@/devstack/app';
 import { chooseTag, expect, test } from './support/fixtures';
@@ -107,6 +107,8 @@ async function onDevnet(
     // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
     SOLANA_RPC_URL: process.env.E2E_RPC_URL!,
     SOLANA_CLUSTER: 'devnet',
+    // A production deployment on a public cluster must have a service identity of its own.
+    ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(Keypair.generate().secretKey)),
   });
   // A context of its own: the fixture's page allows only the e2e app's origin.
   const context = await browser.newContext(options);

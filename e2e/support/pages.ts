@@ -17,6 +17,7 @@ export async function everyPage(tags: {
     { name: 'settings', path: '/settings' },
     { name: 'a live /@tag', path: `/@${live}` },
     { name: 'a missing /@tag', path: `/@${uniqueTag('missing')}` },
+    { name: 'a till, signed out', path: `/charge/${live}` },
   ];
 }
 

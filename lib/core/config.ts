@@ -1,3 +1,4 @@
+import bs58 from 'bs58';
 import { z } from 'zod';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { PublicKeyString } from '@/lib/core/keys';
@@ -147,6 +148,20 @@ export const envSchema = z.object({
       shownDefault: 'generated once into `DATA_DIR/auth-secret`',
     },
   ),
+  ACTION_IDENTITY_SECRET: doc(
+    z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.trim() : undefined))
+      .refine((v) => v === undefined || secretKeyBytes(v) !== null, {
+        message: 'must be a 64-byte ed25519 secret key: a `solana-keygen` file’s JSON array, or base58',
+      }),
+    'the service identity key that signs the Action Identity memo of the payments it builds (docs/integrators.md)',
+    {
+      production: 'required on mainnet-beta, devnet and testnet',
+      shownDefault: 'a key written in the source, for localnet only (public: it proves nothing)',
+    },
+  ),
   CRON_SECRET: doc(
     z
       .string()
@@ -253,6 +268,24 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/**
+ * The service identity of local runs when ACTION_IDENTITY_SECRET is unset (its public key is
+ * Hbq8oY12WPKHq31kii6FHw9gb3Y9PgraEzDa7QMF79bQ). Written here, so known to all: parseConfig
+ * refuses to start without a key of the deployment's own on any public cluster.
+ */
+const LOCAL_ACTION_IDENTITY_SECRET =
+  '46XrSTTxDEJMVVEMhZ9KZCTez9xEM9iXTEu5G5vnxQNaFV7pKVWLPtQgW2k1h4Wm4dZGkfCCk6UUkmGuEP1H3Mg6';
+
+/** A 64-byte secret key from a `solana-keygen` JSON array or base58; null when it is neither. */
+function secretKeyBytes(text: string): Uint8Array | null {
+  try {
+    const bytes = text.startsWith('[') ? Uint8Array.from(JSON.parse(text) as number[]) : bs58.decode(text);
+    return bytes.length === 64 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   /** Where `npm start` / `npm run dev` listen, and the localnet they start without SOLANA_RPC_URL. */
@@ -286,6 +319,8 @@ export interface Config {
   extraAuthDomains: string[];
   authSecret: string | undefined;
   cronSecret: string | undefined;
+  /** The 64-byte secret key of the service identity (ACTION_IDENTITY_SECRET, or the localnet one). */
+  actionIdentitySecret: Uint8Array;
   /**
    * The operator's bearer secret: when set, GET /api/metrics answers only with it; the
    * indexer status adds its private details (reasons, the last error) only with it.
@@ -334,6 +369,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET && e.VERCEL) {
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
+  // The embedded key is public: on a real cluster it would let anyone sign as this service.
+  if (e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`,
+    );
+  }
   if (e.HEADERS_TIMEOUT_MS <= e.KEEP_ALIVE_TIMEOUT_MS) {
     throw new ConfigError(
       'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)',
@@ -368,6 +409,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     extraAuthDomains: e.AUTH_DOMAINS,
     authSecret: e.AUTH_SECRET,
     cronSecret: e.CRON_SECRET,
+    actionIdentitySecret: secretKeyBytes(e.ACTION_IDENTITY_SECRET ?? LOCAL_ACTION_IDENTITY_SECRET)!,
     metricsToken: e.METRICS_TOKEN,
     rateLimits: e.RATE_LIMITS,
     clientAddress,

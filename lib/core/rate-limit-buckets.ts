@@ -105,7 +105,7 @@ export const RATE_LIMIT_BUCKETS = {
     per: 'address',
     limit: 60,
     windowSeconds: 60,
-    counts: '`POST /v1/payments`',
+    counts: '`POST /v1/payments`, `GET /pay/{tag}` (the profile’s pay link) and the till’s charges',
     why: 'each keeps a reference the finding pass looks up for 24 hours (a bounded number per run); a till issues one per sale',
   },
   webhooks: {

@@ -268,6 +268,11 @@ export const webhookSubscriptions = pgTable(
     leaseHolder: text('lease_holder'),
     disabledAt: ts('disabled_at'),
     disabledReason: text('disabled_reason'),
+    /** The event types it chose (`identity.changed`, `payment.received`); lib/features/webhooks/event-types.ts. */
+    events: text('events')
+      .array()
+      .notNull()
+      .default(sql`'{identity.changed}'`),
   },
   (t) => [
     index('webhook_subscriptions_owner_idx').on(t.owner),
@@ -304,10 +309,18 @@ export const paymentReferences = pgTable(
   {
     reference: text('reference').primaryKey(),
     tag: text('tag').notNull(),
+    /**
+     * The tag's owner when issued: the one whose payout wallet is paid, and so the one whose
+     * webhook subscriptions hear of it (`payment.received`), even if the tag changed hands since.
+     */
+    owner: text('owner'),
     /** The payout wallet when issued: a later wallet change does not move the receipt. */
     recipient: text('recipient').notNull(),
-    /** Decimal text in the asset's units ("1.5"), as issued. */
-    amount: text('amount').notNull(),
+    /**
+     * Decimal text in the asset's units ("1.5"), as issued; null for a reference issued without
+     * an amount (the profile's pay link: the payer chooses), until a payment fills in what it paid.
+     */
+    amount: text('amount'),
     /** `SOL`, or the SPL mint. */
     asset: text('asset').notNull(),
     /** The asset's decimals when issued (9 for SOL), to compare base units. */
@@ -322,6 +335,8 @@ export const paymentReferences = pgTable(
     paidAt: ts('paid_at'),
     /** Why an `invalid` receipt is invalid. */
     reason: text('reason'),
+    /** Once found: whether the transaction carried this service's signed Action Identity memo for the reference. */
+    attributed: boolean('attributed'),
     /** When the finding pass last looked it up: the pass takes the least recently checked first. */
     checkedAt: ts('checked_at'),
   },
@@ -329,6 +344,36 @@ export const paymentReferences = pgTable(
 );
 
 export type PaymentReferenceRow = typeof paymentReferences.$inferSelect;
+
+/**
+ * A receipt becoming `confirmed` or `finalized` (DESIGN.md "Payments and receipts"): what the
+ * owner's subscriptions that chose `payment.received` are sent. Its id comes from the identity
+ * feed's sequence and its `xid` is written as the feed's is, so one (xid, id) cursor orders both
+ * tables and a subscription's cursor, replay included, covers both (lib/features/webhooks/subscription-events.ts).
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: bigint('id', { mode: 'number' })
+      .primaryKey()
+      .default(sql`nextval('identity_events_id_seq')`),
+    reference: text('reference').notNull(),
+    /** payment_references.owner: whose subscriptions are told. */
+    owner: text('owner').notNull(),
+    tag: text('tag').notNull(),
+    status: text('status', { enum: ['confirmed', 'finalized'] }).notNull(),
+    /** The receipt as GET /v1/payments/{reference} answered it then. */
+    receipt: json('receipt').notNull(),
+    at: ts('at').notNull(),
+    xid: xid8('xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+  },
+  (t) => [
+    index('payment_events_owner_xid_id_idx').on(t.owner, t.xid, t.id),
+    uniqueIndex('payment_events_reference_status_idx').on(t.reference, t.status),
+  ],
+);
 
 export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 

@@ -8,7 +8,7 @@ import {
 } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { REVERSE_NOT_FOUND_REASONS } from '@/lib/features/integrations/reverse-reasons';
-import { IDENTITY_CHANGE_WEBHOOK } from '@/lib/features/webhooks/webhook-doc';
+import { IDENTITY_CHANGE_WEBHOOK, PAYMENT_RECEIVED_WEBHOOK } from '@/lib/features/webhooks/webhook-doc';
 import { RateLimitHeaders, RetryAfterHeader } from './docs';
 import {
   answerableErrors,
@@ -197,7 +197,10 @@ export function createOpenApiDocument(routes: readonly V1RouteDeclaration[], opt
       { name: 'meta', description: 'About the API' },
     ],
     paths: v1Paths(routes),
-    webhooks: { identityChange: { post: IDENTITY_CHANGE_WEBHOOK } },
+    webhooks: {
+      identityChange: { post: IDENTITY_CHANGE_WEBHOOK },
+      paymentReceived: { post: PAYMENT_RECEIVED_WEBHOOK },
+    },
     components: {
       responses: errorResponses(),
       securitySchemes: {

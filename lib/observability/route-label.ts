@@ -17,6 +17,7 @@ export const ROUTE_PATTERNS = [
   '/api/indexer/status',
   '/api/metrics',
   '/api/ready',
+  '/pay/{tag}',
 ] as const;
 
 /** What a path no listed route matches is counted under (an unknown /v1 path, a catch-all). */

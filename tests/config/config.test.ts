@@ -120,6 +120,23 @@ describe('configuration (DESIGN.md "Configuration")', () => {
     expect(() => parseConfig({ NODE_ENV: 'production', VERCEL: '1' })).toThrow(/AUTH_SECRET: required/);
   });
 
+  it('ACTION_IDENTITY_SECRET: required in production on a public cluster; a keygen array or base58; the embedded key on localnet', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production', SOLANA_CLUSTER: 'devnet' })).toThrow(
+      /ACTION_IDENTITY_SECRET: required in production on devnet/,
+    );
+    const secret = Array.from({ length: 64 }, (_, i) => i);
+    const fromArray = parseConfig({
+      NODE_ENV: 'production',
+      SOLANA_CLUSTER: 'devnet',
+      ACTION_IDENTITY_SECRET: JSON.stringify(secret),
+    });
+    expect(Array.from(fromArray.actionIdentitySecret)).toEqual(secret);
+    expect(() => parseConfig({ ACTION_IDENTITY_SECRET: '[1,2,3]' })).toThrow(
+      /ACTION_IDENTITY_SECRET: must be a 64-byte/,
+    );
+    expect(parseConfig({ NODE_ENV: 'production' }).actionIdentitySecret).toHaveLength(64);
+  });
+
   it('the built server stops at start-up naming the invalid variable', () => {
     const run = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', '0'], {
       env: { ...process.env, SOLANA_CLUSTER: 'moonnet' },

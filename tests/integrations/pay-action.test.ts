@@ -123,8 +123,11 @@ describe('pay @tag, a Solana Action', () => {
     expect(tx.feePayer?.toBase58()).toBe(payer.publicKey.toBase58());
     expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
     const own = afterBudget(tx);
-    expect(own).toHaveLength(1);
-    const [transfer] = own as [TransactionInstruction];
+    expect(own).toHaveLength(2);
+    const [transfer, memo] = own as [TransactionInstruction, TransactionInstruction];
+    // The Action Identity memo (docs/integrators.md; tests/payments/attribution.test.ts checks it).
+    expect(memo.programId.toBase58()).toBe('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+    expect(memo.data.toString('utf8')).toMatch(new RegExp(`^solana-action:[1-9A-HJ-NP-Za-km-z]+:${body.reference}:`));
     expect(SystemInstruction.decodeInstructionType(transfer)).toBe('Transfer');
     const decoded = SystemInstruction.decodeTransfer(transfer);
     expect([decoded.fromPubkey.toBase58(), decoded.toPubkey.toBase58(), decoded.lamports]).toEqual([
@@ -132,7 +135,7 @@ describe('pay @tag, a Solana Action', () => {
       wallet,
       BigInt(LAMPORTS_PER_SOL / 4),
     ]);
-    expect(transfer.keys.at(-1)).toEqual({ pubkey: new PublicKey(body.reference), isSigner: false, isWritable: false });
+    expect(transfer.keys.at(-2)).toEqual({ pubkey: new PublicKey(body.reference), isSigner: false, isWritable: false });
 
     const signature = await signAndSend(body.transaction, payer);
     expect(await connection.getBalance(new PublicKey(wallet))).toBe(LAMPORTS_PER_SOL / 4);

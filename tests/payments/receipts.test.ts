@@ -3,6 +3,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/integrations/pay-asset';
 import { payInstructions } from '@/lib/features/integrations/pay-transaction';
+import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
 import { mintAndFund } from '../support/spl-mint';
 import { randomTag } from '@/devstack/identities';
 import { closeTestDb, seedIdentity } from '../identity/helpers';
@@ -83,8 +84,10 @@ async function receipt(reference: string): Promise<Record<string, unknown>> {
 }
 
 /** The finding pass, as the cron runs it (a limit wide enough for every reference this file issued). */
-const pass = (connection: Connection = shared) =>
-  findPayments({ db: app().db, connection, now: new Date(), limit: 500 });
+const pass = (
+  connection: Connection = shared,
+  IDENTITY = serviceIdentity(app().config.actionIdentitySecret).publicKey,
+) => findPayments({ db: app().db, connection, now: new Date(), identity: IDENTITY, limit: 500 });
 
 describe('POST /v1/payments', () => {
   it('issues a pending reference with its Solana Pay URL, for the payout wallet as it is now', async () => {
@@ -196,6 +199,7 @@ describe('the finding pass', () => {
       slot: expect.any(Number),
       payer: payer.publicKey.toBase58(),
       paidAt: expect.any(String),
+      attributed: false, // a wallet's own transfer: no Action Identity memo (tests/payments/attribution.test.ts)
     });
   });
 

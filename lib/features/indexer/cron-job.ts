@@ -4,6 +4,7 @@ import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/core/config';
 import { deliverWebhooks, type DeliverySummary } from '@/lib/features/webhooks/deliver';
 import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
+import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
 import { MAX_TRANSACTIONS_PER_RUN, runIndexer, type IndexerSummary } from './run-indexer';
 
 export interface CronSummary extends IndexerSummary {
@@ -31,7 +32,7 @@ export async function runCronJob({
   config,
   now,
 }: ChainAndMirror & {
-  config: Pick<Config, 'indexerPageSize' | 'webhooks'>;
+  config: Pick<Config, 'indexerPageSize' | 'webhooks' | 'actionIdentitySecret'>;
   now: Date;
 }): Promise<CronSummary> {
   const delivering = deliverWebhooks({ db, config: config.webhooks, clock: () => new Date() }).catch((err: unknown) => {
@@ -46,7 +47,8 @@ export async function runCronJob({
     pageSize: config.indexerPageSize,
     now,
   });
-  const finding = findPayments({ db, connection, now }).then(
+  const identity = serviceIdentity(config.actionIdentitySecret).publicKey;
+  const finding = findPayments({ db, connection, now, identity }).then(
     ({ changed: _changed, ...counts }) => counts,
     (err: unknown) => {
       console.warn('payments: finding pass failed:', err instanceof Error ? err.message : err);

@@ -1,4 +1,4 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
+import { PublicKey, type Connection, type Keypair } from '@solana/web3.js';
 import { z } from 'zod';
 import { AppError } from '@/lib/core/errors';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
@@ -148,6 +148,8 @@ export interface PayActionInput {
   priorityFee: PriorityFeePolicy;
   /** A new reference key when the payer's app gave none. */
   newReference: () => PublicKey;
+  /** The service identity that signs the Action Identity memo (./pay-action-identity.ts). */
+  actionIdentity: Keypair;
 }
 
 /** POST /api/actions/pay/{tag}: the unsigned transfer, its reference key and a message. */
@@ -184,7 +186,7 @@ export async function buildPayAction(input: PayActionInput) {
     chosen ? rpcCall(() => input.connection.getAccountInfo(chosen)).then(heldReferenceReason) : null,
   ]);
   if (held) throw staleReference(held);
-  const { transaction } = buildPayTransaction({ payment, latest, microLamports });
+  const { transaction } = buildPayTransaction({ payment, identity: input.actionIdentity, latest, microLamports });
   return {
     type: 'transaction' as const,
     transaction,

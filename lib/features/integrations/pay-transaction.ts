@@ -1,6 +1,7 @@
 import {
   SystemProgram,
   type BlockhashWithExpiryBlockHeight,
+  type Keypair,
   type PublicKey,
   type TransactionInstruction,
 } from '@solana/web3.js';
@@ -14,6 +15,7 @@ import {
   transferCheckedInstruction,
 } from '@/lib/chain/spl-token';
 import type { PayAsset } from './pay-asset';
+import { IDENTITY_MEMO_UNITS, identityMemoInstruction } from './pay-action-identity';
 
 /*
  * The transaction of the "pay @tag" Action: a plain transfer from the payer to the payout
@@ -47,25 +49,40 @@ export const PAY_UNITS = {
   token2022: 60_000,
 } as const;
 
-/** The compute-unit limit of a payment's transaction. */
+/** The compute-unit limit of a payment's transaction, its identity memo included. */
 export function payLimit(asset: PayAsset): number {
-  if (asset.kind === 'sol') return limitFor(PAY_UNITS.sol);
-  return limitFor(asset.tokenProgram.equals(TOKEN_PROGRAM_ID) ? PAY_UNITS.splToken : PAY_UNITS.token2022);
+  const transfer =
+    asset.kind === 'sol'
+      ? PAY_UNITS.sol
+      : asset.tokenProgram.equals(TOKEN_PROGRAM_ID)
+        ? PAY_UNITS.splToken
+        : PAY_UNITS.token2022;
+  return limitFor(transfer + IDENTITY_MEMO_UNITS);
 }
 
 export interface PayTransactionInput {
   payment: Payment;
+  /** The service identity: its signed memo and its key go in the transaction (./pay-action-identity.ts). */
+  identity: Keypair;
   latest: BlockhashWithExpiryBlockHeight;
   /** The compute-unit price, from the recent fees of the accounts the payment writes. */
   microLamports: number;
 }
 
-export function buildPayTransaction({ payment, latest, microLamports }: PayTransactionInput): UnsignedTransaction {
+export function buildPayTransaction({
+  payment,
+  identity,
+  latest,
+  microLamports,
+}: PayTransactionInput): UnsignedTransaction {
+  const instructions = payInstructions(payment);
+  // The identity beside the reference, as a read-only key of the transfer: found by either.
+  instructions.at(-1)!.keys.push(readonly(identity.publicKey));
   return buildUnsignedTransaction({
     feePayer: payment.payer,
     latest,
     budget: { units: payLimit(payment.asset), microLamports },
-    instructions: payInstructions(payment),
+    instructions: [...instructions, identityMemoInstruction(identity, payment.reference)],
   });
 }
 

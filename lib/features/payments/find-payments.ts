@@ -4,6 +4,8 @@ import { and, asc, count, eq, gt, inArray, min, sql } from 'drizzle-orm';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { paymentReferences, type PaymentReferenceRow } from '@/lib/db/schema';
+import { isAttributed } from './attribution';
+import { recordPaymentEvent } from './payment-events';
 import { validateTransfer } from './validate-transfer';
 
 /*
@@ -25,6 +27,8 @@ export interface FindPaymentsInput {
   db: Db;
   connection: Connection;
   now: Date;
+  /** The service identity's public key: a payment carrying its signed memo is `attributed`. */
+  identity: PublicKey;
   limit?: number;
 }
 
@@ -54,6 +58,7 @@ export async function findPayments({
   db,
   connection,
   now,
+  identity,
   limit = REFERENCES_PER_RUN,
 }: FindPaymentsInput): Promise<FindPaymentsSummary> {
   const summary: FindPaymentsSummary = { checked: 0, confirmed: 0, finalized: 0, invalid: 0, rpcCalls: 0, changed: [] };
@@ -88,11 +93,15 @@ export async function findPayments({
     const { value } = await rpcCall(() => connection.getSignatureStatuses(unfinal.map((row) => row.signature!)));
     for (const [i, row] of unfinal.entries()) {
       if (value[i]?.confirmationStatus !== 'finalized') continue;
-      const moved = await db
-        .update(paymentReferences)
-        .set({ status: 'finalized' })
-        .where(and(eq(paymentReferences.reference, row.reference), eq(paymentReferences.status, 'confirmed')))
-        .returning({ reference: paymentReferences.reference });
+      const moved = await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(paymentReferences)
+          .set({ status: 'finalized' })
+          .where(and(eq(paymentReferences.reference, row.reference), eq(paymentReferences.status, 'confirmed')))
+          .returning();
+        for (const updated of rows) await recordPaymentEvent(tx, updated, now);
+        return rows;
+      });
       if (moved.length > 0) {
         summary.finalized += 1;
         summary.changed.push(row.reference);
@@ -106,7 +115,7 @@ export async function findPayments({
     while (next < pending.length) {
       const row = pending[next++]!;
       try {
-        await lookUp(db, connection, row, summary);
+        await lookUp({ db, connection, now, identity }, row, summary);
       } catch (err) {
         // One reference's failure (the cluster briefly unreachable) waits for its next turn.
         console.warn(`payments: ${row.reference}: look-up failed:`, err instanceof Error ? err.message : err);
@@ -122,8 +131,7 @@ export async function findPayments({
  * receipt, once: a later transaction with the same reference changes nothing.
  */
 async function lookUp(
-  db: Db,
-  connection: Connection,
+  { db, connection, now, identity }: Omit<FindPaymentsInput, 'limit'>,
   row: PaymentReferenceRow,
   summary: FindPaymentsSummary,
 ): Promise<void> {
@@ -142,18 +150,25 @@ async function lookUp(
   if (!tx) return; // listed but not yet readable at this node: the next run
   const judgement = validateTransfer(tx, row);
   const status = !judgement.valid ? 'invalid' : first.confirmationStatus === 'finalized' ? 'finalized' : 'confirmed';
-  const settled = await db
-    .update(paymentReferences)
-    .set({
-      status,
-      signature: first.signature,
-      slot: tx.slot,
-      payer: judgement.payer,
-      paidAt: tx.blockTime == null ? null : new Date(tx.blockTime * 1000),
-      reason: judgement.valid ? null : judgement.reason,
-    })
-    .where(and(eq(paymentReferences.reference, row.reference), eq(paymentReferences.status, 'pending')))
-    .returning({ reference: paymentReferences.reference });
+  const settled = await db.transaction(async (dbTx) => {
+    const rows = await dbTx
+      .update(paymentReferences)
+      .set({
+        status,
+        signature: first.signature,
+        slot: tx.slot,
+        payer: judgement.payer,
+        paidAt: tx.blockTime == null ? null : new Date(tx.blockTime * 1000),
+        reason: judgement.valid ? null : judgement.reason,
+        attributed: isAttributed(tx, row.reference, identity),
+        // A reference issued without an amount records what was paid.
+        ...(row.amount === null && judgement.valid ? { amount: judgement.paid } : {}),
+      })
+      .where(and(eq(paymentReferences.reference, row.reference), eq(paymentReferences.status, 'pending')))
+      .returning();
+    for (const updated of rows) await recordPaymentEvent(dbTx, updated, now);
+    return rows;
+  });
   if (settled.length === 0) return;
   summary[status] += 1;
   summary.changed.push(row.reference);

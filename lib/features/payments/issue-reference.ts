@@ -1,7 +1,7 @@
 import 'server-only';
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/core/errors';
-import { solanaPayLink } from '@/lib/core/solana-pay';
+import { payToken, solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
@@ -26,8 +26,11 @@ import type { PaymentReceipt, PaymentRequest } from './schemas';
 export interface IssuedFor {
   reference: string;
   tag: string;
+  /** The tag's owner now: whose subscriptions hear of the payment. */
+  owner: string;
   recipient: string;
-  amount: string;
+  /** Null: the payer chooses (the profile's pay link). */
+  amount: string | null;
   asset: string;
   decimals: number;
 }
@@ -46,7 +49,7 @@ export async function recordReference(db: Db, issued: IssuedFor, now: Date): Pro
 const SOL_DECIMALS = 9;
 
 /** The decimals of `asset` (`SOL` or a mint), reading the mint account: an unknown mint is a 400. */
-async function decimalsOf(asset: string, connection: Connection): Promise<number> {
+export async function decimalsOf(asset: string, connection: Connection): Promise<number> {
   if (asset === 'SOL') return SOL_DECIMALS;
   const account = await rpcCall(() => connection.getAccountInfo(new PublicKey(asset)));
   const token2022 = account?.owner.equals(TOKEN_2022_PROGRAM_ID) ?? false;
@@ -84,6 +87,7 @@ export async function issuePayment(
   const issued: IssuedFor = {
     reference: newReference().toBase58(),
     tag: identity.tag.replace(/^@/, ''),
+    owner: identity.owner,
     recipient: identity.wallet,
     amount: request.amount,
     asset: request.asset,
@@ -94,7 +98,7 @@ export async function issuePayment(
     wallet: issued.recipient,
     mint: request.asset === 'SOL' ? null : request.asset,
     label: identity.tag,
-    amount: issued.amount,
+    amount: request.amount,
     reference: issued.reference,
   });
   return {
@@ -109,7 +113,39 @@ export async function issuePayment(
       payer: null,
       paidAt: null,
       reason: null,
+      attributed: null,
       checkedAt: null,
     }),
   };
+}
+
+/**
+ * The profile's pay link (GET /pay/{tag}): a fresh reference for whatever the payer chooses to
+ * send in the profile's token, and its Solana Pay URL. The page itself stays the same for every
+ * view (cached by ETag); each click of its link is what issues the reference.
+ */
+export async function issueOpenReference(
+  { db, connection, now, newReference }: IssuePaymentInput,
+  tag: string,
+  cluster: Cluster,
+): Promise<string> {
+  const identity = await getIdentity(db, tag);
+  const token = payToken(identity.preferredToken, cluster);
+  const asset = token.mint ?? 'SOL';
+  const issued: IssuedFor = {
+    reference: newReference().toBase58(),
+    tag: identity.tag.replace(/^@/, ''),
+    owner: identity.owner,
+    recipient: identity.wallet,
+    amount: null,
+    asset,
+    decimals: await decimalsOf(asset, connection),
+  };
+  await recordReference(db, issued, now);
+  return solanaPayLink({
+    wallet: issued.recipient,
+    mint: token.mint,
+    label: identity.displayName ?? identity.tag,
+    reference: issued.reference,
+  });
 }

@@ -20,6 +20,7 @@ export function receiptOf(row: PaymentReferenceRow): PaymentReceipt {
     ...(row.payer !== null ? { payer: row.payer } : {}),
     ...(row.paidAt !== null ? { paidAt: row.paidAt.toISOString() } : {}),
     ...(row.reason !== null ? { reason: row.reason } : {}),
+    ...(row.attributed !== null ? { attributed: row.attributed } : {}),
   };
 }
 

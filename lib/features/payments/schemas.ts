@@ -36,7 +36,15 @@ export const PaymentReceipt = z
     }),
     tag: z.string().meta({ example: '@alice' }),
     recipient: PublicKeyString.meta({ description: 'The payout wallet the reference was issued for' }),
-    amount: z.string().meta({ example: '1.5' }),
+    amount: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The amount asked, in the asset’s units; null for a reference issued without one (the profile’s pay link: the ' +
+          'payer chooses) until it is paid, then what was paid',
+        example: '1.5',
+      }),
     asset: z.string().meta({ description: '`SOL`, or the SPL mint', example: 'SOL' }),
     issuedAt: z.string().meta({ description: 'ISO 8601' }),
     signature: z.string().optional().meta({ description: 'Once found: the transaction that carried the reference' }),
@@ -44,6 +52,14 @@ export const PaymentReceipt = z
     payer: PublicKeyString.optional().meta({ description: 'Once found: the transaction’s fee payer' }),
     paidAt: z.string().optional().meta({ description: 'Once found: the block time, ISO 8601' }),
     reason: z.string().optional().meta({ description: 'Why an `invalid` receipt is invalid' }),
+    attributed: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Once found: whether the transaction carried this service’s signed Action Identity memo for the reference, i.e. ' +
+          'was built by this service (the pay Action) rather than by a wallet that copied the reference; see docs/integrators.md',
+      }),
   })
   .meta({ id: 'PaymentReceipt' });
 export type PaymentReceipt = z.infer<typeof PaymentReceipt>;

@@ -14,13 +14,16 @@ import { toBaseUnits } from '@/lib/features/integrations/pay-asset';
 export interface Expected {
   reference: string;
   recipient: string;
-  amount: string;
+  /** Null: any amount the payer chose (a reference issued without one). */
+  amount: string | null;
   /** `SOL` or the mint. */
   asset: string;
   decimals: number;
 }
 
-export type Judgement = { valid: true; payer: string } | { valid: false; reason: string; payer: string | null };
+/** `paid`: what the recipient received, as decimal text in the asset's units. */
+export type Judgement =
+  { valid: true; payer: string; paid: string } | { valid: false; reason: string; payer: string | null };
 
 /** Base units as the asset's decimal text ("1500000", 6 → "1.5"). */
 function decimal(units: bigint, decimals: number): string {
@@ -44,11 +47,15 @@ export function validateTransfer(tx: VersionedTransactionResponse, expected: Exp
   if (meta.err) return { valid: false, reason: 'the transaction failed', payer };
   if (!keys.includes(expected.reference))
     return { valid: false, reason: 'the reference is not an account of the transaction', payer };
-  const amount = toBaseUnits(expected.amount, expected.decimals)!;
   const unit = expected.asset === 'SOL' ? 'SOL' : `of mint ${expected.asset}`;
   const received =
     expected.asset === 'SOL' ? solReceived(keys, meta, expected.recipient) : tokenReceived(meta, expected);
   if (typeof received === 'string') return { valid: false, reason: received, payer };
+  if (expected.amount === null) {
+    if (received <= 0n) return { valid: false, reason: `the recipient received no ${unit}`, payer };
+    return { valid: true, payer: payer!, paid: decimal(received, expected.decimals) };
+  }
+  const amount = toBaseUnits(expected.amount, expected.decimals)!;
   if (received !== amount) {
     return {
       valid: false,
@@ -56,7 +63,7 @@ export function validateTransfer(tx: VersionedTransactionResponse, expected: Exp
       payer: payer,
     };
   }
-  return { valid: true, payer: payer! };
+  return { valid: true, payer: payer!, paid: expected.amount };
 }
 
 type Meta = NonNullable<VersionedTransactionResponse['meta']>;

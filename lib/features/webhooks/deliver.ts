@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { WebhookConfig } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
-import { identityEvents, webhookDeliveries, webhookSubscriptions, type WebhookSubscriptionRow } from '@/lib/db/schema';
-import { FEED_PAGE_MAX_BYTES, readPlacedEvents, type FeedPosition } from '@/lib/features/feed/read-events';
+import { webhookDeliveries, webhookSubscriptions, type WebhookSubscriptionRow } from '@/lib/db/schema';
+import type { FeedPosition } from '@/lib/features/feed/read-events';
 import { signedHeaders } from './signing';
+import { hasEventAfterCursor, readSubscriptionEvents } from './subscription-events';
 import { sendToTarget, type TargetAnswer } from './target';
 
 /*
@@ -238,7 +239,6 @@ async function claimDue(
   const now = pass.clock();
   const at = sql`${now.toISOString()}::timestamptz`;
   const s = webhookSubscriptions;
-  const e = identityEvents;
   const candidates = sql`
     SELECT due.id FROM (
       SELECT w.id, w.next_attempt_at, ${targetOf('w.url')} AS target,
@@ -255,10 +255,7 @@ async function claimDue(
               )})`
             : sql``
         }
-        AND EXISTS (
-          SELECT 1 FROM ${e} ev
-          WHERE (ev.xid, ev.id) > (w.cursor_xid, w.cursor_id) AND ev.xid < pg_snapshot_xmin(pg_current_snapshot())
-        )
+        AND ${hasEventAfterCursor('w')}
     ) due
     LEFT JOIN (
       SELECT ${targetOf('b.url')} AS target, count(*) AS held FROM ${s} b WHERE b.leased_until >= ${at} GROUP BY 1
@@ -293,7 +290,7 @@ async function takeTurn(
     !lease.lost && lease.confirmedUntil - performance.now() >= timeoutMs + 1_000 && performance.now() < turnEnd;
   try {
     const target = new URL(row.url);
-    const only = row.tags ? new Set(row.tags.map((t) => `@${t}`)) : null;
+    const only = row.tags ? new Set(row.tags) : null;
     const secrets = [
       row.secret,
       ...(row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > pass.clock()
@@ -301,15 +298,16 @@ async function takeTurn(
         : []),
     ];
     reading: while (mayAttempt()) {
-      const page = await readPlacedEvents(pass.db, { after: cursor, limit: PAGE_SIZE, maxBytes: FEED_PAGE_MAX_BYTES });
-      for (const { event, position } of page) {
+      const page = await readSubscriptionEvents(pass.db, row, cursor, PAGE_SIZE);
+      for (const event of page.events) {
+        const { position } = event;
         if (only && !only.has(event.tag)) {
           cursor = position;
           continue;
         }
         if (!mayAttempt()) break reading;
-        // The event exactly as GET /v1/events shows it.
-        const body = JSON.stringify(event);
+        // A change exactly as GET /v1/events shows it; a payment as PaymentReceivedEvent.
+        const body = JSON.stringify(event.body);
         const at = pass.clock();
         const answer = await sendToTarget(
           target,
@@ -329,7 +327,7 @@ async function takeTurn(
         }
         cursor = position;
       }
-      if (page.length < PAGE_SIZE) break;
+      if (page.complete) break;
     }
   } catch (err) {
     // The feed could not be read: what was delivered is recorded and the lease goes.

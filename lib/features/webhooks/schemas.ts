@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { FeedCursor } from '@/lib/features/feed/read-events';
 import { normalizePathTag } from '@/lib/core/tag';
+import { PaymentReceipt } from '@/lib/features/payments/schemas';
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types';
 
 /** The most tags one subscription may name. */
 export const MAX_SUBSCRIPTION_TAGS = 100;
@@ -16,6 +18,12 @@ const SubscriptionTag = z.string().transform((value, ctx) => {
   }
   return tag;
 });
+
+const WebhookEvents = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1)
+  .max(WEBHOOK_EVENT_TYPES.length)
+  .refine((types) => new Set(types).size === types.length, { message: 'must name each event type once' });
 
 /** POST /v1/webhooks */
 export const CreateWebhookRequest = z
@@ -33,6 +41,13 @@ export const CreateWebhookRequest = z
         description: `Only the events of these tags (\`alice\` or \`@alice\`, up to ${MAX_SUBSCRIPTION_TAGS}); omit for every change`,
         example: ['@alice'],
       }),
+    events: WebhookEvents.optional().meta({
+      description:
+        'The event types to receive: `identity.changed` (every change of the feed, as GET /v1/events shows it) and ' +
+        '`payment.received` (a payment to one of the caller’s tags, at `confirmed` and again at `finalized`). ' +
+        `Omit for ${DEFAULT_WEBHOOK_EVENTS.map((t) => `\`${t}\``).join(', ')}.`,
+      example: ['identity.changed', 'payment.received'],
+    }),
   })
   .meta({ id: 'CreateWebhookRequest' });
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
@@ -61,6 +76,7 @@ export const Webhook = z
       .array(z.string())
       .nullable()
       .meta({ description: 'The tags it is limited to (`@alice`), or null for every change' }),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).meta({ description: 'The event types it receives' }),
     createdAt: z.iso.datetime({ precision: 3 }),
     state: State,
     cursor: z
@@ -112,3 +128,18 @@ export const webhookPath = { path: z.object({ id: WebhookIdParam }) };
 
 /** What the 404 of /v1/webhooks/{id}… means. */
 export const NO_SUCH_WEBHOOK = 'No subscription of the caller with this id (another owner’s answers the same)';
+
+/** The body of a `payment.received` delivery. */
+export const PaymentReceivedEvent = z
+  .object({
+    id: z.number().int().meta({ description: 'Unique id of the event (the `webhook-id` header)' }),
+    type: z.literal('payment.received'),
+    tag: z.string().meta({ description: 'The tag paid, with a leading `@`', example: '@alice' }),
+    receipt: PaymentReceipt.meta({
+      description:
+        'The receipt as GET /v1/payments/{reference} answered when the event was made: `confirmed` or `finalized`',
+    }),
+    at: z.iso.datetime({ precision: 3 }).meta({ description: 'When the receipt changed (ISO 8601 UTC)' }),
+  })
+  .meta({ id: 'PaymentReceivedEvent' });
+export type PaymentReceivedEvent = z.infer<typeof PaymentReceivedEvent>;

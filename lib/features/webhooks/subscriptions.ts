@@ -5,11 +5,13 @@ import type { WebhookConfig } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
 import { webhookDeliveries, webhookSubscriptions, type WebhookSubscriptionRow } from '@/lib/db/schema';
 import { AppError } from '@/lib/core/errors';
-import { feedHead, formatCursor, type FeedPosition } from '@/lib/features/feed/read-events';
+import { formatCursor, type FeedPosition } from '@/lib/features/feed/read-events';
 import { displayTag } from '@/lib/core/tag';
 import { WEBHOOK_ID, type DeliveryAttempt, type Webhook } from './schemas';
 import { newSigningSecret } from './signing';
 import { checkNewTarget, TargetRefused } from './target';
+import { DEFAULT_WEBHOOK_EVENTS, type WebhookEventType } from './event-types';
+import { webhookHead } from './subscription-events';
 
 /*
  * A caller's webhook subscriptions (POST/GET /v1/webhooks, DELETE /v1/webhooks/{id}, rotate,
@@ -31,6 +33,7 @@ export function toWebhook(row: WebhookSubscriptionRow): Webhook {
     id: row.id,
     url: row.url,
     tags: row.tags?.map(displayTag) ?? null,
+    events: row.events as WebhookEventType[],
     createdAt: row.createdAt.toISOString(),
     state: row.disabledAt ? 'disabled' : row.failures > 0 ? 'failing' : 'active',
     cursor: formatCursor({ xid: row.cursorXid, id: row.cursorId }),
@@ -57,7 +60,7 @@ export const MAX_SUBSCRIPTIONS_PER_OWNER = 10;
  */
 export async function createWebhook(
   db: Db,
-  { owner, url, tags }: { owner: string; url: string; tags?: string[] },
+  { owner, url, tags, events }: { owner: string; url: string; tags?: string[]; events?: WebhookEventType[] },
   { now, config }: { now: Date; config: WebhookConfig },
 ): Promise<Webhook & { secret: string }> {
   let target: URL;
@@ -80,7 +83,7 @@ export async function createWebhook(
         `An owner may hold ${MAX_SUBSCRIPTIONS_PER_OWNER} webhook subscriptions; delete one first.`,
       );
     }
-    const head: FeedPosition = await feedHead(tx);
+    const head: FeedPosition = await webhookHead(tx);
     const [created] = await tx
       .insert(webhookSubscriptions)
       .values({
@@ -88,6 +91,7 @@ export async function createWebhook(
         owner,
         url: target.href,
         tags: tags ? [...new Set(tags)].sort() : null,
+        events: [...(events ?? DEFAULT_WEBHOOK_EVENTS)],
         secret,
         createdAt: now,
         cursorXid: head.xid,

@@ -19,6 +19,8 @@ export async function profileViewHtml(
 ): Promise<Html> {
   const name = identity.displayName ?? identity.tag;
   const token = payToken(identity.preferredToken, cluster);
+  // The QR code is the plain transfer request (the page is the same for every view); the
+  // button's link goes through /pay/{tag}, which issues each click a fresh reference.
   const link = solanaPayLink({ wallet: identity.wallet, mint: token.mint, label: name });
   // The markup is qrcode's own output for our link: rects and paths, no user text.
   const qr = trustedHtml(await qrSvg(link));
@@ -40,7 +42,7 @@ export async function profileViewHtml(
           >${copyButtonHtml(identity.wallet, 'Copy the payout wallet address')}
         </div>
         <p>
-          <a class="button" href="${link}"
+          <a class="button" href="${`/pay/${identity.tag.slice(1)}`}" rel="nofollow"
             >Pay with a Solana wallet (${token.label.length > 12 ? 'token' : token.label})</a
           >
         </p>

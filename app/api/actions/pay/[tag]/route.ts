@@ -19,6 +19,7 @@ import {
 } from '@/lib/features/integrations/pay-action';
 import { payAssetOf } from '@/lib/features/integrations/pay-asset';
 import { recordReference } from '@/lib/features/payments/issue-reference';
+import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
 import { observeRequest } from '@/lib/observability/observe-request';
 
 export const dynamic = 'force-dynamic';
@@ -70,6 +71,7 @@ export const POST = withActionHeaders(
         connection,
         priorityFee: config.priorityFee,
         newReference,
+        actionIdentity: serviceIdentity(config.actionIdentitySecret),
       });
       // Kept so that GET /v1/payments/{reference} answers for it and the finding pass looks it up.
       await recordReference(
@@ -77,6 +79,7 @@ export const POST = withActionHeaders(
         {
           reference: answer.reference,
           tag,
+          owner: identity.owner,
           recipient: identity.wallet,
           amount,
           asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(),

@@ -1,0 +1,1 @@
+ALTER TABLE "payment_references" ADD COLUMN "attributed" boolean;

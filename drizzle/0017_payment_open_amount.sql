@@ -1,0 +1,1 @@
+ALTER TABLE "payment_references" ALTER COLUMN "amount" DROP NOT NULL;

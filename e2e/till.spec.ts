@@ -1,0 +1,120 @@
+import AxeBuilder from '@axe-core/playwright';
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import type { Page } from '@playwright/test';
+import { TEST_CRON_SECRET } from '@/devstack/app';
+import { newKeypair } from '@/tests/support/keypair';
+import { expect, signInOn, test } from './support/fixtures';
+
+/*
+ * The till (/charge/{tag}, app/(app)/charge/[tag]): the tag's signed-in owner asks for an
+ * amount, a second wallet pays the QR code's Solana Pay request from Node with a real key on
+ * the localnet, the indexer's cron route (the finding pass) finds it, and the till turns green.
+ * The /@tag page's pay link issues a fresh reference per click.
+ */
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Pays a `solana:` transfer request as a wallet does: the amount to the recipient, the reference a read-only key. */
+async function payRequest(url: string): Promise<string> {
+  const request = new URL(url);
+  const recipient = new PublicKey(request.pathname);
+  const reference = new PublicKey(request.searchParams.get('reference')!);
+  const lamports = Math.round(Number(request.searchParams.get('amount')) * LAMPORTS_PER_SOL);
+  const connection = new Connection(process.env.E2E_RPC_URL!, 'confirmed');
+  const payer = Keypair.generate(); // the second wallet
+  const airdrop = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
+  await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
+  const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports });
+  transfer.keys.push({ pubkey: reference, isSigner: false, isWritable: false });
+  const latest = await connection.getLatestBlockhash();
+  const tx = new Transaction({ feePayer: payer.publicKey, ...latest }).add(transfer);
+  tx.sign(payer);
+  const signature = await connection.sendRawTransaction(tx.serialize());
+  await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+  return signature;
+}
+
+test('the till: its owner charges 0.05 SOL, a second wallet pays the QR code’s request, and it turns green', async ({
+  page,
+  keypair,
+  tags,
+  baseURL,
+}) => {
+  const tag = await tags.seeded('till', { owner: keypair.publicKey });
+  await signInOn(page, `/charge/${tag}`, keypair.publicKey);
+  await page.reload(); // the page is rendered for the session now held
+  await expect(page.getByRole('heading', { level: 1, name: `Till for @${tag}` })).toBeVisible();
+
+  await page.getByLabel('Amount (SOL)').fill('0.05');
+  await page.getByRole('button', { name: 'Show the QR code' }).click();
+  await expect(
+    page.getByRole('img', { name: `QR code of the Solana Pay request for 0.05 SOL to @${tag}` }),
+  ).toBeVisible();
+  const status = page.getByRole('status');
+  await expect(status).toHaveText('Waiting for the payment…');
+  expect(await axeViolations(page)).toEqual([]);
+
+  const url = (await page.getByRole('link', { name: 'Open in a Solana wallet' }).getAttribute('href'))!;
+  expect(url).toMatch(
+    new RegExp(`^solana:${keypair.publicKey}\\?amount=0\\.05&reference=[1-9A-HJ-NP-Za-km-z]{32,44}&label=`),
+  );
+  await payRequest(url);
+
+  // The indexer's cron (its finding pass) runs until it has found the payment; the till polls the receipt.
+  await expect(async () => {
+    const cron = await fetch(`${baseURL}/api/cron/indexer`, {
+      headers: { authorization: `Bearer ${TEST_CRON_SECRET}` },
+    });
+    expect(cron.status).toBe(200);
+    await expect(status).toHaveText('Paid: 0.05 SOL received.', { timeout: 3000 });
+  }).toPass({ timeout: 45_000 });
+  await expect(status).toHaveAttribute('data-status', /^(confirmed|finalized)$/);
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test('the till refuses everyone but the owner, clearly', async ({ page, keypair, tags }) => {
+  const tag = await tags.seeded('till', { owner: newKeypair().publicKey });
+  await page.goto(`/charge/${tag}`);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    `Connect the wallet that owns @${tag} and sign in to take payments here.`,
+  );
+  await expect(page.getByLabel('Amount (SOL)')).toHaveCount(0);
+
+  await signInOn(page, `/charge/${tag}`, keypair.publicKey); // a wallet that does not own it
+  await page.reload();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    `This wallet does not own @${tag}: only its owner can take payments here.`,
+  );
+  await expect(page.getByLabel('Amount (SOL)')).toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test('the /@tag page’s pay link issues a fresh reference on every click, kept and pending', async ({
+  page,
+  tags,
+  baseURL,
+}) => {
+  const owner = newKeypair().publicKey;
+  const tag = await tags.seeded('paylink', { owner });
+  await page.goto(`/@${tag}`);
+  const href = await page.getByRole('link', { name: /Pay with a Solana wallet/ }).getAttribute('href');
+  expect(href).toBe(`/pay/${tag}`);
+  const references: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(new URL(href!, baseURL), { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const location = new URL(res.headers.get('location')!);
+    expect(location.protocol).toBe('solana:');
+    expect(location.pathname).toBe(owner);
+    references.push(location.searchParams.get('reference')!);
+  }
+  expect(new Set(references).size).toBe(2);
+  for (const reference of references) {
+    const receipt = await (await fetch(new URL(`/v1/payments/${reference}`, baseURL))).json();
+    expect(receipt).toMatchObject({ reference, status: 'pending', tag: `@${tag}`, recipient: owner, amount: null });
+  }
+});

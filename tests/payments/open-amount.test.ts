@@ -1,0 +1,70 @@
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import { describe, expect, inject, it } from 'vitest';
+import { insertIdentity, randomTag } from '@/devstack/identities';
+import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { findPayments } from '@/lib/features/payments/find-payments';
+import { issueOpenReference } from '@/lib/features/payments/issue-reference';
+import { ownDatabase } from '../support/database';
+import { heldInProcessApp } from '../support/in-process';
+import { fundedPayer, payWithReference } from './paying';
+
+/*
+ * The profile's pay link (GET /pay/{tag}, e2e/till.spec.ts follows it in a browser): a reference
+ * issued without an amount, since the payer chooses it. Any positive payment to the payout
+ * wallet settles it and the receipt records what was paid; nothing paid to the wallet is invalid.
+ */
+
+const connection = new Connection(inject('rpcUrl'), 'confirmed');
+
+describe('a reference issued without an amount', () => {
+  const database = ownDatabase();
+  const app = heldInProcessApp({}, { database });
+
+  async function openReference() {
+    const wallet = Keypair.generate().publicKey;
+    const { tag } = await insertIdentity(database.db, { tag: randomTag('open_'), wallet: wallet.toBase58() });
+    const url = await issueOpenReference(
+      { db: database.db, connection, now: new Date(), newReference: () => Keypair.generate().publicKey },
+      tag,
+      'localnet',
+    );
+    const reference = new URL(url).searchParams.get('reference')!;
+    return { tag, wallet, url, reference };
+  }
+
+  const pay = async (to: PublicKey, lamports: number, reference: string) =>
+    payWithReference(connection, await fundedPayer(connection), { to, lamports, reference });
+
+  const receipt = async (reference: string) => (await app().fetch(`/v1/payments/${reference}`)).json();
+  const find = () =>
+    findPayments({
+      db: database.db,
+      connection,
+      now: new Date(),
+      identity: serviceIdentity(app().config.actionIdentitySecret).publicKey,
+    });
+
+  it('is a Solana Pay link with a reference and no amount, and its receipt is pending with amount null', async () => {
+    const { tag, wallet, url, reference } = await openReference();
+    expect(url).toBe(`solana:${wallet.toBase58()}?reference=${reference}&label=%40${tag}`);
+    expect(await receipt(reference)).toMatchObject({ status: 'pending', amount: null, asset: 'SOL' });
+  });
+
+  it('any amount paid to the payout wallet settles it, and the receipt records what was paid', async () => {
+    const { wallet, reference } = await openReference();
+    await pay(wallet, 123_000_000, reference);
+    await find();
+    expect(await receipt(reference)).toMatchObject({ status: 'finalized', amount: '0.123', attributed: false });
+  });
+
+  it('a payment to another wallet with the reference is invalid (wrong recipient)', async () => {
+    const { reference } = await openReference();
+    await pay(Keypair.generate().publicKey, 10_000_000, reference);
+    await find();
+    expect(await receipt(reference)).toMatchObject({
+      status: 'invalid',
+      amount: null,
+      reason: 'the transaction does not pay the recipient (wrong recipient)',
+    });
+  });
+});

@@ -11,6 +11,7 @@ import { unknownPath, v1Handlers } from '@/lib/http/v1-route';
 import { TEST_AUTH_SECRET, TEST_CRON_SECRET } from '@/devstack/app';
 import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
+import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
 
 /*
  * The /v1 API in the test's own process: every route's handlers bound to services of the
@@ -149,4 +150,24 @@ export function heldInProcessApp(
 ): () => InProcessApp {
   const open = () => inProcessApp(database ? { DATABASE_URL: database.url, ...env } : env);
   return held('the in-process app', open, (app) => app.close(), lifetime);
+}
+
+/**
+ * An in-process app held for the file's tests on the shared database, whose cluster is the
+ * shared localnet behind a proxy (./rpc-proxy.ts): `intercept` answers the calls it chooses,
+ * the rest reach the localnet.
+ */
+export function heldInProcessBehindRpcProxy(
+  intercept: RpcIntercept,
+  env: Record<string, string> = {},
+): () => InProcessApp {
+  let proxy: RpcProxy | undefined;
+  const open = async () => {
+    proxy = await startRpcProxy(inject('rpcUrl'), intercept);
+    return inProcessApp({ SOLANA_RPC_URL: proxy.url, ...env });
+  };
+  return held('the in-process app behind an RPC proxy', open, async (app) => {
+    await app.close();
+    await proxy?.close();
+  });
 }

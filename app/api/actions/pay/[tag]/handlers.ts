@@ -55,6 +55,7 @@ export function payActionHandlers(provide: ServicesProvider) {
       ROUTE,
       provide,
     ),
+    provide,
   );
 
   const POST = withActionHeaders(
@@ -95,16 +96,17 @@ export function payActionHandlers(provide: ServicesProvider) {
       ROUTE,
       provide,
     ),
+    provide,
   );
 
-  const OPTIONS = (req: Request) => observeRequest(req, ROUTE, actionPreflight);
+  const OPTIONS = (req: Request) => observeRequest(req, ROUTE, () => actionPreflight(provide));
   const others = otherMethods(ROUTE, ['GET', 'POST', 'OPTIONS']);
   return {
     GET,
     POST,
     OPTIONS,
-    PUT: withActionHeaders(others.PUT),
-    PATCH: withActionHeaders(others.PATCH),
-    DELETE: withActionHeaders(others.DELETE),
+    PUT: withActionHeaders(others.PUT, provide),
+    PATCH: withActionHeaders(others.PATCH, provide),
+    DELETE: withActionHeaders(others.DELETE, provide),
   };
 }

@@ -10,9 +10,6 @@ const tsFilesIn = (dir: string) =>
     .filter((name) => name.endsWith('.ts'))
     .map((name) => path.join(dir, name));
 
-/** Every other file the compiler reads (the standard library's and node_modules' typings), parsed once for both checks. */
-const parsedFiles = new Map<string, ts.SourceFile | undefined>();
-
 /**
  * The compiler's errors for the client's sources and its example, with `schemaSource` as
  * packages/client/src/schema.d.ts (whatever is on disk is not read), under the project's
@@ -31,8 +28,7 @@ function clientTypeErrors(schemaSource: string): string[] {
   host.getSourceFile = (fileName, languageVersion, ...rest) =>
     isSchema(fileName)
       ? ts.createSourceFile(fileName, schemaSource, languageVersion)
-      : (parsedFiles.get(fileName) ??
-        parsedFiles.set(fileName, getSourceFile(fileName, languageVersion, ...rest)).get(fileName));
+      : getSourceFile(fileName, languageVersion, ...rest);
   const rootNames = [...tsFilesIn(path.join(CLIENT_DIR, 'src')), ...tsFilesIn(path.join(CLIENT_DIR, 'examples'))];
   const program = ts.createProgram(rootNames, { ...options, incremental: false }, host);
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));

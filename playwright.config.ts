@@ -13,8 +13,11 @@ export default defineConfig({
   testMatch: process.env.E2E_TOURS ? '*.tour.ts' : '*.spec.ts',
   outputDir: 'test-results',
   globalSetup: './e2e/support/global-setup.ts',
+  // Two spec files at a time, each file's tests in order: the specs share the one app, database
+  // and localnet but no state (each signs in with keys of its own, registers tags of its own
+  // (uniqueTag), and the buckets they all spend are lifted: e2e/support/stack.ts).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.PLAYWRIGHT_WORKERS ?? 2),
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },

@@ -6,7 +6,7 @@ export default defineConfig({
     alias: {
       '@': fileURLToPath(new URL('./', import.meta.url)),
       // Tests are not a client bundle: the server-only marker is a no-op here, as it is in
-      // Next's server layers (tests/layering/client-imports-db.test.ts checks the client side).
+      // Next's server layers (tests/layering/bundle-boundaries.test.ts checks the client side).
       'server-only': fileURLToPath(new URL('./node_modules/server-only/empty.js', import.meta.url)),
     },
   },

@@ -4,14 +4,28 @@
 import { AppError } from '@/lib/core/errors';
 import { ConfigError } from '@/lib/core/config';
 
-export function runCommand(main: (args: string[]) => Promise<number>): void {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      if (err instanceof AppError) console.error(`error: ${err.code}: ${err.message}`);
-      else if (err instanceof ConfigError) console.error(err.message);
-      else console.error('error:', err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
+/** Where a command writes its lines: stdout and stderr in a process, a test's own in-process. */
+export interface CommandIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export type CommandMain = (args: string[], io: CommandIo) => Promise<number>;
+
+const CONSOLE: CommandIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** The exit code `main` ends with on `args` (see above), its lines written to `io`. */
+export async function commandExitCode(main: CommandMain, args: string[], io: CommandIo): Promise<number> {
+  try {
+    return await main(args, io);
+  } catch (err) {
+    if (err instanceof AppError) io.err(`error: ${err.code}: ${err.message}`);
+    else if (err instanceof ConfigError) io.err(err.message);
+    else io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+export function runCommand(main: CommandMain): void {
+  void commandExitCode(main, process.argv.slice(2), CONSOLE).then((code) => process.exit(code));
 }

@@ -9,4 +9,4 @@ export const GET = withActionHeaders(async () =>
   json(ACTIONS_JSON, { headers: { 'Cache-Control': 'public, max-age=3600' } }),
 );
 
-export const OPTIONS = actionPreflight;
+export const OPTIONS = () => actionPreflight();

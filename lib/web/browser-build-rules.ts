@@ -7,7 +7,7 @@ import type { NextConfig } from 'next';
  * and others for the browser, so a client component reaching one would otherwise build and
  * ship. Every module of the app compiled for the browser whose text imports a `node:` module
  * goes through lib/web/refuse-node-in-browser.cjs, which fails the build naming the module and
- * the built-in (tests/layering/browser-imports-node.test.ts). Modules of node_modules are not
+ * the built-in (tests/layering/bundle-boundaries.test.ts). Modules of node_modules are not
  * checked (`foreign`); server modules are never compiled for the browser (`server-only`).
  *
  * `repo`: the repository's root, where lib/ is.

@@ -6,15 +6,16 @@ import { callServerAction, nextAuthSignIn } from '../auth/web-session';
 import { ownDatabase } from '../support/database';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
-import { ownApp } from '../support/app';
+import { heldInProcessApp } from '../support/in-process';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
 import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
 
 /*
  * Every write and every expensive read is rate limited (a burst from one caller or one
- * address gets 429s past the limit), at the buckets' own figures: an app of its own with no
- * RATE_LIMITS but the client address taken from X-Forwarded-For, so that each case is a
- * client of its own.
+ * address gets 429s past the limit), at the buckets' own figures: the handlers in this process
+ * (tests/support/in-process.ts) with no RATE_LIMITS but the client address taken from
+ * X-Forwarded-For, so that each case is a client of its own. The settings form runs only inside
+ * Next.js: its test starts a server of its own.
  */
 
 const PROFILE_PER_KEY = RATE_LIMIT_BUCKETS.profileKey.limit;
@@ -24,9 +25,9 @@ const BATCH_PER_ADDRESS = RATE_LIMIT_BUCKETS.batch.limit;
 const ACTION_PER_ADDRESS = RATE_LIMIT_BUCKETS.action.limit;
 
 const database = ownDatabase();
-const app = ownApp(
+const app = heldInProcessApp(
   // Bursts of ten batches at once: above the default bound on heavy work, which tests/api/load-shedding.test.ts covers.
-  { CLIENT_ADDRESS_SOURCE: 'proxy', TRUSTED_PROXY_HOPS: '1', HEAVY_WORK_CONCURRENCY: '32' },
+  { HEAVY_WORK_CONCURRENCY: '32' },
   { database },
 );
 

@@ -1,22 +1,22 @@
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
 import { insertIdentity } from '@/devstack/identities';
 import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
 import { ownDatabase } from '../support/database';
+import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
 
 /*
  * What public requests cost the RPC provider (docs/operating-rpc.md), counted at a proxy in
  * front of the cluster: a reverse lookup's 404 asks nothing; readiness and the indexer's status
  * share one check of the cluster at most CLUSTER_CHECK_MAX_AGE_MS old; the pay Action reads a
- * mint once, not per request.
+ * mint once, not per request. The app's handlers run in this process (tests/support/in-process.ts).
  */
 
 const database = ownDatabase({ poolSize: 2 });
 const calls = new Map<string, number>();
 let proxy: RpcProxy;
-let app: RunningApp;
+let app: InProcessApp;
 
 beforeAll(async () => {
   proxy = await startRpcProxy(inject('rpcUrl'), (request) => {
@@ -24,10 +24,10 @@ beforeAll(async () => {
       calls.set(call.method ?? '?', (calls.get(call.method ?? '?') ?? 0) + 1);
     return undefined;
   });
-  app = await startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: proxy.url, INDEXER_INTERVAL_SECONDS: '0' });
+  app = await inProcessApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: proxy.url });
 });
 afterAll(async () => {
-  await app?.stop();
+  await app?.close();
   await proxy?.close();
 });
 

@@ -3,19 +3,22 @@ import { randomTag } from '@/devstack/identities';
 import { RPC_TIMEOUT_MS, rateLimitWaitMs } from '@/lib/chain/rpc';
 import { postAuthed } from '../indexer/support';
 import { loggedLine } from '../observability/support';
-import { appBehindRpcProxy } from '../support/app';
+import { captureLogs } from '../support/captured-logs';
+import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import { signIn } from '../support/sign-in';
 
 /*
  * An RPC provider's 429 is its own error, not an unreachable cluster: the RPC client waits
  * (the provider's Retry-After, else a doubling backoff) and asks again within the call's
- * deadline (RPC_TIMEOUT_MS), and only past it answers 503 `rpc_rate_limited`.
+ * deadline (RPC_TIMEOUT_MS), and only past it answers 503 `rpc_rate_limited`. The app's
+ * handlers run in this process (tests/support/in-process.ts); its log lines are read here.
  */
 
 let mode: 'every-other' | 'always' = 'every-other';
 let calls = 0;
 let refused = 0;
-const app = appBehindRpcProxy(() => {
+const logs = captureLogs();
+const app = heldInProcessBehindRpcProxy(() => {
   calls += 1;
   if (mode === 'always' || calls % 2 === 1) {
     refused += 1;
@@ -51,8 +54,8 @@ describe('a provider that answers 429', () => {
     expect(res.headers.get('retry-after')).toBe('5');
     expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 2000);
     // the log is written off the request's path: wait for the line, then look at everything logged
-    await loggedLine(app(), (line) => /RPC provider rate limiting/.test(JSON.stringify(line)));
-    expect(app().output()).not.toMatch(/cluster unreachable/);
+    await loggedLine(logs, (line) => /RPC provider rate limiting/.test(JSON.stringify(line)));
+    expect(logs.output()).not.toMatch(/cluster unreachable/);
   });
 });
 

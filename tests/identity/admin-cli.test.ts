@@ -1,10 +1,25 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { admin } from '../support/admin-cli';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { admin, runAdmin } from '../support/admin-cli';
 import { closeTestDb, expectedIdentity, get, NOT_FOUND, readRow, seedIdentity } from './helpers';
 
 afterAll(closeTestDb);
 
+// The command runs in this process (tests/support/admin-cli.ts `admin`); the first test runs
+// `npm run admin` itself, in a process of its own, end to end.
+
 describe('npm run admin (moderation CLI)', () => {
+  it('runs as the npm script: blocks a tag in a process of its own, and a usage error exits 2', async () => {
+    const row = await seedIdentity();
+    const blocked = await runAdmin(['block', row.tag], inject('databaseUrl'));
+    expect(blocked.code, blocked.stderr).toBe(0);
+    expect(JSON.parse(blocked.stdout)).toEqual({ ...expectedIdentity(row), status: 'blocked' });
+    expect((await get(`/v1/identity/${row.tag}`)).json).toEqual(NOT_FOUND);
+    const usage = await runAdmin(['delete', row.tag], inject('databaseUrl'));
+    expect(usage.code).toBe(2);
+    expect(usage.stdout).toBe('');
+    expect(usage.stderr).toMatch(/^usage: npm run admin -- </);
+  });
+
   it('block hides the tag (404), unblock shows it again', async () => {
     const row = await seedIdentity();
     const blocked = await admin('block', row.tag);

@@ -1,13 +1,16 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { cruise as runCruise } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { afterAll, expect, it } from 'vitest';
 
 // docs/decisions/rings.md: the rings of lib/ are the rules of .dependency-cruiser.cjs, run by
 // `npm run lint`. The fixture is a three-file lib/ whose bottom ring imports a feature; the same
 // rules must refuse that import and only that one (the feature importing the bottom ring is the
-// control).
+// control). dependency-cruiser runs in this process through its API, as its CLI would run it
+// (`depcruise lib --config .dependency-cruiser.cjs --output-type err` in the tree's folder).
 const ROOT = process.cwd();
 const work = mkdtempSync(path.join(tmpdir(), 'rings-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -22,27 +25,27 @@ function cruise(tree: string) {
   );
   return {
     dir,
-    run: () =>
-      spawnSync(
-        path.join(ROOT, 'node_modules/.bin/depcruise'),
-        ['lib', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
-        { cwd: dir, encoding: 'utf8' },
-      ),
+    /** The err reporter's text and the exit status the CLI would end with (the count of errors). */
+    run: async () => {
+      const options = await extractDepcruiseOptions(path.join(dir, '.dependency-cruiser.cjs'));
+      const tsConfig = extractTSConfig(path.join(dir, 'tsconfig.json'));
+      const result = await runCruise(['lib'], { ...options, outputType: 'err', baseDir: dir }, {}, { tsConfig });
+      return { status: result.exitCode, output: String(result.output) };
+    },
   };
 }
 
-it('an upward import (lib/core → lib/features) fails the layer check, naming the rule and the files', () => {
+it('an upward import (lib/core → lib/features) fails the layer check, naming the rule and the files', async () => {
   const { run } = cruise('upward');
-  const result = run();
-  const output = result.stdout + result.stderr;
-  expect(result.status, output).not.toBe(0);
+  const { status, output } = await run();
+  expect(status, output).not.toBe(0);
   expect(output).toMatch(/error core-is-the-bottom-ring: lib\/core\/tag-rule\.ts → lib\/features\/identity\/note\.ts/);
   expect(output).toMatch(/1 dependency violations/);
 }, 60_000);
 
-it('the same tree without the upward import passes (the control)', () => {
+it('the same tree without the upward import passes (the control)', async () => {
   const { dir, run } = cruise('downward');
   writeFileSync(path.join(dir, 'lib/core/tag-rule.ts'), 'export const tagRule = (tag: string) => tag;\n');
-  const result = run();
-  expect(result.status, result.stdout + result.stderr).toBe(0);
+  const { status, output } = await run();
+  expect(status, output).toBe(0);
 }, 60_000);

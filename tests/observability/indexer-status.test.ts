@@ -1,9 +1,11 @@
 import { Keypair } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
-import { startApp, TEST_CRON_SECRET, type RunningApp } from '@/devstack/app';
+import { TEST_CRON_SECRET } from '@/devstack/app';
 import { createDatabase } from '@/devstack/postgres';
+import { watchIndexerLag } from '@/lib/features/indexer/lag-gauges';
 import type { IndexerStatus } from '@/lib/features/indexer/status';
 import { held } from '../support/held';
+import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { ownLocalnet } from '../support/localnet';
 import { connect, fund, registerDirect, confirmed, runCron } from '../indexer/support';
 import { sample } from './support';
@@ -12,7 +14,8 @@ import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
 /*
  * The indexer's lag on a chain of this file's own (every slot is one of its transactions) and
  * a database of its own, with no background indexer: the lag grows by a slot per transaction
- * while nothing runs, and falls to nothing after a run.
+ * while nothing runs, and falls to nothing after a run. The routes' handlers run in this
+ * process (tests/support/in-process.ts), the lag gauges watched as production's services do.
  */
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
@@ -22,16 +25,20 @@ const database = held(
   () => createDatabase(inject('databaseUrl')),
   async () => {},
 );
-const app = held<RunningApp>(
+const app = held<InProcessApp>(
   'the app',
-  () => startApp({ DATABASE_URL: database(), SOLANA_RPC_URL: localnet.url, METRICS_TOKEN }),
-  (a) => a.stop(),
+  async () => {
+    const opened = await inProcessApp({ DATABASE_URL: database(), SOLANA_RPC_URL: localnet.url, METRICS_TOKEN });
+    watchIndexerLag(opened.services);
+    return opened;
+  },
+  (a) => a.close(),
 );
 
 /** The status once the cluster's shared check (at most CLUSTER_CHECK_MAX_AGE_MS old) has aged out: it shows the chain as it is now. */
 async function status(): Promise<IndexerStatus> {
   await new Promise((r) => setTimeout(r, CLUSTER_CHECK_MAX_AGE_MS + 100));
-  const res = await fetch(`${app().url}/api/indexer/status`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const res = await app().fetch('/api/indexer/status', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   expect(res.status).toBe(200);
   return (await res.json()) as IndexerStatus;
 }
@@ -75,7 +82,7 @@ describe('GET /api/indexer/status', () => {
 
     // the metrics read the same figure
     const metrics = await (
-      await fetch(`${app().url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      await app().fetch('/api/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
     ).text();
     expect(sample(metrics, 'indexer_lag_slots', {})).toBe(5);
 
@@ -91,14 +98,14 @@ describe('GET /api/indexer/status', () => {
   it('records a failed run where every instance sees it, and keeps the caught-up slot of the last good one', async () => {
     const good = await status();
     // another instance on the same database whose cluster cannot be reached runs the indexer
-    const stranded = await startApp({ DATABASE_URL: database(), SOLANA_RPC_URL: 'http://127.0.0.1:1' });
+    const stranded = await inProcessApp({ DATABASE_URL: database(), SOLANA_RPC_URL: 'http://127.0.0.1:1' });
     try {
-      const failed = await fetch(`${stranded.url}/api/cron/indexer`, {
+      const failed = await stranded.fetch('/api/cron/indexer', {
         headers: { authorization: `Bearer ${TEST_CRON_SECRET}` },
       });
       expect(failed.status).toBe(503);
     } finally {
-      await stranded.stop();
+      await stranded.close();
     }
     const after = await status();
     expect(after.lastRun).toMatchObject({ outcome: 'failed', processed: 0 });

@@ -1,15 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_AUTH_SECRET, type RunningApp } from '@/devstack/app';
+import { TEST_AUTH_SECRET } from '@/devstack/app';
+import { watchIndexerLag } from '@/lib/features/indexer/lag-gauges';
+import { captureLogs } from '../support/captured-logs';
+import { ownDatabase } from '../support/database';
 import { held } from '../support/held';
-import { startAppOwnDatabase } from '../support/app';
+import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { clientHeaders, readResponse } from '../support/http';
 import { loggedLine, sample } from './support';
 
+/*
+ * What an operator sees: /api/metrics, request ids, the log, /api/indexer/status. The routes'
+ * handlers run in this process (tests/support/in-process.ts), on a database of the file's own,
+ * the lag gauges watched as production's services do; the log lines are this process's own
+ * (tests/support/captured-logs.ts), requests reach the handlers through the in-process
+ * listener (`app().url`).
+ */
 const METRICS_TOKEN = 'metrics-token-0123456789';
-const app = held<RunningApp>(
+const database = ownDatabase();
+const logs = captureLogs();
+const app = held<InProcessApp>(
   'the app',
-  () => startAppOwnDatabase({ METRICS_TOKEN }),
-  (a) => a.stop(),
+  async () => {
+    const opened = await inProcessApp({ DATABASE_URL: database.url, METRICS_TOKEN });
+    watchIndexerLag(opened.services);
+    return opened;
+  },
+  (a) => a.close(),
 );
 const operator = { authorization: `Bearer ${METRICS_TOKEN}` };
 
@@ -61,7 +77,7 @@ describe('request ids and the log', () => {
     expect(res.status).toBe(400);
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'request');
+    const line = await loggedLine(logs, (l) => l.requestId === requestId && l.msg === 'request');
     expect(line).toMatchObject({
       level: 'info',
       route: '/v1/identity/{tag}',
@@ -74,8 +90,7 @@ describe('request ids and the log', () => {
 
   it('every line of a request carries its id: a 503 from an unreachable database logs its cause under the same id', async () => {
     // a second app whose database does not listen: each request fails with 503
-    const { startApp } = await import('@/devstack/app');
-    const down = await startApp({
+    const down = await inProcessApp({
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
       SOLANA_RPC_URL: 'http://127.0.0.1:1',
     });
@@ -84,15 +99,15 @@ describe('request ids and the log', () => {
       expect(res.status).toBe(503);
       const requestId = res.headers.get('x-request-id')!;
       expect(requestId).toBeTruthy();
-      const request = await loggedLine(down, (l) => l.requestId === requestId && l.msg === 'request');
+      const request = await loggedLine(logs, (l) => l.requestId === requestId && l.msg === 'request');
       expect(request).toMatchObject({ level: 'error', status: 503, route: '/v1/identity/{tag}' });
-      const cause = await loggedLine(down, (l) => l.requestId === requestId && l.msg === 'database unavailable');
+      const cause = await loggedLine(logs, (l) => l.requestId === requestId && l.msg === 'database unavailable');
       expect(cause).toMatchObject({
         level: 'warn',
         err: { message: expect.stringContaining('params: [redacted]'), cause: { code: 'ECONNREFUSED' } },
       });
     } finally {
-      await down.stop();
+      await down.close();
     }
   });
 
@@ -110,9 +125,9 @@ describe('request ids and the log', () => {
     const token = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJwYXRoLXRlc3QifQ.cGF0aC10ZXN0LXNpZ25hdHVyZQ';
     const res = await fetch(`${app().url}/v1/identity/${token}`);
     expect(res.status).toBe(400);
-    const line = await loggedLine(app(), (l) => l.requestId === res.headers.get('x-request-id') && l.msg === 'request');
+    const line = await loggedLine(logs, (l) => l.requestId === res.headers.get('x-request-id') && l.msg === 'request');
     expect(line).toMatchObject({ route: '/v1/identity/{tag}', path: '/v1/identity/[redacted]', status: 400 });
-    expect(app().output()).not.toContain(token);
+    expect(logs.output()).not.toContain(token);
   });
 
   it('never logs the token, the signature or the secret a request carried', async () => {
@@ -130,8 +145,8 @@ describe('request ids and the log', () => {
       body: JSON.stringify({ bio: 'x' }),
     });
     expect(patch.status).toBe(401);
-    await loggedLine(app(), (l) => l.requestId === patch.headers.get('x-request-id'));
-    const output = app().output();
+    await loggedLine(logs, (l) => l.requestId === patch.headers.get('x-request-id'));
+    const output = logs.output();
     for (const secret of [token, signature, TEST_AUTH_SECRET, METRICS_TOKEN]) expect(output).not.toContain(secret);
   });
 });
@@ -178,7 +193,7 @@ describe('answers that no handler of the route serves', () => {
       const requestId = res.headers.get('x-request-id');
       expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
       expect(sample(await metrics(), 'http_server_requests_total', labels)).toBe(before + 1);
-      const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'request');
+      const line = await loggedLine(logs, (l) => l.requestId === requestId && l.msg === 'request');
       expect(line).toMatchObject({ level: 'info', route, method, status, path });
     },
   );

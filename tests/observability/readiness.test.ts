@@ -1,8 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
-import { startApp, type RunningApp } from '@/devstack/app';
 import { migratePostgres } from '@/lib/db/migrate';
 import { startControllablePostgres, type ControllablePostgres } from '../db/postgres-control';
+import { captureLogs } from '../support/captured-logs';
 import { held } from '../support/held';
+import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { readResponse } from '../support/http';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { loggedLine } from './support';
@@ -15,7 +16,8 @@ const checkAgesOut = () => new Promise((r) => setTimeout(r, CLUSTER_CHECK_MAX_AG
  * GET /api/ready against a PostgreSQL this file stops and starts, and the shared localnet
  * behind a proxy that can refuse every call or hold it past the deadline. The cluster's check
  * is shared and at most CLUSTER_CHECK_MAX_AGE_MS old (lib/chain/cluster-check.ts): a change of
- * the cluster shows once the last check has aged out.
+ * the cluster shows once the last check has aged out. The route's handlers run in this process
+ * (tests/support/in-process.ts), bound to that database and proxy; its log lines are read here.
  */
 
 let cluster: 'up' | 'refusing' | 'silent' = 'up';
@@ -38,15 +40,16 @@ const proxy = held<RpcProxy>(
     }),
   (p) => p.close(),
 );
-const app = held<RunningApp>(
+const app = held<InProcessApp>(
   'the app',
-  () => startApp({ DATABASE_URL: postgres().url, SOLANA_RPC_URL: proxy().url }),
-  (a) => a.stop(),
+  () => inProcessApp({ DATABASE_URL: postgres().url, SOLANA_RPC_URL: proxy().url }),
+  (a) => a.close(),
 );
+const logs = captureLogs();
 
 async function ready() {
   const started = Date.now();
-  const res = await readResponse(await fetch(`${app().url}/api/ready`));
+  const res = await readResponse(await app().fetch('/api/ready'));
   return { ...res, ms: Date.now() - started };
 }
 
@@ -85,7 +88,7 @@ describe('GET /api/ready', () => {
       });
       // the answer's id is on the line that says why
       const requestId = res.headers.get('x-request-id');
-      const line = await loggedLine(app(), (l) => l.requestId === requestId && l.msg === 'readiness: check failed');
+      const line = await loggedLine(logs, (l) => l.requestId === requestId && l.msg === 'readiness: check failed');
       expect(line).toMatchObject({ level: 'warn', check: 'database' });
     } finally {
       await postgres().start();
@@ -133,7 +136,7 @@ describe('GET /api/ready', () => {
   it('GET /api/health stays 200 (liveness) whatever the database does', async () => {
     await postgres().stop();
     try {
-      const res = await fetch(`${app().url}/api/health`);
+      const res = await app().fetch('/api/health');
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ ok: true });
     } finally {

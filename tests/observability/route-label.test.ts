@@ -1,11 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OTHER_ROUTE, pathnameOf, ROUTE_PATTERNS, routeLabel } from '@/lib/observability/route-label';
 
 /**
  * Every route handler file outside app/v1 (its routes declare their paths) that is observed
- * (through withApi or observeRequest), as a pattern (`[x]` → `{x}`); catch-alls left out.
+ * (through withApi or observeRequest, in the file or in the handlers.ts beside it that builds
+ * its handlers), as a pattern (`[x]` → `{x}`); catch-alls left out.
  */
 function observedRouteFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
   const found: string[] = [];
@@ -15,7 +16,11 @@ function observedRouteFiles(dir = path.join(process.cwd(), 'app'), prefix = ''):
       const segment = /^\(.*\)$/.test(entry.name) ? '' : `/${entry.name.replace(/^\[(\w+)\]$/, '{$1}')}`;
       found.push(...observedRouteFiles(path.join(dir, entry.name), prefix + segment));
     } else if (/^route\.(ts|tsx|js)$/.test(entry.name) && !prefix.includes('[')) {
-      if (/\b(withApi|observeRequest)\b/.test(readFileSync(path.join(dir, entry.name), 'utf8'))) found.push(prefix);
+      const handlers = path.join(dir, 'handlers.ts');
+      const source = [entry.name, ...(existsSync(handlers) ? ['handlers.ts'] : [])]
+        .map((name) => readFileSync(path.join(dir, name), 'utf8'))
+        .join('\n');
+      if (/\b(withApi|observeRequest)\b/.test(source)) found.push(prefix);
     }
   }
   return found;

@@ -1,7 +1,8 @@
-import type { RunningApp } from '@/devstack/app';
+/** Where the lines come from: an app's process (devstack/app.ts) or this one's (../support/captured-logs.ts). */
+type LogSource = { output(): string };
 
 /** The JSON log lines an app wrote so far (other output left out). */
-export function logLines(app: RunningApp): Record<string, unknown>[] {
+export function logLines(app: LogSource): Record<string, unknown>[] {
   return app
     .output()
     .split('\n')
@@ -17,7 +18,7 @@ export function logLines(app: RunningApp): Record<string, unknown>[] {
 
 /** Waits until the app has logged a line that `match` accepts (its log is written off the request's path). */
 export async function loggedLine(
-  app: RunningApp,
+  app: LogSource,
   match: (line: Record<string, unknown>) => boolean,
   timeoutMs = 5000,
 ): Promise<Record<string, unknown>> {

@@ -1,29 +1,27 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
-import { startApp, TEST_CRON_SECRET, type RunningApp } from '@/devstack/app';
+import { TEST_CRON_SECRET } from '@/devstack/app';
 import { freePort } from '@/devstack/ports';
+import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { signIn } from '../support/sign-in';
 import { cron, postAuthed } from '../indexer/support';
 
 /*
  * An app whose SOLANA_RPC_URL points at a closed port, and with CRON_SECRET set empty:
- * every chain-backed answer is 503 with Retry-After, and the cron route is refused.
+ * every chain-backed answer is 503 with Retry-After, and the cron route is refused. Its
+ * handlers run in this process (tests/support/in-process.ts).
  */
 const UNAVAILABLE = {
   error: { code: 'service_unavailable', message: 'The Solana cluster cannot be reached right now; try again shortly.' },
 };
 
 describe('a cluster that cannot be reached', () => {
-  let app: RunningApp;
+  let app: InProcessApp;
   beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: inject('databaseUrl'),
-      SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()}`,
-      CRON_SECRET: '',
-    });
+    app = await inProcessApp({ SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()}`, CRON_SECRET: '' });
   });
-  afterAll(async () => app?.stop());
+  afterAll(async () => app?.close());
 
   it('POST /v1/register: 503 with Retry-After', async () => {
     const { token } = await signIn(app.url);

@@ -2,7 +2,8 @@
 // serve it) does not stop a transaction from being built: it is priced at 0 micro-lamports
 // per CU, with a warning carrying the request id, and it still lands. The cluster is the
 // shared localnet behind a proxy that answers that one method with the error a provider
-// gives for a method it does not serve; every other call reaches the localnet unchanged.
+// gives for a method it does not serve; every other call reaches the localnet unchanged. The
+// app's handlers run in this process (tests/support/in-process.ts); its log lines are read here.
 import { Transaction } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
@@ -11,7 +12,8 @@ import { registerTagLimit } from '@/lib/chain/compute-units';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { confirmed, connect, fund, postAuthed, PROGRAM_ID, web3Keypair } from '../indexer/support';
 import { loggedLine } from '../observability/support';
-import { appBehindRpcProxy } from '../support/app';
+import { captureLogs } from '../support/captured-logs';
+import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
 import { afterBudget } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
@@ -19,7 +21,8 @@ import { signIn } from '../support/sign-in';
 const connection = connect(inject('rpcUrl'));
 const METHOD_NOT_FOUND = { code: -32601, message: 'Method not found' };
 let refusals = 0;
-const app = appBehindRpcProxy((request) => {
+const logs = captureLogs();
+const app = heldInProcessBehindRpcProxy((request) => {
   const call = request as RpcCall | undefined;
   if (Array.isArray(request) || call?.method !== 'getRecentPrioritizationFees') return undefined;
   refusals += 1;
@@ -45,7 +48,7 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toBeTruthy();
     const warning = await loggedLine(
-      app(),
+      logs,
       (l) => l.requestId === requestId && String(l.msg).startsWith('priority fee:'),
     );
     expect(warning).toMatchObject({

@@ -3,7 +3,6 @@ import { startApp, type RunningApp } from '@/devstack/app';
 import { createDatabase } from '@/devstack/postgres';
 import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
-import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
 
 /**
  * An app of the test's own on the shared localnet, with a fresh database: the rate budgets it
@@ -33,20 +32,4 @@ export function ownApp(env: Record<string, string> = {}, { database, lifetime }:
       ? startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), ...env })
       : startAppOwnDatabase(env);
   return held('the own app', start, (app) => app.stop(), lifetime);
-}
-
-/**
- * An app of the file's own on the shared database whose cluster is the shared localnet behind
- * a proxy (./rpc-proxy.ts): `intercept` answers the calls it chooses, the rest reach the localnet.
- */
-export function appBehindRpcProxy(intercept: RpcIntercept): () => RunningApp {
-  let proxy: RpcProxy | undefined;
-  const start = async () => {
-    proxy = await startRpcProxy(inject('rpcUrl'), intercept);
-    return startApp({ DATABASE_URL: inject('databaseUrl'), SOLANA_RPC_URL: proxy.url });
-  };
-  return held('the app behind an RPC proxy', start, async (app) => {
-    await app.stop();
-    await proxy?.close();
-  });
 }

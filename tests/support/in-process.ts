@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { inject } from 'vitest';
+import { apiRoutes } from '@/app/api/api-routes';
 import { v1Routes } from '@/app/v1/v1-routes';
 import { parseConfig, type Config } from '@/lib/core/config';
 import { openDb, type Db } from '@/lib/db/client';
@@ -10,6 +11,7 @@ import { unknownPath, v1Handlers } from '@/lib/http/v1-route';
 import { TEST_AUTH_SECRET, TEST_CRON_SECRET } from '@/devstack/app';
 import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
+import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
 
 /*
  * The /v1 API in the test's own process: every route's handlers bound to services of the
@@ -46,29 +48,39 @@ export interface InProcessApp {
   close(): Promise<void>;
 }
 
-type Handlers = ReturnType<typeof v1Handlers>;
+type MethodHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-/** The /v1 routes bound to `services`, each with the pattern of its declared path. */
+/** A declared path (`{name}` for a segment) as a pattern, with its segments' names in order. */
+function pathPattern(path: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const pattern = new RegExp(
+    '^' + path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)')) + '/?$',
+  );
+  return { pattern, names };
+}
+
+/** The /v1 routes and the /api routes that take services (app/api/api-routes.ts), bound to `services`. */
 function router(services: Services): (req: Request) => Promise<Response> {
   const provide = async () => services;
-  const routes = v1Routes().map((declaration) => {
-    const names: string[] = [];
-    const pattern = new RegExp(
-      '^' +
-        declaration.path
-          .replace(/[.]/g, '\\.')
-          .replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)')) +
-        '/?$',
-    );
-    return { pattern, names, handlers: v1Handlers(declaration, provide) as Handlers };
-  });
+  const bound: { path: string; handlers: Record<string, MethodHandler> }[] = [
+    ...v1Routes().map((declaration) => ({
+      path: declaration.path,
+      handlers: v1Handlers(declaration, provide) as Record<string, MethodHandler>,
+    })),
+    ...apiRoutes().map((route) => ({
+      path: route.path,
+      handlers: route.handlers(provide) as Record<string, MethodHandler>,
+    })),
+  ];
+  const routes = bound.map(({ path, handlers }) => ({ ...pathPattern(path), handlers }));
   return async (req) => {
     const { pathname } = new URL(req.url);
     for (const { pattern, names, handlers } of routes) {
       const match = pattern.exec(pathname);
       if (!match) continue;
       const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
-      return handlers[req.method.toUpperCase() as keyof Handlers](req, { params: Promise.resolve(params) });
+      const handler = handlers[req.method.toUpperCase()] ?? handlers.GET; // HEAD: what GET answers, as Next.js does
+      return handler!(req, { params: Promise.resolve(params) });
     }
     return unknownPath(req);
   };
@@ -138,4 +150,24 @@ export function heldInProcessApp(
 ): () => InProcessApp {
   const open = () => inProcessApp(database ? { DATABASE_URL: database.url, ...env } : env);
   return held('the in-process app', open, (app) => app.close(), lifetime);
+}
+
+/**
+ * An in-process app held for the file's tests on the shared database, whose cluster is the
+ * shared localnet behind a proxy (./rpc-proxy.ts): `intercept` answers the calls it chooses,
+ * the rest reach the localnet.
+ */
+export function heldInProcessBehindRpcProxy(
+  intercept: RpcIntercept,
+  env: Record<string, string> = {},
+): () => InProcessApp {
+  let proxy: RpcProxy | undefined;
+  const open = async () => {
+    proxy = await startRpcProxy(inject('rpcUrl'), intercept);
+    return inProcessApp({ SOLANA_RPC_URL: proxy.url, ...env });
+  };
+  return held('the in-process app behind an RPC proxy', open, async (app) => {
+    await app.close();
+    await proxy?.close();
+  });
 }

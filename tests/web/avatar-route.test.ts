@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ownApp } from '../support/app';
+import { ownDatabase } from '../support/database';
+import { heldInProcessApp } from '../support/in-process';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
 
 /*
  * GET /api/avatar/{tag} fetches the image from the avatar's host on every request, so it is
  * rate limited per client address like /v1 (the `avatar` bucket): past the limit, 429 before
- * any fetch. A database of its own, so that the budget is this test's alone.
+ * any fetch. A database of its own, so that the budget is this test's alone; the route's
+ * handlers run in this process (tests/support/in-process.ts).
  */
 
 const LIMIT = 3;
-const app = ownApp({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) });
+const app = heldInProcessApp({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) }, { database: ownDatabase() });
 
 describe('GET /api/avatar/{tag}', () => {
   it("answers 404 for a tag without an avatar, in any path spelling, and 429 past the avatar bucket's limit", async () => {

@@ -1,5 +1,5 @@
 import { getChain } from '@/lib/chain/rpc';
-import { getConfig } from '@/lib/core/config';
+import { getConfig, type Config } from '@/lib/core/config';
 import type { ErrorCode } from '@/lib/core/errors';
 import { actionHeaders, blockchainIdOf } from './pay-action';
 
@@ -8,11 +8,11 @@ export function isActionPath(pathname: string): boolean {
   return pathname.startsWith('/api/actions/') || pathname === '/actions.json';
 }
 
-/** The Actions spec's CORS, version and chain headers for this deployment's cluster. */
-export async function currentActionHeaders(): Promise<Record<string, string>> {
+/** The Actions spec's CORS, version and chain headers for the cluster of `config` (this process's by default). */
+export async function currentActionHeaders(config?: Pick<Config, 'solana'>): Promise<Record<string, string>> {
   try {
-    const config = getConfig();
-    return actionHeaders(await blockchainIdOf(config.solana.cluster, getChain(config).connection));
+    const { solana } = config ?? getConfig();
+    return actionHeaders(await blockchainIdOf(solana.cluster, getChain({ solana }).connection));
   } catch {
     return actionHeaders(null); // a localnet that cannot be reached: still a valid CORS answer
   }

@@ -1,0 +1,22 @@
+// GET /api/indexer/status's handlers, bound to services by the caller: route.ts binds the
+// process's own, tests/support/in-process.ts a test's own.
+import { hasBearerSecret } from '@/lib/http/cron-auth';
+import { json, withApi, withRateLimit } from '@/lib/http/handler';
+import { getChain } from '@/lib/chain/rpc';
+import { readIndexerStatus } from '@/lib/features/indexer/status';
+import { otherMethods } from '@/lib/http/other-methods';
+import type { ServicesProvider } from '@/lib/http/services';
+
+const ROUTE = '/api/indexer/status';
+
+export function indexerStatusHandlers(provide: ServicesProvider) {
+  const GET = withApi(
+    withRateLimit('status', async (req, { services: { db, config } }) => {
+      const withPrivate = hasBearerSecret(req.headers.get('authorization'), config.metricsToken);
+      return json(await readIndexerStatus({ db, ...getChain(config) }, withPrivate));
+    }),
+    ROUTE,
+    provide,
+  );
+  return { GET, ...otherMethods(ROUTE, ['GET']) };
+}

@@ -1,10 +1,9 @@
 'use client';
 
-import { WalletReadyState } from '@solana/wallet-adapter-base';
-import { useWallet } from '@solana/wallet-adapter-react';
-import { isPhoneWithoutWallet, walletBrowseLinks } from '@/lib/web/browser/phone-wallet';
+import { useEffect, useState } from 'react';
+import { isPhone, isPhoneWithoutWallet, walletBrowseLinks } from '@/lib/web/browser/phone-wallet';
 import { useBrowserValue } from './useBrowserValue';
-import { useWalletDialog } from './WalletDialog';
+import { useSiteWallet } from './SiteWallet';
 
 const userAgent = () => navigator.userAgent;
 const pageUrl = () => window.location.href;
@@ -12,18 +11,28 @@ const pageUrl = () => window.location.href;
 /**
  * On a phone browser with no wallet injected: open this same page inside Phantom's or
  * Solflare's own browser, where the wallet is. Worked out in the browser only (the user agent
- * and the wallets are the browser's), so the server renders nothing here.
+ * and the wallets are the browser's), so the server renders nothing here. The look for an
+ * injected wallet is a small chunk of its own, loaded on phones only; wallet-adapter stays
+ * unloaded until the visitor asks for a wallet.
  */
 export function PhoneWalletLinks() {
-  const { wallets } = useWallet();
-  const { testWallet } = useWalletDialog();
+  const { testWallet } = useSiteWallet();
   const agent = useBrowserValue(userAgent);
   const url = useBrowserValue(pageUrl);
-  if (agent === null || url === null) return null;
+  const [walletDetected, setWalletDetected] = useState<boolean | null>(null);
   // The localnet test wallet is this app's own, not a wallet the visitor brought.
-  const walletDetected = wallets.some(
-    (w) => w.readyState === WalletReadyState.Installed && w.adapter.name !== testWallet?.name,
-  );
+  const ignore = testWallet?.name ?? null;
+  useEffect(() => {
+    if (agent === null || !isPhone(agent)) return;
+    let current = true;
+    void import('./injected-wallets').then((m) => {
+      if (current) setWalletDetected(m.injectedWalletPresent(ignore));
+    });
+    return () => {
+      current = false;
+    };
+  }, [agent, ignore]);
+  if (agent === null || url === null || walletDetected === null) return null;
   if (!isPhoneWithoutWallet({ userAgent: agent, walletDetected })) return null;
   return (
     <div className="phone-wallets">

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { SignInPanel } from '@/components/wallet/SignInPanel';
 import { PhoneWalletLinks } from '@/components/wallet/PhoneWalletLinks';
 import { WalletButton } from '@/components/wallet/WalletButton';
-import { LazyWalletRoot } from '@/components/wallet/SiteWallet';
+import { LazyWalletRoot } from '@/components/wallet/LazyWalletRoot';
 import { DEFAULT_RPC_URL } from '@/lib/chain/rpc';
 import { getConfig } from '@/lib/core/config';
 import { getSessionKey } from '@/lib/web/server/session';

@@ -3,7 +3,7 @@
 import { LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { useCallback, useEffect, useState } from 'react';
 import { formatSol } from '@/lib/web/browser/format';
-import { useSiteWallet } from '@/components/wallet/SiteWallet';
+import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 
 const AIRDROP_SOL = 2;
 

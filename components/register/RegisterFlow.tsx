@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/core/tag';
 import { isPublicKey } from '@/lib/core/keys';
 import { CodeField } from '@/components/form/CodeField';
-import { useSiteWallet } from '@/components/wallet/SiteWallet';
+import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';
 import { RegistrationCost } from './RegistrationCost';

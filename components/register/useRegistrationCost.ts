@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import { TAG_RECORD_SIZE } from '@/lib/chain/account';
-import { useSiteWallet } from '@/components/wallet/SiteWallet';
+import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 import { maxRegistrationCost, type RegistrationCost } from '@/lib/chain/registration-cost';
 
 /** What the register page knows of the service's pricing: the program and the priority-fee ceiling. */

@@ -3,7 +3,7 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Identity } from '@/lib/features/identity/schemas';
-import { useSiteWallet, type SiteWallet } from '@/components/wallet/SiteWallet';
+import { useSiteWallet, type SiteWallet } from '@/components/wallet/site-wallet-context';
 import { unwrapAction, type ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { isUserRejection, syncTransaction } from '@/lib/web/browser/api-client';
 import {

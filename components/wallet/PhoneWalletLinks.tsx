@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { isPhone, isPhoneWithoutWallet, walletBrowseLinks } from '@/lib/web/browser/phone-wallet';
 import { useBrowserValue } from './useBrowserValue';
-import { useSiteWallet } from './SiteWallet';
+import { useSiteWallet } from './site-wallet-context';
 
 const userAgent = () => navigator.userAgent;
 const pageUrl = () => window.location.href;

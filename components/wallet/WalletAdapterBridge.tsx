@@ -6,7 +6,7 @@ import { SolflareWalletAdapter } from '@solana/wallet-adapter-solflare';
 import { memo, useEffect, useMemo, useState } from 'react';
 import type { Cluster } from '@/lib/core/solana-pay';
 import type { LocalTestWallet } from './local-test-wallet';
-import { CHOSEN_WALLET_STORAGE_KEY, type WalletAdapterState } from './SiteWallet';
+import { CHOSEN_WALLET_STORAGE_KEY, type WalletAdapterState } from './site-wallet-context';
 
 export { WalletChoices } from './WalletChoices';
 

@@ -2,7 +2,7 @@
 
 import { shortKey } from '@/lib/web/browser/format';
 import { useBrowserValue } from './useBrowserValue';
-import { useSiteWallet } from './SiteWallet';
+import { useSiteWallet } from './site-wallet-context';
 import { useWalletDialog } from './WalletDialog';
 
 const hydrated = () => true;

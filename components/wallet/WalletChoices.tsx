@@ -3,7 +3,7 @@
 import { WalletReadyState, type WalletName } from '@solana/wallet-adapter-base';
 import type { Wallet } from '@solana/wallet-adapter-react';
 import { shortKey } from '@/lib/web/browser/format';
-import { useSiteWallet } from './SiteWallet';
+import { useSiteWallet } from './site-wallet-context';
 
 /** Installed wallets first, then those that can load (Solflare's web wallet, Mobile Wallet Adapter). */
 function offeredWallets(wallets: Wallet[]): Wallet[] {

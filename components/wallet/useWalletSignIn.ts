@@ -4,7 +4,7 @@ import { signIn as startSession, signOut as endSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { requestChallenge } from '@/lib/web/browser/api-client';
-import { useSiteWallet } from './SiteWallet';
+import { useSiteWallet } from './site-wallet-context';
 import { sessionErrorOf, signChallenge, signInAddressOf, signInErrorMessage } from '@/lib/web/browser/wallet-sign-in';
 
 export type WalletSignInStatus = 'idle' | 'signing-in' | 'signing-out';

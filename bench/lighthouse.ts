@@ -62,7 +62,10 @@ export async function benchLighthouse({ appUrl, databaseUrl }: { appUrl: string;
   });
   const results: PageScores[] = [];
   try {
-    for (const { name, path } of await pages(appUrl, databaseUrl)) {
+    const list = await pages(appUrl, databaseUrl);
+    // Before Lighthouse runs: a kept-alive socket left idle through a run may be closed under the next fetch.
+    const javaScript = await Promise.all(list.map(({ path }) => pageJavaScript(appUrl, path)));
+    for (const [i, { name, path }] of list.entries()) {
       const run = await lighthouse(`${appUrl}${path}`, {
         port: chrome.port,
         output: 'json',
@@ -78,7 +81,7 @@ export async function benchLighthouse({ appUrl, databaseUrl }: { appUrl: string;
       const bestPracticeMisses = (categories['best-practices']?.auditRefs ?? [])
         .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
         .map((ref) => ref.id);
-      const js = await pageJavaScript(appUrl, path);
+      const js = javaScript[i]!;
       results.push({
         name,
         path,

@@ -1,8 +1,9 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import { isPhone, isPhoneWithoutWallet, walletBrowseLinks } from '@/lib/web/browser/phone-wallet';
 import { useBrowserValue } from './useBrowserValue';
+import { useLoaded } from './useLoaded';
 import { useSiteWallet } from './site-wallet-context';
 
 const userAgent = () => navigator.userAgent;
@@ -19,19 +20,16 @@ export function PhoneWalletLinks() {
   const { testWallet } = useSiteWallet();
   const agent = useBrowserValue(userAgent);
   const url = useBrowserValue(pageUrl);
-  const [walletDetected, setWalletDetected] = useState<boolean | null>(null);
   // The localnet test wallet is this app's own, not a wallet the visitor brought.
   const ignore = testWallet?.name ?? null;
-  useEffect(() => {
-    if (agent === null || !isPhone(agent)) return;
-    let current = true;
-    void import('./injected-wallets').then((m) => {
-      if (current) setWalletDetected(m.injectedWalletPresent(ignore));
-    });
-    return () => {
-      current = false;
-    };
-  }, [agent, ignore]);
+  const detect = useMemo(
+    () =>
+      agent !== null && isPhone(agent)
+        ? () => import('./injected-wallets').then((m) => m.injectedWalletPresent(ignore))
+        : null,
+    [agent, ignore],
+  );
+  const walletDetected = useLoaded(detect);
   if (agent === null || url === null || walletDetected === null) return null;
   if (!isPhoneWithoutWallet({ userAgent: agent, walletDetected })) return null;
   return (

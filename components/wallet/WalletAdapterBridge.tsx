@@ -3,9 +3,10 @@
 import { WalletAdapterNetwork, type Adapter, type WalletError } from '@solana/wallet-adapter-base';
 import { ConnectionProvider, useWallet, WalletProvider } from '@solana/wallet-adapter-react';
 import { SolflareWalletAdapter } from '@solana/wallet-adapter-solflare';
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { Cluster } from '@/lib/core/solana-pay';
 import type { LocalTestWallet } from './local-test-wallet';
+import { useLoaded } from './useLoaded';
 import { CHOSEN_WALLET_STORAGE_KEY, type WalletAdapterState } from './site-wallet-context';
 
 export { WalletChoices } from './WalletChoices';
@@ -56,6 +57,21 @@ export const WalletAdapterBridge = memo(function WalletAdapterBridge({
   );
 });
 
+/** What the pages read of `useWallet()` (components/wallet/site-wallet-context.ts). */
+const PUBLISHED = [
+  'wallets',
+  'wallet',
+  'publicKey',
+  'connected',
+  'connecting',
+  'select',
+  'connect',
+  'disconnect',
+  'signIn',
+  'signMessage',
+  'signTransaction',
+] as const satisfies readonly (keyof WalletAdapterState)[];
+
 function PublishWallet({
   testWallet,
   onChange,
@@ -63,49 +79,18 @@ function PublishWallet({
   testWallet: LocalTestWallet | null;
   onChange(state: WalletAdapterState): void;
 }) {
-  const {
-    wallets,
-    wallet,
-    publicKey,
-    connected,
-    connecting,
-    select,
-    connect,
-    disconnect,
-    signIn,
-    signMessage,
-    signTransaction,
-  } = useWallet();
+  const wallet = useWallet();
+  const published = useRef<WalletAdapterState | null>(null);
+  // After every render (this renders when wallet-adapter's state changes): hand the state on
+  // when a part the pages read has changed.
   useEffect(() => {
-    onChange({
-      wallets,
-      wallet,
-      publicKey,
-      connected,
-      connecting,
-      select,
-      connect,
-      disconnect,
-      signIn,
-      signMessage,
-      signTransaction,
-      testWallet,
-    });
-  }, [
-    onChange,
-    wallets,
-    wallet,
-    publicKey,
-    connected,
-    connecting,
-    select,
-    connect,
-    disconnect,
-    signIn,
-    signMessage,
-    signTransaction,
-    testWallet,
-  ]);
+    const last = published.current;
+    if (last && last.testWallet === testWallet && PUBLISHED.every((key) => last[key] === wallet[key])) return;
+    const next = { testWallet } as WalletAdapterState;
+    for (const key of PUBLISHED) Object.assign(next, { [key]: wallet[key] });
+    published.current = next;
+    onChange(next);
+  });
   return null;
 }
 
@@ -114,18 +99,14 @@ function PublishWallet({
  * its code is a chunk of its own, never loaded on devnet, testnet or mainnet.
  */
 function useLocalTestWallet(cluster: Cluster, rpcUrl: string): LocalTestWallet | null {
-  const [testWallet, setTestWallet] = useState<LocalTestWallet | null>(null);
-  useEffect(() => {
-    if (cluster !== 'localnet') return;
-    let current = true;
-    void import('./local-test-wallet').then((m) => {
-      if (current) setTestWallet(m.registerLocalTestWallet(rpcUrl));
-    });
-    return () => {
-      current = false;
-    };
-  }, [cluster, rpcUrl]);
-  return testWallet;
+  const load = useMemo(
+    () =>
+      cluster === 'localnet'
+        ? () => import('./local-test-wallet').then((m) => m.registerLocalTestWallet(rpcUrl))
+        : null,
+    [cluster, rpcUrl],
+  );
+  return useLoaded(load);
 }
 
 // Each call site shows its own error; this only keeps a trace for debugging.

@@ -110,28 +110,25 @@ describe('Next.js compresses, the same for every answer and every deployment sha
     ['gzip, deflate, br', 'gzip'],
     ['gzip, deflate', 'gzip'],
     ['identity', null],
-  ])(
-    'Accept-Encoding %j: /@tag, /, a script of /register and the OpenAPI document go out as %s',
-    async (accept, expected) => {
-      const page = await fetch(`${appUrl}/@${taken}`, { headers: { 'accept-encoding': accept } });
-      expect(page.headers.get('content-encoding')).toBe(expected);
-      expect(page.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
-      expect(await page.text()).toContain(`@${taken}`); // fetch decodes what it was sent
-      const home = await fetch(`${appUrl}/`, { headers: { 'accept-encoding': accept } });
-      expect(home.headers.get('content-encoding')).toBe(expected);
-      await home.arrayBuffer();
-      // The home page has no script (lib/web/server/home-page.ts): an App Router page's.
-      const register = await fetch(`${appUrl}/register`, { headers: { 'accept-encoding': accept } });
-      const script = (await register.text()).match(/<script src="(\/_next\/static\/[^"]+\.js)"/)?.[1];
-      expect(script, 'a script of the page').toBeDefined();
-      for (const path of [script!, '/v1/openapi.json']) {
-        const res = await fetch(`${appUrl}${path}`, { headers: { 'accept-encoding': accept } });
-        expect(res.status, path).toBe(200);
-        expect(res.headers.get('content-encoding'), path).toBe(expected);
-        await res.arrayBuffer();
-      }
-    },
-  );
+  ])('Accept-Encoding %j: /@tag, /, a script and the OpenAPI document go out as %s', async (accept, expected) => {
+    const page = await fetch(`${appUrl}/@${taken}`, { headers: { 'accept-encoding': accept } });
+    expect(page.headers.get('content-encoding')).toBe(expected);
+    expect(page.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    expect(await page.text()).toContain(`@${taken}`); // fetch decodes what it was sent
+    const home = await fetch(`${appUrl}/`, { headers: { 'accept-encoding': accept } });
+    expect(home.headers.get('content-encoding')).toBe(expected);
+    await home.arrayBuffer();
+    // The home page has no script (lib/web/server/home-page.ts): an App Router page's.
+    const register = await fetch(`${appUrl}/register`, { headers: { 'accept-encoding': accept } });
+    const script = (await register.text()).match(/<script src="(\/_next\/static\/[^"]+\.js)"/)?.[1];
+    expect(script, 'a script of the page').toBeDefined();
+    for (const path of [script!, '/v1/openapi.json']) {
+      const res = await fetch(`${appUrl}${path}`, { headers: { 'accept-encoding': accept } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-encoding'), path).toBe(expected);
+      await res.arrayBuffer();
+    }
+  });
 });
 
 describe('APP_URL over https', () => {

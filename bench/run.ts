@@ -5,6 +5,7 @@
 // each route side by side with the trivial route of the same build.
 //   npm run bench               all sections
 //   npm run bench -- auth web   only these
+//   npm run bench -- lighthouse Lighthouse scores and first-load JavaScript of each page
 //   npm run bench -- starvation rpc   health under heavy readers; RPC calls per request
 //   npm run bench -- scale      a million identities (opt-in: minutes; not run without names)
 //   npm run bench -- memory     one instance after 100,000 distinct /@tag views (opt-in too)
@@ -19,6 +20,7 @@ import { benchBatchers } from './batchers';
 import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
+import { benchLighthouse } from './lighthouse';
 import { benchLocalnet } from './localnet';
 import { benchObservability } from './observability';
 import { benchObservabilityHook } from './observability-hook';
@@ -50,6 +52,8 @@ const SECTIONS: Record<string, Section> = {
   auth: { stack: true, run: (s) => benchAuth(s) },
   identity: { stack: true, run: (s) => benchIdentity(s) },
   web: { stack: true, run: (s) => benchWeb(s) },
+  /** Lighthouse scores and first-load JavaScript of /, a live /@tag, /register, /settings. */
+  lighthouse: { stack: true, run: (s) => benchLighthouse(s) },
   integrators: { stack: true, run: (s) => benchIntegrators(s) },
   payers: { stack: true, run: (s) => benchPayers(s) },
   /** The second half of `payers` alone: availability with look-alikes over one million tags. */

@@ -1,8 +1,6 @@
 import type { Page } from '@playwright/test';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
-import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
-import { newKeypair, type TestKeypair } from '@/tests/support/keypair';
+import { newKeypair } from '@/tests/support/keypair';
+import { fund, registerOnChain, rpc } from './support/chain';
 import { expect, signInOn, test } from './support/fixtures';
 import { installTestWallet, switchTestWalletAccount } from './support/test-wallet';
 
@@ -13,41 +11,6 @@ import { installTestWallet, switchTestWalletAccount } from './support/test-walle
  * is 404. Every action goes through the settings page: build, the wallet signs, send,
  * confirm, /v1/sync.
  */
-
-const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
-
-function rpc(): Connection {
-  const url = process.env.E2E_RPC_URL;
-  if (!url) throw new Error('E2E_RPC_URL is not set: run through playwright.config.ts.');
-  return new Connection(url, 'confirmed');
-}
-
-async function fund(connection: Connection, key: TestKeypair): Promise<void> {
-  const signature = await connection.requestAirdrop(
-    Keypair.fromSecretKey(key.secretKey).publicKey,
-    5 * LAMPORTS_PER_SOL,
-  );
-  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) }, 'confirmed');
-}
-
-/** `owner` registers `tag` on chain (as the register page would), and /v1/sync mirrors it. */
-async function registerOnChain(page: Page, connection: Connection, owner: TestKeypair, tag: string): Promise<void> {
-  const signer = Keypair.fromSecretKey(owner.secretKey);
-  const tx = new Transaction({ feePayer: signer.publicKey, ...(await connection.getLatestBlockhash('confirmed')) }).add(
-    registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag,
-      owner: signer.publicKey,
-      wallet: signer.publicKey,
-      feePayer: signer.publicKey,
-    }),
-  );
-  tx.sign(signer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) }, 'finalized');
-  const synced = await page.request.post('/v1/sync', { data: { signature } });
-  expect(synced.status()).toBe(200);
-}
 
 /** Waits until the section's lifecycle action has gone through every step. */
 async function finished(section: ReturnType<Page['locator']>): Promise<void> {

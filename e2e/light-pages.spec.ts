@@ -1,12 +1,13 @@
-import type { Page } from '@playwright/test';
+import type { Page, Response } from '@playwright/test';
 import { WALLET_MARKERS } from '@/bench/wallet-markers';
 import { expect, test } from './support/fixtures';
+import { openPage } from './support/pages';
 import { newKeypair } from '@/tests/support/keypair';
 
-/** The markers of wallet code found in the scripts `path` loads, once it has settled. */
-async function walletCodeOn(page: Page, path: string): Promise<string[]> {
+/** Every script the page loads from now on, kept as it arrives (the page's and its dynamic imports). */
+function recordScripts(page: Page): Promise<{ url: string; text: string }>[] {
   const scripts: Promise<{ url: string; text: string }>[] = [];
-  const onResponse = (res: import('@playwright/test').Response) => {
+  page.on('response', (res: Response) => {
     if (res.request().resourceType() === 'script')
       scripts.push(
         res.text().then(
@@ -14,10 +15,12 @@ async function walletCodeOn(page: Page, path: string): Promise<string[]> {
           () => ({ url: res.url(), text: '' }),
         ),
       );
-  };
-  page.on('response', onResponse);
-  await page.goto(path, { waitUntil: 'networkidle' });
-  page.off('response', onResponse);
+  });
+  return scripts;
+}
+
+/** The markers of wallet code found in `scripts`, each with the chunk it is in. */
+async function walletCodeIn(scripts: Promise<{ url: string; text: string }>[]): Promise<string[]> {
   const found: string[] = [];
   for (const { url, text } of await Promise.all(scripts)) {
     for (const marker of WALLET_MARKERS) if (text.includes(marker)) found.push(`${marker} in ${new URL(url).pathname}`);
@@ -25,9 +28,30 @@ async function walletCodeOn(page: Page, path: string): Promise<string[]> {
   return found;
 }
 
-test('/ and /@tag load no wallet code; /register does (the check works)', async ({ page, tags }) => {
+test('/ and /@tag load no wallet code', async ({ page, tags }) => {
   const tag = await tags.seeded('light', { owner: newKeypair().publicKey, displayName: 'Light Page' });
-  expect(await walletCodeOn(page, '/')).toEqual([]);
-  expect(await walletCodeOn(page, `/@${tag}`)).toEqual([]);
-  expect((await walletCodeOn(page, '/register')).length).toBeGreaterThan(0);
+  for (const path of ['/', `/@${tag}`]) {
+    const scripts = recordScripts(page);
+    await page.goto(path, { waitUntil: 'networkidle' });
+    expect(await walletCodeIn(scripts), path).toEqual([]);
+  }
+});
+
+test('/register and /settings load wallet code when the visitor asks for a wallet, not with the page', async ({
+  page,
+}) => {
+  for (const path of ['/register', '/settings']) {
+    const scripts = recordScripts(page);
+    await openPage(page, path);
+    await page.waitForLoadState('networkidle');
+    expect(await walletCodeIn(scripts), `${path} as it loads`).toEqual([]);
+
+    const before = scripts.length;
+    await page.getByRole('button', { name: 'Select Wallet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+    await expect(dialog.getByRole('button', { name: /Test wallet \(this device\)/ })).toBeVisible();
+    const loadedOnConnect = await walletCodeIn(scripts.slice(before));
+    expect(loadedOnConnect.length, `${path}: wallet code loaded by the connect button`).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+  }
 });

@@ -1,6 +1,9 @@
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import bs58 from 'bs58';
 import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { startApp } from '@/devstack/app';
+import { newKeypair } from '@/tests/support/keypair';
+import { fund, payTransferRequest, registerOnChain, rpc } from './support/chain';
 import { chooseTag, expect, test } from './support/fixtures';
 
 /** What only the test wallet's module contains: its storage key and its name. */
@@ -38,11 +41,18 @@ async function connectTestWallet(page: Page): Promise<string> {
   return label;
 }
 
-test('with no injected wallet: / → the test wallet → sign in → register → /@tag → edit the profile', async ({
+test('with no injected wallet: / → the test wallet → sign in → register → /@tag → edit the profile → pay another tag', async ({
   page,
   tags,
 }) => {
   const tag = tags.fresh('testwallet');
+  // The tag the newcomer pays: another person's, registered on chain from Node.
+  const connection = rpc();
+  const payee = newKeypair();
+  const payeeTag = tags.fresh('payee');
+  await fund(connection, payee);
+  await registerOnChain(page, connection, payee, payeeTag);
+
   const scripts = recordScripts(page);
   await page.goto('/');
   await page.getByRole('link', { name: 'Register a tag' }).click();
@@ -60,7 +70,6 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   await expect(page.getByText('Signed in as')).toBeVisible();
   const owner = (await page.locator('.session .mono').getAttribute('title'))!;
   // Funded by the localnet's airdrop on first use.
-  const connection = new Connection(process.env.E2E_RPC_URL!, 'confirmed');
   expect(await connection.getBalance(new PublicKey(owner))).toBe(5 * LAMPORTS_PER_SOL);
 
   await chooseTag(page, tag, /^Available$/);
@@ -79,6 +88,20 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   await expect(form.getByTestId('save-status')).toHaveText('Saved.');
   await page.goto(`/@${tag}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Test Wallet Owner' })).toBeVisible();
+
+  // Pay the other tag from its page. The page offers a Solana Pay link and no wallet app is
+  // here to open it, so the test follows it as one would, with the test wallet's own key (kept
+  // in this browser), and the payment is seen in the payee's balance.
+  await page.goto(`/@${payeeTag}`);
+  const payLink = await page.getByRole('link', { name: /Pay with a Solana wallet/ }).getAttribute('href');
+  const request = new URL(payLink!);
+  expect(request.pathname).toBe(payee.publicKey);
+  const testWalletKey = await page.evaluate(() => localStorage.getItem('identity-tags:local-test-wallet'));
+  const payer = Keypair.fromSecretKey(bs58.decode(testWalletKey!));
+  expect(payer.publicKey.toBase58()).toBe(owner);
+  const payeeBefore = await connection.getBalance(new PublicKey(payee.publicKey), 'confirmed');
+  const paid = await payTransferRequest(connection, payer, request);
+  expect(await connection.getBalance(new PublicKey(payee.publicKey), 'confirmed')).toBe(payeeBefore + paid);
 
   // Reset forgets the key: the wallet disconnects, and the next connect is a new, funded key.
   await page.goto('/settings');

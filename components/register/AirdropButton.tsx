@@ -1,16 +1,15 @@
 'use client';
 
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { useCallback, useEffect, useState } from 'react';
 import { formatSol } from '@/lib/web/browser/format';
+import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 
 const AIRDROP_SOL = 2;
 
 /** Localnet only: development SOL for the connected wallet, and its balance. */
 export function AirdropButton() {
-  const { connection } = useConnection();
-  const { publicKey } = useWallet();
+  const { connection, publicKey } = useSiteWallet();
   const [balance, setBalance] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

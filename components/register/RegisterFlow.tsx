@@ -1,11 +1,11 @@
 'use client';
 
-import { useWallet } from '@solana/wallet-adapter-react';
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/core/tag';
 import { isPublicKey } from '@/lib/core/keys';
 import { CodeField } from '@/components/form/CodeField';
+import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';
 import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';
 import { RegistrationCost } from './RegistrationCost';
@@ -37,7 +37,7 @@ export function RegisterFlow({
   buildRegistration: BuildRegistration;
   costSettings: CostSettings;
 }) {
-  const { publicKey } = useWallet();
+  const { publicKey } = useSiteWallet();
   const [tagInput, setTagInput] = useState('');
   const [payout, setPayout] = useState('');
   const { availability, recheck } = useTagAvailability(tagInput);

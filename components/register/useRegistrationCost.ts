@@ -1,8 +1,8 @@
 'use client';
 
-import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useMemo, useState } from 'react';
 import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
+import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 import { maxRegistrationCost, type RegistrationCost } from '@/lib/chain/registration-cost';
 
 /** What the register page knows of the service's pricing: the program and the priority-fee ceiling. */
@@ -16,7 +16,7 @@ export interface CostSettings {
  * the record's rent is; null until then. The owner pays alone on this page: one signature.
  */
 export function useRegistrationCost(tag: string | null, settings: CostSettings): RegistrationCost | null {
-  const { connection } = useConnection();
+  const { connection } = useSiteWallet();
   const [rentLamports, setRentLamports] = useState<number | null>(null);
   useEffect(() => {
     let live = true;

@@ -1,9 +1,9 @@
 'use client';
 
-import { useConnection, useWallet, type WalletContextState } from '@solana/wallet-adapter-react';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Identity } from '@/lib/features/identity/schemas';
+import { useSiteWallet, type SiteWallet } from '@/components/wallet/site-wallet-context';
 import { unwrapAction, type ActionOutcome } from '@/lib/web/browser/action-outcome';
 import { isUserRejection, syncTransaction } from '@/lib/web/browser/api-client';
 import {
@@ -95,10 +95,10 @@ export function useTransactionFlow<Input>(
   const [started, setStarted] = useState<Input | null>(null);
   const [live, setLive] = useState<Identity | null>(null);
   const [signature, setSignature] = useState<string | null>(null);
-  const { connection } = useConnection();
-  const wallet = useWallet();
+  const wallet = useSiteWallet();
+  const { connection } = wallet;
   // The wallet as it is when a step runs (it may be switched while the build runs).
-  const walletNow = useRef<WalletContextState>(wallet);
+  const walletNow = useRef<SiteWallet>(wallet);
   useEffect(() => {
     walletNow.current = wallet;
   }, [wallet]);

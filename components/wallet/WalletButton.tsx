@@ -1,8 +1,8 @@
 'use client';
 
-import { useWallet } from '@solana/wallet-adapter-react';
 import { shortKey } from '@/lib/web/browser/format';
 import { useBrowserValue } from './useBrowserValue';
+import { useSiteWallet } from './site-wallet-context';
 import { useWalletDialog } from './WalletDialog';
 
 const hydrated = () => true;
@@ -13,7 +13,7 @@ const hydrated = () => true;
  */
 export function WalletButton() {
   const { open } = useWalletDialog();
-  const { publicKey, connecting } = useWallet();
+  const { publicKey, connecting } = useSiteWallet();
   const ready = useBrowserValue(hydrated) ?? false;
   const label = !ready
     ? 'Wallet'

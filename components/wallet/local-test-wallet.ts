@@ -5,7 +5,7 @@
  * newcomer can walk the whole journey with no extension. Its key is kept in localStorage
  * (reset forgets it), and it is funded by the localnet's airdrop the first time it connects.
  *
- * Loaded only by a dynamic import behind `cluster === 'localnet'` (WalletProviders.tsx), so
+ * Loaded only by a dynamic import behind `cluster === 'localnet'` (WalletAdapterBridge.tsx), so
  * its code is a chunk of its own that a page on devnet, testnet or mainnet never loads.
  */
 import { registerWallet } from '@wallet-standard/wallet';

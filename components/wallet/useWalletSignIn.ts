@@ -1,10 +1,10 @@
 'use client';
 
-import { useWallet } from '@solana/wallet-adapter-react';
 import { signIn as startSession, signOut as endSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { requestChallenge } from '@/lib/web/browser/api-client';
+import { useSiteWallet } from './site-wallet-context';
 import { sessionErrorOf, signChallenge, signInAddressOf, signInErrorMessage } from '@/lib/web/browser/wallet-sign-in';
 
 export type WalletSignInStatus = 'idle' | 'signing-in' | 'signing-out';
@@ -32,7 +32,7 @@ export interface WalletSignIn {
  * server components re-read the session.
  */
 export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
-  const wallet = useWallet();
+  const wallet = useSiteWallet();
   const router = useRouter();
   const [status, setStatus] = useState<WalletSignInStatus>('idle');
   const [error, setError] = useState<string | null>(null);

@@ -14,6 +14,11 @@ export interface BrowseLink {
 /** iOS and Android phones and tablets, by the browser's user agent (no extension store there). */
 const PHONE_USER_AGENT = /\b(iPhone|iPad|iPod|Android)\b/i;
 
+/** An iOS or Android phone or tablet, by its user agent. */
+export function isPhone(userAgent: string): boolean {
+  return PHONE_USER_AGENT.test(userAgent);
+}
+
 /**
  * Whether to offer the browse links: a phone browser in which no wallet is injected. Takes its
  * inputs, as wallet-adapter's getEnvironment does, so it is the same answer on the server and
@@ -27,7 +32,7 @@ export function isPhoneWithoutWallet({
   userAgent: string;
   walletDetected: boolean;
 }): boolean {
-  return !walletDetected && PHONE_USER_AGENT.test(userAgent);
+  return !walletDetected && isPhone(userAgent);
 }
 
 /** "Open in Phantom" and "Open in Solflare" for `pageUrl` (absolute). */

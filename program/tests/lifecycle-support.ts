@@ -39,6 +39,16 @@ export function sendCall(svm: LiteSVM, call: LifecycleCall, payer?: Keypair): Se
   return send(svm, [instruction], feePayer.publicKey, [feePayer, signer, ...cosigners]);
 }
 
+/**
+ * The instruction of a lifecycle call to the program at PROGRAM_ID. `tagRecord` puts another
+ * account in the record's place (position 0 of every call but register_tag), for the tests
+ * that plant one.
+ */
+export function lifecycleInstruction(call: LifecycleCall, tagRecord?: PublicKey): TransactionInstruction {
+  const { instruction } = instructionOf(call, PROGRAM_ID);
+  return tagRecord ? withAccount(instruction, 0, { pubkey: tagRecord }) : instruction;
+}
+
 /** Registers `tag` for `owner` (who pays; the payout wallet signs too) and returns the record's address. */
 export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: Keypair = owner): PublicKey {
   expectSuccess(sendCall(svm, { kind: 'register', tag, owner, wallet }));

@@ -12,10 +12,11 @@ import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO } from '@/program/build';
+import { programFixture } from './program-cu';
 import { generateSigner, type Signer } from '@/program/deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from '@/program/deploy/litesvm-deploy';
 import {
@@ -28,14 +29,7 @@ import {
   setUnixTime,
 } from '@/program/litesvm-harness';
 
-const BEFORE_SO = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'program',
-  'tests',
-  'fixtures',
-  'tag_registry_v1.so',
-);
+const BEFORE_SO = programFixture('tag_registry_v1.so');
 export const SAMPLE_TAGS = 1_000;
 const ALREADY_REGISTERED = 6012;
 const NOT_TAG_OWNER = 6015;

@@ -8,21 +8,15 @@
  * ignores accounts past its own (the wallet), so the two figures price the same calls.
  * `npm run bench -- cu`, or `npx tsx bench/program-cu-sample.ts [tags]`.
  */
-import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { pathToFileURL } from 'node:url';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO } from '@/program/build';
+import { programFixture } from './program-cu';
 import { generateSigner, type Signer } from '@/program/deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from '@/program/deploy/litesvm-deploy';
 import {
@@ -35,14 +29,7 @@ import {
   setUnixTime,
 } from '@/program/litesvm-harness';
 
-const BEFORE_SO = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'program',
-  'tests',
-  'fixtures',
-  'tag_registry_v1.so',
-);
+const BEFORE_SO = programFixture('tag_registry_v1.so');
 export const SAMPLE_TAGS = 1_000;
 const ALREADY_REGISTERED = 6012;
 const NOT_TAG_OWNER = 6015;
@@ -113,14 +100,10 @@ export function sampleCosts(
   const costs = tags.map((tag): TagCost => {
     const [tagRecord, bump] = findTagRecordAddress(tag, programId);
     const units = {} as Record<Sampled, number>;
-    const run = (
-      label: Sampled | null,
-      ix: TransactionInstruction,
-      signer: Keypair,
-      refusal?: number,
-      wallet?: Keypair,
-    ) => {
-      const result = send(svm, [ix], signer.publicKey, wallet ? [signer, wallet] : [signer]);
+    /** Sends the call, its signer paying (a payout wallet of its own signing too), checks the outcome and keeps its compute units. */
+    const run = (label: Sampled | null, call: LifecycleCall, refusal?: number) => {
+      const { instruction, signer, cosigners } = instructionOf(call, programId);
+      const result = send(svm, [instruction], signer.publicKey, [signer, ...cosigners]);
       if (refusal === undefined) expectSuccess(result);
       else if (customErrorCode(result) !== refusal)
         throw new Error(`${label} for ${tag}: expected error ${refusal}, got ${customErrorCode(result)}`);
@@ -129,37 +112,28 @@ export function sampleCosts(
           (('meta' in result ? result.meta() : result) as { computeUnitsConsumed(): bigint }).computeUnitsConsumed(),
         );
     };
-    const register = (owner: Keypair, wallet: Keypair = owner) =>
-      registerTagInstruction({
-        programId,
-        tag,
-        owner: owner.publicKey,
-        wallet: wallet.publicKey,
-        feePayer: owner.publicKey,
-      });
-    const setWallet = (owner: Keypair, wallet: Keypair) =>
-      setWalletInstruction({ programId, tagRecord, owner: owner.publicKey, wallet: wallet.publicKey });
-    const offerToBob = () =>
-      offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey });
-    const payee = Keypair.generate();
-    run('register_tag, a separate wallet signing', register(alice, payee), alice, undefined, payee);
-    run('register_tag refused (AlreadyRegistered)', register(carol), carol, ALREADY_REGISTERED);
-    const next = Keypair.generate();
-    run('set_wallet, a separate wallet signing', setWallet(alice, next), alice, undefined, next);
-    run('set_wallet, the owner as wallet', setWallet(alice, alice), alice);
-    run('set_wallet refused (NotTagOwner)', setWallet(bob, bob), bob, NOT_TAG_OWNER);
-    run('offer_transfer', offerToBob(), alice);
-    run('cancel_transfer', cancelTransferInstruction({ programId, tagRecord, owner: alice.publicKey }), alice);
-    run(null, offerToBob(), alice);
-    run('accept_transfer', acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
-    run(
-      'release_tag',
-      releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }),
-      bob,
-    );
+    const register = (owner: Keypair, wallet: Keypair = owner): LifecycleCall => ({
+      kind: 'register',
+      tag,
+      owner,
+      wallet,
+    });
+    const setWallet = (owner: Keypair, wallet: Keypair): LifecycleCall => ({ kind: 'set_wallet', tag, owner, wallet });
+    const offerToBob: LifecycleCall = { kind: 'offer', tag, owner: alice, newOwner: bob.publicKey };
+    run('register_tag, a separate wallet signing', register(alice, Keypair.generate()));
+    run('register_tag refused (AlreadyRegistered)', register(carol), ALREADY_REGISTERED);
+    run('set_wallet, a separate wallet signing', setWallet(alice, Keypair.generate()));
+    run('set_wallet, the owner as wallet', setWallet(alice, alice));
+    run('set_wallet refused (NotTagOwner)', setWallet(bob, bob), NOT_TAG_OWNER);
+    run('offer_transfer', offerToBob);
+    run('cancel_transfer', { kind: 'cancel', tag, owner: alice });
+    run(null, offerToBob);
+    run('accept_transfer', { kind: 'accept', tag, newOwner: bob });
+    run('release_tag', { kind: 'release', tag, owner: bob, receiver: carol.publicKey });
     setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
-    run(null, SystemProgram.transfer({ fromPubkey: carol.publicKey, toPubkey: tagRecord, lamports: 1_000_000 }), carol);
-    run('register_tag after the rest, address funded', register(carol), carol);
+    const fund = SystemProgram.transfer({ fromPubkey: carol.publicKey, toPubkey: tagRecord, lamports: 1_000_000 });
+    expectSuccess(send(svm, [fund], carol.publicKey, [carol]));
+    run('register_tag after the rest, address funded', register(carol));
     return { tag, bump, units };
   });
   return { programId, costs };

@@ -28,14 +28,10 @@ export const PROGRAM_CU_TARGET = 10_000;
 export const OWNER_PAYS_V3_TARGET = 4_000;
 /** What was recorded for the v0 build (program id of that time; every tag at bump 255; bench/results/2026-11-26.md). */
 export const README_V0_FIGURES = { ownerPays: 3_642, sponsored: 3_639, preFunded: 5_901 };
-const V0_SO_PATH = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'program',
-  'tests',
-  'fixtures',
-  'tag_registry_v0.so',
-);
+/** An earlier build kept as a fixture of the program tests (program/tests/fixtures/README.md). */
+export const programFixture = (name: string) =>
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'program', 'tests', 'fixtures', name);
+const V0_SO_PATH = programFixture('tag_registry_v0.so');
 const LONGEST_TAG = 'abcdefghijklmnopqrstuvwxyz012345';
 
 export interface ProgramComputeUnits {

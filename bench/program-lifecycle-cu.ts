@@ -9,18 +9,11 @@
  * bump costs about 340 CU per bump tried beyond the first, so it is printed per tag (and
  * over 1,000 random tags by bench/program-cu-sample.ts).
  */
-import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { Keypair } from '@solana/web3.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import {
   expectSuccess,
   fundedKeypair,
@@ -33,8 +26,6 @@ import {
 
 export const LIFECYCLE_CU_TARGET = 3_000;
 
-const programId = PROGRAM_ID;
-
 export interface LifecycleComputeUnits {
   rows: Array<{ label: string; units: number; target: number | null }>;
 }
@@ -45,73 +36,40 @@ export function measureLifecycleComputeUnits(tag = 'alice'): LifecycleComputeUni
   const alice = fundedKeypair(svm);
   const bob = fundedKeypair(svm);
   const carol = fundedKeypair(svm);
-  const [tagRecord, bump] = findTagRecordAddress(tag, programId);
+  const [, bump] = findTagRecordAddress(tag, PROGRAM_ID);
   const rows: LifecycleComputeUnits['rows'] = [];
-  const measure = (
-    label: string,
-    ix: TransactionInstruction,
-    signer: Keypair,
-    target: number | null = LIFECYCLE_CU_TARGET,
-    wallet?: Keypair,
-  ) => {
-    const result = expectSuccess(send(svm, [ix], signer.publicKey, wallet ? [signer, wallet] : [signer]));
+  /** Sends the call, its signer paying (a payout wallet of its own signing too), and records its compute units. */
+  const measure = (label: string, call: LifecycleCall, target: number | null = LIFECYCLE_CU_TARGET) => {
+    const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
+    const result = expectSuccess(send(svm, [instruction], signer.publicKey, [signer, ...cosigners]));
     rows.push({ label, units: Number(result.computeUnitsConsumed()), target });
   };
   const afterTheRest = () => setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
-  const payee = Keypair.generate();
-  const register = (owner: Keypair) =>
-    registerTagInstruction({
-      programId,
-      tag,
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    });
-  const offer = (owner: Keypair, newOwner: PublicKey) =>
-    offerTransferInstruction({ programId, tagRecord, owner: owner.publicKey, newOwner });
+  const register = (owner: Keypair): LifecycleCall => ({ kind: 'register', tag, owner, wallet: owner });
+  const release = (owner: Keypair, receiver = owner): LifecycleCall => ({
+    kind: 'release',
+    tag,
+    owner,
+    receiver: receiver.publicKey,
+  });
 
-  measure(`register_tag, owner pays (bump ${bump})`, register(alice), alice, null);
-  measure(
-    'set_wallet, a separate wallet',
-    setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: payee.publicKey }),
-    alice,
-    LIFECYCLE_CU_TARGET,
-    payee,
-  );
-  measure(
-    'set_wallet, the owner',
-    setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: alice.publicKey }),
-    alice,
-  );
-  measure('offer_transfer', offer(alice, bob.publicKey), alice);
-  measure('offer_transfer, replacing an offer', offer(alice, carol.publicKey), alice);
-  measure('cancel_transfer', cancelTransferInstruction({ programId, tagRecord, owner: alice.publicKey }), alice);
-  expectSuccess(send(svm, [offer(alice, bob.publicKey)], alice.publicKey, [alice]));
-  measure('accept_transfer', acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
-  measure(
-    'release_tag, to another receiver',
-    releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: carol.publicKey }),
-    bob,
-  );
-  measure('register_tag, previous owner, resting', register(bob), bob, null);
-  measure(
-    'release_tag, to the owner',
-    releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: bob.publicKey }),
-    bob,
-  );
+  measure(`register_tag, owner pays (bump ${bump})`, register(alice), null);
+  measure('set_wallet, a separate wallet', { kind: 'set_wallet', tag, owner: alice, wallet: Keypair.generate() });
+  measure('set_wallet, the owner', { kind: 'set_wallet', tag, owner: alice, wallet: alice });
+  measure('offer_transfer', { kind: 'offer', tag, owner: alice, newOwner: bob.publicKey });
+  measure('offer_transfer, replacing an offer', { kind: 'offer', tag, owner: alice, newOwner: carol.publicKey });
+  measure('cancel_transfer', { kind: 'cancel', tag, owner: alice });
+  const offerToBob = instructionOf({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey }, PROGRAM_ID);
+  expectSuccess(send(svm, [offerToBob.instruction], alice.publicKey, [alice]));
+  measure('accept_transfer', { kind: 'accept', tag, newOwner: bob });
+  measure('release_tag, to another receiver', release(bob, carol));
+  measure('register_tag, previous owner, resting', register(bob), null);
+  measure('release_tag, to the owner', release(bob));
   afterTheRest();
-  measure('register_tag, anyone, rest over', register(carol), carol, null);
-  measure(
-    'release_tag, again',
-    releaseTagInstruction({ programId, tagRecord, owner: carol.publicKey, receiver: carol.publicKey }),
-    carol,
-  );
+  measure('register_tag, anyone, rest over', register(carol), null);
+  measure('release_tag, again', release(carol));
   afterTheRest();
-  measure(
-    'release_tag, closing after the rest',
-    releaseTagInstruction({ programId, tagRecord, owner: carol.publicKey, receiver: carol.publicKey }),
-    carol,
-  );
+  measure('release_tag, closing after the rest', release(carol));
   return { rows };
 }
 

@@ -16,3 +16,18 @@ export function rateLimitsSetting(overrides: Partial<Record<RateLimitBucketName,
 export function liftedRateLimits(buckets: RateLimitBucketName[], limit = 1_000_000): string {
   return rateLimitsSetting(Object.fromEntries(buckets.map((name) => [name, limit])));
 }
+
+/**
+ * The buckets every shared app lifts (the test suite's, the browser tests', the benchmarks'):
+ * one address signs in, syncs, reads and acts there many times over. Each adds its own.
+ */
+export const SHARED_APP_BUCKETS: RateLimitBucketName[] = [
+  'auth',
+  'sync',
+  'availability',
+  'profile',
+  'profileKey',
+  'feed',
+  'batch',
+  'action',
+];

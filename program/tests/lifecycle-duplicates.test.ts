@@ -3,34 +3,25 @@
 // call changes no account; none ever leaves a corrupt record.
 import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeTagRecord,
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { decodeTagRecord, registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { type RegistryErrorName, type RegistryInstructionName } from './idl';
 import { accountData, expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
+import {
+  aliceHoldsTag,
+  expectRefusal,
+  freshForEachTest,
+  lifecycleInstruction,
+  offerAliceToBob,
+  recordAt,
+  snapshot,
+} from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const world = freshForEachTest(() => {
-  const { svm, alice, bob, tagRecord } = aliceHoldsTag();
-  const sponsor = fundedKeypair(svm);
+  const start = aliceHoldsTag();
   // A standing offer to bob, so cancel and accept could succeed but for the duplicate.
-  expectSuccess(
-    send(
-      svm,
-      [offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey })],
-      alice.publicKey,
-      [alice],
-    ),
-  );
-  return { svm, alice, bob, sponsor, tagRecord };
+  offerAliceToBob(start);
+  return { ...start, sponsor: fundedKeypair(start.svm) };
 });
 
 /**
@@ -46,31 +37,13 @@ const CALLS: Record<RegistryInstructionName, () => TransactionInstruction> = {
       wallet: world.bob.publicKey,
       feePayer: world.sponsor.publicKey,
     }),
-  set_wallet: () =>
-    setWalletInstruction({
-      programId,
-      tagRecord: world.tagRecord,
-      owner: world.alice.publicKey,
-      wallet: world.bob.publicKey,
-    }),
+  set_wallet: () => lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner: world.alice, wallet: world.bob }),
   offer_transfer: () =>
-    offerTransferInstruction({
-      programId,
-      tagRecord: world.tagRecord,
-      owner: world.alice.publicKey,
-      newOwner: world.sponsor.publicKey,
-    }),
-  cancel_transfer: () =>
-    cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
-  accept_transfer: () =>
-    acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey }),
+    lifecycleInstruction({ kind: 'offer', tag: 'alice', owner: world.alice, newOwner: world.sponsor.publicKey }),
+  cancel_transfer: () => lifecycleInstruction({ kind: 'cancel', tag: 'alice', owner: world.alice }),
+  accept_transfer: () => lifecycleInstruction({ kind: 'accept', tag: 'alice', newOwner: world.bob }),
   release_tag: () =>
-    releaseTagInstruction({
-      programId,
-      tagRecord: world.tagRecord,
-      owner: world.alice.publicKey,
-      receiver: world.bob.publicKey,
-    }),
+    lifecycleInstruction({ kind: 'release', tag: 'alice', owner: world.alice, receiver: world.bob.publicKey }),
 };
 
 type Outcome = RegistryErrorName | 'success';
@@ -207,12 +180,10 @@ describe('duplicate accounts', () => {
   });
 
   it('a lifecycle call on the System Program id as record: TagRecordNotProgramOwned', () => {
-    const ix = setWalletInstruction({
-      programId,
-      tagRecord: SystemProgram.programId,
-      owner: world.alice.publicKey,
-      wallet: world.bob.publicKey,
-    });
+    const ix = lifecycleInstruction(
+      { kind: 'set_wallet', tag: 'alice', owner: world.alice, wallet: world.bob },
+      SystemProgram.programId,
+    );
     expectRefusal(
       send(world.svm, [ix], world.sponsor.publicKey, [world.sponsor, world.alice, world.bob]),
       'TagRecordNotProgramOwned',

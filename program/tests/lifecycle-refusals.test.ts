@@ -7,20 +7,15 @@ import {
   getSetWalletInstructionDataEncoder,
   TAG_RECORD_OFFSETS,
 } from '@/packages/tag-registry/src';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { findTagRecordAddress, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { type RegistryErrorName, INSTRUCTION_DISCRIMINATORS, type RegistryInstructionName } from './idl';
 import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
 import {
   aliceHoldsTag,
   expectRefusal,
   freshForEachTest,
+  lifecycleInstruction,
+  offerAliceToBob,
   plantAccount,
   rawInstruction,
   recordBytes,
@@ -34,18 +29,19 @@ const world = freshForEachTest(() => {
   return { ...start, mallory: fundedKeypair(start.svm), payee: Keypair.generate() };
 });
 
-/** Each lifecycle instruction as its rightful signer would send it against `record`; set_wallet names the payee, who signs. */
+/** Each lifecycle instruction as `signer` would send it against `record`; set_wallet names the payee, who signs. */
 const CALLS: Record<
   Exclude<RegistryInstructionName, 'register_tag'>,
-  (record: PublicKey, signer: PublicKey) => TransactionInstruction
+  (record: PublicKey, signer: Keypair) => TransactionInstruction
 > = {
-  set_wallet: (tagRecord, owner) =>
-    setWalletInstruction({ programId, tagRecord, owner, wallet: world.payee.publicKey }),
-  offer_transfer: (tagRecord, owner) =>
-    offerTransferInstruction({ programId, tagRecord, owner, newOwner: Keypair.generate().publicKey }),
-  cancel_transfer: (tagRecord, owner) => cancelTransferInstruction({ programId, tagRecord, owner }),
-  accept_transfer: (tagRecord, newOwner) => acceptTransferInstruction({ programId, tagRecord, newOwner }),
-  release_tag: (tagRecord, owner) => releaseTagInstruction({ programId, tagRecord, owner, receiver: owner }),
+  set_wallet: (record, owner) =>
+    lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner, wallet: world.payee }, record),
+  offer_transfer: (record, owner) =>
+    lifecycleInstruction({ kind: 'offer', tag: 'alice', owner, newOwner: Keypair.generate().publicKey }, record),
+  cancel_transfer: (record, owner) => lifecycleInstruction({ kind: 'cancel', tag: 'alice', owner }, record),
+  accept_transfer: (record, newOwner) => lifecycleInstruction({ kind: 'accept', tag: 'alice', newOwner }, record),
+  release_tag: (record, owner) =>
+    lifecycleInstruction({ kind: 'release', tag: 'alice', owner, receiver: owner.publicKey }, record),
 };
 const LIFECYCLE = Object.keys(CALLS) as Array<keyof typeof CALLS>;
 const OWNER_CALLS = LIFECYCLE.filter((name) => name !== 'accept_transfer');
@@ -69,23 +65,7 @@ function expectRefused(
 }
 
 /** For accept: a standing offer to bob, so that only the failure under test can stop it. */
-function offerToBob() {
-  expectSuccess(
-    send(
-      world.svm,
-      [
-        offerTransferInstruction({
-          programId,
-          tagRecord: world.tagRecord,
-          owner: world.alice.publicKey,
-          newOwner: world.bob.publicKey,
-        }),
-      ],
-      world.alice.publicKey,
-      [world.alice],
-    ),
-  );
-}
+const offerToBob = () => offerAliceToBob(world);
 
 /** The rightful signer of each call, after an offer to bob when the call needs one (cancel, accept). */
 function rightful(name: keyof typeof CALLS): Keypair {
@@ -95,18 +75,18 @@ function rightful(name: keyof typeof CALLS): Keypair {
 
 describe('the signer', () => {
   it.each(OWNER_CALLS)('%s refuses a signer that is not the owner with NotTagOwner', (name) => {
-    expectRefused(CALLS[name](world.tagRecord, world.mallory.publicKey), world.mallory, 'NotTagOwner');
+    expectRefused(CALLS[name](world.tagRecord, world.mallory), world.mallory, 'NotTagOwner');
   });
 
   it.each(OWNER_CALLS)('%s refuses the owner unsigned with OwnerNotSigner', (name) => {
-    const ix = withAccount(CALLS[name](world.tagRecord, world.alice.publicKey), 1, { isSigner: false });
+    const ix = withAccount(CALLS[name](world.tagRecord, world.alice), 1, { isSigner: false });
     expectRefused(ix, world.mallory, 'OwnerNotSigner');
   });
 
   it('accept_transfer refuses the pending owner unsigned with NewOwnerNotSigner', () => {
     offerToBob();
     expectRefused(
-      withAccount(CALLS.accept_transfer(world.tagRecord, world.bob.publicKey), 1, { isSigner: false }),
+      withAccount(CALLS.accept_transfer(world.tagRecord, world.bob), 1, { isSigner: false }),
       world.mallory,
       'NewOwnerNotSigner',
     );
@@ -117,26 +97,21 @@ describe('the signer', () => {
     ['the current owner', () => world.alice],
   ])('accept_transfer refuses %s, not the pending owner, with NotPendingOwner', (_who, who) => {
     offerToBob();
-    expectRefused(CALLS.accept_transfer(world.tagRecord, who().publicKey), who(), 'NotPendingOwner');
+    expectRefused(CALLS.accept_transfer(world.tagRecord, who()), who(), 'NotPendingOwner');
   });
 });
 
 describe('the arguments and the offer', () => {
   it('offer_transfer refuses the zero address with NewOwnerIsZero', () => {
-    const ix = offerTransferInstruction({
-      programId,
-      tagRecord: world.tagRecord,
-      owner: world.alice.publicKey,
-      newOwner: PublicKey.default,
-    });
+    const ix = lifecycleInstruction({ kind: 'offer', tag: 'alice', owner: world.alice, newOwner: PublicKey.default });
     expectRefused(ix, world.alice, 'NewOwnerIsZero');
   });
 
   it('offer_transfer refuses the owner itself with NewOwnerIsOwner', () => {
-    const ix = offerTransferInstruction({
-      programId,
-      tagRecord: world.tagRecord,
-      owner: world.alice.publicKey,
+    const ix = lifecycleInstruction({
+      kind: 'offer',
+      tag: 'alice',
+      owner: world.alice,
       newOwner: world.alice.publicKey,
     });
     expectRefused(ix, world.alice, 'NewOwnerIsOwner');
@@ -158,21 +133,16 @@ describe('the arguments and the offer', () => {
   });
 
   it('accept_transfer with no offer standing: NoOfferToAccept', () => {
-    expectRefused(CALLS.accept_transfer(world.tagRecord, world.bob.publicKey), world.bob, 'NoOfferToAccept');
+    expectRefused(CALLS.accept_transfer(world.tagRecord, world.bob), world.bob, 'NoOfferToAccept');
   });
 
   it('cancel_transfer with no offer standing: NoOfferToCancel', () => {
-    expectRefused(CALLS.cancel_transfer(world.tagRecord, world.alice.publicKey), world.alice, 'NoOfferToCancel');
+    expectRefused(CALLS.cancel_transfer(world.tagRecord, world.alice), world.alice, 'NoOfferToCancel');
   });
 
   it('release_tag refuses a read-only receiver with ReceiverNotWritable', () => {
     const ix = withAccount(
-      releaseTagInstruction({
-        programId,
-        tagRecord: world.tagRecord,
-        owner: world.alice.publicKey,
-        receiver: world.bob.publicKey,
-      }),
+      lifecycleInstruction({ kind: 'release', tag: 'alice', owner: world.alice, receiver: world.bob.publicKey }),
       2,
       { isWritable: false },
     );
@@ -188,7 +158,7 @@ describe('the record account', () => {
       const [bobsAddress] = findTagRecordAddress('bob', programId);
       // alice's exact record bytes, owned by the program, but at bob's PDA.
       plantAccount(world.svm, bobsAddress, accountBytes(world.tagRecord));
-      expectRefused(CALLS[name](bobsAddress, signer.publicKey), signer, 'InvalidTagRecordAddress', bobsAddress);
+      expectRefused(CALLS[name](bobsAddress, signer), signer, 'InvalidTagRecordAddress', bobsAddress);
     },
   );
 
@@ -198,7 +168,7 @@ describe('the record account', () => {
       const signer = rightful(name);
       const anywhere = Keypair.generate().publicKey;
       plantAccount(world.svm, anywhere, accountBytes(world.tagRecord));
-      expectRefused(CALLS[name](anywhere, signer.publicKey), signer, 'InvalidTagRecordAddress', anywhere);
+      expectRefused(CALLS[name](anywhere, signer), signer, 'InvalidTagRecordAddress', anywhere);
     },
   );
 
@@ -209,7 +179,7 @@ describe('the record account', () => {
       const data = accountBytes(world.tagRecord);
       data[TAG_RECORD_OFFSETS.bump] -= 1;
       plantAccount(world.svm, world.tagRecord, data);
-      expectRefused(CALLS[name](world.tagRecord, signer.publicKey), signer, 'InvalidTagRecordAddress');
+      expectRefused(CALLS[name](world.tagRecord, signer), signer, 'InvalidTagRecordAddress');
     },
   );
 
@@ -227,7 +197,7 @@ describe('the record account', () => {
         recordBytes('lookalike', world.alice.publicKey, { pendingOwner: world.bob.publicKey }),
         lookAlikeOwner(),
       );
-      expectRefused(CALLS[name](address, signer.publicKey), signer, 'TagRecordNotProgramOwned', address);
+      expectRefused(CALLS[name](address, signer), signer, 'TagRecordNotProgramOwned', address);
     }
   });
 
@@ -254,20 +224,20 @@ describe('the record account', () => {
     for (const name of LIFECYCLE) {
       const signer = name === 'accept_transfer' ? world.bob : world.alice;
       plantAccount(world.svm, world.tagRecord, bend(valid.slice()));
-      expectRefused(CALLS[name](world.tagRecord, signer.publicKey), signer, 'NotATagRecord');
+      expectRefused(CALLS[name](world.tagRecord, signer), signer, 'NotATagRecord');
     }
   });
 
   it.each(LIFECYCLE)('%s refuses an unregistered tag (an empty address) with TagRecordNotProgramOwned', (name) => {
     const signer = rightful(name);
     const [nobody] = findTagRecordAddress('nobody', programId);
-    expectRefused(CALLS[name](nobody, signer.publicKey), signer, 'TagRecordNotProgramOwned', nobody);
+    expectRefused(CALLS[name](nobody, signer), signer, 'TagRecordNotProgramOwned', nobody);
   });
 
   it.each(LIFECYCLE)('%s refuses a read-only record with TagRecordNotWritable', (name) => {
     const signer = rightful(name);
     expectRefused(
-      withAccount(CALLS[name](world.tagRecord, signer.publicKey), 0, { isWritable: false }),
+      withAccount(CALLS[name](world.tagRecord, signer), 0, { isWritable: false }),
       signer,
       'TagRecordNotWritable',
     );
@@ -279,7 +249,7 @@ describe('the instruction', () => {
     '%s refuses too few accounts with NotEnoughAccounts (set_wallet without its wallet: WalletAccountMissing)',
     (name) => {
       const signer = rightful(name);
-      const ix = CALLS[name](world.tagRecord, signer.publicKey);
+      const ix = CALLS[name](world.tagRecord, signer);
       expectRefused(
         rawInstruction(ix.keys.slice(0, -1), ix.data),
         signer,
@@ -290,7 +260,7 @@ describe('the instruction', () => {
 
   it.each(LIFECYCLE)('%s ignores accounts past the ones its ABI lists', (name) => {
     const signer = rightful(name);
-    const ix = CALLS[name](world.tagRecord, signer.publicKey);
+    const ix = CALLS[name](world.tagRecord, signer);
     const extra = [
       { pubkey: world.tagRecord, isSigner: false, isWritable: true },
       { pubkey: world.mallory.publicKey, isSigner: false, isWritable: true },
@@ -300,7 +270,7 @@ describe('the instruction', () => {
 
   it.each(LIFECYCLE)('%s refuses a trailing byte, and a byte short, with InvalidInstructionData', (name) => {
     const signer = rightful(name);
-    const ix = CALLS[name](world.tagRecord, signer.publicKey);
+    const ix = CALLS[name](world.tagRecord, signer);
     expectRefused(
       rawInstruction(ix.keys, Buffer.concat([ix.data, Buffer.from([0])])),
       signer,
@@ -315,12 +285,7 @@ describe('the instruction', () => {
     ['seven bytes of a discriminator', Buffer.from(INSTRUCTION_DISCRIMINATORS.release_tag).subarray(0, 7)],
     ['an unknown discriminator', Buffer.from('unknown!')],
   ])('refuses %s with InvalidInstructionData', (_case, data) => {
-    const keys = releaseTagInstruction({
-      programId,
-      tagRecord: world.tagRecord,
-      owner: world.alice.publicKey,
-      receiver: world.alice.publicKey,
-    }).keys;
+    const keys = CALLS.release_tag(world.tagRecord, world.alice).keys;
     expectRefused(rawInstruction(keys, data), world.alice, 'InvalidInstructionData');
   });
 

@@ -8,11 +8,11 @@ import { lamports as toLamports } from '@solana/kit';
 import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
 import {
   decodeTagRecord,
   encodeTagRecord,
   type TagRecord,
-  registerTagInstruction,
   findTagRecordAddress,
 } from '@/packages/tag-registry/src/web3js';
 import { REGISTRY_ERRORS, type RegistryErrorName } from './idl';
@@ -29,16 +29,29 @@ import {
   type SendResult,
 } from '@/program/litesvm-harness';
 
+/**
+ * Sends one lifecycle call (devstack/lifecycle-calls.ts) to the program at PROGRAM_ID: its
+ * signer pays unless `payer` is given, and a payout wallet other than the signer signs too.
+ */
+export function sendCall(svm: LiteSVM, call: LifecycleCall, payer?: Keypair): SendResult {
+  const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
+  const feePayer = payer ?? signer;
+  return send(svm, [instruction], feePayer.publicKey, [feePayer, signer, ...cosigners]);
+}
+
+/**
+ * The instruction of a lifecycle call to the program at PROGRAM_ID. `tagRecord` puts another
+ * account in the record's place (position 0 of every call but register_tag), for the tests
+ * that plant one.
+ */
+export function lifecycleInstruction(call: LifecycleCall, tagRecord?: PublicKey): TransactionInstruction {
+  const { instruction } = instructionOf(call, PROGRAM_ID);
+  return tagRecord ? withAccount(instruction, 0, { pubkey: tagRecord }) : instruction;
+}
+
 /** Registers `tag` for `owner` (who pays; the payout wallet signs too) and returns the record's address. */
 export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: Keypair = owner): PublicKey {
-  const ix = registerTagInstruction({
-    programId: PROGRAM_ID,
-    tag,
-    owner: owner.publicKey,
-    wallet: wallet.publicKey,
-    feePayer: owner.publicKey,
-  });
-  expectSuccess(send(svm, [ix], owner.publicKey, [owner, wallet]));
+  expectSuccess(sendCall(svm, { kind: 'register', tag, owner, wallet }));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
 }
 
@@ -48,6 +61,11 @@ export function aliceHoldsTag(): { svm: LiteSVM; alice: Keypair; bob: Keypair; t
   const alice = fundedKeypair(svm);
   const bob = fundedKeypair(svm);
   return { svm, alice, bob, tagRecord: registerTag(svm, 'alice', alice) };
+}
+
+/** In a world of `aliceHoldsTag`: alice offers her tag to bob, an offer that stands. */
+export function offerAliceToBob({ svm, alice, bob }: { svm: LiteSVM; alice: Keypair; bob: Keypair }): void {
+  expectSuccess(sendCall(svm, { kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.publicKey }));
 }
 
 /**

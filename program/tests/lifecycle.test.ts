@@ -1,37 +1,21 @@
 // The tag lifecycle on its happy paths, in LiteSVM with every feature on, against the
 // committed program/tag_registry.so: set_wallet, offer / cancel / accept. Release, the rest
 // and registering the tag again: resting.test.ts.
-import { Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { Keypair, type PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
+import type { LifecycleCall } from '@/devstack/lifecycle-calls';
 import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
-import { accountData, balance, expectSuccess, fundedKeypair, PROGRAM_ID, send } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt } from './lifecycle-support';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { accountData, balance, expectSuccess, fundedKeypair, PROGRAM_ID } from '@/program/litesvm-harness';
+import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, sendCall } from './lifecycle-support';
 
-const programId = PROGRAM_ID;
 const world = freshForEachTest(aliceHoldsTag);
 
 const offer = (to: PublicKey, from = world.alice) =>
-  send(
-    world.svm,
-    [offerTransferInstruction({ programId, tagRecord: world.tagRecord, owner: from.publicKey, newOwner: to })],
-    from.publicKey,
-    [from],
-  );
-const accept = (by: Keypair) =>
-  send(
-    world.svm,
-    [acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: by.publicKey })],
-    by.publicKey,
-    [by],
-  );
+  sendCall(world.svm, { kind: 'offer', tag: 'alice', owner: from, newOwner: to });
+const accept = (by: Keypair) => sendCall(world.svm, { kind: 'accept', tag: 'alice', newOwner: by });
+const setWallet = (wallet: Keypair, owner = world.alice, payer?: Keypair) =>
+  sendCall(world.svm, { kind: 'set_wallet', tag: 'alice', owner, wallet }, payer);
 
 describe('register_tag writes the 149-byte record', () => {
   it('with no offer standing', () => {
@@ -40,7 +24,7 @@ describe('register_tag writes the 149-byte record', () => {
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
       pendingOwner: null,
       tag: 'alice',
-      bump: findTagRecordAddress('alice', programId)[1],
+      bump: findTagRecordAddress('alice', PROGRAM_ID)[1],
     });
   });
 });
@@ -50,21 +34,7 @@ describe('set_wallet', () => {
     const before = recordAt(world.svm, world.tagRecord);
     const lamports = accountData(world.svm, world.tagRecord)!.lamports;
     const wallet = Keypair.generate();
-    const result = expectSuccess(
-      send(
-        world.svm,
-        [
-          setWalletInstruction({
-            programId,
-            tagRecord: world.tagRecord,
-            owner: world.alice.publicKey,
-            wallet: wallet.publicKey,
-          }),
-        ],
-        world.alice.publicKey,
-        [world.alice, wallet],
-      ),
-    );
+    const result = expectSuccess(setWallet(wallet));
     expect(result.logs()).toContain('Program log: set_wallet: alice');
     expect(recordAt(world.svm, world.tagRecord)).toEqual({ ...before, wallet: wallet.publicKey });
     expect(accountData(world.svm, world.tagRecord)!.lamports).toBe(lamports);
@@ -74,21 +44,7 @@ describe('set_wallet', () => {
     const sponsor = fundedKeypair(world.svm);
     const ownerBefore = balance(world.svm, world.alice.publicKey);
     const wallet = Keypair.generate();
-    expectSuccess(
-      send(
-        world.svm,
-        [
-          setWalletInstruction({
-            programId,
-            tagRecord: world.tagRecord,
-            owner: world.alice.publicKey,
-            wallet: wallet.publicKey,
-          }),
-        ],
-        sponsor.publicKey,
-        [world.alice, wallet, sponsor],
-      ),
-    );
+    expectSuccess(setWallet(wallet, world.alice, sponsor));
     expect(recordAt(world.svm, world.tagRecord).wallet).toEqual(wallet.publicKey);
     expect(balance(world.svm, world.alice.publicKey)).toBe(ownerBefore);
   });
@@ -114,14 +70,7 @@ describe('offer_transfer and cancel_transfer', () => {
 
   it('cancel clears the offer, and the named key can no longer accept', () => {
     expectSuccess(offer(world.bob.publicKey));
-    const result = expectSuccess(
-      send(
-        world.svm,
-        [cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey })],
-        world.alice.publicKey,
-        [world.alice],
-      ),
-    );
+    const result = expectSuccess(sendCall(world.svm, { kind: 'cancel', tag: 'alice', owner: world.alice }));
     expect(result.logs()).toContain('Program log: cancel_transfer: alice');
     expect(recordAt(world.svm, world.tagRecord).pendingOwner).toBeNull();
     expectRefusal(accept(world.bob), 'NoOfferToAccept');
@@ -130,22 +79,7 @@ describe('offer_transfer and cancel_transfer', () => {
 
 describe('accept_transfer', () => {
   it('makes the pending owner the owner and its payout wallet, and clears the offer', () => {
-    const wallet = Keypair.generate();
-    expectSuccess(
-      send(
-        world.svm,
-        [
-          setWalletInstruction({
-            programId,
-            tagRecord: world.tagRecord,
-            owner: world.alice.publicKey,
-            wallet: wallet.publicKey,
-          }),
-        ],
-        world.alice.publicKey,
-        [world.alice, wallet],
-      ),
-    );
+    expectSuccess(setWallet(Keypair.generate()));
     const before = recordAt(world.svm, world.tagRecord);
     expectSuccess(offer(world.bob.publicKey));
     const result = expectSuccess(accept(world.bob));
@@ -163,37 +97,8 @@ describe('accept_transfer', () => {
     expectSuccess(offer(world.bob.publicKey));
     expectSuccess(accept(world.bob));
     const wallet = Keypair.generate();
-    expectRefusal(
-      send(
-        world.svm,
-        [
-          setWalletInstruction({
-            programId,
-            tagRecord: world.tagRecord,
-            owner: world.alice.publicKey,
-            wallet: wallet.publicKey,
-          }),
-        ],
-        world.alice.publicKey,
-        [world.alice, wallet],
-      ),
-      'NotTagOwner',
-    );
-    expectSuccess(
-      send(
-        world.svm,
-        [
-          setWalletInstruction({
-            programId,
-            tagRecord: world.tagRecord,
-            owner: world.bob.publicKey,
-            wallet: wallet.publicKey,
-          }),
-        ],
-        world.bob.publicKey,
-        [world.bob, wallet],
-      ),
-    );
+    expectRefusal(setWallet(wallet, world.alice), 'NotTagOwner');
+    expectSuccess(setWallet(wallet, world.bob));
     expect(recordAt(world.svm, world.tagRecord).wallet).toEqual(wallet.publicKey);
     // And the tag can go back: bob offers it to alice, who accepts.
     expectSuccess(offer(world.alice.publicKey, world.bob));
@@ -209,60 +114,16 @@ describe('accept_transfer', () => {
 describe('compute units', () => {
   it('each lifecycle instruction stays under 3,000 CU', () => {
     const carol = fundedKeypair(world.svm);
-    const calls: Array<[string, TransactionInstruction, Keypair]> = [
-      [
-        'set_wallet',
-        setWalletInstruction({
-          programId,
-          tagRecord: world.tagRecord,
-          owner: world.alice.publicKey,
-          wallet: world.alice.publicKey,
-        }),
-        world.alice,
-      ],
-      [
-        'offer_transfer',
-        offerTransferInstruction({
-          programId,
-          tagRecord: world.tagRecord,
-          owner: world.alice.publicKey,
-          newOwner: carol.publicKey,
-        }),
-        world.alice,
-      ],
-      [
-        'cancel_transfer',
-        cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
-        world.alice,
-      ],
-      [
-        'offer_transfer',
-        offerTransferInstruction({
-          programId,
-          tagRecord: world.tagRecord,
-          owner: world.alice.publicKey,
-          newOwner: world.bob.publicKey,
-        }),
-        world.alice,
-      ],
-      [
-        'accept_transfer',
-        acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey }),
-        world.bob,
-      ],
-      [
-        'release_tag',
-        releaseTagInstruction({
-          programId,
-          tagRecord: world.tagRecord,
-          owner: world.bob.publicKey,
-          receiver: carol.publicKey,
-        }),
-        world.bob,
-      ],
+    const calls: Array<[string, LifecycleCall]> = [
+      ['set_wallet', { kind: 'set_wallet', tag: 'alice', owner: world.alice, wallet: world.alice }],
+      ['offer_transfer', { kind: 'offer', tag: 'alice', owner: world.alice, newOwner: carol.publicKey }],
+      ['cancel_transfer', { kind: 'cancel', tag: 'alice', owner: world.alice }],
+      ['offer_transfer', { kind: 'offer', tag: 'alice', owner: world.alice, newOwner: world.bob.publicKey }],
+      ['accept_transfer', { kind: 'accept', tag: 'alice', newOwner: world.bob }],
+      ['release_tag', { kind: 'release', tag: 'alice', owner: world.bob, receiver: carol.publicKey }],
     ];
-    for (const [name, ix, signer] of calls) {
-      const units = expectSuccess(send(world.svm, [ix], signer.publicKey, [signer])).computeUnitsConsumed();
+    for (const [name, call] of calls) {
+      const units = expectSuccess(sendCall(world.svm, call)).computeUnitsConsumed();
       expect(units, name).toBeLessThan(3_000n);
     }
   });

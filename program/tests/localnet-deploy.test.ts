@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { instructionOf } from '@/devstack/lifecycle-calls';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { runCli } from '@/program/deploy/cli';
@@ -66,13 +67,7 @@ async function register(url: string, tag: string): Promise<string[]> {
   await new Cluster(url).airdrop(owner.publicKey.toBase58(), 1_000_000_000);
   const programId = new PublicKey(LOCALNET_PROGRAM_ID);
   const tx = new Transaction().add(
-    registerTagInstruction({
-      programId,
-      tag,
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    }),
+    instructionOf({ kind: 'register', tag, owner, wallet: owner }, programId).instruction,
   );
   const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });
   return (

@@ -4,30 +4,24 @@
  * read from them (Anchor's log parser and IDL errors, lib/registry's matcher).
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
-import {
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-} from '@/packages/tag-registry/src/web3js';
 import { type RegistryErrorName } from './idl';
-import { expectSuccess, PROGRAM_ID, send, type SendResult } from '@/program/litesvm-harness';
-import { aliceHoldsTag, plantAccount, rawInstruction, withAccount } from './lifecycle-support';
+import { expectSuccess, send, type SendResult } from '@/program/litesvm-harness';
+import {
+  aliceHoldsTag,
+  lifecycleInstruction,
+  plantAccount,
+  rawInstruction,
+  sendCall,
+  withAccount,
+} from './lifecycle-support';
 
-const programId = PROGRAM_ID;
 const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
 /** alice's tag, released (resting). */
 function released() {
   const world = aliceHoldsTag();
-  const { svm, alice, tagRecord } = world;
-  expectSuccess(
-    send(
-      svm,
-      [releaseTagInstruction({ programId, tagRecord, owner: alice.publicKey, receiver: alice.publicKey })],
-      alice.publicKey,
-      [alice],
-    ),
-  );
+  const { svm, alice } = world;
+  expectSuccess(sendCall(svm, { kind: 'release', tag: 'alice', owner: alice, receiver: alice.publicKey }));
   return world;
 }
 
@@ -36,48 +30,32 @@ export const PAYOUT_AND_REST_REFUSALS: Array<[RegistryErrorName, () => SendResul
     'WalletNotSigner',
     () => {
       const { svm, alice } = aliceHoldsTag();
-      const ix = registerTagInstruction({
-        programId,
-        tag: 'carol',
-        owner: alice.publicKey,
-        wallet: Keypair.generate().publicKey,
-        feePayer: alice.publicKey,
-      });
+      const ix = lifecycleInstruction({ kind: 'register', tag: 'carol', owner: alice, wallet: Keypair.generate() });
       return send(svm, [withAccount(ix, 4, { isSigner: false })], alice.publicKey, [alice]);
     },
   ],
   [
     'WalletAccountMismatch',
     () => {
-      const { svm, alice, bob, tagRecord } = aliceHoldsTag();
-      const ix = setWalletInstruction({
-        programId,
-        tagRecord,
-        owner: alice.publicKey,
-        wallet: Keypair.generate().publicKey,
-      });
+      const { svm, alice, bob } = aliceHoldsTag();
+      const ix = lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner: alice, wallet: Keypair.generate() });
       return send(svm, [withAccount(ix, 2, { pubkey: bob.publicKey })], alice.publicKey, [alice, bob]);
     },
   ],
   [
     'WalletNotSystemOwned',
     () => {
-      const { svm, alice, tagRecord } = aliceHoldsTag();
+      const { svm, alice } = aliceHoldsTag();
       const wallet = Keypair.generate(); // signs for an account the token program owns
       plantAccount(svm, wallet.publicKey, new Uint8Array(165), TOKEN_PROGRAM_ID);
-      return send(
-        svm,
-        [setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: wallet.publicKey })],
-        alice.publicKey,
-        [alice, wallet],
-      );
+      return sendCall(svm, { kind: 'set_wallet', tag: 'alice', owner: alice, wallet });
     },
   ],
   [
     'WalletAccountMissing',
     () => {
-      const { svm, alice, tagRecord } = aliceHoldsTag();
-      const ix = setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: alice.publicKey });
+      const { svm, alice } = aliceHoldsTag();
+      const ix = lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner: alice, wallet: alice });
       return send(svm, [rawInstruction(ix.keys.slice(0, 2), ix.data)], alice.publicKey, [alice]);
     },
   ],
@@ -85,32 +63,14 @@ export const PAYOUT_AND_REST_REFUSALS: Array<[RegistryErrorName, () => SendResul
     'TagResting',
     () => {
       const { svm, bob } = released();
-      return send(
-        svm,
-        [
-          registerTagInstruction({
-            programId,
-            tag: 'alice',
-            owner: bob.publicKey,
-            wallet: bob.publicKey,
-            feePayer: bob.publicKey,
-          }),
-        ],
-        bob.publicKey,
-        [bob],
-      );
+      return sendCall(svm, { kind: 'register', tag: 'alice', owner: bob, wallet: bob });
     },
   ],
   [
     'TagReleased',
     () => {
-      const { svm, alice, tagRecord } = released();
-      return send(
-        svm,
-        [setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: alice.publicKey })],
-        alice.publicKey,
-        [alice],
-      );
+      const { svm, alice } = released();
+      return sendCall(svm, { kind: 'set_wallet', tag: 'alice', owner: alice, wallet: alice });
     },
   ],
 ];

@@ -2,18 +2,12 @@
 // may register it again meanwhile, anyone after; the previous owner may close the record
 // once the rest is over. Every lamport accounted for (program/README.md "Where each lamport
 // goes"). LiteSVM with every feature on, the committed .so.
-import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { Rent } from 'litesvm';
 import { describe, expect, it } from 'vitest';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
 import { TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-} from '@/packages/tag-registry/src/web3js';
+import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import {
   accountData,
   balance,
@@ -26,9 +20,16 @@ import {
   setUnixTime,
   type SendResult,
 } from '@/program/litesvm-harness';
-import { aliceHoldsTag, expectRefusal, freshForEachTest, recordAt, snapshot } from './lifecycle-support';
+import {
+  aliceHoldsTag,
+  expectRefusal,
+  freshForEachTest,
+  offerAliceToBob,
+  recordAt,
+  sendCall,
+  snapshot,
+} from './lifecycle-support';
 
-const programId = PROGRAM_ID;
 const RELEASED_AT = 1_800_000_000n;
 /** Lamports someone sent to the record beyond its deposit: what release pays out. */
 const EXTRA = 1_234_567n;
@@ -37,39 +38,23 @@ const world = freshForEachTest(() => {
   const start = aliceHoldsTag();
   const mallory = fundedKeypair(start.svm);
   // A standing offer to bob, so that the release visibly ends it.
-  expectSuccess(
-    send(
-      start.svm,
-      [
-        offerTransferInstruction({
-          programId,
-          tagRecord: start.tagRecord,
-          owner: start.alice.publicKey,
-          newOwner: start.bob.publicKey,
-        }),
-      ],
-      start.alice.publicKey,
-      [start.alice],
-    ),
-  );
+  offerAliceToBob(start);
   return { ...start, mallory, deposit: start.svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE)) };
 });
 
-function release(owner: Keypair, receiver: PublicKey, payer: Keypair = owner): SendResult {
-  const ix = releaseTagInstruction({ programId, tagRecord: world.tagRecord, owner: owner.publicKey, receiver });
-  return send(world.svm, [ix], payer.publicKey, payer === owner ? [owner] : [payer, owner]);
-}
+const release = (owner: Keypair, receiver: PublicKey, payer?: Keypair): SendResult =>
+  sendCall(world.svm, { kind: 'release', tag: 'alice', owner, receiver }, payer);
 
-/** register_tag of `alice` for `owner`, its own payout wallet, paid by `payer`. */
-function register(owner: Keypair, payer: Keypair = owner): SendResult {
+/** register_tag of `alice` for `owner`, paid by `payer` (the instruction's fee payer), the payout wallet signing. */
+function register(owner: Keypair, payer: Keypair = owner, wallet: Keypair = owner): SendResult {
   const ix = registerTagInstruction({
-    programId,
+    programId: PROGRAM_ID,
     tag: 'alice',
     owner: owner.publicKey,
-    wallet: owner.publicKey,
+    wallet: wallet.publicKey,
     feePayer: payer.publicKey,
   });
-  return send(world.svm, [ix], payer.publicKey, payer === owner ? [owner] : [payer, owner]);
+  return send(world.svm, [ix], payer.publicKey, [payer, owner, wallet]);
 }
 
 /** Sends lamports to the record, as anyone may (a System transfer to a program-owned account). */
@@ -109,7 +94,7 @@ describe('release_tag puts the tag to rest', () => {
     expect(field(data, 'wallet')).toEqual(PublicKey.default);
     expect(field(data, 'pendingOwner')).toEqual(world.alice.publicKey);
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ tag: 'alice', registeredAt: RELEASED_AT });
-    expect(accountData(world.svm, world.tagRecord)!.owner).toEqual(programId);
+    expect(accountData(world.svm, world.tagRecord)!.owner).toEqual(PROGRAM_ID);
   });
 
   it('pays the receiver every lamport above the deposit, and the record keeps exactly the deposit', () => {
@@ -135,15 +120,7 @@ describe('release_tag puts the tag to rest', () => {
 
   it('ends the standing offer: the pending owner is refused with TagReleased', () => {
     expectSuccess(release(world.alice, world.alice.publicKey));
-    expectRefusal(
-      send(
-        world.svm,
-        [acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.bob.publicKey })],
-        world.bob.publicKey,
-        [world.bob],
-      ),
-      'TagReleased',
-    );
+    expectRefusal(sendCall(world.svm, { kind: 'accept', tag: 'alice', newOwner: world.bob }), 'TagReleased');
   });
 });
 
@@ -172,14 +149,7 @@ describe('during the rest', () => {
     const wallet = Keypair.generate();
     const sponsor = fundedKeypair(world.svm);
     const sponsorBefore = balance(world.svm, sponsor.publicKey);
-    const ix = registerTagInstruction({
-      programId,
-      tag: 'alice',
-      owner: world.alice.publicKey,
-      wallet: wallet.publicKey,
-      feePayer: sponsor.publicKey,
-    });
-    const result = expectSuccess(send(world.svm, [ix], sponsor.publicKey, [sponsor, world.alice, wallet]));
+    const result = expectSuccess(register(world.alice, sponsor, wallet));
     expect(result.logs()).toContain('Program log: register_tag: alice');
     expect(result.innerInstructions()[0] ?? []).toHaveLength(0); // no System Program call at all
     expect(balance(world.svm, sponsor.publicKey)).toBe(sponsorBefore - 3n * FEE_PER_SIGNATURE);
@@ -194,22 +164,12 @@ describe('during the rest', () => {
   });
 
   it('lets the owner release and register again in one transaction', () => {
+    const alice = world.alice;
     const ixs = [
-      releaseTagInstruction({
-        programId,
-        tagRecord: world.tagRecord,
-        owner: world.alice.publicKey,
-        receiver: world.alice.publicKey,
-      }),
-      registerTagInstruction({
-        programId,
-        tag: 'alice',
-        owner: world.alice.publicKey,
-        wallet: world.alice.publicKey,
-        feePayer: world.alice.publicKey,
-      }),
-    ];
-    expectSuccess(send(world.svm, ixs, world.alice.publicKey, [world.alice]));
+      instructionOf({ kind: 'release', tag: 'alice', owner: alice, receiver: alice.publicKey }, PROGRAM_ID),
+      instructionOf({ kind: 'register', tag: 'alice', owner: alice, wallet: alice }, PROGRAM_ID),
+    ].map(({ instruction }) => instruction);
+    expectSuccess(send(world.svm, ixs, alice.publicKey, [alice]));
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
       owner: world.alice.publicKey,
       wallet: world.alice.publicKey,
@@ -227,40 +187,12 @@ describe('during the rest', () => {
   });
 });
 
-/** Every lifecycle call but release_tag, as the previous owner (or the offer's bob) would send it. */
-const OTHER_CALLS: Array<[string, () => TransactionInstruction, () => Keypair]> = [
-  [
-    'set_wallet',
-    () =>
-      setWalletInstruction({
-        programId,
-        tagRecord: world.tagRecord,
-        owner: world.alice.publicKey,
-        wallet: world.alice.publicKey,
-      }),
-    () => world.alice,
-  ],
-  [
-    'offer_transfer',
-    () =>
-      offerTransferInstruction({
-        programId,
-        tagRecord: world.tagRecord,
-        owner: world.alice.publicKey,
-        newOwner: world.bob.publicKey,
-      }),
-    () => world.alice,
-  ],
-  [
-    'cancel_transfer',
-    () => cancelTransferInstruction({ programId, tagRecord: world.tagRecord, owner: world.alice.publicKey }),
-    () => world.alice,
-  ],
-  [
-    'accept_transfer',
-    () => acceptTransferInstruction({ programId, tagRecord: world.tagRecord, newOwner: world.alice.publicKey }),
-    () => world.alice,
-  ],
+/** Every lifecycle call but release_tag, as the previous owner would send it (accept as if offered to her). */
+const OTHER_CALLS = (): LifecycleCall[] => [
+  { kind: 'set_wallet', tag: 'alice', owner: world.alice, wallet: world.alice },
+  { kind: 'offer', tag: 'alice', owner: world.alice, newOwner: world.bob.publicKey },
+  { kind: 'cancel', tag: 'alice', owner: world.alice },
+  { kind: 'accept', tag: 'alice', newOwner: world.alice },
 ];
 
 describe('every other instruction on a resting record', () => {
@@ -270,11 +202,11 @@ describe('every other instruction on a resting record', () => {
   ])('is refused with TagReleased %s, and changes nothing', (_when, after) => {
     releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + after);
-    for (const [name, build, signer] of OTHER_CALLS) {
+    for (const call of OTHER_CALLS()) {
       const before = snapshot(world.svm, world.tagRecord);
-      const result = send(world.svm, [build()], signer().publicKey, [signer()]);
-      expect(() => expectRefusal(result, 'TagReleased'), name).not.toThrow();
-      expect(snapshot(world.svm, world.tagRecord), name).toEqual(before);
+      const result = sendCall(world.svm, call);
+      expect(() => expectRefusal(result, 'TagReleased'), call.kind).not.toThrow();
+      expect(snapshot(world.svm, world.tagRecord), call.kind).toEqual(before);
     }
   });
 });
@@ -296,19 +228,7 @@ describe('after the rest', () => {
     // A live record again: bob manages it, alice no longer can.
     expectRefusal(release(world.alice, world.alice.publicKey), 'NotTagOwner');
     expectSuccess(
-      send(
-        world.svm,
-        [
-          offerTransferInstruction({
-            programId,
-            tagRecord: world.tagRecord,
-            owner: world.bob.publicKey,
-            newOwner: world.alice.publicKey,
-          }),
-        ],
-        world.bob.publicKey,
-        [world.bob],
-      ),
+      sendCall(world.svm, { kind: 'offer', tag: 'alice', owner: world.bob, newOwner: world.alice.publicKey }),
     );
   });
 

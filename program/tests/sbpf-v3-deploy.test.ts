@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTagRecord, registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { instructionOf } from '@/devstack/lifecycle-calls';
+import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO } from '@/program/build';
 import { generateSigner } from '@/program/deploy/keys';
 import {
@@ -39,20 +40,8 @@ function mainnetLikeSvm(): LiteSVM {
 
 function register(svm: LiteSVM, programId: PublicKey, tag: string) {
   const owner = fundedKeypair(svm);
-  const result = send(
-    svm,
-    [
-      registerTagInstruction({
-        programId,
-        tag,
-        owner: owner.publicKey,
-        wallet: owner.publicKey,
-        feePayer: owner.publicKey,
-      }),
-    ],
-    owner.publicKey,
-    [owner],
-  );
+  const { instruction } = instructionOf({ kind: 'register', tag, owner, wallet: owner }, programId);
+  const result = send(svm, [instruction], owner.publicKey, [owner]);
   return { owner, result };
 }
 

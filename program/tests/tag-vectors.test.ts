@@ -4,23 +4,10 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import vectors from '@/lib/core/tag-vectors.json';
-import {
-  decodeTagRecord,
-  encodeRegisterTagData,
-  registerTagInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { encodeRegisterTagData, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { registryErrorCode, type RegistryErrorName } from './idl';
-import {
-  accountData,
-  customErrorCode,
-  expectSuccess,
-  fundedKeypair,
-  PROGRAM_ID,
-  send,
-  startSvm,
-} from '@/program/litesvm-harness';
-import { expectRefusal } from './lifecycle-support';
+import { accountData, customErrorCode, fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { expectRefusal, recordAt, registerTag } from './lifecycle-support';
 
 let svm: LiteSVM;
 let owner: Keypair;
@@ -55,15 +42,7 @@ function registerRaw(tag: string) {
 
 describe('tag vectors: program side', () => {
   it.each(vectors.valid)('registers valid %j', (tag) => {
-    const ix = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag,
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    });
-    expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
-    expect(decodeTagRecord(accountData(svm, findTagRecordAddress(tag, PROGRAM_ID)[0])!.data)?.tag).toBe(tag);
+    expect(recordAt(svm, registerTag(svm, tag, owner)).tag).toBe(tag);
   });
 
   it.each(vectors.invalid)('refuses invalid $reason with $error', ({ tag, error }) => {

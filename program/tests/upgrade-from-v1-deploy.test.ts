@@ -16,16 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeTagRecord,
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
+import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { tagRegistryErrorOf } from '@/packages/tag-registry/src';
 import { registryErrorCode, type RegistryErrorName } from './idl';
 import { startLocalnet, type Localnet } from '@/localnet';
@@ -66,6 +58,15 @@ function submit(ix: TransactionInstruction, payer: Keypair, ...more: Keypair[]) 
   });
 }
 
+/** The instruction of a lifecycle call to the deployed program. */
+const instructionTo = (call: LifecycleCall) => instructionOf(call, programId).instruction;
+
+/** Sends one lifecycle call to the deployed program, its signer paying (a payout wallet of its own signing too). */
+function submitCall(call: LifecycleCall) {
+  const { instruction, signer, cosigners } = instructionOf(call, programId);
+  return submit(instruction, signer, ...cosigners);
+}
+
 async function expectRefused(ix: TransactionInstruction, name: RegistryErrorName, payer: Keypair, ...more: Keypair[]) {
   const error = await submit(ix, payer, ...more).then(
     () => null,
@@ -95,18 +96,8 @@ beforeAll(async () => {
   for (const key of [alice, bob]) await cluster.airdrop(key.publicKey.toBase58(), 1_000_000_000);
   programId = new PublicKey(readKeypairFile(path.join(work, 'program.json')).address);
   tagRecord = findTagRecordAddress('alice', programId)[0];
-  const register = registerTagInstruction({
-    programId,
-    tag: 'alice',
-    owner: alice.publicKey,
-    wallet: alice.publicKey,
-    feePayer: alice.publicKey,
-  });
-  await submit(v1(register, 4), alice);
-  await submit(
-    offerTransferInstruction({ programId, tagRecord, owner: alice.publicKey, newOwner: bob.publicKey }),
-    alice,
-  );
+  await submit(v1(instructionTo({ kind: 'register', tag: 'alice', owner: alice, wallet: alice }), 4), alice);
+  await submitCall({ kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.publicKey });
 
   expect(await deploy('--upgrade')).toMatch(/upgraded: \w+/);
   // An upgraded program runs from the next slot: this airdrop is a transaction of its own.
@@ -129,51 +120,33 @@ describe('a v1 record after program:deploy --upgrade', () => {
   });
 
   it('set_wallet: the two-account form gets WalletAccountMissing, the three-account form with the wallet signing lands', async () => {
-    const ix = setWalletInstruction({ programId, tagRecord, owner: alice.publicKey, wallet: payee.publicKey });
-    await expectRefused(v1(ix, 2), 'WalletAccountMissing', alice);
-    await submit(ix, alice, payee);
+    const setWallet: LifecycleCall = { kind: 'set_wallet', tag: 'alice', owner: alice, wallet: payee };
+    await expectRefused(v1(instructionTo(setWallet), 2), 'WalletAccountMissing', alice);
+    await submitCall(setWallet);
     expect((await record())?.wallet).toEqual(payee.publicKey);
   });
 
   it('the offer made under v1 is accepted; the new owner offers and cancels', async () => {
-    await submit(acceptTransferInstruction({ programId, tagRecord, newOwner: bob.publicKey }), bob);
+    await submitCall({ kind: 'accept', tag: 'alice', newOwner: bob });
     expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
-    await submit(
-      offerTransferInstruction({ programId, tagRecord, owner: bob.publicKey, newOwner: alice.publicKey }),
-      bob,
-    );
-    await submit(cancelTransferInstruction({ programId, tagRecord, owner: bob.publicKey }), bob);
+    await submitCall({ kind: 'offer', tag: 'alice', owner: bob, newOwner: alice.publicKey });
+    await submitCall({ kind: 'cancel', tag: 'alice', owner: bob });
     expect((await record())?.pendingOwner).toBeNull();
   });
 
   it('release rests it: another key gets TagResting, the previous owner registers it again', async () => {
-    await submit(releaseTagInstruction({ programId, tagRecord, owner: bob.publicKey, receiver: bob.publicKey }), bob);
+    await submitCall({ kind: 'release', tag: 'alice', owner: bob, receiver: bob.publicKey });
     expect(await record()).toMatchObject({
       owner: bob.publicKey,
       wallet: PublicKey.default,
       pendingOwner: bob.publicKey,
     });
     await expectRefused(
-      registerTagInstruction({
-        programId,
-        tag: 'alice',
-        owner: alice.publicKey,
-        wallet: alice.publicKey,
-        feePayer: alice.publicKey,
-      }),
+      instructionTo({ kind: 'register', tag: 'alice', owner: alice, wallet: alice }),
       'TagResting',
       alice,
     );
-    await submit(
-      registerTagInstruction({
-        programId,
-        tag: 'alice',
-        owner: bob.publicKey,
-        wallet: bob.publicKey,
-        feePayer: bob.publicKey,
-      }),
-      bob,
-    );
+    await submitCall({ kind: 'register', tag: 'alice', owner: bob, wallet: bob });
     expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
   });
 });

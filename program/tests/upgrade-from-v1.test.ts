@@ -9,15 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+import { registerTagInstruction, setWalletInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { readKeypairFile } from '@/program/deploy/keys';
 import { deployToLiteSvm, upgradeInLiteSvm } from '@/program/deploy/litesvm-deploy';
@@ -32,9 +24,8 @@ import {
   REST_SECONDS,
   send,
   setUnixTime,
-  type SendResult,
 } from '@/program/litesvm-harness';
-import { expectRefusal, rawInstruction, recordAt } from './lifecycle-support';
+import { expectRefusal, rawInstruction, recordAt, sendCall } from './lifecycle-support';
 
 const programId = PROGRAM_ID;
 const V1_SO = new Uint8Array(
@@ -61,8 +52,10 @@ let carol: Keypair;
 let aliceRecord: PublicKey;
 let carolRecord: PublicKey;
 
-const run = (ix: TransactionInstruction, payer: Keypair, ...more: Keypair[]): SendResult =>
-  send(svm, [ix], payer.publicKey, [payer, ...more]);
+/** Sends an instruction in v1's account list, `payer` signing. */
+const runV1 = (ix: TransactionInstruction, payer: Keypair) => send(svm, [ix], payer.publicKey, [payer]);
+/** register_tag of `tag` for `owner`, its own payout wallet. */
+const register = (tag: string, owner: Keypair) => sendCall(svm, { kind: 'register', tag, owner, wallet: owner });
 
 beforeEach(() => {
   svm = newSvm();
@@ -71,16 +64,11 @@ beforeEach(() => {
   setUnixTime(svm, REGISTERED_AT);
 
   // Written by v1, with v1's account lists.
-  expectSuccess(run(v1Register('alice', alice.publicKey, alice.publicKey), alice));
+  expectSuccess(runV1(v1Register('alice', alice.publicKey, alice.publicKey), alice));
   aliceRecord = findTagRecordAddress('alice', programId)[0];
-  expectSuccess(run(v1SetWallet(aliceRecord, alice.publicKey, Keypair.generate().publicKey), alice));
-  expectSuccess(
-    run(
-      offerTransferInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, newOwner: bob.publicKey }),
-      alice,
-    ),
-  );
-  expectSuccess(run(v1Register('carol', carol.publicKey, PublicKey.default), carol));
+  expectSuccess(runV1(v1SetWallet(aliceRecord, alice.publicKey, Keypair.generate().publicKey), alice));
+  expectSuccess(sendCall(svm, { kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.publicKey }));
+  expectSuccess(runV1(v1Register('carol', carol.publicKey, PublicKey.default), carol));
   carolRecord = findTagRecordAddress('carol', programId)[0];
 
   upgradeInLiteSvm(svm, deployed, CURRENT_SO);
@@ -106,129 +94,52 @@ describe('upgrade from the v1 build', () => {
   });
 
   it('an old-ABI call gets WalletAccountMissing: set_wallet with two accounts, register_tag with four', () => {
-    const result = run(v1SetWallet(aliceRecord, alice.publicKey, alice.publicKey), alice);
+    const result = runV1(v1SetWallet(aliceRecord, alice.publicKey, alice.publicKey), alice);
     expectRefusal(result, 'WalletAccountMissing');
     expect(logs(result)).toContain(
       'Program log: AnchorError occurred. Error Code: WalletAccountMissing. Error Number: 6028. Error Message: The payout wallet account is missing: it comes last, and signs.',
     );
-    expectRefusal(run(v1Register('dave', bob.publicKey, bob.publicKey), bob), 'WalletAccountMissing');
+    expectRefusal(runV1(v1Register('dave', bob.publicKey, bob.publicKey), bob), 'WalletAccountMissing');
   });
 
   it('set_wallet in its three-account form works on a v1 record', () => {
     const wallet = Keypair.generate();
-    expectSuccess(
-      run(
-        setWalletInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, wallet: wallet.publicKey }),
-        alice,
-        wallet,
-      ),
-    );
+    expectSuccess(sendCall(svm, { kind: 'set_wallet', tag: 'alice', owner: alice, wallet }));
     expect(recordAt(svm, aliceRecord).wallet).toEqual(wallet.publicKey);
   });
 
   it('the transfer offered under v1 is accepted under the new build; offer and cancel work', () => {
-    expectSuccess(run(acceptTransferInstruction({ programId, tagRecord: aliceRecord, newOwner: bob.publicKey }), bob));
+    expectSuccess(sendCall(svm, { kind: 'accept', tag: 'alice', newOwner: bob }));
     expect(recordAt(svm, aliceRecord)).toMatchObject({
       owner: bob.publicKey,
       wallet: bob.publicKey,
       pendingOwner: null,
     });
-    expectSuccess(
-      run(
-        offerTransferInstruction({
-          programId,
-          tagRecord: aliceRecord,
-          owner: bob.publicKey,
-          newOwner: carol.publicKey,
-        }),
-        bob,
-      ),
-    );
-    expectSuccess(run(cancelTransferInstruction({ programId, tagRecord: aliceRecord, owner: bob.publicKey }), bob));
+    expectSuccess(sendCall(svm, { kind: 'offer', tag: 'alice', owner: bob, newOwner: carol.publicKey }));
+    expectSuccess(sendCall(svm, { kind: 'cancel', tag: 'alice', owner: bob }));
     expect(recordAt(svm, aliceRecord).pendingOwner).toBeNull();
   });
 
   it('release rests a v1 record; its owner registers it again during the rest, anyone once a rest is over', () => {
-    expectSuccess(
-      run(
-        releaseTagInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, receiver: alice.publicKey }),
-        alice,
-      ),
-    );
-    expectRefusal(
-      run(
-        registerTagInstruction({
-          programId,
-          tag: 'alice',
-          owner: bob.publicKey,
-          wallet: bob.publicKey,
-          feePayer: bob.publicKey,
-        }),
-        bob,
-      ),
-      'TagResting',
-    );
-    expectSuccess(
-      run(
-        registerTagInstruction({
-          programId,
-          tag: 'alice',
-          owner: alice.publicKey,
-          wallet: alice.publicKey,
-          feePayer: alice.publicKey,
-        }),
-        alice,
-      ),
-    );
+    expectSuccess(sendCall(svm, { kind: 'release', tag: 'alice', owner: alice, receiver: alice.publicKey }));
+    expectRefusal(register('alice', bob), 'TagResting');
+    expectSuccess(register('alice', alice));
     expect(recordAt(svm, aliceRecord)).toMatchObject({
       owner: alice.publicKey,
       wallet: alice.publicKey,
       pendingOwner: null,
     });
 
-    expectSuccess(
-      run(
-        releaseTagInstruction({ programId, tagRecord: aliceRecord, owner: alice.publicKey, receiver: alice.publicKey }),
-        alice,
-      ),
-    );
+    expectSuccess(sendCall(svm, { kind: 'release', tag: 'alice', owner: alice, receiver: alice.publicKey }));
     setUnixTime(svm, REGISTERED_AT + REST_SECONDS);
-    expectSuccess(
-      run(
-        registerTagInstruction({
-          programId,
-          tag: 'alice',
-          owner: bob.publicKey,
-          wallet: bob.publicKey,
-          feePayer: bob.publicKey,
-        }),
-        bob,
-      ),
-    );
+    expectSuccess(register('alice', bob));
     expect(recordAt(svm, aliceRecord).owner).toEqual(bob.publicKey);
   });
 
   it('a v1 record with a zero wallet is live, not resting: nobody else can take it, and its owner sets a wallet', () => {
     setUnixTime(svm, REGISTERED_AT + 10n * REST_SECONDS);
-    expectRefusal(
-      run(
-        registerTagInstruction({
-          programId,
-          tag: 'carol',
-          owner: bob.publicKey,
-          wallet: bob.publicKey,
-          feePayer: bob.publicKey,
-        }),
-        bob,
-      ),
-      'AlreadyRegistered',
-    );
-    expectSuccess(
-      run(
-        setWalletInstruction({ programId, tagRecord: carolRecord, owner: carol.publicKey, wallet: carol.publicKey }),
-        carol,
-      ),
-    );
+    expectRefusal(register('carol', bob), 'AlreadyRegistered');
+    expectSuccess(sendCall(svm, { kind: 'set_wallet', tag: 'carol', owner: carol, wallet: carol }));
     expect(recordAt(svm, carolRecord).wallet).toEqual(carol.publicKey);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { insertIdentity } from '@/devstack/identities';
 import { ownDatabase } from '../support/database';
 import { heldInProcessApp } from '../support/in-process';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
@@ -10,10 +11,22 @@ import { rateLimitsSetting } from '@/devstack/rate-limits';
  * handlers run in this process (tests/support/in-process.ts).
  */
 
-const LIMIT = 3;
-const app = heldInProcessApp({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) }, { database: ownDatabase() });
+// Four requests: the placeholder test spends one, the 404 test three; the fifth is refused.
+const LIMIT = 4;
+const database = ownDatabase();
+const app = heldInProcessApp({ RATE_LIMITS: rateLimitsSetting({ avatar: LIMIT }) }, { database });
 
 describe('GET /api/avatar/{tag}', () => {
+  it('answers a placeholder image, kept briefly, when the avatar host cannot be reached', async () => {
+    // A loopback host: the avatar rules refuse it as they refuse a host that is down.
+    const { tag } = await insertIdentity(database.db, { avatar: 'https://127.0.0.1:1/me.png' });
+    const res = await fetch(`${app().url}/api/avatar/${tag}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await res.text()).toMatch(/^<svg /);
+  });
+
   it("answers 404 for a tag without an avatar, in any path spelling, and 429 past the avatar bucket's limit", async () => {
     const statuses: number[] = [];
     for (const path of ['nobody', '@nobody', '%40nobody']) {

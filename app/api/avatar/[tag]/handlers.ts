@@ -18,8 +18,11 @@ export function avatarHandlers(provide: ServicesProvider) {
     withRateLimit<ApiContext<TagRoute>>('avatar', async (_req, { params, services: { db } }) => {
       const tag = normalizePathTag(params.tag);
       const identity = tag ? await findActiveIdentity(db, tag) : null;
-      const image = identity?.avatar ? await fetchAvatarImage(identity.avatar) : null;
-      if (!image) throw new AppError('not_found', 'No avatar to show.');
+      if (!identity?.avatar) throw new AppError('not_found', 'No avatar to show.');
+      const image = await fetchAvatarImage(identity.avatar);
+      // The page shows an avatar here: a host that fails (or an image our rules refuse) gets a
+      // neutral placeholder rather than a broken image and an error in the visitor's console.
+      if (!image) return avatarPlaceholder();
       return new Response(new Uint8Array(image.body), {
         headers: {
           'Content-Type': image.type,
@@ -35,4 +38,20 @@ export function avatarHandlers(provide: ServicesProvider) {
     provide,
   );
   return { GET, ...otherMethods(ROUTE, ['GET']) };
+}
+
+/** A grey disc, kept a few minutes only: the avatar's host may answer again soon. */
+const PLACEHOLDER_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="32" fill="#d4d4d8"/></svg>';
+
+function avatarPlaceholder(): Response {
+  return new Response(PLACEHOLDER_SVG, {
+    headers: {
+      'Content-Type': 'image/svg+xml',
+      'Cache-Control': 'public, max-age=300',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      'X-Avatar-Placeholder': '1',
+    },
+  });
 }

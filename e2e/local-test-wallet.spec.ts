@@ -94,8 +94,13 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   // in this browser), and the payment is seen in the payee's balance.
   await page.goto(`/@${payeeTag}`);
   const payLink = await page.getByRole('link', { name: /Pay with a Solana wallet/ }).getAttribute('href');
-  const request = new URL(payLink!);
+  // The link issues a fresh reference and redirects to the Solana Pay request (app/pay/[tag]).
+  const issued = await page.request.get(new URL(payLink!, page.url()).href, { maxRedirects: 0 });
+  expect([302, 303, 307]).toContain(issued.status());
+  const request = new URL(issued.headers()['location']!);
+  expect(request.protocol).toBe('solana:');
   expect(request.pathname).toBe(payee.publicKey);
+  expect(request.searchParams.get('reference')).toBeTruthy();
   const testWalletKey = await page.evaluate(() => localStorage.getItem('identity-tags:local-test-wallet'));
   const payer = Keypair.fromSecretKey(bs58.decode(testWalletKey!));
   expect(payer.publicKey.toBase58()).toBe(owner);

@@ -6,7 +6,6 @@ import {
   parseRegistryInstructionData,
   REGISTER_TAG_DISCRIMINATOR,
   TagRegistryInstruction,
-  type RegisterTagInstructionData,
 } from '@/packages/tag-registry/src';
 import { parseWeb3RegistryInstruction } from '@/packages/tag-registry/src/web3js';
 
@@ -87,17 +86,19 @@ export function decodeTransaction(tx: TransactionForIndexing, programId: PublicK
     const record = ix.accounts.length > 0 ? keys.get(ix.accounts[0]!) : undefined;
     if (record) touched.add(record.toBase58());
     if (!containsBytes(ix.data, REGISTER_TAG_DISCRIMINATOR, 0)) continue;
-    const args = parseRegistryInstructionData(ix.data)?.data as RegisterTagInstructionData | undefined;
     const accountKeys = ix.accounts.map((index) => keys.get(index));
-    const parsed =
-      args && accountKeys.every((key) => key !== undefined)
-        ? parseWeb3RegistryInstruction(programId, ix.data, accountKeys)
-        : null;
-    const owner = parsed?.instructionType === TagRegistryInstruction.RegisterTag ? parsed.accounts.owner : undefined;
-    if (!args || !owner || !isCanonicalTag(args.tag)) {
-      const what = !args ? 'undecodable arguments' : !owner ? 'missing accounts' : 'a tag outside the rules';
-      decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);
-    }
+    const parsed = accountKeys.every((key) => key !== undefined)
+      ? parseWeb3RegistryInstruction(programId, ix.data, accountKeys)
+      : null;
+    const registered = parsed?.instructionType === TagRegistryInstruction.RegisterTag ? parsed : null;
+    if (registered && isCanonicalTag(registered.data.tag)) continue;
+    // Why it is malformed: the arguments are read alone only for a call that did not parse whole.
+    const what = registered
+      ? 'a tag outside the rules'
+      : parseRegistryInstructionData(ix.data)
+        ? 'missing accounts'
+        : 'undecodable arguments';
+    decoded.malformed.push(`malformed register_tag (${ix.where}: ${what})`);
   }
   decoded.touched = [...touched];
   return decoded;

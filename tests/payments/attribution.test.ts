@@ -97,6 +97,9 @@ describe('the Action Identity memo', () => {
     expect(memo[0]).toMatch(
       new RegExp(`^solana-action:${identity().publicKey.toBase58()}:${answer.reference}:[1-9A-HJ-NP-Za-km-z]{80,90}$`),
     );
+    // The signature checked by another ed25519 implementation than the service's (Node's crypto).
+    const signed = bs58.decode(memo[0]!.split(':')[3]!);
+    expect(nacl.sign.detached.verify(bs58.decode(answer.reference), signed, identity().publicKey.toBytes())).toBe(true);
 
     tx.sign([payer]);
     const signature = await connection.sendRawTransaction(tx.serialize());

@@ -1,6 +1,6 @@
 import { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import bs58 from 'bs58';
-import nacl from 'tweetnacl';
+import { signEd25519, verifyEd25519 } from '@/lib/core/ed25519';
 
 /*
  * The Solana Actions "Action Identity" (docs/integrators.md, "Telling our payments from copies"):
@@ -42,7 +42,7 @@ export function serviceIdentity(secretKey: Uint8Array): Keypair {
 
 /** The memo text for `reference`, signed by `identity`. */
 export function identityMemo(identity: Keypair, reference: PublicKey): string {
-  const signature = nacl.sign.detached(reference.toBytes(), identity.secretKey);
+  const signature = signEd25519(identity.secretKey, reference.toBytes());
   return [ACTION_IDENTITY_PROTOCOL, identity.publicKey.toBase58(), reference.toBase58(), bs58.encode(signature)].join(
     ':',
   );
@@ -71,7 +71,7 @@ export function carriesIdentityMemo(memos: readonly string[], identity: PublicKe
     const [protocol, signer, signed, signature] = parts as [string, string, string, string];
     if (protocol !== ACTION_IDENTITY_PROTOCOL || signer !== identity.toBase58() || signed !== reference) return false;
     try {
-      return nacl.sign.detached.verify(new PublicKey(signed).toBytes(), bs58.decode(signature), identity.toBytes());
+      return verifyEd25519(identity.toBytes(), new PublicKey(signed).toBytes(), bs58.decode(signature));
     } catch {
       return false; // not base58, or not a key
     }

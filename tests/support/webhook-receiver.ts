@@ -96,3 +96,15 @@ export class WebhookReceiver {
     return this.arrivals.map((e) => e.id).filter((id) => !seen.has(id) && seen.add(id));
   }
 }
+
+/**
+ * Runs delivery passes until `arrived` holds, for at most `withinMs`. An event goes out only once no
+ * transaction older than it is still open anywhere in the cluster, so another test file's open
+ * transaction can hold it back for a pass or two: what a test claims is that it arrives, not that
+ * the first pass sends it.
+ */
+export async function passUntil(pass: () => Promise<unknown>, arrived: () => boolean, withinMs = 20_000) {
+  const deadline = Date.now() + withinMs;
+  do await pass();
+  while (!arrived() && Date.now() < deadline);
+}

@@ -6,7 +6,7 @@ import { ownDatabase } from '../support/database';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { passUntil, WebhookReceiver } from '../support/webhook-receiver';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
@@ -189,8 +189,9 @@ describe('webhooks, delivered', () => {
     const sub = await subscribe(owner.token, some, wanted);
     await subscribe(owner.token, all);
     await run();
-    await pass();
+    await passUntil(pass, () => some.firstArrivals().length >= 4);
     const feed = await feedAfter(sub.cursor);
+    await passUntil(pass, () => all.firstArrivals().length >= feed.length);
     const expected = feed.filter((e) => e.tag === `@${tags[0]}` || e.tag === `@${tags[3]}`).map((e) => e.id);
     expect(expected.length).toBe(4);
     expect(some.firstArrivals()).toEqual(expected);
@@ -214,7 +215,8 @@ describe('webhooks, delivered', () => {
     await run();
     for (const secrets of [[secret], [created.secret]]) {
       receiver.secrets = secrets;
-      await pass();
+      const before = receiver.headers.length;
+      await passUntil(pass, () => receiver.headers.length > before);
       expect(receiver.refused).toEqual([]);
       expect(receiver.arrivals.length).toBeGreaterThan(0);
       expect(receiver.headers.at(-1)!['webhook-signature'].split(' ')).toHaveLength(2);

@@ -13,7 +13,7 @@ import { heldInProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { ownLocalnet } from '../support/localnet';
 import { signIn } from '../support/sign-in';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { passUntil, WebhookReceiver } from '../support/webhook-receiver';
 import { fundedPayer, payWithReference } from '../payments/paying';
 
 /*
@@ -52,16 +52,7 @@ describe('payment.received webhooks', () => {
       budgetMs: 3000,
     });
 
-  /**
-   * Delivery passes until `arrived` holds (at most 20 s). An event is delivered once no transaction
-   * older than it is still open anywhere in the cluster, so a parallel test file's open transaction can
-   * hold it back for a pass or two: the claim is that it arrives, not that the first pass sends it.
-   */
-  const deliverUntil = async (arrived: () => boolean) => {
-    const deadline = Date.now() + 20_000;
-    do await deliver();
-    while (!arrived() && Date.now() < deadline);
-  };
+  const deliverUntil = (arrived: () => boolean) => passUntil(deliver, arrived);
 
   const find = (connection: Connection) =>
     findPayments({

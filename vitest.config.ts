@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { LIFTED_LOAD_BOUNDS } from './devstack/rate-limits';
 
 export default defineConfig({
   resolve: {
@@ -15,6 +16,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Every app a test starts inherits this: the per-process bounds that follow the machine's load
+    // (the event loop's, heavy bytes a second) would shed a busy test app's feed pages at random.
+    // Tests of those bounds set them (tests/api/load-shedding.test.ts, feed-shedding.test.ts).
+    env: { ...LIFTED_LOAD_BOUNDS },
     pool: 'forks',
     // Most test time is spent waiting on the app, PostgreSQL and the localnet, not on this
     // process's CPU: three files at a time on two cores (Vitest's default would be one).

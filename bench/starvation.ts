@@ -4,6 +4,9 @@
 // default rate limits, X-Forwarded-For trusted one hop as behind a proxy).
 //   npm run bench -- starvation
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startApp } from '@/devstack/app';
 import { openDb } from '@/lib/db/client';
 import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
@@ -79,6 +82,8 @@ async function clients(
   };
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const addressOf = (i: number) => `10.77.${i >> 8}.${(i % 254) + 1}`;
 
 export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
@@ -92,20 +97,26 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
   } finally {
     await close();
   }
-  const app = await startApp({
-    DATABASE_URL: databaseUrl,
-    SOLANA_RPC_URL: rpcUrl,
-    CLIENT_ADDRESS_SOURCE: 'proxy',
-    TRUSTED_PROXY_HOPS: '1',
-    INDEXER_INTERVAL_SECONDS: '0',
-    WEBHOOK_INTERVAL_SECONDS: '0',
-  });
+  // The app's log goes to a file, as a log collector would take it: the load generator must not also read it.
+  const logDir = mkdtempSync(path.join(tmpdir(), 'starvation-'));
+  const app = await startApp(
+    {
+      DATABASE_URL: databaseUrl,
+      SOLANA_RPC_URL: rpcUrl,
+      CLIENT_ADDRESS_SOURCE: 'proxy',
+      TRUSTED_PROXY_HOPS: '1',
+      INDEXER_INTERVAL_SECONDS: '0',
+      WEBHOOK_INTERVAL_SECONDS: '0',
+    },
+    { logFile: path.join(logDir, 'app.log') },
+  );
   try {
     await sampleHealth(app.url, 2); // warm up
     const idle = await sampleHealth(app.url, LOAD_SECONDS);
 
     const readers = await clients(FEED_READERS, async (i, answered, stopped) => {
       let after = '0-0';
+      await pause(Math.random() * FEED_READER_PAUSE_MS); // independent readers: they do not start in step
       while (!stopped()) {
         const res = await fetch(`${app.url}/v1/events?after=${after}&limit=1000`, {
           headers: { 'x-forwarded-for': addressOf(i) },
@@ -116,7 +127,7 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
           const next = /"next":"([0-9-]+)"}$/.exec(await res.text())?.[1] ?? '0-0';
           after = next === after ? '0-0' : next;
         } else await res.arrayBuffer();
-        await new Promise((r) => setTimeout(r, FEED_READER_PAUSE_MS));
+        await pause(FEED_READER_PAUSE_MS * (0.5 + Math.random())); // on average its budget's pace, never in step for long
       }
     });
     const underFeed = await sampleHealth(app.url, LOAD_SECONDS);
@@ -148,5 +159,6 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
     console.log(row(`${OG_CRAWLERS} share-image crawlers going round ${OG_TAGS} tags`, underCrawl, crawlers.statuses));
   } finally {
     await app.stop();
+    rmSync(logDir, { recursive: true, force: true });
   }
 }

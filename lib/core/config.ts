@@ -33,6 +33,15 @@ const port = (fallback: number) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).default(fallback));
 
 /** What docs/configuration.md's table says of a variable (`npm run config:readme` writes it). */
+/** How a process bounds its heavy work (HEAVY_WORK_*; lib/http/heavy-work.ts). */
+export interface HeavyWorkBound {
+  concurrency: number;
+  /** 0..1; 1 turns the event-loop bound off. */
+  maxEventLoopUtilization: number;
+  /** Bytes of heavy answers (feed pages, share images) started per second; Infinity: no bound. */
+  bytesPerSecond: number;
+}
+
 export interface VariableDoc {
   /** One line: what it sets and, where it is not obvious, who sets it. */
   description: string;
@@ -87,6 +96,14 @@ export const envSchema = z.object({
   HEAVY_WORK_CONCURRENCY: doc(
     z.coerce.number().int().min(1).max(1000).default(4),
     'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/http/heavy-work.ts)',
+  ),
+  HEAVY_WORK_MAX_EVENT_LOOP_UTILIZATION: doc(
+    z.coerce.number().min(0.1).max(1).default(0.8),
+    'the share of the last quarter second the event loop may have been busy for a heavy request (a feed page, a share image, a batch lookup) to be served; past it, 503 `overloaded` with Retry-After, so that health and identity reads keep the rest. 1 turns this bound off (lib/http/heavy-work.ts)',
+  ),
+  HEAVY_WORK_BYTES_PER_SECOND: doc(
+    z.coerce.number().int().min(0).default(16 * 1024 * 1024),
+    'bytes of heavy answers (feed pages, share images) one process starts to send per second, in bursts of at most a quarter second of them; past it, 503 `overloaded` with Retry-After. 0 turns this bound off (lib/http/heavy-work.ts)',
   ),
   DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {
     production: 'this or POSTGRES_URL, with more than one instance',
@@ -298,7 +315,7 @@ export interface Config {
     headersTimeoutMs: number;
   };
   /** Expensive requests one process works on at once (lib/http/heavy-work.ts). */
-  heavyWorkConcurrency: number;
+  heavyWork: HeavyWorkBound;
   database:
     | { driver: 'pglite'; dataDir: string }
     | { driver: 'node-postgres'; url: string }
@@ -391,7 +408,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     },
-    heavyWorkConcurrency: e.HEAVY_WORK_CONCURRENCY,
+    heavyWork: {
+      concurrency: e.HEAVY_WORK_CONCURRENCY,
+      maxEventLoopUtilization: e.HEAVY_WORK_MAX_EVENT_LOOP_UTILIZATION,
+      bytesPerSecond: e.HEAVY_WORK_BYTES_PER_SECOND || Infinity,
+    },
     database: e.DATABASE_URL
       ? { driver: 'node-postgres', url: e.DATABASE_URL }
       : e.POSTGRES_URL

@@ -1,3 +1,5 @@
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { HeavyWorkBound } from '@/lib/core/config';
 import { overloaded } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
 
@@ -9,19 +11,95 @@ import { logger } from '@/lib/observability/logger';
  * identity read) wait behind it. The shed request is a warning in the log ("load shedding"),
  * never an outage: nothing is down, the instance is busy.
  *
+ * A second bound is the event loop itself: while it was busy more than
+ * HEAVY_WORK_MAX_EVENT_LOOP_UTILIZATION of the last quarter second, heavy requests are shed too,
+ * including pages served from kept bytes (`shedWhileBusy`): a 1 MiB page costs the loop its
+ * compression and its writes however it was made, and a few at once can fill it. What is left
+ * of the loop stays for the cheap requests. The bound is the service's own loop, not the
+ * machine's load: a loop waiting on the database or on clients is not busy.
+ *
+ * The loop's utilization is measured after the fact, so a burst (64 followers whose pauses have
+ * fallen into step, asking at the same moment) would all pass it before the meter saw them. A
+ * third bound takes bursts: the bytes of heavy answers a process starts to send come out of a
+ * bucket of HEAVY_WORK_BYTES_PER_SECOND, holding a quarter second of them (`admitHeavyBytes`).
+ *
  * One count per process for all kinds, on globalThis (each route's chunk has its own module
  * state): what runs out is the process's CPU and pool, whichever route spends them.
  */
 
+/** The window the event loop's utilization is measured over. */
+export const EVENT_LOOP_WINDOW_MS = 250;
+
 const IN_FLIGHT = Symbol.for('identity-tag-service.heavy-work-in-flight');
 const counter = globalThis as unknown as Record<typeof IN_FLIGHT, number | undefined>;
 
-/** Runs `work` if fewer than `limit` heavy requests are in flight in this process; else 503 `overloaded`. */
-export async function withHeavyWork<T>(kind: string, limit: number, work: () => Promise<T>): Promise<T> {
+/** A shedding reason is logged at most once per this long, with how many requests it shed since. */
+export const SHED_LOG_INTERVAL_MS = 1000;
+const SHED_LOG = Symbol.for('identity-tag-service.shed-log');
+const shedLog = globalThis as unknown as Record<typeof SHED_LOG, Map<string, { at: number; shed: number }> | undefined>;
+
+/**
+ * The 503 to throw, logged as load shedding: the first time, then at most once a second per
+ * reason with the count shed since (a shedding instance answers hundreds a second; its log
+ * must not become the next heavy work).
+ */
+function shed(message: string, fields: Record<string, unknown>) {
+  const reasons = (shedLog[SHED_LOG] ??= new Map());
+  const now = performance.now();
+  const last = reasons.get(message);
+  if (!last || now - last.at >= SHED_LOG_INTERVAL_MS) {
+    logger.warn({ ...fields, shedSinceLastLine: last ? last.shed + 1 : 1 }, message);
+    reasons.set(message, { at: now, shed: 0 });
+  } else last.shed += 1;
+  return overloaded();
+}
+
+interface LoopMeter {
+  last: EventLoopUtilization;
+  /** The utilization over the last full window, 0..1. */
+  utilization: number;
+}
+const METER = Symbol.for('identity-tag-service.event-loop-meter');
+const meters = globalThis as unknown as Record<typeof METER, LoopMeter | undefined>;
+
+/** The event loop's utilization over the last window; the meter starts on the first call. */
+export function eventLoopUtilization(): number {
+  let meter = meters[METER];
+  if (!meter) {
+    const started: LoopMeter = (meter = { last: performance.eventLoopUtilization(), utilization: 0 });
+    meters[METER] = started;
+    setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      started.utilization = performance.eventLoopUtilization(now, started.last).utilization;
+      started.last = now;
+    }, EVENT_LOOP_WINDOW_MS).unref();
+  }
+  return meter.utilization;
+}
+
+/** Throws 503 `overloaded` (and logs load shedding) while the event loop is past its bound. */
+export function shedWhileBusy(kind: string, bound: HeavyWorkBound): void {
+  if (bound.maxEventLoopUtilization >= 1) return;
+  const utilization = eventLoopUtilization();
+  if (utilization > bound.maxEventLoopUtilization) {
+    throw shed('load shedding: event loop busy', {
+      kind,
+      eventLoopUtilization: Math.round(utilization * 100) / 100,
+      limit: bound.maxEventLoopUtilization,
+    });
+  }
+}
+
+/**
+ * Runs `work` if the event loop has room and fewer than `bound.concurrency` heavy requests are
+ * in flight in this process; else 503 `overloaded`.
+ */
+export async function withHeavyWork<T>(kind: string, bound: HeavyWorkBound, work: () => Promise<T>): Promise<T> {
+  shedWhileBusy(kind, bound);
   const inFlight = counter[IN_FLIGHT] ?? 0;
+  const limit = bound.concurrency;
   if (inFlight >= limit) {
-    logger.warn({ kind, inFlight, limit }, 'load shedding: heavy work at its bound');
-    throw overloaded();
+    throw shed('load shedding: heavy work at its bound', { kind, inFlight, limit });
   }
   counter[IN_FLIGHT] = inFlight + 1;
   try {
@@ -34,4 +112,32 @@ export async function withHeavyWork<T>(kind: string, limit: number, work: () => 
 /** Heavy requests in flight in this process now (tests, metrics). */
 export function heavyWorkInFlight(): number {
   return counter[IN_FLIGHT] ?? 0;
+}
+
+interface ByteBucket {
+  tokens: number;
+  at: number;
+}
+const BUCKET = Symbol.for('identity-tag-service.heavy-bytes');
+const buckets = globalThis as unknown as Record<typeof BUCKET, ByteBucket | undefined>;
+/** The bucket holds this long of the rate: the largest burst of heavy bytes one process starts at once. */
+export const HEAVY_BYTES_BURST_SECONDS = 0.25;
+
+/**
+ * Takes `bytes` of an answer about to be sent from the process's bucket of heavy bytes, or
+ * throws 503 `overloaded` (logged as load shedding) when the bucket holds fewer. An answer larger
+ * than the whole bucket goes once the bucket is full. Also sheds while the event loop is busy.
+ */
+export function admitHeavyBytes(kind: string, bytes: number, bound: HeavyWorkBound, now = performance.now()): void {
+  shedWhileBusy(kind, bound);
+  if (!Number.isFinite(bound.bytesPerSecond)) return;
+  const capacity = bound.bytesPerSecond * HEAVY_BYTES_BURST_SECONDS;
+  const bucket = (buckets[BUCKET] ??= { tokens: capacity, at: now });
+  bucket.tokens = Math.min(capacity, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * bound.bytesPerSecond);
+  bucket.at = Math.max(bucket.at, now);
+  const cost = Math.min(bytes, capacity);
+  if (bucket.tokens < cost) {
+    throw shed('load shedding: heavy bytes at their rate', { kind, bytes, bytesPerSecond: bound.bytesPerSecond });
+  }
+  bucket.tokens -= cost;
 }

@@ -4,6 +4,7 @@ import type { RequestCounter } from '@/lib/features/auth/rate-limit';
 import { AppError } from '@/lib/core/errors';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { errorResponse } from './error-response';
+import { shedWhileBusy } from './heavy-work';
 import {
   bearerCaller,
   json,
@@ -83,6 +84,11 @@ export interface V1Operation<
   bearerLast?: true;
   /** Every request counts against this bucket (429 over it; RateLimit-* headers on every answer). */
   rateLimit?: RateLimitBucket;
+  /**
+   * Every answer is heavy work of this kind (lib/http/heavy-work.ts): while the event loop is past
+   * its bound the request is shed (503 `overloaded`) first, before the rate limit's round trip.
+   */
+  heavy?: string;
   /** With `bearer`: the caller's key also counts against this bucket, once the token is checked (429 over it). */
   callerRateLimit?: CallerRateLimitBucket;
   /** The handler counts the request inside its own statement with `countRequest` (one round trip). */
@@ -131,7 +137,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
 
 /**
  * The checks of one operation, in this order: CORS headers on every answer, errors → the
- * envelope, the rate limit, the bearer token (or after the body with `bearerLast`) and the
+ * envelope, load shedding of heavy work, the rate limit, the bearer token (or after the body with `bearerLast`) and the
  * caller's rate limit, the params, the body; then the handler.
  */
 function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): Handler<RouteContext> {
@@ -157,9 +163,15 @@ function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): H
       ? withCallerRateLimit(services, op.callerRateLimit, tokenFirst, rest)
       : rest();
   };
-  return withCors(
-    withApi(op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked, path, provide),
-  );
+  const limited = op.rateLimit ? withRateLimit(op.rateLimit, checked, { fused: op.countsRequest }) : checked;
+  const heavy = op.heavy;
+  const shedding: typeof limited = heavy
+    ? (req, ctx) => {
+        shedWhileBusy(heavy, ctx.services.config.heavyWork);
+        return limited(req, ctx);
+      }
+    : limited;
+  return withCors(withApi(shedding, path, provide));
 }
 
 async function readBody<B>(

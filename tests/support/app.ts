@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { createDatabase } from '@/devstack/postgres';
+import { LIFTED_LOAD_BOUNDS } from '@/devstack/rate-limits';
 import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
 
@@ -12,6 +13,7 @@ export async function startAppOwnDatabase(env: Record<string, string> = {}): Pro
   return startApp({
     DATABASE_URL: await createDatabase(inject('databaseUrl')),
     SOLANA_RPC_URL: inject('rpcUrl'),
+    ...LIFTED_LOAD_BOUNDS,
     ...env,
   });
 }
@@ -29,7 +31,7 @@ export interface OwnAppOptions {
 export function ownApp(env: Record<string, string> = {}, { database, lifetime }: OwnAppOptions = {}): () => RunningApp {
   const start = () =>
     database
-      ? startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), ...env })
+      ? startApp({ DATABASE_URL: database.url, SOLANA_RPC_URL: inject('rpcUrl'), ...LIFTED_LOAD_BOUNDS, ...env })
       : startAppOwnDatabase(env);
   return held('the own app', start, (app) => app.stop(), lifetime);
 }

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startStack } from '@/devstack/stack';
-import { liftedRateLimits, SHARED_APP_BUCKETS } from '@/devstack/rate-limits';
+import { LIFTED_LOAD_BOUNDS, liftedRateLimits, SHARED_APP_BUCKETS } from '@/devstack/rate-limits';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,6 +25,7 @@ export default async function setup(project: TestProject) {
     // Files share this app, and some send many requests from one client: the buckets they
     // spend are out of reach here; the limits themselves are tested on apps of their own.
     RATE_LIMITS: liftedRateLimits([...SHARED_APP_BUCKETS, 'actionMint', 'status']),
+    ...LIFTED_LOAD_BOUNDS,
   });
   project.provide('databaseUrl', stack.databaseUrl);
   project.provide('rpcUrl', stack.rpcUrl);

@@ -9,6 +9,7 @@ import { openDb, type Db } from '@/lib/db/client';
 import { servicesOf, type Services } from '@/lib/http/services';
 import { unknownPath, v1Handlers } from '@/lib/http/v1-route';
 import { TEST_AUTH_SECRET, TEST_CRON_SECRET } from '@/devstack/app';
+import { LIFTED_LOAD_BOUNDS } from '@/devstack/rate-limits';
 import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
 import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
@@ -34,6 +35,7 @@ export function baseEnv(): Record<string, string> {
     TRUSTED_PROXY_HOPS: '1',
     INDEXER_INTERVAL_SECONDS: '0',
     WEBHOOK_INTERVAL_SECONDS: '0',
+    ...LIFTED_LOAD_BOUNDS, // bounds that depend on the process's load: tested with bounds of their own
   };
 }
 

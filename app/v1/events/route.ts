@@ -1,5 +1,5 @@
 // GET /v1/events?after=<cursor>&limit=<1..1000> — the change feed: every change of what GET /v1/identity answers
-import { withHeavyWork } from '@/lib/http/heavy-work';
+import { admitHeavyBytes, withHeavyWork } from '@/lib/http/heavy-work';
 import { ok, OVERLOADED_OR_UNAVAILABLE, PublicReadHeaders } from '@/lib/http/docs';
 import { parseWith, queryOf } from '@/lib/http/parse';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
@@ -21,6 +21,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
       'whose transaction commits late is served after the cursors given out before it. A page holds at most `limit` events ' +
       'and at most 1 MiB of JSON (it ends early at that bound, between two events). A full page never changes.',
     rateLimit: 'feed',
+    // Every page is heavy (up to 1 MiB to compress and write, however made): none while the event loop is past its bound.
+    heavy: 'feed',
     requestParams: { query: FeedQuery },
     responses: { 200: ok('A page of events and the cursor after them', IdentityEventPage, PublicReadHeaders) },
     errors: {
@@ -31,8 +33,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/eve
       const { after, limit } = parseWith(FeedQuery, queryOf(req));
       // A full page is served from its kept bytes; one read from the database counts as heavy work (503 `overloaded` past the bound).
       const page = await feedPageBytes(db, { after: after ?? null, limit, maxBytes: FEED_PAGE_MAX_BYTES }, (read) =>
-        withHeavyWork('feed', config.heavyWorkConcurrency, read),
+        withHeavyWork('feed', config.heavyWork, read),
       );
+      admitHeavyBytes('feed', page.bytes.length, config.heavyWork); // its bytes out of the process's budget, or 503
       const headers = {
         'Content-Type': 'application/json',
         'Cache-Control': feedCacheControl(page.full),

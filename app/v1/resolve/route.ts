@@ -26,7 +26,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
       503: OVERLOADED_OR_UNAVAILABLE,
     },
     handler: async (_req, { body: { tags }, services: { db, config } }) =>
-      withHeavyWork('resolve batch', config.heavyWorkConcurrency, () =>
+      withHeavyWork('resolve batch', config.heavyWork, () =>
         atIndexedSlot(db, async () => json({ results: await resolveMany(db, tags) })),
       ),
   }),

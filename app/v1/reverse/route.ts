@@ -24,7 +24,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
       503: OVERLOADED_OR_UNAVAILABLE,
     },
     handler: async (_req, { body: { addresses }, services: { db, config } }) => {
-      const { value, indexedSlot } = await withHeavyWork('reverse batch', config.heavyWorkConcurrency, () =>
+      const { value, indexedSlot } = await withHeavyWork('reverse batch', config.heavyWork, () =>
         reverseLookupMany(db, addresses),
       );
       return json({ results: value }, { headers: indexedSlotHeaders(indexedSlot) });

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test of the project, on a fresh machine. Installs what the tests need
 # (Debian's clang-19 and chromium, the npm packages), lints (ESLint and the rings of lib/,
-# docs/decisions/rings.md), generates the typed client's types, type-checks, builds the
-# production app, then runs Vitest (real PostgreSQL, LiteSVM, a localnet, the built app; program/tests/reproducible-build.test.ts rebuilds the program and
+# docs/decisions/rings.md), generates the typed client's types, builds the production app
+# (which type-checks the whole project), then runs Vitest (real PostgreSQL, LiteSVM, a localnet, the built app; program/tests/reproducible-build.test.ts rebuilds the program and
 # compares it with the committed .so) and Playwright (Debian's Chromium against the built app).
 # `npm test -- <files or filters>` hands its arguments to Vitest and skips Playwright.
 set -euo pipefail
@@ -14,11 +14,11 @@ echo "== lint"
 npm run --silent lint
 npm run --silent format:check
 echo "== client types"
-# packages/client/src/schema.d.ts is a build output: the type-check and the build read it.
+# packages/client/src/schema.d.ts is a build output: the build and its type-check read it.
 npm run --silent client:generate
-echo "== type-check"
-npx tsc --noEmit -p .
-echo "== next build"
+echo "== next build (and the type-check)"
+# `next build` type-checks the whole project as tsconfig.json includes it (tests, benchmarks and
+# scripts too) and fails on any error: a separate `tsc --noEmit` would check it all twice.
 npx next build > .next-build.log 2>&1 || { cat .next-build.log; exit 1; }
 rm -f .next-build.log
 echo "== vitest"

@@ -102,7 +102,11 @@ export const envSchema = z.object({
     'the share of the last quarter second the event loop may have been busy for a heavy request (a feed page, a share image, a batch lookup) to be served; past it, 503 `overloaded` with Retry-After, so that health and identity reads keep the rest. 1 turns this bound off (lib/http/heavy-work.ts)',
   ),
   HEAVY_WORK_BYTES_PER_SECOND: doc(
-    z.coerce.number().int().min(0).default(16 * 1024 * 1024),
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(16 * 1024 * 1024),
     'bytes of heavy answers (feed pages, share images) one process starts to send per second, in bursts of at most a quarter second of them; past it, 503 `overloaded` with Retry-After. 0 turns this bound off (lib/http/heavy-work.ts)',
   ),
   DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {

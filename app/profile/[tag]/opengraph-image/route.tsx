@@ -39,9 +39,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ tag: str
     };
     if (ifNoneMatchHits(req.headers.get('if-none-match'), headers.ETag))
       return new Response(null, { status: 304, headers });
-    const png = await ogImageBytes(version, () =>
-      withHeavyWork('og image', config.heavyWork, () => draw(identity)),
-    );
+    const png = await ogImageBytes(version, () => withHeavyWork('og image', config.heavyWork, () => draw(identity)));
     admitHeavyBytes('og image', png.length, config.heavyWork); // its bytes out of the process's budget, or 503
     return new Response(new Uint8Array(png), { headers: { ...headers, 'Content-Type': 'image/png' } });
   } catch (err) {

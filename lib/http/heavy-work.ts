@@ -118,8 +118,11 @@ interface ByteBucket {
   tokens: number;
   at: number;
 }
+// One bucket per bound, on globalThis: a process has one configuration (one bound) and so one
+// bucket, whichever route's chunk asks; apps of their own configuration in one process (tests)
+// each have theirs.
 const BUCKET = Symbol.for('identity-tag-service.heavy-bytes');
-const buckets = globalThis as unknown as Record<typeof BUCKET, ByteBucket | undefined>;
+const buckets = globalThis as unknown as Record<typeof BUCKET, WeakMap<HeavyWorkBound, ByteBucket> | undefined>;
 /** The bucket holds this long of the rate: the largest burst of heavy bytes one process starts at once. */
 export const HEAVY_BYTES_BURST_SECONDS = 0.25;
 
@@ -132,7 +135,9 @@ export function admitHeavyBytes(kind: string, bytes: number, bound: HeavyWorkBou
   shedWhileBusy(kind, bound);
   if (!Number.isFinite(bound.bytesPerSecond)) return;
   const capacity = bound.bytesPerSecond * HEAVY_BYTES_BURST_SECONDS;
-  const bucket = (buckets[BUCKET] ??= { tokens: capacity, at: now });
+  const byBound = (buckets[BUCKET] ??= new WeakMap());
+  let bucket = byBound.get(bound);
+  if (!bucket) byBound.set(bound, (bucket = { tokens: capacity, at: now }));
   bucket.tokens = Math.min(capacity, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * bound.bytesPerSecond);
   bucket.at = Math.max(bucket.at, now);
   const cost = Math.min(bytes, capacity);

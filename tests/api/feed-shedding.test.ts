@@ -25,6 +25,11 @@ describe('GET /v1/events under the bound on heavy bytes', () => {
     const tags = [randomTag('shed_'), randomTag('shed_')];
     for (const tag of tags) await insertIdentity(database.db, { tag });
     await database.db.transaction((tx) => recordIdentityChanges(tx, tags, new Date()));
+    // The events are served once no older transaction is open anywhere in the cluster: wait for them.
+    for (const until = Date.now() + 10_000; Date.now() < until;) {
+      if ((await read(lifted)).text.includes(tags[0]!)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     const [first, second] = [await read(bounded), await read(bounded)];
     expect(first.status, first.text).toBe(200);

@@ -213,8 +213,13 @@ describe('GET /v1/events', () => {
     const start = (await readToEnd(null, 1000)).next;
     const tag = randomTag('feed_');
     await register(tag);
-    const { events } = await readToEnd(start, 10);
-    const mine = events.filter((e) => e.tag === `@${tag}`);
+    // An event is served once no older transaction is open anywhere in the cluster (another
+    // file's may be, for a moment): read until it shows, at most 10 s.
+    let mine: Awaited<ReturnType<typeof readToEnd>>['events'] = [];
+    for (const until = Date.now() + 10_000; mine.length === 0 && Date.now() < until;) {
+      mine = (await readToEnd(start, 10)).events.filter((e) => e.tag === `@${tag}`);
+      if (mine.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect(mine).toHaveLength(1);
     expect(mine[0]!.type).toBe('upsert');
     // The same object, down to the order of its keys.

@@ -120,7 +120,9 @@ export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary
   const started = performance.now();
   const { db, programId, now } = input;
   const key = programId.toBase58();
-  const pausedUntil = backingOffUntil(key, now.getTime());
+  // The pause is the provider's: another endpoint has a quota of its own.
+  const provider = `${input.connection.rpcEndpoint} ${key}`;
+  const pausedUntil = backingOffUntil(provider, now.getTime());
   if (pausedUntil !== null) return notRun(input, 'backing_off', started, pausedUntil);
   let locked;
   try {
@@ -128,11 +130,11 @@ export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary
   } catch (err) {
     if (!isRpcRateLimited(err)) throw err;
     // Batches committed before the refusal stay; the next runs wait instead of failing too.
-    const pause = backOff(key, now.getTime());
+    const pause = backOff(provider, now.getTime());
     logger.warn({ pauseMs: pause }, 'indexer: the RPC provider is rate limiting; backing off');
     return notRun(input, 'backing_off', started, now.getTime() + pause);
   }
-  endBackoff(key);
+  endBackoff(provider);
   if (locked.acquired) return locked.value;
   return notRun(input, 'skipped', started);
 }

@@ -32,7 +32,6 @@ const httpUrl = () => optionalUrl(['http:', 'https:']);
 const port = (fallback: number) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).default(fallback));
 
-/** What docs/configuration.md's table says of a variable (`npm run config:readme` writes it). */
 /** How a process bounds its heavy work (HEAVY_WORK_*; lib/http/heavy-work.ts). */
 export interface HeavyWorkBound {
   concurrency: number;
@@ -42,6 +41,7 @@ export interface HeavyWorkBound {
   bytesPerSecond: number;
 }
 
+/** What docs/configuration.md's table says of a variable (`npm run config:readme` writes it). */
 export interface VariableDoc {
   /** One line: what it sets and, where it is not obvious, who sets it. */
   description: string;
@@ -318,7 +318,7 @@ export interface Config {
     keepAliveTimeoutMs: number;
     headersTimeoutMs: number;
   };
-  /** Expensive requests one process works on at once (lib/http/heavy-work.ts). */
+  /** The bounds on expensive requests in one process: at once, the event loop's share, bytes a second (lib/http/heavy-work.ts). */
   heavyWork: HeavyWorkBound;
   database:
     | { driver: 'pglite'; dataDir: string }

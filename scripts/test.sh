@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-system-packages.sh
 bash scripts/ensure-node-modules.sh
+bash scripts/ensure-abi-client.sh
 echo "== lint"
 npm run --silent lint
 npm run --silent format:check

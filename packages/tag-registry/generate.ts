@@ -1,8 +1,9 @@
 /**
  * Renders the Codama client of the tag registry from its IDL (program/idl/tag_registry.json,
  * the one description of the program's interface) into src/generated/. Run it after any
- * change to the IDL: `npm run abi:generate`. tests/abi/generated-client.test.ts fails while
- * the committed folder differs from what this renders.
+ * change to the IDL: `npm run abi:generate` (install, `npm run build`, `npm start` and `npm test`
+ * run it: the folder is a build output, not committed). tests/abi/generated-client.test.ts fails
+ * while the folder differs from what this renders.
  */
 import { rootNodeFromAnchor, type AnchorIdl } from '@codama/nodes-from-anchor';
 import { renderVisitor } from '@codama/renderers-js';
@@ -48,8 +49,8 @@ export async function renderClient(idlJson: string = readFileSync(IDL_PATH, 'utf
   }
 }
 
-/** The committed generated client, in the same shape as `renderClient`'s. */
-export function committedClient(): Map<string, string> {
+/** The generated client as written under src/generated/, in the same shape as `renderClient`'s. */
+export function writtenClient(): Map<string, string> {
   return new Map(filesUnder(GENERATED_DIR).map((path) => [path, readFileSync(join(GENERATED_DIR, path), 'utf8')]));
 }
 

@@ -1,11 +1,14 @@
 import { and, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import type { Connection, PublicKey } from '@solana/web3.js';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { skeletonOf } from '@/lib/core/skeleton';
 import { isReservedTag } from '@/lib/core/tag';
 import { type TagRecord } from '@/packages/tag-registry/src/web3js';
-import type { RecordStates } from '@/lib/chain/record-states';
+import { readRecordStates, type RecordStates } from '@/lib/chain/record-states';
 import { isActiveIdentity } from '@/lib/features/identity/active';
+import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
+import { lockMirror } from './mirror-lock';
 
 /** The transaction through which the indexer learned of a record's state: stamped on the rows it changes. */
 export interface Provenance {
@@ -38,6 +41,33 @@ export function changedTags(changes: MirrorChanges): string[] {
   return [...new Set([...changes.created, ...changes.updated, ...changes.removed])];
 }
 
+export interface MirrorTouchedInput {
+  connection: Connection;
+  programId: PublicKey;
+  /** Each record address a landed transaction touched → the newest such transaction. */
+  touched: ReadonlyMap<string, Provenance>;
+  now: Date;
+}
+
+/**
+ * The one way chain state enters the mirror (DESIGN "Indexer"), for the cron run, /v1/sync
+ * and reconcile alike. Inside the caller's database transaction: takes the mirror lock, THEN
+ * reads the touched records at `finalized` (so reads happen in the order of the writes),
+ * makes their rows match, and appends the change-feed events of the tags whose identity
+ * changed. Nothing to do after the commit: every page is read from the mirror per view.
+ */
+export async function mirrorTouchedRecords(
+  tx: Db,
+  { connection, programId, touched, now }: MirrorTouchedInput,
+): Promise<MirrorChanges> {
+  if (touched.size === 0) return noChanges();
+  await lockMirror(tx, programId.toBase58());
+  const states = await readRecordStates(connection, programId, [...touched.keys()], 'finalized');
+  const changes = await mirrorRecordStates(tx, states, (address) => touched.get(address)!, now);
+  await recordIdentityChanges(tx, changedTags(changes), now);
+  return changes;
+}
+
 /** The profile and the moderation flags: they described the previous owner (DESIGN "Indexer"). */
 const CLEARED_PROFILE = {
   displayName: null,
@@ -67,7 +97,7 @@ const CLEARED_PROFILE = {
  * or out of order, changes nothing. Run it inside the transaction that holds the mirror
  * lock (`lockMirror`), after reading the states under that lock.
  */
-export async function mirrorRecordStates(
+async function mirrorRecordStates(
   db: Db,
   states: RecordStates,
   provenanceOf: (address: string) => Provenance,

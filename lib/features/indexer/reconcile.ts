@@ -6,8 +6,7 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { rpcCall } from '@/lib/chain/rpc';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import { type TagRecord } from '@/packages/tag-registry/src/web3js';
-import { mirroredFields, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
-import { mirrorTouchedRecords } from './mirror-touched';
+import { mirroredFields, mirrorTouchedRecords, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { liveRecord, recordAt } from '@/lib/chain/record-states';
 
 /** One way the mirror and the chain disagree about a tag. */

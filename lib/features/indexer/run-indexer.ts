@@ -9,8 +9,7 @@ import { clearDeferrals, listDeferrals, recordDeferrals, recordSkips, type Defer
 import { decodeTransaction, IncompleteTransactionError, MAX_SUPPORTED_TRANSACTION_VERSION } from './decode-transaction';
 import { recordedRun } from './last-run';
 import { withIndexerLock } from './lock';
-import { noChanges, type MirrorChanges, type Provenance } from './mirror-records';
-import { mirrorTouchedRecords } from './mirror-touched';
+import { mirrorTouchedRecords, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
 import { backingOffUntil, backOff, endBackoff } from './rpc-backoff';
 
 export type { DeferredTransaction } from './deferrals';

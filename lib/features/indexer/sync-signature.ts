@@ -14,8 +14,7 @@ import {
   type TransactionForIndexing,
 } from './decode-transaction';
 import { recordSyncedSlot } from './cursor';
-import type { Provenance } from './mirror-records';
-import { mirrorTouchedRecords } from './mirror-touched';
+import { mirrorTouchedRecords, type Provenance } from './mirror-records';
 
 export type SyncResult = { status: 'indexed'; identity: Identity } | { status: 'pending' };
 

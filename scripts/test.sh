@@ -11,20 +11,37 @@ export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-system-packages.sh
 bash scripts/ensure-node-modules.sh
 bash scripts/ensure-abi-client.sh
-echo "== lint"
-npm run --silent lint
-npm run --silent format:check
-echo "== client types"
+phase() { echo "== $1 (at ${SECONDS} s)"; }
+phase "client types"
 # packages/client/src/schema.d.ts is a build output: the build and its type-check read it.
 npm run --silent client:generate
-echo "== next build (and the type-check)"
+phase "lint, format and next build (with the type-check), side by side"
 # `next build` type-checks the whole project as tsconfig.json includes it (tests, benchmarks and
-# scripts too) and fails on any error: a separate `tsc --noEmit` would check it all twice.
-npx next build > .next-build.log 2>&1 || { cat .next-build.log; exit 1; }
-rm -f .next-build.log
-echo "== vitest"
+# scripts too) and fails on any error: a separate `tsc --noEmit` would check it all twice. ESLint,
+# dependency-cruiser and Prettier each use one core; the build leaves room beside it.
+logs=$(mktemp -d)
+side_by_side() {
+  local name
+  for name in "$@"; do
+    case $name in
+      lint) npm run --silent lint ;;
+      format) npm run --silent format:check ;;
+      build) npx next build ;;
+    esac > "$logs/$name.log" 2>&1 &
+    eval "pid_$name=$!"
+  done
+  local failed=0
+  for name in "$@"; do
+    eval "wait \$pid_$name" || { echo "== $name failed"; cat "$logs/$name.log"; failed=1; }
+  done
+  return $failed
+}
+side_by_side build lint format
+rm -rf "$logs"
+phase vitest
 npx vitest run "$@"
 if [ -f playwright.config.ts ] && [ $# -eq 0 ]; then
-  echo "== playwright"
+  phase playwright
   npx playwright test
 fi
+echo "== done (at ${SECONDS} s)"

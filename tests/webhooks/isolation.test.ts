@@ -99,8 +99,9 @@ describe('a slow target beside a healthy one', () => {
 
     expect(healthy.firstArrivals()).toHaveLength(CHANGES);
     const delays = [...committed].map(([tag, at]) => arrived.get(tag)! - at);
-    // The poll is 200 ms; the machine is shared, so allow for it: far below the slow attempts' 2.5 s.
-    for (const delay of delays) expect(delay).toBeLessThan(1_000);
+    // The poll is 200 ms; the machine is shared (a busy one adds a second), so allow for it: still
+    // below the slow attempts' 2.5 s, which a healthy subscription queued behind them would wait.
+    for (const delay of delays) expect(delay).toBeLessThan(2_000);
     expect(slow.most()).toBeLessThanOrEqual(TARGET_CONCURRENCY);
     expect(slow.most()).toBeGreaterThan(0);
     // Every slow attempt ended at the limit as a failure, with a retry scheduled later.

@@ -8,7 +8,7 @@ import { INDEXER_FETCH_RETRY } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
-import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';
+import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
 
 /*
  * Hardening, an indexer that never moves past what it has not applied: a node

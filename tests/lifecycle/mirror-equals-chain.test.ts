@@ -11,7 +11,7 @@ import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-regist
 import { decodeTagRecord } from '@/packages/tag-registry/src/web3js';
 import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
-import { PROGRAM_ID, connect, fund } from '../indexer/support';
+import { PROGRAM_ID, connect, fund } from '../support/chain';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { prng, sendCall, type LifecycleCall } from './support';

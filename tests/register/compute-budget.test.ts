@@ -20,11 +20,12 @@ import {
   confirmed,
   connect,
   fund,
-  postAuthed,
+  landSigned,
   web3Keypair,
   fundedParty,
   type Party,
-} from '../indexer/support';
+} from '../support/chain';
+import { postAuthed } from '../support/http';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
@@ -45,15 +46,7 @@ function budgetOf(tx: Transaction): ComputeBudget {
 
 /** Signs (in the order given), sends, waits, and answers what LiteSVM charged. */
 async function land(tx: Transaction, ...signers: Keypair[]): Promise<number> {
-  for (const signer of signers) tx.partialSign(signer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  await confirmed(connection, signature);
-  const landed = await connection.getTransaction(signature, {
-    commitment: 'confirmed',
-    maxSupportedTransactionVersion: 0,
-  });
-  expect(landed?.meta?.err ?? null).toBeNull();
-  return landed!.meta!.computeUnitsConsumed!;
+  return (await landSigned(connection, tx, ...signers)).computeUnitsConsumed!;
 }
 
 /** Seeds the localnet as if every recent slot had a transaction writing `accounts` at this price. */

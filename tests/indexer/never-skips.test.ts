@@ -155,14 +155,9 @@ describe('a transaction that will never decode', () => {
     await allReach(connection, [signature], 'finalized');
 
     const now = new Date();
-    const summary = await runIndexer({
-      db: database.db,
-      connection,
-      programId: PROGRAM_ID,
-      maxTransactions: 100,
-      pageSize: 100,
-      now,
-    });
+    const indexOnce = () =>
+      runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const summary = await indexOnce();
     expect(summary).toMatchObject({
       processed: 1,
       indexed: 0,
@@ -182,14 +177,7 @@ describe('a transaction that will never decode', () => {
       },
     ]);
 
-    const again = await runIndexer({
-      db: database.db,
-      connection,
-      programId: PROGRAM_ID,
-      maxTransactions: 100,
-      pageSize: 100,
-      now,
-    });
+    const again = await indexOnce();
     expect(again).toMatchObject({ processed: 0, recordedSkips: [] });
     const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(indexerSkips);
     expect(count!.n).toBe(1);

@@ -224,43 +224,33 @@ describe('register_tag: refusals', () => {
 
   /** One flag taken from one account of the standard list; the transaction paid by the first signer. */
   interface FlagCase {
-    what: string;
     feePayer: 'owner' | 'sponsor';
     flags: Record<number, Partial<AccountMeta>>;
     signers: Array<'owner' | 'sponsor'>;
-    error: RegistryErrorName;
   }
-  it.each<FlagCase>([
-    {
-      what: 'an owner marked non-signer',
-      feePayer: 'sponsor',
+  it.each<[string, RegistryErrorName, FlagCase]>([
+    [
+      'an owner marked non-signer',
+      'OwnerNotSigner',
       // the owner is also the wallet (position 4): unsigned there too
-      flags: { 1: { isSigner: false }, 4: { isSigner: false } },
-      signers: ['sponsor'],
-      error: 'OwnerNotSigner',
-    },
-    {
-      what: 'a fee payer marked non-signer',
-      feePayer: 'sponsor',
-      flags: { 2: { isSigner: false } },
-      signers: ['owner'],
-      error: 'FeePayerNotSigner',
-    },
-    {
-      what: 'a read-only fee payer',
-      feePayer: 'sponsor',
-      flags: { 2: { isWritable: false } },
-      signers: ['owner', 'sponsor'],
-      error: 'FeePayerNotWritable',
-    },
-    {
-      what: 'a read-only tag record',
-      feePayer: 'owner',
-      flags: { 0: { isWritable: false } },
-      signers: ['owner'],
-      error: 'TagRecordNotWritable',
-    },
-  ])('refuses $what with $error', ({ feePayer, flags, signers, error }) => {
+      { feePayer: 'sponsor', flags: { 1: { isSigner: false }, 4: { isSigner: false } }, signers: ['sponsor'] },
+    ],
+    [
+      'a fee payer marked non-signer',
+      'FeePayerNotSigner',
+      { feePayer: 'sponsor', flags: { 2: { isSigner: false } }, signers: ['owner'] },
+    ],
+    [
+      'a read-only fee payer',
+      'FeePayerNotWritable',
+      { feePayer: 'sponsor', flags: { 2: { isWritable: false } }, signers: ['owner', 'sponsor'] },
+    ],
+    [
+      'a read-only tag record',
+      'TagRecordNotWritable',
+      { feePayer: 'owner', flags: { 0: { isWritable: false } }, signers: ['owner'] },
+    ],
+  ])('refuses %s with %s', (_what, error, { feePayer, flags, signers }) => {
     const holders = { owner, sponsor };
     const keys = standardKeys('alice', owner.publicKey, holders[feePayer].publicKey).map((meta, i) => ({
       ...meta,

@@ -12,19 +12,10 @@ import { isReservedTag } from '@/lib/core/tag';
 import { readComputeBudget, type ComputeBudget } from '@/lib/chain/compute-budget';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { randomTags } from '@/bench/program-cu-sample';
-import { afterBudget } from '../support/compute-budget';
+import { afterBudget, landSigned } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';
 import { newKeypair } from '../support/keypair';
-import {
-  PROGRAM_ID,
-  confirmed,
-  connect,
-  fund,
-  landSigned,
-  web3Keypair,
-  fundedParty,
-  type Party,
-} from '../support/chain';
+import { PROGRAM_ID, confirmed, connect, fund, web3Keypair, fundedParty, type Party } from '../support/chain';
 import { postAuthed } from '../support/http';
 
 const appUrl = inject('appUrl');

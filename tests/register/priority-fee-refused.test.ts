@@ -10,13 +10,13 @@ import { randomTag } from '@/devstack/identities';
 import { readComputeBudget } from '@/lib/chain/compute-budget';
 import { registerTagLimit } from '@/lib/chain/compute-units';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { connect, fund, landSigned, PROGRAM_ID, web3Keypair } from '../support/chain';
+import { connect, fund, PROGRAM_ID, web3Keypair } from '../support/chain';
 import { postAuthed } from '../support/http';
 import { loggedLine } from '../observability/support';
 import { captureLogs } from '../support/captured-logs';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
-import { afterBudget } from '../support/compute-budget';
+import { afterBudget, landSigned } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
 
 const connection = connect(inject('rpcUrl'));

@@ -6,7 +6,6 @@ import {
   Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
-import { expect } from 'vitest';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { newKeypair, type TestKeypair } from './keypair';
@@ -63,6 +62,7 @@ export async function allReach(
   signatures: string[],
   commitment: 'confirmed' | 'finalized',
   timeoutMs = 60_000,
+  { refuseFailed = false } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let waiting = [...signatures];
@@ -76,6 +76,8 @@ export async function allReach(
           status &&
           (status.confirmationStatus === 'finalized' ||
             (commitment === 'confirmed' && status.confirmationStatus === 'confirmed'));
+        if (refuseFailed && status?.err)
+          throw new Error(`transaction ${chunk[j]} failed: ${JSON.stringify(status.err)}`);
         if (!reached) still.push(chunk[j]!);
       });
     }
@@ -161,17 +163,4 @@ export function ownRegistration(
     wallet,
     feePayer: owner.publicKey,
   });
-}
-
-/** Signs `tx` (in the order given), sends it, waits until it is confirmed, and answers its meta once it succeeded. */
-export async function landSigned(connection: Connection, tx: Transaction, ...signers: Keypair[]) {
-  for (const signer of signers) tx.partialSign(signer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  await confirmed(connection, signature);
-  const landed = await connection.getTransaction(signature, {
-    commitment: 'confirmed',
-    maxSupportedTransactionVersion: 0,
-  });
-  expect(landed?.meta?.err ?? null).toBeNull();
-  return landed!.meta!;
 }

@@ -15,6 +15,7 @@ import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { lifecycleBacklog, type LifecycleMix } from './lifecycle-backlog';
 import { nodeKey } from './node-key';
 import { liftedRateLimits } from '@/devstack/rate-limits';
+import { allReach } from '@/tests/support/chain';
 
 const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 /** How often the cron route runs: Vercel cron as vercel.json schedules it (every minute), and scripts/serve.ts's default. */
@@ -42,32 +43,9 @@ async function funded(connection: Connection): Promise<{ keypair: Keypair; key: 
   return { keypair, key: nodeKey(keypair) };
 }
 
-async function waitFor(
-  connection: Connection,
-  signatures: string[],
-  commitment: 'confirmed' | 'finalized',
-): Promise<void> {
-  let waiting = signatures;
-  const deadline = Date.now() + 120_000;
-  while (waiting.length) {
-    const still: string[] = [];
-    for (let i = 0; i < waiting.length; i += 256) {
-      const chunk = waiting.slice(i, i + 256);
-      const { value } = await connection.getSignatureStatuses(chunk, { searchTransactionHistory: true });
-      value.forEach((s, j) => {
-        const ok =
-          s &&
-          (s.confirmationStatus === 'finalized' ||
-            (commitment === 'confirmed' && s.confirmationStatus === 'confirmed'));
-        if (s?.err) throw new Error(`transaction ${chunk[j]} failed: ${JSON.stringify(s.err)}`);
-        if (!ok) still.push(chunk[j]!);
-      });
-    }
-    waiting = still;
-    if (!waiting.length) return;
-    if (Date.now() > deadline) throw new Error(`${waiting.length} transactions not ${commitment}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Waits until every signature reaches `commitment`; a transaction that failed stops the bench. */
+function waitFor(connection: Connection, signatures: string[], commitment: 'confirmed' | 'finalized'): Promise<void> {
+  return allReach(connection, signatures, commitment, 120_000, { refuseFailed: true });
 }
 
 /** `count` registrations by one owner, `inFlight` at once; resolves with the tags once finalized. */

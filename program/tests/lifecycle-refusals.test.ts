@@ -151,35 +151,33 @@ describe('the arguments and the offer', () => {
 });
 
 describe('the record account', () => {
-  it.each(LIFECYCLE)(
-    '%s refuses a record of tag A planted at the address of tag B with InvalidTagRecordAddress',
-    (name) => {
-      const signer = rightful(name);
-      const [bobsAddress] = findTagRecordAddress('bob', programId);
+  /** A record that is not the one at its address: where it is planted, and its bytes bent from alice's. */
+  const MISPLACED: Array<[string, () => { address: PublicKey; data: Uint8Array }]> = [
+    [
+      'a record of tag A planted at the address of tag B',
       // alice's exact record bytes, owned by the program, but at bob's PDA.
-      plantAccount(world.svm, bobsAddress, accountBytes(world.tagRecord));
-      expectRefused(CALLS[name](bobsAddress, signer), signer, 'InvalidTagRecordAddress', bobsAddress);
-    },
-  );
-
-  it.each(LIFECYCLE)(
-    '%s refuses a program-owned record at an address that is no PDA of its tag with InvalidTagRecordAddress',
-    (name) => {
+      () => ({ address: findTagRecordAddress('bob', programId)[0], data: accountBytes(world.tagRecord) }),
+    ],
+    [
+      'a program-owned record at an address that is no PDA of its tag',
+      () => ({ address: Keypair.generate().publicKey, data: accountBytes(world.tagRecord) }),
+    ],
+    [
+      'a record whose stored bump is not the one of its address',
+      () => {
+        const data = accountBytes(world.tagRecord);
+        data[TAG_RECORD_OFFSETS.bump] -= 1;
+        return { address: world.tagRecord, data };
+      },
+    ],
+  ];
+  it.each(MISPLACED.flatMap(([what, plant]) => LIFECYCLE.map((name) => [name, what, plant] as const)))(
+    '%s refuses %s with InvalidTagRecordAddress',
+    (name, _what, plant) => {
       const signer = rightful(name);
-      const anywhere = Keypair.generate().publicKey;
-      plantAccount(world.svm, anywhere, accountBytes(world.tagRecord));
-      expectRefused(CALLS[name](anywhere, signer), signer, 'InvalidTagRecordAddress', anywhere);
-    },
-  );
-
-  it.each(LIFECYCLE)(
-    '%s refuses a record whose stored bump is not the one of its address with InvalidTagRecordAddress',
-    (name) => {
-      const signer = rightful(name);
-      const data = accountBytes(world.tagRecord);
-      data[TAG_RECORD_OFFSETS.bump] -= 1;
-      plantAccount(world.svm, world.tagRecord, data);
-      expectRefused(CALLS[name](world.tagRecord, signer), signer, 'InvalidTagRecordAddress');
+      const { address, data } = plant();
+      plantAccount(world.svm, address, data);
+      expectRefused(CALLS[name](address, signer), signer, 'InvalidTagRecordAddress', address);
     },
   );
 

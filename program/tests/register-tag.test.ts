@@ -1,5 +1,5 @@
 // register_tag in LiteSVM against the committed program/tag_registry.so.
-import { Keypair, PublicKey, SystemProgram, type AccountMeta } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram, type AccountMeta, type TransactionInstruction } from '@solana/web3.js';
 import { Rent, type LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
@@ -31,6 +31,17 @@ function standardKeys(tag: string, owner: PublicKey, feePayer: PublicKey): Accou
   return registerTagInstruction({ programId: PROGRAM_ID, tag, owner, wallet: owner, feePayer }).keys;
 }
 
+/** register_tag of `tag` by the test's owner, its own payout wallet, `feePayer` paying. */
+function ownerRegisters(tag: string, feePayer: PublicKey = owner.publicKey): TransactionInstruction {
+  return registerTagInstruction({
+    programId: PROGRAM_ID,
+    tag,
+    owner: owner.publicKey,
+    wallet: owner.publicKey,
+    feePayer,
+  });
+}
+
 function expectError(result: SendResult, name: RegistryErrorName) {
   expectRefusal(result, name);
 }
@@ -46,6 +57,12 @@ beforeEach(() => {
   sponsor = fundedKeypair(svm);
   rent = svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE));
 });
+
+/** Sends alice's register_tag over `keys` as they are, `payer` paying and signing first, then `cosigners`. */
+function sendAlice(keys: AccountMeta[], payer: Keypair, ...cosigners: Keypair[]): SendResult {
+  const ix = rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey));
+  return send(svm, [ix], payer.publicKey, [payer, ...cosigners]);
+}
 
 describe('register_tag: success', () => {
   it('registers with owner = fee payer (duplicate account) and stores the record', () => {
@@ -90,13 +107,7 @@ describe('register_tag: success', () => {
   it('registers with a separate sponsor paying rent and fee', () => {
     const ownerBefore = balance(svm, owner.publicKey);
     const sponsorBefore = balance(svm, sponsor.publicKey);
-    const ix = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: 'bob_smith',
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: sponsor.publicKey,
-    });
+    const ix = ownerRegisters('bob_smith', sponsor.publicKey);
     expectSuccess(send(svm, [ix], sponsor.publicKey, [sponsor, owner]));
 
     expect(sponsorBefore - balance(svm, sponsor.publicKey)).toBe(rent + 2n * FEE_PER_SIGNATURE);
@@ -110,13 +121,7 @@ describe('register_tag: success', () => {
     ['the owner', () => [sponsor], () => owner],
     ['the sponsor', () => [owner], () => sponsor],
   ])('refuses a sponsored transaction missing the signature of %s', (_who, signers, missing) => {
-    const ix = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: 'carol',
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: sponsor.publicKey,
-    });
+    const ix = ownerRegisters('carol', sponsor.publicKey);
     const result = send(svm, [ix], sponsor.publicKey, signers(), [missing().publicKey]);
     expect(customErrorCode(result)).toBe(`TransactionError(${SIGNATURE_FAILURE})`);
     expect(accountData(svm, findTagRecordAddress('carol', PROGRAM_ID)[0])).toBeNull();
@@ -139,13 +144,7 @@ describe('register_tag: success', () => {
     expect(balance(svm, pda)).toBe(prefund);
 
     const before = balance(svm, owner.publicKey);
-    const ix = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: 'dave',
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    });
+    const ix = ownerRegisters('dave');
     const result = expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
 
     const topUp = prefund < rent ? rent - prefund : 0n;
@@ -169,25 +168,13 @@ describe('register_tag: success', () => {
   ])('funds the record with the runtime rent-exempt minimum under %s', (_case, makeRent) => {
     svm.setRent(makeRent());
     const expected = svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE));
-    const ix = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: 'erin',
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    });
+    const ix = ownerRegisters('erin');
     expectSuccess(send(svm, [ix], owner.publicKey, [owner]));
     expect(balance(svm, findTagRecordAddress('erin', PROGRAM_ID)[0])).toBe(expected);
   });
 
   it('stays within 10,000 compute units', () => {
-    const ix = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: 'abcdefghijklmnopqrstuvwxyz012345',
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: sponsor.publicKey,
-    });
+    const ix = ownerRegisters('abcdefghijklmnopqrstuvwxyz012345', sponsor.publicKey);
     const result = expectSuccess(send(svm, [ix], sponsor.publicKey, [sponsor, owner]));
     expect(result.computeUnitsConsumed()).toBeLessThanOrEqual(10_000n);
   });
@@ -195,13 +182,7 @@ describe('register_tag: success', () => {
 
 describe('register_tag: refusals', () => {
   it('refuses a second registration of the same tag with AlreadyRegistered', () => {
-    const first = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: 'alice',
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    });
+    const first = ownerRegisters('alice');
     expectSuccess(send(svm, [first], owner.publicKey, [owner]));
     const [pda] = findTagRecordAddress('alice', PROGRAM_ID);
     const stored = accountData(svm, pda)!.data;
@@ -220,10 +201,7 @@ describe('register_tag: refusals', () => {
   it('refuses the PDA of another tag with InvalidTagRecordAddress', () => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[0] = { ...keys[0], pubkey: findTagRecordAddress('alicf', PROGRAM_ID)[0] };
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
-      'InvalidTagRecordAddress',
-    );
+    expectError(sendAlice(keys, owner), 'InvalidTagRecordAddress');
   });
 
   it('refuses the right seeds with a non-canonical bump with InvalidTagRecordAddress', () => {
@@ -241,50 +219,45 @@ describe('register_tag: refusals', () => {
     }
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[0] = { ...keys[0], pubkey: other! };
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
-      'InvalidTagRecordAddress',
-    );
+    expectError(sendAlice(keys, owner), 'InvalidTagRecordAddress');
   });
 
-  it('refuses an owner marked non-signer with OwnerNotSigner', () => {
-    const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
-    keys[1] = { ...keys[1], isSigner: false };
-    keys[4] = { ...keys[4], isSigner: false }; // the owner is also the wallet: unsigned there too
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], sponsor.publicKey, [sponsor]),
+  /** One flag taken from one account of the standard list; the transaction paid by the first signer. */
+  interface FlagCase {
+    feePayer: 'owner' | 'sponsor';
+    flags: Record<number, Partial<AccountMeta>>;
+    signers: Array<'owner' | 'sponsor'>;
+  }
+  it.each<[string, RegistryErrorName, FlagCase]>([
+    [
+      'an owner marked non-signer',
       'OwnerNotSigner',
-    );
-  });
-
-  it('refuses a fee payer marked non-signer with FeePayerNotSigner', () => {
-    const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
-    keys[2] = { ...keys[2], isSigner: false };
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      // the owner is also the wallet (position 4): unsigned there too
+      { feePayer: 'sponsor', flags: { 1: { isSigner: false }, 4: { isSigner: false } }, signers: ['sponsor'] },
+    ],
+    [
+      'a fee payer marked non-signer',
       'FeePayerNotSigner',
-    );
-  });
-
-  it('refuses a read-only fee payer with FeePayerNotWritable', () => {
-    const keys = standardKeys('alice', owner.publicKey, sponsor.publicKey);
-    keys[2] = { ...keys[2], isWritable: false };
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [
-        owner,
-        sponsor,
-      ]),
+      { feePayer: 'sponsor', flags: { 2: { isSigner: false } }, signers: ['owner'] },
+    ],
+    [
+      'a read-only fee payer',
       'FeePayerNotWritable',
-    );
-  });
-
-  it('refuses a read-only tag record with TagRecordNotWritable', () => {
-    const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
-    keys[0] = { ...keys[0], isWritable: false };
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
+      { feePayer: 'sponsor', flags: { 2: { isWritable: false } }, signers: ['owner', 'sponsor'] },
+    ],
+    [
+      'a read-only tag record',
       'TagRecordNotWritable',
-    );
+      { feePayer: 'owner', flags: { 0: { isWritable: false } }, signers: ['owner'] },
+    ],
+  ])('refuses %s with %s', (_what, error, { feePayer, flags, signers }) => {
+    const holders = { owner, sponsor };
+    const keys = standardKeys('alice', owner.publicKey, holders[feePayer].publicKey).map((meta, i) => ({
+      ...meta,
+      ...flags[i],
+    }));
+    const [payer, ...cosigners] = signers.map((name) => holders[name]);
+    expectError(sendAlice(keys, payer!, ...cosigners), error);
   });
 
   it.each([
@@ -293,18 +266,12 @@ describe('register_tag: refusals', () => {
   ])('refuses %s as System Program with InvalidSystemProgram', (_case, key) => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey);
     keys[3] = { ...keys[3], pubkey: key() };
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
-      'InvalidSystemProgram',
-    );
+    expectError(sendAlice(keys, owner), 'InvalidSystemProgram');
   });
 
   it('refuses three accounts with NotEnoughAccounts', () => {
     const keys = standardKeys('alice', owner.publicKey, owner.publicKey).slice(0, 3);
-    expectError(
-      send(svm, [rawInstruction(keys, encodeRegisterTagData('alice', owner.publicKey))], owner.publicKey, [owner]),
-      'NotEnoughAccounts',
-    );
+    expectError(sendAlice(keys, owner), 'NotEnoughAccounts');
   });
 
   const good = () => encodeRegisterTagData('alice', owner.publicKey);

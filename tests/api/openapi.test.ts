@@ -2,6 +2,7 @@ import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { get } from '@/tests/identity/helpers';
 import { servedV1Operations } from '@/tests/identity/routes';
+import { IDENTITY_FIELDS } from '@/tests/support/identity';
 
 type Answer = { $ref?: string; description?: string; content?: Record<string, { schema: { $ref?: string } }> };
 type Doc = {
@@ -154,18 +155,7 @@ describe('GET /v1/openapi.json', () => {
 
   it('the identity schemas list every field; the profile patch refuses unknown keys', () => {
     expect(doc.components.schemas.Identity).toMatchObject({
-      required: [
-        'tag',
-        'owner',
-        'wallet',
-        'displayName',
-        'avatar',
-        'bio',
-        'preferredToken',
-        'verified',
-        'merchant',
-        'createdAt',
-      ],
+      required: [...IDENTITY_FIELDS],
     });
     expect((doc.components.schemas.ResolvedIdentity as { properties: object }).properties).not.toHaveProperty('bio');
     expect(doc.components.schemas.ProfilePatch).toMatchObject({ additionalProperties: false });

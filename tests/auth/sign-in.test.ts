@@ -5,7 +5,7 @@ import { isBase58 } from '@/lib/core/keys';
 import { TEST_AUTH_SECRET } from '@/devstack/app';
 import { postJson } from '../support/http';
 import { newKeypair, signText } from '../support/keypair';
-import { requestChallenge, signIn } from '../support/sign-in';
+import { requestChallenge, signIn, verifySigned } from '../support/sign-in';
 
 const appUrl = inject('appUrl');
 const host = new URL(appUrl || 'http://x').host;
@@ -56,17 +56,9 @@ describe('sign-in over HTTP (SPEC 4.1, 4.2, 5)', () => {
   it('a verify with a bad signature consumes the nonce: the right signature then fails', async () => {
     const kp = newKeypair();
     const message = await requestChallenge(appUrl, kp);
-    const bad = await postJson(`${appUrl}/v1/auth/verify`, {
-      pubkey: kp.publicKey,
-      message,
-      signature: signText(kp, message + 'x'),
-    });
+    const bad = await verifySigned(appUrl, kp, message, message + 'x');
     expect(bad.status).toBe(401);
-    const good = await postJson(`${appUrl}/v1/auth/verify`, {
-      pubkey: kp.publicKey,
-      message,
-      signature: signText(kp, message),
-    });
+    const good = await verifySigned(appUrl, kp, message);
     expect(good.status).toBe(401);
     expect(good.text).toBe(bad.text);
   });

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { stackDatabase } from '../support/database';
 import { documentedAnswers } from '../support/documented-answer';
 import { postJson } from '../support/http';
-import { newKeypair, signText } from '../support/keypair';
-import { requestChallenge } from '../support/sign-in';
+import { newKeypair } from '../support/keypair';
+import { requestChallenge, verifySigned } from '../support/sign-in';
 import { storedMessage, verifyFailures, type SignInService } from './verify-failure-cases';
 
 const appUrl = inject('appUrl');
@@ -52,11 +52,7 @@ describe('every verify failure is the same 401 (SPEC 4.2 rule 3)', () => {
   it('a correctly signed message whose stored challenge is valid still succeeds (control)', async () => {
     const kp = newKeypair();
     const message = await storedMessage(service, kp);
-    const res = await postJson(`${appUrl}/v1/auth/verify`, {
-      pubkey: kp.publicKey,
-      message,
-      signature: signText(kp, message),
-    });
+    const res = await verifySigned(appUrl, kp, message);
     expect(res.status).toBe(200);
   });
 });

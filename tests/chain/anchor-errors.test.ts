@@ -3,9 +3,10 @@
 import { AnchorError } from '@coral-xyz/anchor';
 import { Keypair, SendTransactionError, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerTagInstruction, setWalletInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { setWalletInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { REGISTRY_ERRORS, type RegistryErrorName } from '@/program/tests/idl';
 import { airdrop, PROGRAM_ID, startTestNet, type TestNet } from './helpers';
+import { ownRegistration } from '../support/chain';
 
 let net: TestNet;
 const alice = Keypair.generate();
@@ -18,14 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => net?.close());
 
-const register = (owner: Keypair) =>
-  registerTagInstruction({
-    programId: PROGRAM_ID,
-    tag,
-    owner: owner.publicKey,
-    wallet: owner.publicKey,
-    feePayer: owner.publicKey,
-  });
+const register = (owner: Keypair) => ownRegistration(owner, tag);
 
 async function send(ix: TransactionInstruction, signer: Keypair): Promise<string> {
   const latest = await net.connection.getLatestBlockhash();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { RPC_TIMEOUT_MS, rateLimitWaitMs } from '@/lib/chain/rpc';
-import { postAuthed } from '../indexer/support';
+import { postAuthed } from '../support/http';
 import { loggedLine } from '../observability/support';
 import { captureLogs } from '../support/captured-logs';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';

@@ -5,7 +5,7 @@ import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
-import { confirmed, connect, fund, web3Keypair } from '../indexer/support';
+import { confirmed, connect, fund, web3Keypair } from '../support/chain';
 import { sendCall, type LifecycleCall } from '../lifecycle/support';
 
 /*

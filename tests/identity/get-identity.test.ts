@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { moderate } from '@/lib/features/identity/moderation';
-import { NO_PROFILE } from '../support/identity';
+import { IDENTITY_FIELDS, NO_PROFILE } from '../support/identity';
 import { closeTestDb, expectedIdentity, get, INVALID_TAG, NOT_FOUND, seedIdentity, testDb } from './helpers';
 
 afterAll(closeTestDb);
@@ -19,18 +19,7 @@ describe('GET /v1/identity/{tag} and /v1/resolve/{tag}', () => {
       ...NO_PROFILE,
       createdAt: '2025-03-04T05:06:07.089Z',
     });
-    expect(Object.keys(res.json as object).sort()).toEqual([
-      'avatar',
-      'bio',
-      'createdAt',
-      'displayName',
-      'merchant',
-      'owner',
-      'preferredToken',
-      'tag',
-      'verified',
-      'wallet',
-    ]);
+    expect(Object.keys(res.json as object).sort()).toEqual([...IDENTITY_FIELDS].sort());
   });
 
   it('shows a full profile as stored, createdAt in ISO 8601 UTC with milliseconds', async () => {

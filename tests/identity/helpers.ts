@@ -4,6 +4,7 @@ import { openDb, type DbHandle } from '@/lib/db/client';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { insertIdentity } from '@/devstack/identities';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
+import { IDENTITY_FIELDS } from '../support/identity';
 
 /*
  * Identity rows are made here by inserting into the mirror directly: the indexer that
@@ -52,16 +53,10 @@ export async function patchIdentity(tagPath: string, body: unknown, token?: stri
 }
 
 /** SPEC 2.1's fields that a response shows as the row stores them (all but `tag` and `createdAt`). */
-const SHOWN_AS_STORED = [
-  'owner',
-  'wallet',
-  'displayName',
-  'avatar',
-  'bio',
-  'preferredToken',
-  'verified',
-  'merchant',
-] as const;
+const SHOWN_AS_STORED = IDENTITY_FIELDS.filter(
+  (field): field is Exclude<(typeof IDENTITY_FIELDS)[number], 'tag' | 'createdAt'> =>
+    field !== 'tag' && field !== 'createdAt',
+);
 
 /**
  * The public identity the API should show for a row (SPEC 2.1). Stated from the SPEC's table,

@@ -4,7 +4,7 @@ import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startRpcProxy } from '../support/rpc-proxy';
-import { PROGRAM_ID, connect, fund, registerMany } from './support';
+import { PROGRAM_ID, connect, fund, registerMany } from '../support/chain';
 
 /*
  * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH). A provider

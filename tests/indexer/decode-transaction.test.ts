@@ -15,7 +15,7 @@ import {
   registerTagInstruction,
   findTagRecordAddress,
 } from '@/packages/tag-registry/src/web3js';
-import { PROGRAM_ID } from './support';
+import { PROGRAM_ID } from '../support/chain';
 
 /*
  * A register_tag reached through CPI cannot be produced on localnet (no proxy program is

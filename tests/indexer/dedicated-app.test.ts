@@ -5,7 +5,9 @@ import { identities } from '@/lib/db/schema';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { confirmed, connect, cron, fund, getIdentity, postAuthed, registerDirect, registerMany } from './support';
+import { confirmed, connect, fund, registerDirect, registerMany } from '../support/chain';
+import { getIdentity, postAuthed } from '../support/http';
+import { cron } from './support';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*

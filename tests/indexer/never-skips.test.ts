@@ -8,7 +8,7 @@ import { INDEXER_FETCH_RETRY } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
-import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';
+import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
 
 /*
  * Hardening, an indexer that never moves past what it has not applied: a node
@@ -155,14 +155,9 @@ describe('a transaction that will never decode', () => {
     await allReach(connection, [signature], 'finalized');
 
     const now = new Date();
-    const summary = await runIndexer({
-      db: database.db,
-      connection,
-      programId: PROGRAM_ID,
-      maxTransactions: 100,
-      pageSize: 100,
-      now,
-    });
+    const indexOnce = () =>
+      runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const summary = await indexOnce();
     expect(summary).toMatchObject({
       processed: 1,
       indexed: 0,
@@ -182,14 +177,7 @@ describe('a transaction that will never decode', () => {
       },
     ]);
 
-    const again = await runIndexer({
-      db: database.db,
-      connection,
-      programId: PROGRAM_ID,
-      maxTransactions: 100,
-      pageSize: 100,
-      now,
-    });
+    const again = await indexOnce();
     expect(again).toMatchObject({ processed: 0, recordedSkips: [] });
     const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(indexerSkips);
     expect(count!.n).toBe(1);

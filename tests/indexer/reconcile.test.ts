@@ -14,7 +14,7 @@ import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { PROGRAM_ID, connect, fund, registerMany } from './support';
+import { PROGRAM_ID, connect, fund, registerMany } from '../support/chain';
 
 /*
  * Reconcile (DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a

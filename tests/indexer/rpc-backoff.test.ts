@@ -5,7 +5,7 @@ import { FIRST_BACKOFF_MS } from '@/lib/features/indexer/rpc-backoff';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
-import { PROGRAM_ID } from './support';
+import { PROGRAM_ID } from '../support/chain';
 
 /*
  * An RPC provider that rate-limits the indexer (HTTP 429 past a call's deadline) does not fail

@@ -8,7 +8,7 @@ import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from './support';
+import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
 
 /*
  * The indexer called directly (no HTTP), each describe with a localnet and a database of its

@@ -5,7 +5,8 @@ import { randomTag } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { sendCall, type LifecycleCall } from '../lifecycle/support';
 import { stackDatabase } from '../support/database';
-import { confirmed, connect, fund, getIdentity, postAuthed, registerDirect } from './support';
+import { confirmed, connect, fund, registerDirect } from '../support/chain';
+import { getIdentity, postAuthed } from '../support/http';
 
 /*
  * POST /v1/sync over HTTP for every lifecycle instruction: it answers as GET

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { NO_PROFILE } from '../support/identity';
-import { confirmed, connect, fund, getIdentity, postAuthed, registerDirect, sendInstructions } from './support';
+import { confirmed, connect, fund, registerDirect, sendInstructions } from '../support/chain';
+import { getIdentity, postAuthed } from '../support/http';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import bs58 from 'bs58';
 import { desc, eq, gt, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { randomTag, recordAddressOf } from '@/devstack/identities';
+import { insertIdentity, randomTag } from '@/devstack/identities';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
 import { moderate } from '@/lib/features/identity/moderation';
@@ -54,20 +52,10 @@ async function readToEnd(after: string | null, limit: number): Promise<FeedPage>
   }
 }
 
-const newKey = () => bs58.encode(randomBytes(32));
-
 /** A registration as the indexer mirrors it: the row and its event, in one transaction. */
-async function register(tag: string, owner = newKey()): Promise<void> {
+async function register(tag: string): Promise<void> {
   await database.db.transaction(async (tx) => {
-    await tx.insert(identities).values({
-      tag,
-      pda: recordAddressOf(tag),
-      owner,
-      wallet: owner,
-      createdAt: new Date(),
-      signature: randomBytes(32).toString('hex'),
-      slot: 1n,
-    });
+    await insertIdentity(tx, { tag });
     await recordIdentityChanges(tx, [tag], new Date());
   });
 }

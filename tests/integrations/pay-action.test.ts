@@ -178,51 +178,44 @@ describe('pay @tag, a Solana Action', () => {
     expect(body.links.actions[0].label).toBe('Send 0.1 SOL');
   });
 
-  const FAILURES: Record<
-    string,
-    { path: (tag: string) => string; body?: unknown; status: number; code: string; message: string }
-  > = {
+  interface Failure {
+    path: (tag: string) => string;
+    body?: unknown;
+    status: number;
+    code: string;
+    message: string;
+  }
+  /** A POST to `path` that the Action refuses with 400 `invalid_request` and `message`. */
+  const invalidPost = (path: (tag: string) => string, body: unknown, message: string): Failure => ({
+    path,
+    body,
+    status: 400,
+    code: 'invalid_request',
+    message,
+  });
+  const anyAccount = () => ({ account: Keypair.generate().publicKey.toBase58() });
+  const NOT_A_SOL_AMOUNT = '`amount`: must be a positive number of SOL with at most 9 decimal places';
+
+  const FAILURES: Record<string, Failure> = {
     'a tag nobody has (GET)': {
       path: () => 'zz_nobody_pays_here',
       status: 404,
       code: 'not_found',
       message: 'No identity with this tag.',
     },
-    'no amount': {
-      path: (t) => t,
-      body: { account: Keypair.generate().publicKey.toBase58() },
-      status: 400,
-      code: 'invalid_request',
-      message: '`amount`: is required',
-    },
-    'an amount of 0': {
-      path: (t) => `${t}?amount=0`,
-      body: { account: Keypair.generate().publicKey.toBase58() },
-      status: 400,
-      code: 'invalid_request',
-      message: '`amount`: must be a positive number of SOL with at most 9 decimal places',
-    },
-    'ten decimals of SOL': {
-      path: (t) => `${t}?amount=0.0000000001`,
-      body: { account: Keypair.generate().publicKey.toBase58() },
-      status: 400,
-      code: 'invalid_request',
-      message: '`amount`: must be a positive number of SOL with at most 9 decimal places',
-    },
-    'no account': {
-      path: (t) => `${t}?amount=1`,
-      body: {},
-      status: 400,
-      code: 'invalid_request',
-      message: '`account`: Invalid input: expected string, received undefined',
-    },
-    'an account that is no key': {
-      path: (t) => `${t}?amount=1`,
-      body: { account: 'not-a-key' },
-      status: 400,
-      code: 'invalid_request',
-      message: '`account`: must be a base58 Solana public key',
-    },
+    'no amount': invalidPost((t) => t, anyAccount(), '`amount`: is required'),
+    'an amount of 0': invalidPost((t) => `${t}?amount=0`, anyAccount(), NOT_A_SOL_AMOUNT),
+    'ten decimals of SOL': invalidPost((t) => `${t}?amount=0.0000000001`, anyAccount(), NOT_A_SOL_AMOUNT),
+    'no account': invalidPost(
+      (t) => `${t}?amount=1`,
+      {},
+      '`account`: Invalid input: expected string, received undefined',
+    ),
+    'an account that is no key': invalidPost(
+      (t) => `${t}?amount=1`,
+      { account: 'not-a-key' },
+      '`account`: must be a base58 Solana public key',
+    ),
     // refused, never trimmed and echoed: what the wallet shows must be what is paid
     ...Object.fromEntries(
       Object.entries({
@@ -234,13 +227,7 @@ describe('pay @tag, a Solana Action', () => {
         'a no-break space': '1%C2%A0',
       }).map(([name, amount]) => [
         `an amount with ${name}`,
-        {
-          path: (t: string) => `${t}?amount=${amount}`,
-          body: { account: Keypair.generate().publicKey.toBase58() },
-          status: 400,
-          code: 'invalid_request',
-          message: INVISIBLE_AMOUNT,
-        },
+        invalidPost((t) => `${t}?amount=${amount}`, anyAccount(), INVISIBLE_AMOUNT),
       ]),
     ),
   };

@@ -2,7 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { staleReferenceReason } from '@/lib/features/integrations/pay-reference';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { connect, fund } from '../indexer/support';
+import { connect, fund } from '../support/chain';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity } from './support';
 

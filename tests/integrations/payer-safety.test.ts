@@ -6,7 +6,7 @@ import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { recordAddressOf } from '@/devstack/identities';
+import { insertIdentity } from '@/devstack/identities';
 import { profileViewHtml } from '@/lib/web/server/profile-view';
 import { identities, indexerRuns } from '@/lib/db/schema';
 import { recordDeferrals } from '@/lib/features/indexer/deferrals';
@@ -20,10 +20,12 @@ import { reverseLookup } from '@/lib/features/integrations/reverse-lookup';
 import { payActionMetadata } from '@/lib/features/integrations/pay-action';
 import { admin } from '../support/admin-cli';
 import { ownDatabase, stackDatabase } from '../support/database';
-import { clientHeaders, readResponse } from '../support/http';
+import { clientHeaders, readResponse, postAuthed } from '../support/http';
+import { IDENTITY_FIELDS } from '../support/identity';
 import { signIn } from '../support/sign-in';
 import { sendCall } from '../lifecycle/support';
-import { PROGRAM_ID, confirmed, connect, fund, postAuthed, registerDirect, runCron } from '../indexer/support';
+import { PROGRAM_ID, confirmed, connect, fund, registerDirect } from '../support/chain';
+import { runCron } from '../indexer/support';
 
 const appUrl = inject('appUrl');
 const connection = connect(inject('rpcUrl'));
@@ -59,7 +61,7 @@ describe('look-alikes at registration', () => {
 
   it('a look-alike of a verified tag: 409 lookalike naming it; availability says so before anything is signed', async () => {
     const suffix = plainLetters();
-    await moderate(database.db, (await insertRow(`shop${suffix}`)).tag, 'verify');
+    await moderate(database.db, (await insertIdentity(database.db, { tag: `shop${suffix}` })).tag, 'verify');
     const res = await register(`5hop${suffix}`);
     expect([res.status, res.json]).toEqual([
       409,
@@ -86,7 +88,7 @@ describe('look-alikes at registration', () => {
 
   it('a look-alike of a merchant tag is refused the same way', async () => {
     const suffix = plainLetters();
-    await moderate(database.db, (await insertRow(`market${suffix}`)).tag, 'merchant');
+    await moderate(database.db, (await insertIdentity(database.db, { tag: `market${suffix}` })).tag, 'merchant');
     const res = await register(`rnarket${suffix}`);
     expect(res.status).toBe(409);
     expect(res.json.error).toMatchObject({ code: 'lookalike', tag: `@market${suffix}` });
@@ -94,7 +96,7 @@ describe('look-alikes at registration', () => {
 
   it('a look-alike of an unverified tag: 200, and availability warns, naming it', async () => {
     const suffix = plainLetters();
-    await insertRow(`bob${suffix}`);
+    await insertIdentity(database.db, { tag: `bob${suffix}` });
     const res = await register(`b0b${suffix}`);
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(['lastValidBlockHeight', 'pda', 'transaction']);
@@ -220,20 +222,7 @@ describe('signals and warnings after set_wallet', () => {
     expect(signals.ownerSince).toBe(registeredAt);
     expect(signals.warnings.map((w) => w.code)).toEqual(['wallet_changed_recently']);
     // The identity object keeps exactly SPEC 2.1's fields.
-    expect(Object.keys((await get(`/v1/identity/${tag}`)).json as object).sort()).toEqual(
-      [
-        'avatar',
-        'bio',
-        'createdAt',
-        'displayName',
-        'merchant',
-        'owner',
-        'preferredToken',
-        'tag',
-        'verified',
-        'wallet',
-      ].sort(),
-    );
+    expect(Object.keys((await get(`/v1/identity/${tag}`)).json as object).sort()).toEqual([...IDENTITY_FIELDS].sort());
 
     const html = await profileHtml(tag);
     expect(html).toContain('data-testid="payer-warnings"');
@@ -270,7 +259,7 @@ describe('signals and warnings after set_wallet', () => {
 
   it('signals of a missing, blocked or malformed tag: the identity’s answers', async () => {
     expect((await get(`/v1/identity/zz_${plainLetters()}/signals`)).json).toEqual(NOT_FOUND);
-    const blocked = await insertRow(`blk${plainLetters()}`, { status: 'blocked' });
+    const blocked = await insertIdentity(database.db, { tag: `blk${plainLetters()}`, status: 'blocked' });
     const res = await get(`/v1/identity/${blocked.tag}/signals`);
     expect([res.status, res.json]).toEqual([404, NOT_FOUND]);
     expect((await get('/v1/identity/a-b/signals')).status).toBe(400);
@@ -290,7 +279,12 @@ describe('reverse lookup: why a 404', () => {
 
   it('blocked: its only tag is blocked', async () => {
     const address = newAddress();
-    await insertRow(`rb${plainLetters()}`, { owner: address, wallet: address, status: 'blocked' });
+    await insertIdentity(database.db, {
+      tag: `rb${plainLetters()}`,
+      owner: address,
+      wallet: address,
+      status: 'blocked',
+    });
     const res = await reverse(address);
     expect([res.status, res.json]).toEqual([
       404,
@@ -301,7 +295,7 @@ describe('reverse lookup: why a 404', () => {
   it('primary_not_owned: the primary it chose was transferred away', async () => {
     const { token, keypair } = await signIn(appUrl);
     const owner = keypair.publicKey;
-    const row = await insertRow(`rp${plainLetters()}`, { owner, wallet: owner });
+    const row = await insertIdentity(database.db, { tag: `rp${plainLetters()}`, owner, wallet: owner });
     const chosen = await readResponse(
       await fetch(`${appUrl}/v1/primary`, {
         method: 'PUT',
@@ -368,7 +362,7 @@ describe('reverse lookup: why a 404', () => {
 
 describe('X-Indexed-Slot', () => {
   it('is on every public read, and rises after a sync', async () => {
-    const row = await insertRow(`xs${plainLetters()}`);
+    const row = await insertIdentity(database.db, { tag: `xs${plainLetters()}` });
     const reads: [string, () => Promise<{ status: number; headers: Headers }>][] = [
       ['identity', () => get(`/v1/identity/${row.tag}`)],
       ['identity 404', () => get(`/v1/identity/zz_${plainLetters()}`)],
@@ -408,24 +402,6 @@ describe('X-Indexed-Slot', () => {
 
 function newAddress(): string {
   return bs58.encode(randomBytes(32));
-}
-
-async function insertRow(tag: string, overrides: Partial<typeof identities.$inferInsert> = {}) {
-  const owner = overrides.owner ?? newAddress();
-  const [row] = await database.db
-    .insert(identities)
-    .values({
-      tag,
-      pda: recordAddressOf(tag),
-      owner,
-      wallet: owner,
-      createdAt: new Date(),
-      signature: randomBytes(32).toString('hex'),
-      slot: 1n,
-      ...overrides,
-    })
-    .returning();
-  return row!;
 }
 
 async function profileHtml(tag: string): Promise<string> {

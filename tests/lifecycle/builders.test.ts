@@ -19,19 +19,9 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { stackDatabase } from '../support/database';
-import { clientHeaders } from '../support/http';
+import { clientHeaders, getIdentity, postAuthed } from '../support/http';
 import { afterBudget } from '../support/compute-budget';
-import {
-  PROGRAM_ID,
-  confirmed,
-  connect,
-  fund,
-  getIdentity,
-  postAuthed,
-  registerDirect,
-  fundedParty,
-  type Party,
-} from '../indexer/support';
+import { PROGRAM_ID, confirmed, connect, fund, registerDirect, fundedParty, type Party } from '../support/chain';
 
 /*
  * The lifecycle builders of /v1 over HTTP against the built app: every builder's

@@ -11,7 +11,7 @@ import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-regist
 import { decodeTagRecord } from '@/packages/tag-registry/src/web3js';
 import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
-import { PROGRAM_ID, connect, fund } from '../indexer/support';
+import { PROGRAM_ID, connect, fund } from '../support/chain';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { prng, sendCall, type LifecycleCall } from './support';
@@ -55,6 +55,9 @@ describe('mirror equals chain under disorder (property test)', () => {
     const rand = prng(SEED);
     const connection = connect(localnet.url);
     const db = database.db;
+    /** What the cron route does: one run over everything the cluster holds. */
+    const cronRun = () =>
+      runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
     const model = new Map<string, ChainState | null>(TAGS.map((t) => [t, null]));
     /** Released tags at rest → their previous owner (the localnet's 30 days never pass in this test). */
     const resting = new Map<string, number>();
@@ -178,14 +181,7 @@ describe('mirror equals chain under disorder (property test)', () => {
       } else if (roll < 0.35) {
         seen.cronRuns += 1;
         await index('cron', async () => {
-          const summary = await runIndexer({
-            db,
-            connection,
-            programId: PROGRAM_ID,
-            maxTransactions: 10_000,
-            pageSize: 1000,
-            now: new Date(),
-          });
+          const summary = await cronRun();
           expect(summary).toMatchObject({ status: 'completed', deferred: [], more: false });
         });
       }
@@ -193,14 +189,7 @@ describe('mirror equals chain under disorder (property test)', () => {
 
     // Catch up: a cron run, then the syncs never made, in shuffled order.
     await index('cron', async () => {
-      await runIndexer({
-        db,
-        connection,
-        programId: PROGRAM_ID,
-        maxTransactions: 10_000,
-        pageSize: 1000,
-        now: new Date(),
-      });
+      await cronRun();
     });
     for (const entry of rand.shuffle(unsynced)) await sync(entry);
     await expectMirrorEqualsChain();

@@ -1,6 +1,6 @@
 import { Transaction, type Connection } from '@solana/web3.js';
 import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
-import { PROGRAM_ID } from '../indexer/support';
+import { PROGRAM_ID } from '../support/chain';
 
 export type { LifecycleCall } from '@/devstack/lifecycle-calls';
 

@@ -83,6 +83,16 @@ async function receipt(reference: string): Promise<Record<string, unknown>> {
   return res.json();
 }
 
+/**
+ * What a finding test starts from: a payee, a reference issued to it for `amount` SOL, and a
+ * payer funded on `connection`.
+ */
+async function paymentAsked(amount = '0.25', connection: Connection = shared) {
+  const { tag, wallet } = await payee();
+  const { reference } = await issued(tag, amount);
+  return { tag, wallet, reference, payer: await funded(connection) };
+}
+
 /** The finding pass, as the cron runs it (a limit wide enough for every reference this file issued). */
 const pass = (
   connection: Connection = shared,
@@ -181,9 +191,7 @@ describe('GET /v1/payments/{reference}', () => {
 
 describe('the finding pass', () => {
   it('finds a payment by its reference: the receipt names the payer, the signature, the slot and the time', async () => {
-    const { tag, wallet } = await payee();
-    const { reference } = await issued(tag, '0.25');
-    const payer = await funded(shared);
+    const { tag, wallet, reference, payer } = await paymentAsked();
     const signature = await pay(shared, payer, wallet, 250_000_000n, reference);
     await pass();
     const paid = await receipt(reference);
@@ -204,9 +212,7 @@ describe('the finding pass', () => {
   });
 
   it('a wrong amount is invalid, and says why', async () => {
-    const { tag, wallet } = await payee();
-    const { reference } = await issued(tag, '0.25');
-    const payer = await funded(shared);
+    const { wallet, reference, payer } = await paymentAsked();
     const signature = await pay(shared, payer, wallet, 200_000_000n, reference);
     await pass();
     expect(await receipt(reference)).toMatchObject({
@@ -218,9 +224,7 @@ describe('the finding pass', () => {
   });
 
   it('a payment to another wallet is invalid (wrong recipient)', async () => {
-    const { tag } = await payee();
-    const { reference } = await issued(tag, '0.25');
-    const payer = await funded(shared);
+    const { reference, payer } = await paymentAsked();
     await pay(shared, payer, Keypair.generate().publicKey, 250_000_000n, reference);
     await pass();
     expect(await receipt(reference)).toMatchObject({
@@ -230,9 +234,7 @@ describe('the finding pass', () => {
   });
 
   it('a reused reference changes nothing: the first payment decides', async () => {
-    const { tag, wallet } = await payee();
-    const { reference } = await issued(tag, '0.25');
-    const payer = await funded(shared);
+    const { wallet, reference, payer } = await paymentAsked();
     const first = await pay(shared, payer, wallet, 250_000_000n, reference);
     await pass();
     const settled = await receipt(reference);
@@ -254,9 +256,7 @@ describe('the finding pass', () => {
 
     it('is confirmed when found, then finalized by a later run', async () => {
       const connection = new Connection(slow.url, 'confirmed');
-      const { tag, wallet } = await payee();
-      const { reference } = await issued(tag, '0.5');
-      const payer = await funded(connection);
+      const { wallet, reference, payer } = await paymentAsked('0.5', connection);
       const signature = await pay(connection, payer, wallet, 500_000_000n, reference);
       const run = await pass(connection);
       expect(run.changed).toContain(reference);

@@ -12,19 +12,11 @@ import { isReservedTag } from '@/lib/core/tag';
 import { readComputeBudget, type ComputeBudget } from '@/lib/chain/compute-budget';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { randomTags } from '@/bench/program-cu-sample';
-import { afterBudget } from '../support/compute-budget';
+import { afterBudget, landSigned } from '../support/compute-budget';
 import { closeTestDb, seedIdentity } from '../integrations/support';
 import { newKeypair } from '../support/keypair';
-import {
-  PROGRAM_ID,
-  confirmed,
-  connect,
-  fund,
-  postAuthed,
-  web3Keypair,
-  fundedParty,
-  type Party,
-} from '../indexer/support';
+import { PROGRAM_ID, confirmed, connect, fund, web3Keypair, fundedParty, type Party } from '../support/chain';
+import { postAuthed } from '../support/http';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
@@ -45,15 +37,7 @@ function budgetOf(tx: Transaction): ComputeBudget {
 
 /** Signs (in the order given), sends, waits, and answers what LiteSVM charged. */
 async function land(tx: Transaction, ...signers: Keypair[]): Promise<number> {
-  for (const signer of signers) tx.partialSign(signer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  await confirmed(connection, signature);
-  const landed = await connection.getTransaction(signature, {
-    commitment: 'confirmed',
-    maxSupportedTransactionVersion: 0,
-  });
-  expect(landed?.meta?.err ?? null).toBeNull();
-  return landed!.meta!.computeUnitsConsumed!;
+  return (await landSigned(connection, tx, ...signers)).computeUnitsConsumed!;
 }
 
 /** Seeds the localnet as if every recent slot had a transaction writing `accounts` at this price. */

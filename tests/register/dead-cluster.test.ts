@@ -5,7 +5,8 @@ import { TEST_CRON_SECRET } from '@/devstack/app';
 import { freePort } from '@/devstack/ports';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { signIn } from '../support/sign-in';
-import { cron, postAuthed } from '../indexer/support';
+import { postAuthed } from '../support/http';
+import { cron } from '../indexer/support';
 
 /*
  * An app whose SOLANA_RPC_URL points at a closed port, and with CRON_SECRET set empty:

@@ -6,9 +6,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { moderate } from '@/lib/features/identity/moderation';
 import { stackDatabase } from '../support/database';
-import { clientHeaders, readResponse } from '../support/http';
+import { clientHeaders, readResponse, postAuthed } from '../support/http';
 import { signIn } from '../support/sign-in';
-import { postAuthed } from '../indexer/support';
 import { DISTINCT_CONTROLS, LOOKALIKE_VARIANTS } from '../identity/lookalike-variants';
 
 const appUrl = inject('appUrl');

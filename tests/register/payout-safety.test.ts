@@ -6,18 +6,9 @@ import { TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 import { findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { REST_SECONDS } from '@/lib/chain/record-states';
 import { sendCall } from '../lifecycle/support';
-import { clientHeaders } from '../support/http';
+import { clientHeaders, postAuthed } from '../support/http';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
-import {
-  confirmed,
-  connect,
-  fund,
-  fundedParty,
-  PROGRAM_ID,
-  postAuthed,
-  sendInstructions,
-  type Party,
-} from '../indexer/support';
+import { confirmed, connect, fund, fundedParty, PROGRAM_ID, sendInstructions, type Party } from '../support/chain';
 
 /*
  * The payout rules at the API (DESIGN "Payout rules"): a payout wallet SOL sent to would be

@@ -10,12 +10,13 @@ import { randomTag } from '@/devstack/identities';
 import { readComputeBudget } from '@/lib/chain/compute-budget';
 import { registerTagLimit } from '@/lib/chain/compute-units';
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { confirmed, connect, fund, postAuthed, PROGRAM_ID, web3Keypair } from '../indexer/support';
+import { connect, fund, PROGRAM_ID, web3Keypair } from '../support/chain';
+import { postAuthed } from '../support/http';
 import { loggedLine } from '../observability/support';
 import { captureLogs } from '../support/captured-logs';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
-import { afterBudget } from '../support/compute-budget';
+import { afterBudget, landSigned } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
 
 const connection = connect(inject('rpcUrl'));
@@ -57,13 +58,6 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
       err: { message: expect.stringContaining('Method not found') },
     });
 
-    tx.partialSign(owner);
-    const signature = await connection.sendRawTransaction(tx.serialize());
-    await confirmed(connection, signature);
-    const landed = await connection.getTransaction(signature, {
-      commitment: 'confirmed',
-      maxSupportedTransactionVersion: 0,
-    });
-    expect(landed?.meta?.err ?? null).toBeNull();
+    await landSigned(connection, tx, owner);
   });
 });

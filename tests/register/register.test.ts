@@ -3,12 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { PublicKey, SystemProgram, Transaction, ComputeBudgetProgram, TransactionInstruction } from '@solana/web3.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import {
-  encodeRegisterTagData,
-  registerTagInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
-import { clientHeaders } from '../support/http';
+import { encodeRegisterTagData, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { clientHeaders, getIdentity, postAuthed } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { afterBudget } from '../support/compute-budget';
 import { signIn } from '../support/sign-in';
@@ -17,13 +13,12 @@ import {
   confirmed,
   connect,
   fund,
-  getIdentity,
-  postAuthed,
+  ownRegistration,
   registerDirect,
-  runCron,
   sendInstructions,
   web3Keypair,
-} from '../indexer/support';
+} from '../support/chain';
+import { runCron } from '../indexer/support';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
@@ -270,13 +265,7 @@ describe('POST /v1/register', () => {
     const signature = await sendInstructions(
       connection,
       [
-        registerTagInstruction({
-          programId: PROGRAM_ID,
-          tag,
-          owner: poor.publicKey,
-          wallet: poor.publicKey,
-          feePayer: poor.publicKey,
-        }),
+        ownRegistration(poor, tag),
         SystemProgram.transfer({ fromPubkey: poor.publicKey, toPubkey: owner.publicKey, lamports: 50 * 1e9 }),
       ],
       [poor],
@@ -312,13 +301,7 @@ describe('POST /v1/register', () => {
         ComputeBudgetProgram.setComputeUnitLimit({ units: 200_000 }),
         ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
         new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from('hello') }),
-        registerTagInstruction({
-          programId: PROGRAM_ID,
-          tag,
-          owner: owner.publicKey,
-          wallet: owner.publicKey,
-          feePayer: owner.publicKey,
-        }),
+        ownRegistration(owner, tag),
       ],
       [owner],
     );

@@ -1,10 +1,13 @@
 import {
   ComputeBudgetInstruction,
   ComputeBudgetProgram,
+  type Connection,
+  type Keypair,
   type Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
 import { expect } from 'vitest';
+import { confirmed } from './chain';
 
 /**
  * A built transaction's own instructions: what follows its compute budget, after checking
@@ -19,4 +22,17 @@ export function afterBudget(tx: Transaction): TransactionInstruction[] {
     ),
   ).toEqual(['SetComputeUnitLimit', 'SetComputeUnitPrice']);
   return tx.instructions.slice(2);
+}
+
+/** Signs `tx` (in the order given), sends it, waits until it is confirmed, and answers its meta once it succeeded. */
+export async function landSigned(connection: Connection, tx: Transaction, ...signers: Keypair[]) {
+  for (const signer of signers) tx.partialSign(signer);
+  const signature = await connection.sendRawTransaction(tx.serialize());
+  await confirmed(connection, signature);
+  const landed = await connection.getTransaction(signature, {
+    commitment: 'confirmed',
+    maxSupportedTransactionVersion: 0,
+  });
+  expect(landed?.meta?.err ?? null).toBeNull();
+  return landed!.meta!;
 }

@@ -37,3 +37,18 @@ export async function postJson(
     await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }),
   );
 }
+
+export async function postAuthed(url: string, token: string | null, body: unknown, headers = clientHeaders()) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const answer = await readResponse(res);
+  // Callers read fields of the body directly.
+  return { ...answer, json: answer.json as any };
+}
+
+export function getIdentity(appUrl: string, tag: string): Promise<Response> {
+  return fetch(`${appUrl}/v1/identity/${tag}`, { cache: 'no-store' });
+}

@@ -1,4 +1,21 @@
 /**
+ * SPEC 2.1's fields of an identity, in the SPEC's order: exactly the keys an identity answer
+ * has. Stated here, not taken from lib/, for the reason NO_PROFILE gives.
+ */
+export const IDENTITY_FIELDS = [
+  'tag',
+  'owner',
+  'wallet',
+  'displayName',
+  'avatar',
+  'bio',
+  'preferredToken',
+  'verified',
+  'merchant',
+  'createdAt',
+] as const;
+
+/**
  * The SPEC 2.1 fields of an identity with no profile and no moderation flag: what a newly
  * registered tag shows beside its tag, owner, wallet and createdAt. Stated here, not taken
  * from lib/, so the tests check the code against the SPEC rather than against itself.

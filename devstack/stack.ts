@@ -19,15 +19,29 @@ export interface Stack {
 export async function startStack(appEnv: Record<string, string> = {}): Promise<Stack> {
   // Before anything starts: a missing build is the commonest reason a run cannot go on.
   requireProductionBuild();
-  const pg = await startPostgres();
-  const stops: (() => Promise<void>)[] = [() => pg.stop()];
+  // PostgreSQL and the localnet start side by side: neither needs the other, and each spends
+  // most of its start waiting on a child process.
+  const [pgStart, localnetStart] = await Promise.allSettled([
+    startPostgres().then(async (pg) => {
+      await migratePostgres(pg.url).catch(async (err) => {
+        await pg.stop();
+        throw err;
+      });
+      return pg;
+    }),
+    startLocalnetProcess(),
+  ]);
+  const stops: (() => Promise<void>)[] = [];
+  if (pgStart.status === 'fulfilled') stops.push(() => pgStart.value.stop());
+  if (localnetStart.status === 'fulfilled') stops.push(() => localnetStart.value.close());
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => console.error('stack teardown:', err));
   };
   try {
-    await migratePostgres(pg.url);
-    const localnet = await startLocalnetProcess();
-    stops.push(() => localnet.close());
+    if (pgStart.status === 'rejected') throw pgStart.reason;
+    if (localnetStart.status === 'rejected') throw localnetStart.reason;
+    const pg = pgStart.value;
+    const localnet = localnetStart.value;
     const app = await startApp({ DATABASE_URL: pg.url, SOLANA_RPC_URL: localnet.url, ...appEnv });
     stops.push(() => app.stop());
     return { appUrl: app.url, rpcUrl: localnet.url, databaseUrl: pg.url, stop };

@@ -4,6 +4,7 @@ import { recordIdentityChanges } from '@/lib/features/identity/identity-changes'
 import { ownDatabase } from '../support/database';
 import { clientHeaders, readResponse } from '../support/http';
 import { heldInProcessApp } from '../support/in-process';
+import { untilVisible } from '../support/until-visible';
 
 /*
  * The feed under the per-process bound on heavy bytes (lib/http/heavy-work.ts), through its
@@ -25,11 +26,10 @@ describe('GET /v1/events under the bound on heavy bytes', () => {
     const tags = [randomTag('shed_'), randomTag('shed_')];
     for (const tag of tags) await insertIdentity(database.db, { tag });
     await database.db.transaction((tx) => recordIdentityChanges(tx, tags, new Date()));
-    // The events are served once no older transaction is open anywhere in the cluster: wait for them.
-    for (const until = Date.now() + 10_000; Date.now() < until;) {
-      if ((await read(lifted)).text.includes(tags[0]!)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilVisible(
+      () => read(lifted),
+      (page) => page.text.includes(tags[0]!),
+    );
 
     const [first, second] = [await read(bounded), await read(bounded)];
     expect(first.status, first.text).toBe(200);

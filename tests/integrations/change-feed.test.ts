@@ -10,6 +10,7 @@ import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { appUrl, get, requireApp } from './support';
 import { localOwnerCheck } from '../support/owner-check';
+import { untilVisible } from '../support/until-visible';
 
 /*
  * GET /v1/events (DESIGN.md "For integrators"): a consumer that applies the feed holds
@@ -201,13 +202,10 @@ describe('GET /v1/events', () => {
     const start = (await readToEnd(null, 1000)).next;
     const tag = randomTag('feed_');
     await register(tag);
-    // An event is served once no older transaction is open anywhere in the cluster (another
-    // file's may be, for a moment): read until it shows, at most 10 s.
-    let mine: Awaited<ReturnType<typeof readToEnd>>['events'] = [];
-    for (const until = Date.now() + 10_000; mine.length === 0 && Date.now() < until;) {
-      mine = (await readToEnd(start, 10)).events.filter((e) => e.tag === `@${tag}`);
-      if (mine.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const mine = await untilVisible(
+      async () => (await readToEnd(start, 10)).events.filter((e) => e.tag === `@${tag}`),
+      (events) => events.length > 0,
+    );
     expect(mine).toHaveLength(1);
     expect(mine[0]!.type).toBe('upsert');
     // The same object, down to the order of its keys.

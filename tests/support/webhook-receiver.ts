@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { untilVisible } from './until-visible';
 
 /*
  * A webhook receiver as an integrator writes one: it verifies each delivery with the Standard
@@ -97,14 +98,7 @@ export class WebhookReceiver {
   }
 }
 
-/**
- * Runs delivery passes until `arrived` holds, for at most `withinMs`. An event goes out only once no
- * transaction older than it is still open anywhere in the cluster, so another test file's open
- * transaction can hold it back for a pass or two: what a test claims is that it arrives, not that
- * the first pass sends it.
- */
-export async function passUntil(pass: () => Promise<unknown>, arrived: () => boolean, withinMs = 20_000) {
-  const deadline = Date.now() + withinMs;
-  do await pass();
-  while (!arrived() && Date.now() < deadline);
+/** Runs delivery passes, one after another, until `arrived` holds, for at most 20 s (`untilVisible`). */
+export async function passUntil(pass: () => Promise<unknown>, arrived: () => boolean) {
+  await untilVisible(pass, arrived, { withinMs: 20_000, pauseMs: 0 });
 }

@@ -21,62 +21,66 @@ const FEATURES = [
   'indexer',
 ];
 
+/** A rule: a module whose path matches `from` imports none whose path matches `to`. */
+function forbid(name, comment, from, to) {
+  return { name, comment, severity: 'error', from: { path: from }, to: { path: to } };
+}
+
+/** A ring of lib/ imports only the `allowed` folders of lib/, and never app/ or components/. */
+function ringImportsOnly(name, comment, ring, allowed) {
+  const others = `lib/(?!${allowed.map((folder) => `${folder}/`).join('|')})`;
+  return forbid(name, comment, `^lib/${ring}/`, `^(${others}|app/|components/)`);
+}
+
 const featureRules = FEATURES.map((feature, i) => {
   const above = FEATURES.slice(i + 1);
-  return {
-    name: `feature-${feature}-imports-only-earlier-features`,
-    comment: `lib/features/${feature} may import only the features before it: ${FEATURES.slice(0, i).join(', ') || 'none'}`,
-    severity: 'error',
-    from: { path: `^lib/features/${feature}/` },
-    to: { path: above.length ? `^lib/features/(${above.join('|')})/` : '^$' },
-  };
-}).filter((rule) => rule.to.path !== '^$');
+  const before = FEATURES.slice(0, i).join(', ') || 'none';
+  return forbid(
+    `feature-${feature}-imports-only-earlier-features`,
+    `lib/features/${feature} may import only the features before it: ${before}`,
+    `^lib/features/${feature}/`,
+    `^lib/features/(${above.join('|')})/`,
+  );
+}).slice(0, -1); // the last feature may import every other
 
 module.exports = {
   forbidden: [
-    {
-      name: 'observability-is-a-leaf',
-      comment: 'lib/observability imports nothing of the service: every ring may log and count through it',
-      severity: 'error',
-      from: { path: '^lib/observability/' },
-      to: { path: '^(lib/(?!observability/)|app/|components/)' },
-    },
-    {
-      name: 'core-is-the-bottom-ring',
-      comment: 'lib/core holds pure rules and types: it imports no other ring of lib/',
-      severity: 'error',
-      from: { path: '^lib/core/' },
-      to: { path: '^(lib/(?!core/|observability/)|app/|components/)' },
-    },
-    {
-      name: 'db-imports-only-core',
-      comment: 'the mirror (lib/db) sits on lib/core only',
-      severity: 'error',
-      from: { path: '^lib/db/' },
-      to: { path: '^(lib/(?!core/|db/|observability/)|app/|components/)' },
-    },
-    {
-      name: 'chain-imports-only-core-and-db',
-      comment: 'the chain (lib/chain) sits on lib/core and may name the mirror (ChainAndMirror); never a feature',
-      severity: 'error',
-      from: { path: '^lib/chain/' },
-      to: { path: '^(lib/(?!core/|db/|chain/|observability/)|app/|components/)' },
-    },
-    {
-      name: 'features-import-no-http-or-web',
-      comment: 'features are called by the HTTP layer and the pages, never the reverse',
-      severity: 'error',
-      from: { path: '^lib/features/' },
-      to: { path: '^(lib/(http|web)/|app/|components/)' },
-    },
+    ringImportsOnly(
+      'observability-is-a-leaf',
+      'lib/observability imports nothing of the service: every ring may log and count through it',
+      'observability',
+      ['observability'],
+    ),
+    ringImportsOnly(
+      'core-is-the-bottom-ring',
+      'lib/core holds pure rules and types: it imports no other ring of lib/',
+      'core',
+      ['core', 'observability'],
+    ),
+    ringImportsOnly('db-imports-only-core', 'the mirror (lib/db) sits on lib/core only', 'db', [
+      'core',
+      'db',
+      'observability',
+    ]),
+    ringImportsOnly(
+      'chain-imports-only-core-and-db',
+      'the chain (lib/chain) sits on lib/core and may name the mirror (ChainAndMirror); never a feature',
+      'chain',
+      ['core', 'db', 'chain', 'observability'],
+    ),
+    forbid(
+      'features-import-no-http-or-web',
+      'features are called by the HTTP layer and the pages, never the reverse',
+      '^lib/features/',
+      '^(lib/(http|web)/|app/|components/)',
+    ),
     ...featureRules,
-    {
-      name: 'http-imports-no-web',
-      comment: 'lib/web (pages, server actions, the browser) builds on lib/http, not the reverse',
-      severity: 'error',
-      from: { path: '^lib/http/' },
-      to: { path: '^(lib/web/|app/|components/)' },
-    },
+    forbid(
+      'http-imports-no-web',
+      'lib/web (pages, server actions, the browser) builds on lib/http, not the reverse',
+      '^lib/http/',
+      '^(lib/web/|app/|components/)',
+    ),
     {
       name: 'every-module-in-a-ring',
       comment:
@@ -85,13 +89,12 @@ module.exports = {
       from: {},
       to: { path: '^lib/[^/]+\\.(ts|tsx|js|mjs|cjs)$' },
     },
-    {
-      name: 'lib-imports-no-routes',
-      comment: 'app/ holds the routes and components/ the React UI: lib/ imports neither',
-      severity: 'error',
-      from: { path: '^lib/' },
-      to: { path: '^(app|components)/' },
-    },
+    forbid(
+      'lib-imports-no-routes',
+      'app/ holds the routes and components/ the React UI: lib/ imports neither',
+      '^lib/',
+      '^(app|components)/',
+    ),
     {
       name: 'tools-import-no-lib',
       comment: 'the localnet, the program and the packages stand apart from the web app (program/tests may drive it)',

@@ -1,4 +1,5 @@
 import type { Connection, PublicKey } from '@solana/web3.js';
+import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
 
 /**
@@ -10,4 +11,13 @@ export interface ChainAndMirror {
   db: Db;
   connection: Connection;
   programId: PublicKey;
+}
+
+/**
+ * What a transaction builder is handed by its route or server action: the mirror, and the
+ * configuration it takes the cluster, the program and the compute price (`priorityFee`) from.
+ */
+export interface BuilderServices {
+  db: Db;
+  config: Pick<Config, 'solana' | 'priorityFee'>;
 }

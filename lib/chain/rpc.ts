@@ -1,8 +1,7 @@
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/kit';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { AppError } from '@/lib/core/errors';
-import { logger } from '@/lib/observability/logger';
+import { AppError, answerKnownFailure, type KnownFailure } from '@/lib/core/errors';
 import type { Config } from '@/lib/core/config';
 
 /** Where `solana-test-validator` and our localnet listen when SOLANA_RPC_URL is unset. */
@@ -192,6 +191,12 @@ export function rpcRateLimited(): AppError {
   });
 }
 
+/** What rpcCall recognises, in this order: the provider's 429s past the deadline, then any failure to reach the cluster. */
+const CLUSTER_FAILURES: readonly KnownFailure[] = [
+  { is: isRpcRateLimited, warning: 'RPC provider rate limiting', answer: rpcRateLimited },
+  { is: isClusterUnreachable, warning: 'cluster unreachable', answer: clusterUnavailable },
+];
+
 /**
  * Runs an RPC call; a provider rate limiting us past the deadline becomes AppError 503
  * `rpc_rate_limited`, a failure to reach the cluster 503 `service_unavailable`, both with
@@ -205,15 +210,7 @@ export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
     if (thrown instanceof AppError) throw thrown;
     // The error itself when it says what happened, else what the transport recorded of it.
     const err = isClusterUnreachable(thrown) ? thrown : (store.failure ?? thrown);
-    if (isRpcRateLimited(err)) {
-      logger.warn({ err }, 'RPC provider rate limiting');
-      throw rpcRateLimited();
-    }
-    if (isClusterUnreachable(err)) {
-      logger.warn({ err }, 'cluster unreachable');
-      throw clusterUnavailable();
-    }
-    throw thrown;
+    throw answerKnownFailure(err, CLUSTER_FAILURES) ?? thrown;
   }
 }
 

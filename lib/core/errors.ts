@@ -84,6 +84,32 @@ export function overloaded(): AppError {
   });
 }
 
+/** A failure that is no bug: how to recognise it, the warning to log, the AppError to answer. */
+export interface KnownFailure {
+  is: (err: unknown) => boolean;
+  warning: string;
+  answer: () => AppError;
+}
+
+/** The AppError of the first of `failures` that `err` is, its warning logged; null when it is none of them. */
+export function answerKnownFailure(err: unknown, failures: readonly KnownFailure[]): AppError | null {
+  const known = failures.find(({ is }) => is(err));
+  if (!known) return null;
+  logger.warn({ err }, known.warning);
+  return known.answer();
+}
+
+/** What toAppError recognises, in this order: a client's hang-up, load (not an outage), an outage. */
+const SERVICE_FAILURES: readonly KnownFailure[] = [
+  {
+    is: isClientHangUp,
+    warning: 'client hung up',
+    answer: () => new AppError('invalid_request', 'The request ended before it was complete.'),
+  },
+  { is: isPoolBusy, warning: 'load shedding: every database connection of the pool is busy', answer: overloaded },
+  { is: isDatabaseUnavailable, warning: 'database unavailable', answer: databaseUnavailable },
+];
+
 /**
  * Anything thrown → the AppError to answer: itself, a 400 for a client that hung up, a 503
  * `overloaded` for a pool whose connections are all busy (a warning: load, not an outage), a
@@ -91,18 +117,8 @@ export function overloaded(): AppError {
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (isClientHangUp(err)) {
-    logger.warn({ err }, 'client hung up');
-    return new AppError('invalid_request', 'The request ended before it was complete.');
-  }
-  if (isPoolBusy(err)) {
-    logger.warn({ err }, 'load shedding: every database connection of the pool is busy');
-    return overloaded();
-  }
-  if (isDatabaseUnavailable(err)) {
-    logger.warn({ err }, 'database unavailable');
-    return databaseUnavailable();
-  }
+  const known = answerKnownFailure(err, SERVICE_FAILURES);
+  if (known) return known;
   logger.error({ err }, 'unhandled error');
   return new AppError('internal_error', 'Something went wrong on our side.');
 }

@@ -22,8 +22,14 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  *   the embedded address, so 64:ff9b::8.8.8.8 is public and 64:ff9b::127.0.0.1 is not).
  */
 
-const NOT_PUBLIC_V4 = new BlockList();
-for (const [net, prefix] of [
+/** A BlockList of one family's subnets, each `[network, prefix length]`. */
+function blockListOf(family: 'ipv4' | 'ipv6', subnets: readonly (readonly [string, number])[]): BlockList {
+  const list = new BlockList();
+  for (const [net, prefix] of subnets) list.addSubnet(net, prefix, family);
+  return list;
+}
+
+const NOT_PUBLIC_V4 = blockListOf('ipv4', [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -39,23 +45,17 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) {
-  NOT_PUBLIC_V4.addSubnet(net, prefix, 'ipv4');
-}
+]);
 
-const GLOBAL_UNICAST_V6 = new BlockList();
-GLOBAL_UNICAST_V6.addSubnet('2000::', 3, 'ipv6');
+const GLOBAL_UNICAST_V6 = blockListOf('ipv6', [['2000::', 3]]);
 
-const NOT_PUBLIC_V6 = new BlockList();
-for (const [net, prefix] of [
+const NOT_PUBLIC_V6 = blockListOf('ipv6', [
   ['2001::', 23],
   ['2001:db8::', 32],
   ['2002::', 16],
   ['3fff::', 20],
   ['5f00::', 16],
-] as const) {
-  NOT_PUBLIC_V6.addSubnet(net, prefix, 'ipv6');
-}
+]);
 
 /** Whether an IP address is on the public internet (not private, loopback, link-local, reserved, tunnelled). */
 export function isPublicAddress(address: string): boolean {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import { TagPathParam } from '@/lib/features/identity/schemas';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
+import { parseWith } from './parse';
 
 /*
  * What several /v1 operations' docs share (lib/http/openapi.ts builds the document from them).
@@ -75,7 +76,7 @@ export const ANOTHER_KEYS_TAG = 'The tag belongs to another public key';
  * If-None-Match, the answer with its ETag, or 304; `cases` says what a malformed and an
  * unknown parameter mean.
  */
-export function conditionalReadDocs(
+function conditionalReadDocs(
   path: z.ZodObject,
   answer: string,
   schema: z.ZodType,
@@ -88,6 +89,19 @@ export function conditionalReadDocs(
       304: NOT_MODIFIED,
     },
     errors: cases,
+  };
+}
+
+/** A conditional read whose one path parameter `path` both documents and parses (400 when malformed). */
+export function conditionalPathRead<P extends z.ZodObject>(
+  path: P,
+  answer: string,
+  schema: z.ZodType,
+  cases: { 400: string; 404: string },
+) {
+  return {
+    ...conditionalReadDocs(path, answer, schema, cases),
+    params: (raw: Record<string, string>) => parseWith(path, raw),
   };
 }
 

@@ -75,14 +75,16 @@ function createTelemetry(): Telemetry {
   const meter: Meter = provider.getMeter('identity-tag-service');
   const pools = new Map<string, PoolState>();
   const indexerLag: Telemetry['indexerLag'] = { read: null };
+  const counter = (name: string, description: string) => meter.createCounter(name, { description });
+  const gauge = (name: string, description: string, unit?: string) =>
+    meter.createObservableGauge(name, { description, unit });
+  // Every duration is in seconds, with buckets of its own.
+  const durationSeconds = (name: string, description: string, buckets: number[]) =>
+    meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: buckets } });
 
   const poolGauges = {
-    waiting: meter.createObservableGauge('db.pool.waiting', {
-      description: 'Queries waiting for a pooled connection, now',
-    }),
-    connections: meter.createObservableGauge('db.pool.connections', {
-      description: 'Pooled connections, by state (idle, busy)',
-    }),
+    waiting: gauge('db.pool.waiting', 'Queries waiting for a pooled connection, now'),
+    connections: gauge('db.pool.connections', 'Pooled connections, by state (idle, busy)'),
   };
   meter.addBatchObservableCallback(
     (result) => {
@@ -96,16 +98,12 @@ function createTelemetry(): Telemetry {
   );
 
   const lagGauges = {
-    slots: meter.createObservableGauge('indexer.lag.slots', {
-      description: 'Finalized slots the mirror has not indexed yet',
-    }),
-    seconds: meter.createObservableGauge('indexer.lag.seconds', {
-      unit: 's',
-      description: 'Block time between the newest finalized slot and the last indexed one',
-    }),
-    deferred: meter.createObservableGauge('indexer.deferred', {
-      description: 'Transactions the indexer could not read yet (the cursor waits before the oldest)',
-    }),
+    slots: gauge('indexer.lag.slots', 'Finalized slots the mirror has not indexed yet'),
+    seconds: gauge('indexer.lag.seconds', 'Block time between the newest finalized slot and the last indexed one', 's'),
+    deferred: gauge(
+      'indexer.deferred',
+      'Transactions the indexer could not read yet (the cursor waits before the oldest)',
+    ),
   };
   meter.addBatchObservableCallback(
     async (result) => {
@@ -121,39 +119,33 @@ function createTelemetry(): Telemetry {
   return {
     provider,
     prometheus,
-    requests: meter.createCounter('http.server.requests', {
-      description: 'Requests answered, by route, method and status',
-    }),
-    requestDuration: meter.createHistogram('http.server.request.duration.seconds', {
-      unit: 's',
-      description: 'Time to answer a request (to the response headers), by route, method and status',
-      advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
-    }),
-    refusals: meter.createCounter('rate_limit.refusals', {
-      description: 'Requests refused with 429 by a rate limit, by route',
-    }),
-    poolWait: meter.createHistogram('db.pool.acquire.duration.seconds', {
-      unit: 's',
-      description: 'Time a query waited for a pooled connection, by pool',
-      advice: { explicitBucketBoundaries: POOL_WAIT_BUCKETS },
-    }),
-    poolFailures: meter.createCounter('db.pool.acquire.failures', {
-      description: 'Waits for a pooled connection that failed (deadline, connect error), by pool',
-    }),
+    requests: counter('http.server.requests', 'Requests answered, by route, method and status'),
+    requestDuration: durationSeconds(
+      'http.server.request.duration.seconds',
+      'Time to answer a request (to the response headers), by route, method and status',
+      LATENCY_BUCKETS,
+    ),
+    refusals: counter('rate_limit.refusals', 'Requests refused with 429 by a rate limit, by route'),
+    poolWait: durationSeconds(
+      'db.pool.acquire.duration.seconds',
+      'Time a query waited for a pooled connection, by pool',
+      POOL_WAIT_BUCKETS,
+    ),
+    poolFailures: counter(
+      'db.pool.acquire.failures',
+      'Waits for a pooled connection that failed (deadline, connect error), by pool',
+    ),
     pools,
     poolAttributes: new Map(),
-    indexerRuns: meter.createCounter('indexer.runs', {
-      description: 'Indexer runs, by outcome (completed, failed, skipped: another run held the lock)',
-    }),
-    indexerTransactions: meter.createCounter('indexer.transactions', {
-      description:
-        'Transactions the indexer handled, by result (processed: the cursor moved past it; deferred; recorded_skip)',
-    }),
-    indexerRunDuration: meter.createHistogram('indexer.run.duration.seconds', {
-      unit: 's',
-      description: 'Duration of an indexer run',
-      advice: { explicitBucketBoundaries: RUN_BUCKETS },
-    }),
+    indexerRuns: counter(
+      'indexer.runs',
+      'Indexer runs, by outcome (completed, failed, skipped: another run held the lock)',
+    ),
+    indexerTransactions: counter(
+      'indexer.transactions',
+      'Transactions the indexer handled, by result (processed: the cursor moved past it; deferred; recorded_skip)',
+    ),
+    indexerRunDuration: durationSeconds('indexer.run.duration.seconds', 'Duration of an indexer run', RUN_BUCKETS),
     indexerLag,
   };
 }

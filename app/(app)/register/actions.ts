@@ -2,7 +2,6 @@
 
 import { z } from 'zod';
 import { parseWith } from '@/lib/http/parse';
-import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/features/registry/build-register-transaction';
 import { RegisterRequest } from '@/lib/features/registry/schemas';
 import { withAction } from '@/lib/web/server/server-action';
@@ -16,16 +15,8 @@ export const buildRegistration = withAction(
     args: z.tuple([z.strictObject({ tag: z.string().max(64), wallet: z.string().max(64).optional() })]),
     rateLimit: 'register',
   },
-  async ([input], { caller, services: { db, config } }) => {
-    const { connection, programId } = getChain(config);
+  async ([input], { caller, services }) => {
     const request = parseWith(RegisterRequest, { tag: input.tag, ...(input.wallet ? { wallet: input.wallet } : {}) });
-    return buildRegisterTransaction({
-      db,
-      connection,
-      programId,
-      owner: caller,
-      request,
-      priorityFee: config.priorityFee,
-    });
+    return buildRegisterTransaction(services, { owner: caller, request });
   },
 );

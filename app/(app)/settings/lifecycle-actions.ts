@@ -1,7 +1,6 @@
 'use server';
 
 import { z } from 'zod';
-import { getChain } from '@/lib/chain/rpc';
 import { TagPath } from '@/lib/core/tag';
 import { buildLifecycleTransaction } from '@/lib/features/lifecycle/build-lifecycle-transaction';
 import { LifecycleCall } from '@/lib/features/lifecycle/schemas';
@@ -14,16 +13,5 @@ import { withAction } from '@/lib/web/server/server-action';
  */
 export const buildLifecycle = withAction(
   { args: z.tuple([TagPath, LifecycleCall]), rateLimit: 'register' },
-  async ([tag, call], { caller, services: { db, config } }) => {
-    const { connection, programId } = getChain(config);
-    return buildLifecycleTransaction({
-      db,
-      connection,
-      programId,
-      caller,
-      tag,
-      operation: call,
-      priorityFee: config.priorityFee,
-    });
-  },
+  async ([tag, call], { caller, services }) => buildLifecycleTransaction(services, { caller, tag, operation: call }),
 );

@@ -1,7 +1,6 @@
 // POST /v1/register — tag → the UNSIGNED register_tag transaction to sign and submit (SPEC 4.5)
 import { BRIEFLY_UNREACHABLE, ok } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
-import { getChain } from '@/lib/chain/rpc';
 import { buildRegisterTransaction } from '@/lib/features/registry/build-register-transaction';
 import { RegisterRequest, RegisterResponse } from '@/lib/features/registry/schemas';
 
@@ -24,16 +23,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/reg
       409: 'Tag taken, reserved or blocked (`conflict`), a look-alike of a verified or merchant tag (`lookalike`, naming it in `tag`), or released and resting (`quarantined`, with `until`; its previous owner may register it)',
       503: BRIEFLY_UNREACHABLE,
     },
-    handler: async (_req, { body: request, caller, services: { db, config } }) => {
-      const { connection, programId } = getChain(config);
-      return buildRegisterTransaction({
-        db,
-        connection,
-        programId,
-        owner: caller,
-        request,
-        priorityFee: config.priorityFee,
-      });
-    },
+    handler: async (_req, { body: request, caller, services }) =>
+      buildRegisterTransaction(services, { owner: caller, request }),
   }),
 });

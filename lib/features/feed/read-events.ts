@@ -1,7 +1,7 @@
 import { and, asc, desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
-import { identityEvents } from '@/lib/db/schema';
+import { identityEvents, paymentEvents } from '@/lib/db/schema';
 import { Identity } from '@/lib/features/identity/schemas';
 import { displayTag } from '@/lib/core/tag';
 
@@ -21,6 +21,32 @@ export const DEFAULT_FEED_LIMIT = 100;
 export interface FeedPosition {
   xid: string;
   id: number;
+}
+
+/** The tables read in feed order: each row has its transaction's `xid` and an `id` from the feed's sequence. */
+export type FeedOrderedTable = typeof identityEvents | typeof paymentEvents;
+
+/** SQL: the rows of `table` after `from` that may be served now, being older than every transaction in flight. */
+export function servableAfter(table: FeedOrderedTable, from: FeedPosition) {
+  return and(sql`(${table.xid}, ${table.id}) > (${from.xid}::xid8, ${from.id}::bigint)`, servableNow(table));
+}
+
+function servableNow(table: FeedOrderedTable) {
+  return sql`${table.xid} < pg_snapshot_xmin(pg_current_snapshot())`;
+}
+
+/**
+ * The position of the newest row of `table` a reader can see now, or null when it has none: a
+ * reader starting there gets every row committed later, a late commit included (its xid sorts after).
+ */
+export async function newestServable(db: Db, table: FeedOrderedTable): Promise<FeedPosition | null> {
+  const [row] = await db
+    .select({ xid: table.xid, id: table.id })
+    .from(table)
+    .where(servableNow(table))
+    .orderBy(desc(table.xid), desc(table.id))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Where a reader with no cursor starts: before every event. */
@@ -118,12 +144,7 @@ export function feedPageQuery(db: Db, from: FeedPosition, limit: number, maxByte
         ),
     })
     .from(identityEvents)
-    .where(
-      and(
-        sql`(${identityEvents.xid}, ${identityEvents.id}) > (${from.xid}::xid8, ${from.id}::bigint)`,
-        sql`${identityEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`,
-      ),
-    )
+    .where(servableAfter(identityEvents, from))
     .orderBy(asc(identityEvents.xid), asc(identityEvents.id))
     .limit(limit)
     .as('candidates');
@@ -196,16 +217,7 @@ export async function readPlacedEvents(
   }));
 }
 
-/**
- * The position of the newest event a reader can see now: a reader starting there gets every
- * event committed later, a late commit included (its xid sorts after, as above).
- */
+/** The position of the newest event a reader can see now (`newestServable`), or the feed's start. */
 export async function feedHead(db: Db): Promise<FeedPosition> {
-  const [row] = await db
-    .select({ xid: identityEvents.xid, id: identityEvents.id })
-    .from(identityEvents)
-    .where(sql`${identityEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`)
-    .orderBy(desc(identityEvents.xid), desc(identityEvents.id))
-    .limit(1);
-  return row ? { xid: row.xid, id: row.id } : { xid: '0', id: 0 };
+  return (await newestServable(db, identityEvents)) ?? { xid: '0', id: 0 };
 }

@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { SelectedFieldsFlat } from 'drizzle-orm/pg-core';
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { indexedSlotColumn } from '@/lib/db/indexed-slot';
@@ -38,27 +39,38 @@ export function activeIdentitySql(alias?: string): string {
  * running could answer 404 for a tag /v1/sync has just inserted).
  */
 
+/**
+ * A batched, prepared read of active identities by canonical tag (SPEC 3.1), with the slot the
+ * mirror reflected in the same statement: `fields` is what is read of a row (`tag` among them),
+ * `R` its type. A tag missing or blocked reads as null; tags asked together share one statement
+ * and one row each. Read from the one-row slot CTE, so a batch where no tag is found still
+ * answers the slot (X-Indexed-Slot).
+ */
+export function activeTagsAtSlot<R extends { tag: string }>(statement: string, fields: SelectedFieldsFlat) {
+  return perHandle((db: Db) => {
+    const slot = db
+      .$with('indexed')
+      .as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
+    const query = db
+      .with(slot)
+      .select({ row: fields, indexedSlot: slot.indexedSlot })
+      .from(slot)
+      .leftJoin(identities, and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
+      .prepare(statement);
+    return createBatcher(async (tags: string[]): Promise<ReadAtSlot<R>[]> => {
+      // The left join reads a tag not found as a null `row` (its first column is null).
+      const rows = (await query.execute({ tags: [...new Set(tags)] })) as unknown as ReadAtSlot<R>[];
+      const indexedSlot = rows[0]!.indexedSlot;
+      const byTag = new Map(rows.flatMap(({ row }) => (row ? [[row.tag, row] as const] : [])));
+      return tags.map((tag) => ({ row: byTag.get(tag) ?? null, indexedSlot }));
+    });
+  });
+}
+
 // Batched: GET /v1/identity/{tag} over 500 tags went from 64% to 73% of the trivial route with
 // it, measured side by side; against the same build without it, 1.33× (without it: 61%, 75%,
 // 75% of the batched throughput in three runs; bench/results/2026-11-26.md).
-const findActiveTags = perHandle((db: Db) => {
-  // From the one-row slot read, so a batch where no tag is found still answers the slot (X-Indexed-Slot).
-  const slot = db
-    .$with('indexed')
-    .as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
-  const query = db
-    .with(slot)
-    .select({ row: identities, indexedSlot: slot.indexedSlot })
-    .from(slot)
-    .leftJoin(identities, and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
-    .prepare('identity_find_active_tags_at_slot');
-  return createBatcher(async (tags: string[]) => {
-    const rows = await query.execute({ tags: [...new Set(tags)] });
-    const indexedSlot = rows[0]!.indexedSlot;
-    const byTag = new Map(rows.flatMap(({ row }) => (row ? [[row.tag, row] as const] : [])));
-    return tags.map((tag) => ({ row: byTag.get(tag) ?? null, indexedSlot }));
-  });
-});
+const findActiveTags = activeTagsAtSlot<IdentityRow>('identity_find_active_tags_at_slot', getTableColumns(identities));
 
 /** A row as read, and the slot the mirror reflected in the same snapshot (lib/db/indexed-slot.ts). */
 export interface ReadAtSlot<T> {

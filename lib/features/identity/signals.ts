@@ -1,14 +1,13 @@
-import { and, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
-import { createBatcher, perHandle } from '@/lib/db/batch';
-import { identities } from '@/lib/db/schema';
-import { indexedSlotColumn, indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { identities, type IdentityRow } from '@/lib/db/schema';
+import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { parseTagParam, tagNotFound, type AtSlot } from './get-identity';
 import { MAX_LOOKALIKES } from './lookalikes';
 import { payerWarnings, PAYER_WARNING_CODES } from './payer-warnings';
 import { displayTag } from '@/lib/core/tag';
-import { activeIdentitySql, isActiveIdentity } from './active';
+import { activeIdentitySql, activeTagsAtSlot } from './active';
 
 /*
  * GET /v1/identity/{tag}/signals (docs/integrators.md, "Signals for payers"): what a payment app weighs
@@ -52,35 +51,23 @@ export type Signals = z.infer<typeof Signals>;
 // Batched (lib/db/batch.ts): GET /v1/identity/{tag}/signals over 500 tags serves 1.23× what it
 // does without (without it: 83%, 81%, 74% of the batched throughput in three side-by-side runs,
 // bench/results/2026-11-26.md).
-const findSignals = perHandle((db: Db) => {
-  const slot = db
-    .$with('indexed')
-    .as(db.select({ indexedSlot: indexedSlotColumn().as('indexed_slot') }).from(sql`(SELECT 1) AS one`));
-  const query = db
-    .with(slot)
-    .select({
-      tag: identities.tag,
-      createdAt: identities.createdAt,
-      ownerSince: identities.ownerSince,
-      walletSince: identities.walletSince,
-      wallet: identities.wallet,
-      verified: identities.verified,
-      merchant: identities.merchant,
-      lookalikes: sql<
-        string[]
-      >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`,
-      indexedSlot: slot.indexedSlot,
-    })
-    .from(slot)
-    .leftJoin(identities, and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
-    .prepare('identity_signals_at_slot');
-  return createBatcher(async (tags: string[]) => {
-    const rows = await query.execute({ tags: [...new Set(tags)] });
-    const indexedSlot = rows[0]!.indexedSlot;
-    const byTag = new Map(rows.flatMap((row) => (row.tag ? [[row.tag, row] as const] : [])));
-    return tags.map((tag) => ({ row: byTag.get(tag) ?? null, indexedSlot }));
-  });
+const findSignals = activeTagsAtSlot<SignalRow>('identity_signals_at_slot', {
+  tag: identities.tag,
+  createdAt: identities.createdAt,
+  ownerSince: identities.ownerSince,
+  walletSince: identities.walletSince,
+  wallet: identities.wallet,
+  verified: identities.verified,
+  merchant: identities.merchant,
+  lookalikes: sql<
+    string[]
+  >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`,
 });
+
+type SignalRow = Pick<
+  IdentityRow,
+  'tag' | 'createdAt' | 'ownerSince' | 'walletSince' | 'wallet' | 'verified' | 'merchant'
+> & { lookalikes: string[] };
 
 export interface SignalsOptions {
   now: Date;
@@ -92,17 +79,17 @@ export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string };
 /** The facts of an active canonical tag (null when missing or blocked), and the slot they reflect. */
 export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<SignalFacts | null>> {
   const { row, indexedSlot } = await findSignals(db)(tag);
-  if (!row || !row.createdAt) return { value: null, indexedSlot };
+  if (!row) return { value: null, indexedSlot };
   const registeredAt = row.createdAt.toISOString();
   const facts = {
-    tag: displayTag(row.tag!),
+    tag: displayTag(row.tag),
     registeredAt,
     ownerSince: row.ownerSince?.toISOString() ?? registeredAt,
     walletSince: row.walletSince?.toISOString() ?? registeredAt,
-    verified: row.verified!,
-    merchant: row.merchant!,
-    lookalikes: row.lookalikes!.map(displayTag),
-    wallet: row.wallet!,
+    verified: row.verified,
+    merchant: row.merchant,
+    lookalikes: row.lookalikes.map(displayTag),
+    wallet: row.wallet,
   };
   return { value: facts, indexedSlot };
 }

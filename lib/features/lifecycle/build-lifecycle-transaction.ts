@@ -1,9 +1,8 @@
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
+import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/core/errors';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
-import { rpcCall } from '@/lib/chain/rpc';
-import type { PriorityFeePolicy } from '@/lib/core/config';
+import { getChain, rpcCall } from '@/lib/chain/rpc';
 import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { findIdentityRow } from '@/lib/features/identity/queries';
 import { isReservedTag } from '@/lib/core/tag';
@@ -30,7 +29,7 @@ export type LifecycleOperation =
   | { kind: 'accept_transfer' }
   | { kind: 'release_tag'; receiver?: string };
 
-export interface BuildLifecycleInput extends ChainAndMirror {
+export interface BuildLifecycleInput {
   /** The authenticated caller (the session token's `sub`): the signer, never read from the body. */
   caller: string;
   /** Canonical tag, parsed from the path. */
@@ -38,8 +37,6 @@ export interface BuildLifecycleInput extends ChainAndMirror {
   operation: LifecycleOperation;
   /** Sponsor paying the fee; defaults to the caller. */
   feePayer?: string;
-  /** How the compute units are priced (config `priorityFee`). */
-  priorityFee: PriorityFeePolicy;
 }
 
 export const NO_OFFER_MESSAGE = 'No transfer offer stands for this tag.';
@@ -60,16 +57,11 @@ export const NOT_PENDING_OWNER_MESSAGE = 'This tag is not offered to this public
  * judged on the record as the cluster holds it at `confirmed`, so a stale mirror cannot
  * grant or refuse; 503 when the cluster cannot be reached.
  */
-export async function buildLifecycleTransaction({
-  db,
-  connection,
-  programId,
-  caller,
-  tag,
-  operation,
-  feePayer,
-  priorityFee,
-}: BuildLifecycleInput): Promise<LifecycleTransaction> {
+export async function buildLifecycleTransaction(
+  { db, config }: BuilderServices,
+  { caller, tag, operation, feePayer }: BuildLifecycleInput,
+): Promise<LifecycleTransaction> {
+  const { connection, programId } = getChain(config);
   const [pda] = findTagRecordAddress(tag, programId);
   if (operation.kind === 'release_tag' && operation.receiver === pda.toBase58()) {
     throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
@@ -84,7 +76,7 @@ export async function buildLifecycleTransaction({
     findIdentityRow(db, tag),
     readTagRecord(connection, programId, pda),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(connection, [...writable, payer], priorityFee),
+    recentPriorityFee(connection, [...writable, payer], config.priorityFee),
   ]);
   if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(new PublicKey(operation.wallet), unsafe);
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();

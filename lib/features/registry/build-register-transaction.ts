@@ -1,9 +1,8 @@
 import { PublicKey } from '@solana/web3.js';
-import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
+import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
-import type { PriorityFeePolicy } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
-import { rpcCall } from '@/lib/chain/rpc';
+import { getChain, rpcCall } from '@/lib/chain/rpc';
 import { describeLookalike, protectedLookalike } from '@/lib/features/identity/lookalikes';
 import { displayTag, INVALID_TAG_MESSAGE } from '@/lib/core/tag';
 import { normalizeTag } from '@/lib/core/tag';
@@ -16,13 +15,11 @@ import type { RegisterRequest, RegisterResponse } from './schemas';
 
 export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';
 
-export interface BuildRegisterTransactionInput extends ChainAndMirror {
+export interface BuildRegisterTransactionInput {
   /** The authenticated caller (the session token's `sub`): always the owner, never the body. */
   owner: string;
   /** The body, parsed by the route with RegisterRequest. */
   request: RegisterRequest;
-  /** How the compute units are priced (config `priorityFee`). */
-  priorityFee: PriorityFeePolicy;
 }
 
 /**
@@ -36,14 +33,10 @@ export interface BuildRegisterTransactionInput extends ChainAndMirror {
  * verified or merchant tag, named in the envelope's `tag`), or 409 `quarantined` (released and
  * resting, `until` in the envelope; the previous owner may register it); 503 cluster unreachable.
  */
-export async function buildRegisterTransaction({
-  db,
-  connection,
-  programId,
-  owner,
-  request,
-  priorityFee,
-}: BuildRegisterTransactionInput): Promise<RegisterResponse> {
+export async function buildRegisterTransaction(
+  { db, config }: BuilderServices,
+  { owner, request }: BuildRegisterTransactionInput,
+): Promise<RegisterResponse> {
   if (request.tag.trimStart().startsWith('@')) {
     throw new AppError('invalid_tag', 'Send the tag without a leading `@`.');
   }
@@ -52,6 +45,7 @@ export async function buildRegisterTransaction({
   const ownerKey = new PublicKey(owner);
   const wallet = request.wallet ? new PublicKey(request.wallet) : ownerKey;
   const feePayer = request.feePayer ? new PublicKey(request.feePayer) : ownerKey;
+  const { connection, programId } = getChain(config);
 
   const [pda, bump] = findTagRecordAddress(tag, programId);
 
@@ -60,7 +54,7 @@ export async function buildRegisterTransaction({
     unsafePayoutReason(connection, wallet),
     checkTag(db, connection, programId, tag, owner),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(connection, [pda, feePayer], priorityFee),
+    recentPriorityFee(connection, [pda, feePayer], config.priorityFee),
   ]);
   if (unsafe) throw unsafePayout(wallet, unsafe);
   if (check.reason === 'lookalike') throw lookalikeRefused(tag, check.lookalikes);

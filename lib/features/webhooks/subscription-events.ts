@@ -1,9 +1,16 @@
 import 'server-only';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { paymentEvents, type WebhookSubscriptionRow } from '@/lib/db/schema';
 import { displayTag } from '@/lib/core/tag';
-import { FEED_PAGE_MAX_BYTES, feedHead, readPlacedEvents, type FeedPosition } from '@/lib/features/feed/read-events';
+import {
+  FEED_PAGE_MAX_BYTES,
+  feedHead,
+  newestServable,
+  readPlacedEvents,
+  servableAfter,
+  type FeedPosition,
+} from '@/lib/features/feed/read-events';
 import type { PaymentReceipt } from '@/lib/features/payments/schemas';
 import type { WebhookEventType } from './event-types';
 import type { PaymentReceivedEvent } from './schemas';
@@ -37,13 +44,7 @@ async function readPaymentEvents(db: Db, owner: string, after: FeedPosition, lim
   const rows = await db
     .select()
     .from(paymentEvents)
-    .where(
-      and(
-        eq(paymentEvents.owner, owner),
-        sql`(${paymentEvents.xid}, ${paymentEvents.id}) > (${after.xid}::xid8, ${after.id}::bigint)`,
-        sql`${paymentEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`,
-      ),
-    )
+    .where(and(eq(paymentEvents.owner, owner), servableAfter(paymentEvents, after)))
     .orderBy(asc(paymentEvents.xid), asc(paymentEvents.id))
     .limit(limit);
   return rows.map((row): SubscriptionEvent => ({
@@ -119,11 +120,6 @@ export function hasEventAfterCursor(w: string) {
 export async function webhookHead(db: Db): Promise<FeedPosition> {
   // One after the other: `db` may be a transaction's single connection.
   const feed = await feedHead(db);
-  const [payment] = await db
-    .select({ xid: paymentEvents.xid, id: paymentEvents.id })
-    .from(paymentEvents)
-    .where(sql`${paymentEvents.xid} < pg_snapshot_xmin(pg_current_snapshot())`)
-    .orderBy(desc(paymentEvents.xid), desc(paymentEvents.id))
-    .limit(1);
+  const payment = await newestServable(db, paymentEvents);
   return payment && compare(payment, feed) > 0 ? payment : feed;
 }

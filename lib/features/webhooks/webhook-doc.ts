@@ -25,34 +25,47 @@ const ANSWERS: ZodOpenApiOperationObject['responses'] = {
   },
 };
 
-/** What a subscription's target receives, as OpenAPI 3.1 documents a webhook (`webhooks.identityChange.post`). */
-export const IDENTITY_CHANGE_WEBHOOK: ZodOpenApiOperationObject = {
-  operationId: 'identityChange',
-  tags: ['webhooks'],
-  summary: 'One change of the feed, POSTed to a subscription’s URL (event type `identity.changed`)',
-  description:
-    'The body is the event exactly as GET /v1/events shows it. Verify the signature with a Standard Webhooks library and ' +
-    'the subscription’s secret, refuse a timestamp more than 5 minutes off, and deduplicate by `webhook-id`: delivery is at ' +
-    'least once, in feed order. Answer 2xx within the timeout (10 s by default); anything else, a redirect included, is retried.',
-  security: [],
-  requestParams: { header: SIGNED_HEADERS },
-  requestBody: { required: true, content: { 'application/json': { schema: IdentityEvent } } },
-  responses: ANSWERS,
-};
+/** A webhook as OpenAPI 3.1 documents one: what it says of itself, then its body, signed and answered as every webhook. */
+function signedWebhook(
+  docs: { operationId: string; summary: string; description: string },
+  event: z.ZodType,
+): ZodOpenApiOperationObject {
+  return {
+    operationId: docs.operationId,
+    tags: ['webhooks'],
+    summary: docs.summary,
+    description: docs.description,
+    security: [],
+    requestParams: { header: SIGNED_HEADERS },
+    requestBody: { required: true, content: { 'application/json': { schema: event } } },
+    responses: ANSWERS,
+  };
+}
+
+/** What a subscription's target receives (`webhooks.identityChange.post`). */
+export const IDENTITY_CHANGE_WEBHOOK = signedWebhook(
+  {
+    operationId: 'identityChange',
+    summary: 'One change of the feed, POSTed to a subscription’s URL (event type `identity.changed`)',
+    description:
+      'The body is the event exactly as GET /v1/events shows it. Verify the signature with a Standard Webhooks library and ' +
+      'the subscription’s secret, refuse a timestamp more than 5 minutes off, and deduplicate by `webhook-id`: delivery is at ' +
+      'least once, in feed order. Answer 2xx within the timeout (10 s by default); anything else, a redirect included, is retried.',
+  },
+  IdentityEvent,
+);
 
 /** `webhooks.paymentReceived.post`: a payment to one of the subscription owner's tags. */
-export const PAYMENT_RECEIVED_WEBHOOK: ZodOpenApiOperationObject = {
-  operationId: 'paymentReceived',
-  tags: ['webhooks'],
-  summary: 'A payment to one of the owner’s tags, POSTed to a subscription that chose `payment.received`',
-  description:
-    'Sent when the receipt of a reference issued for one of the subscription owner’s tags becomes `confirmed`, and again ' +
-    'when it becomes `finalized` (one event, at `finalized`, when the payment is first found already final). The owner ' +
-    'is the tag’s owner when the reference was issued: the one whose payout wallet is paid. Signed, retried and replayed ' +
-    'exactly as `identityChange`, in one order with it; verify the same way and deduplicate by `webhook-id`. An `invalid` ' +
-    'receipt sends nothing: GET /v1/payments/{reference} says why.',
-  security: [],
-  requestParams: { header: SIGNED_HEADERS },
-  requestBody: { required: true, content: { 'application/json': { schema: PaymentReceivedEvent } } },
-  responses: ANSWERS,
-};
+export const PAYMENT_RECEIVED_WEBHOOK = signedWebhook(
+  {
+    operationId: 'paymentReceived',
+    summary: 'A payment to one of the owner’s tags, POSTed to a subscription that chose `payment.received`',
+    description:
+      'Sent when the receipt of a reference issued for one of the subscription owner’s tags becomes `confirmed`, and again ' +
+      'when it becomes `finalized` (one event, at `finalized`, when the payment is first found already final). The owner ' +
+      'is the tag’s owner when the reference was issued: the one whose payout wallet is paid. Signed, retried and replayed ' +
+      'exactly as `identityChange`, in one order with it; verify the same way and deduplicate by `webhook-id`. An `invalid` ' +
+      'receipt sends nothing: GET /v1/payments/{reference} says why.',
+  },
+  PaymentReceivedEvent,
+);

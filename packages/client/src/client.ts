@@ -1,12 +1,21 @@
 import { Connection } from '@solana/web3.js';
 import { FeedFollower, type Replica } from './feed';
 import { bearer, createTagApi, unwrap, type TagApi } from './http';
-import type { components } from './schema';
+import type { components, paths } from './schema';
 import { signIn, type Session } from './sign-in';
 import type { TagSigner } from './signer';
 import { signSendAndSync, type Landed, type SendOptions } from './transactions';
 
 type Schemas = components['schemas'];
+type LifecyclePath =
+  | '/v1/identity/{tag}/wallet'
+  | '/v1/identity/{tag}/transfer'
+  | '/v1/identity/{tag}/transfer/cancel'
+  | '/v1/identity/{tag}/transfer/accept'
+  | '/v1/identity/{tag}/release';
+type LifecycleBody<P extends LifecyclePath> = NonNullable<
+  paths[P]['post']['requestBody']
+>['content']['application/json'];
 export type ProfilePatch = Schemas['ProfilePatch'];
 
 export interface TagClientOptions {
@@ -49,6 +58,17 @@ export function createTagClient(options: TagClientOptions) {
     send?: SendOptions,
   ): Promise<Landed> => signSendAndSync(api, connection, signer(), built, send);
   const tagPath = (tag: string) => ({ params: { path: { tag } } });
+  /** One lifecycle builder of the tag: build with its body, then sign, send and sync. */
+  const lifecycle = async <P extends LifecyclePath>(
+    path: P,
+    tag: string,
+    body: LifecycleBody<P>,
+    send?: SendOptions,
+  ) => {
+    // The body is typed by the path above; openapi-fetch cannot relate the two for a generic path.
+    const init = { ...tagPath(tag), body, ...(await auth()) } as never;
+    return land(unwrap(await api.POST(path, init)) as Schemas['LifecycleTransaction'], send);
+  };
 
   return {
     api,
@@ -76,60 +96,15 @@ export function createTagClient(options: TagClientOptions) {
     register: async (tag: string, { wallet, feePayer, ...send }: RegisterOptions = {}) =>
       land(unwrap(await api.POST('/v1/register', { body: { tag, wallet, feePayer }, ...(await auth()) })), send),
     setWallet: async (tag: string, wallet: string, send?: SendOptions & { feePayer?: string }) =>
-      land(
-        unwrap(
-          await api.POST('/v1/identity/{tag}/wallet', {
-            ...tagPath(tag),
-            body: { wallet, feePayer: send?.feePayer },
-            ...(await auth()),
-          }),
-        ),
-        send,
-      ),
+      lifecycle('/v1/identity/{tag}/wallet', tag, { wallet, feePayer: send?.feePayer }, send),
     offerTransfer: async (tag: string, newOwner: string, send?: SendOptions & { feePayer?: string }) =>
-      land(
-        unwrap(
-          await api.POST('/v1/identity/{tag}/transfer', {
-            ...tagPath(tag),
-            body: { newOwner, feePayer: send?.feePayer },
-            ...(await auth()),
-          }),
-        ),
-        send,
-      ),
+      lifecycle('/v1/identity/{tag}/transfer', tag, { newOwner, feePayer: send?.feePayer }, send),
     cancelTransfer: async (tag: string, send?: SendOptions & { feePayer?: string }) =>
-      land(
-        unwrap(
-          await api.POST('/v1/identity/{tag}/transfer/cancel', {
-            ...tagPath(tag),
-            body: { feePayer: send?.feePayer },
-            ...(await auth()),
-          }),
-        ),
-        send,
-      ),
+      lifecycle('/v1/identity/{tag}/transfer/cancel', tag, { feePayer: send?.feePayer }, send),
     acceptTransfer: async (tag: string, send?: SendOptions & { feePayer?: string }) =>
-      land(
-        unwrap(
-          await api.POST('/v1/identity/{tag}/transfer/accept', {
-            ...tagPath(tag),
-            body: { feePayer: send?.feePayer },
-            ...(await auth()),
-          }),
-        ),
-        send,
-      ),
+      lifecycle('/v1/identity/{tag}/transfer/accept', tag, { feePayer: send?.feePayer }, send),
     release: async (tag: string, send?: SendOptions & { receiver?: string; feePayer?: string }) =>
-      land(
-        unwrap(
-          await api.POST('/v1/identity/{tag}/release', {
-            ...tagPath(tag),
-            body: { receiver: send?.receiver, feePayer: send?.feePayer },
-            ...(await auth()),
-          }),
-        ),
-        send,
-      ),
+      lifecycle('/v1/identity/{tag}/release', tag, { receiver: send?.receiver, feePayer: send?.feePayer }, send),
 
     /** A follower of the change feed, resuming from `saved` (a replica and its cursor) when given. */
     follower: (saved?: Replica) => new FeedFollower(api, saved),

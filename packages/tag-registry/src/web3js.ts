@@ -100,75 +100,50 @@ interface RecordCall {
   tagRecord: PublicKey;
 }
 
-export function setWalletInstruction({
-  programId,
-  tagRecord,
-  owner,
-  wallet,
-}: RecordCall & { owner: PublicKey; wallet: PublicKey }): TransactionInstruction {
-  return toWeb3Instruction(
-    getSetWalletInstruction(
-      {
-        tagRecord: kitAddress(tagRecord),
-        owner: signerOf(owner),
-        wallet: signerOf(wallet),
-        walletArg: kitAddress(wallet),
-      },
-      programOf(programId),
-    ),
-  );
+/** A lifecycle instruction for web3.js: its generated kit builder, given the record and the other accounts. */
+function recordInstruction<A>(
+  { programId, tagRecord }: RecordCall,
+  build: (input: A & { tagRecord: Address }, config: { programAddress: Address }) => Instruction,
+  accounts: A,
+): TransactionInstruction {
+  return toWeb3Instruction(build({ tagRecord: kitAddress(tagRecord), ...accounts }, programOf(programId)));
 }
 
-export function offerTransferInstruction({
-  programId,
-  tagRecord,
-  owner,
-  newOwner,
-}: RecordCall & { owner: PublicKey; newOwner: PublicKey }): TransactionInstruction {
-  return toWeb3Instruction(
-    getOfferTransferInstruction(
-      { tagRecord: kitAddress(tagRecord), owner: signerOf(owner), newOwner: kitAddress(newOwner) },
-      programOf(programId),
-    ),
-  );
+export function setWalletInstruction(
+  call: RecordCall & { owner: PublicKey; wallet: PublicKey },
+): TransactionInstruction {
+  return recordInstruction(call, getSetWalletInstruction, {
+    owner: signerOf(call.owner),
+    wallet: signerOf(call.wallet),
+    walletArg: kitAddress(call.wallet),
+  });
 }
 
-export function cancelTransferInstruction({
-  programId,
-  tagRecord,
-  owner,
-}: RecordCall & { owner: PublicKey }): TransactionInstruction {
-  return toWeb3Instruction(
-    getCancelTransferInstruction({ tagRecord: kitAddress(tagRecord), owner: signerOf(owner) }, programOf(programId)),
-  );
+export function offerTransferInstruction(
+  call: RecordCall & { owner: PublicKey; newOwner: PublicKey },
+): TransactionInstruction {
+  return recordInstruction(call, getOfferTransferInstruction, {
+    owner: signerOf(call.owner),
+    newOwner: kitAddress(call.newOwner),
+  });
 }
 
-export function acceptTransferInstruction({
-  programId,
-  tagRecord,
-  newOwner,
-}: RecordCall & { newOwner: PublicKey }): TransactionInstruction {
-  return toWeb3Instruction(
-    getAcceptTransferInstruction(
-      { tagRecord: kitAddress(tagRecord), newOwner: signerOf(newOwner) },
-      programOf(programId),
-    ),
-  );
+export function cancelTransferInstruction(call: RecordCall & { owner: PublicKey }): TransactionInstruction {
+  return recordInstruction(call, getCancelTransferInstruction, { owner: signerOf(call.owner) });
+}
+
+export function acceptTransferInstruction(call: RecordCall & { newOwner: PublicKey }): TransactionInstruction {
+  return recordInstruction(call, getAcceptTransferInstruction, { newOwner: signerOf(call.newOwner) });
 }
 
 /** `release_tag`: the receiver may be the owner (web3.js then merges the two metas into one, signer and writable). */
-export function releaseTagInstruction({
-  programId,
-  tagRecord,
-  owner,
-  receiver,
-}: RecordCall & { owner: PublicKey; receiver: PublicKey }): TransactionInstruction {
-  return toWeb3Instruction(
-    getReleaseTagInstruction(
-      { tagRecord: kitAddress(tagRecord), owner: signerOf(owner), receiver: kitAddress(receiver) },
-      programOf(programId),
-    ),
-  );
+export function releaseTagInstruction(
+  call: RecordCall & { owner: PublicKey; receiver: PublicKey },
+): TransactionInstruction {
+  return recordInstruction(call, getReleaseTagInstruction, {
+    owner: signerOf(call.owner),
+    receiver: kitAddress(call.receiver),
+  });
 }
 
 /** `register_tag`'s data: discriminator ‖ borsh string tag ‖ wallet. */

@@ -1,7 +1,6 @@
 // GET /v1/payments/{reference} — the receipt of a reference this service issued (DESIGN.md "Payments and receipts")
 import { publicReadAtSlot } from '@/lib/http/conditional';
-import { conditionalReadDocs } from '@/lib/http/docs';
-import { parseWith } from '@/lib/http/parse';
+import { conditionalPathRead } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { readIndexedSlot } from '@/lib/db/indexed-slot';
 import { readReceipt } from '@/lib/features/payments/receipt';
@@ -18,11 +17,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
       '`pending` until a transaction carrying the reference is found, then `confirmed` and `finalized` with the signature, slot, ' +
       'payer and time, or `invalid` with the reason (wrong amount, recipient or mint). The first transaction carrying the ' +
       'reference decides; a later one changes nothing. Public and cacheable.',
-    ...conditionalReadDocs(ReferencePath, 'The receipt', PaymentReceipt, {
+    ...conditionalPathRead(ReferencePath, 'The receipt', PaymentReceipt, {
       400: 'Malformed reference',
       404: 'No reference issued by this service has this key',
     }),
-    params: (raw) => parseWith(ReferencePath, raw),
     handler: async (req, { params: { reference }, services: { db } }) => {
       const [value, indexedSlot] = await Promise.all([readReceipt(db, reference), readIndexedSlot(db)]);
       return publicReadAtSlot(req, { value, indexedSlot });

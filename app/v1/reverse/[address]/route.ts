@@ -1,8 +1,7 @@
 // GET /v1/reverse/{address} — address → its primary tag (or the oldest it is the payout wallet of)
 import { z } from 'zod';
 import { publicReadAtSlot } from '@/lib/http/conditional';
-import { conditionalReadDocs } from '@/lib/http/docs';
-import { parseWith } from '@/lib/http/parse';
+import { conditionalPathRead } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
 import { reverseLookup } from '@/lib/features/integrations/reverse-lookup';
@@ -20,11 +19,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     description:
       'The primary tag of the address as owner (its choice while it still owns the tag and the tag is live, else its oldest ' +
       'active tag); when it owns none, the oldest active tag it is the payout wallet of. Public and cacheable.',
-    ...conditionalReadDocs(ReversePath, 'The address’s tag', ReverseLookup, {
+    ...conditionalPathRead(ReversePath, 'The address’s tag', ReverseLookup, {
       400: 'Malformed address',
       404: 'No tag for this address; `reason` says why: `no_tag`, `primary_not_owned`, `blocked`, `not_indexed`',
     }),
-    params: (raw) => parseWith(ReversePath, raw),
     handler: async (req, { params: { address }, services: { db, config } }) =>
       publicReadAtSlot(req, await reverseLookup({ db, programId: getChain(config).programId }, address, new Date())),
   }),

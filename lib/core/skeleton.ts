@@ -40,56 +40,24 @@ export interface SkeletonRule {
  * fixed point.
  */
 export const SKELETON_RULES: readonly SkeletonRule[] = [
-  {
-    from: '_',
-    to: '',
-    why: 'Underscores are easy to miss or to read as a space: `bob_`, `b_ob` and `bob` look the same in a hurry, and a tag cannot start or end with one, which hides them further.',
-  },
+  { from: '_', to: '', why: 'Underscores are easy to miss: `bob_`, `b_ob` and `bob` look the same in a hurry.' },
   { from: '0', to: 'o', why: 'Digit zero and letter o (confusables.txt: 0 → O): one glyph apart in most fonts.' },
-  {
-    from: '1',
-    to: 'l',
-    why: 'Digit one and letter l (confusables.txt: 1 → l): in many sans-serif fonts they are the same stroke.',
-  },
-  {
-    from: 'i',
-    to: 'l',
-    why: 'Letter i and letter l (confusables.txt: I → l, and our tags are lower-cased, so a user who typed `I` sees `i`): a short vertical stroke each; at small sizes the dot disappears.',
-  },
+  { from: '1', to: 'l', why: 'Digit one and letter l (confusables.txt: 1 → l): one stroke in many sans-serif fonts.' },
+  { from: 'i', to: 'l', why: 'Letters i and l (confusables.txt: I → l, lower-cased): the dot is lost at small sizes.' },
   { from: '2', to: 'z', why: 'Digit two and letter z: the same zigzag, a common spelling (`2ero` for `zero`).' },
-  {
-    from: '3',
-    to: 'e',
-    why: 'Digit three and letter e: a mirrored e, the commonest leet spelling (`alic3` for `alice`).',
-  },
+  { from: '3', to: 'e', why: 'Digit three and letter e: a mirrored e, the commonest leet (`alic3` for `alice`).' },
   { from: '4', to: 'a', why: 'Digit four and letter a: an open a (`w4llet` for `wallet`).' },
   { from: '5', to: 's', why: 'Digit five and letter s: the same curve in a blocky or small font (`5hop` for `shop`).' },
   { from: '6', to: 'b', why: 'Digit six and letter b: a bowl with a stem (`6ob` for `bob`).' },
   { from: '7', to: 't', why: 'Digit seven and letter t: a stroke with a bar (`rnarke7` for `market`).' },
-  {
-    from: '8',
-    to: 'b',
-    why: 'Digit eight and letter b: the same bowl-and-stem shape at small sizes (`8ob` for `bob`).',
-  },
+  { from: '8', to: 'b', why: 'Digit eight and letter b: a bowl and a stem at small sizes (`8ob` for `bob`).' },
   { from: '9', to: 'g', why: 'Digit nine and letters g and q: a bowl with a descender (`9oogle` for `google`).' },
-  {
-    from: 'q',
-    to: 'g',
-    why: 'Letter q and letter g: a bowl with a descender; in many fonts only the tail differs (`qoogle` for `google`).',
-  },
-  {
-    from: 'rn',
-    to: 'm',
-    why: 'r followed by n reads as m (confusables.txt: m → rn), the best-known kerning spoof (`rnarket` for `market`).',
-  },
+  { from: 'q', to: 'g', why: 'Letters q and g: a bowl with a descender; only the tail differs (`qoogle`).' },
+  { from: 'rn', to: 'm', why: 'r then n reads as m (confusables.txt: m → rn), the best-known spoof (`rnarket`).' },
   { from: 'nn', to: 'm', why: 'Two n read as m in a tight font (`nnarket` for `market`).' },
   { from: 'vv', to: 'w', why: 'Two v read as w (`vvallet` for `wallet`).' },
   { from: 'uu', to: 'w', why: 'Two u read as w in a tight font (`uuallet` for `wallet`).' },
-  {
-    from: 'cl',
-    to: 'd',
-    why: 'c followed by l reads as d: in a tight sans-serif the two fuse (`cllego` for `diego`).',
-  },
+  { from: 'cl', to: 'd', why: 'c then l reads as d: in a tight sans-serif the two fuse (`cllego` for `diego`).' },
 ];
 
 const SINGLES = SKELETON_RULES.filter((r) => r.from.length === 1);

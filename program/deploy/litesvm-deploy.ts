@@ -8,25 +8,8 @@
 import { lamports as toLamports, type Address } from '@solana/kit';
 import { FailedTransactionMetadata, FeatureSet, LiteSVM, type TransactionMetadata } from 'litesvm';
 import { generateSigner, type Signer } from './keys';
-import {
-  createBufferStep,
-  deployStep,
-  extendStep,
-  setAuthorityStep,
-  upgradeStep,
-  writeSteps,
-  type DeployStep,
-} from './deploy-steps';
-import {
-  BUFFER_HEADER_SIZE,
-  extendBytesFor,
-  LOADER_V3_PROGRAM_ADDRESS,
-  PROGRAM_ACCOUNT_SIZE,
-  PROGRAM_DATA_HEADER_SIZE,
-  programDataAddress,
-  signedTransaction,
-  writeChunkSize,
-} from './loader-v3';
+import * as steps from './deploy-steps';
+import * as loader from './loader-v3';
 import { compareProgram, parseProgramData } from './program-data';
 
 /**
@@ -60,11 +43,11 @@ export class LoaderTransactionError extends Error {
   }
 }
 
-function sendOrThrow(svm: LiteSVM, step: DeployStep, payer: Signer): TransactionMetadata {
+function sendOrThrow(svm: LiteSVM, step: steps.DeployStep, payer: Signer): TransactionMetadata {
   svm.expireBlockhash();
   const recent = { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 0n };
   const result = svm.sendTransaction(
-    signedTransaction(step.instructions, payer.address, recent, [payer, ...step.signers]),
+    loader.signedTransaction(step.instructions, payer.address, recent, [payer, ...step.signers]),
   );
   if (result instanceof FailedTransactionMetadata) {
     throw new LoaderTransactionError(step.what, result.err().toString(), result.meta().logs());
@@ -85,10 +68,10 @@ function fund(svm: LiteSVM, signer: Signer, lamports: bigint): void {
 /** Creates a buffer holding `so`, its authority `authority`. Returns the buffer address. */
 function writeBuffer(svm: LiteSVM, so: Uint8Array, payer: Signer, authority: Signer): Address {
   const buffer = generateSigner();
-  const lamports = svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length));
+  const lamports = svm.minimumBalanceForRentExemption(BigInt(loader.BUFFER_HEADER_SIZE + so.length));
   sendOrThrow(
     svm,
-    createBufferStep({
+    steps.createBufferStep({
       payer: payer.address,
       buffer,
       authority: authority.address,
@@ -97,11 +80,11 @@ function writeBuffer(svm: LiteSVM, so: Uint8Array, payer: Signer, authority: Sig
     }),
     payer,
   );
-  for (const write of writeSteps({
+  for (const write of steps.writeSteps({
     buffer: buffer.address,
     authority,
     so,
-    chunk: writeChunkSize({ payer, authority }),
+    chunk: loader.writeChunkSize({ payer, authority }),
   }))
     sendOrThrow(svm, write, payer);
   return buffer.address;
@@ -132,29 +115,29 @@ export function deployToLiteSvm(
   fund(
     svm,
     payer,
-    rent(BUFFER_HEADER_SIZE + so.length) +
-      rent(PROGRAM_DATA_HEADER_SIZE + maxDataLength) +
-      rent(PROGRAM_ACCOUNT_SIZE) +
+    rent(loader.BUFFER_HEADER_SIZE + so.length) +
+      rent(loader.PROGRAM_DATA_HEADER_SIZE + maxDataLength) +
+      rent(loader.PROGRAM_ACCOUNT_SIZE) +
       1_000_000_000n,
   );
 
   const buffer = writeBuffer(svm, so, payer, authority);
   sendOrThrow(
     svm,
-    deployStep({
+    steps.deployStep({
       payer: payer.address,
       program: options.program,
       buffer,
       authority,
       maxDataLength,
-      programAccountLamports: rent(PROGRAM_ACCOUNT_SIZE),
+      programAccountLamports: rent(loader.PROGRAM_ACCOUNT_SIZE),
     }),
     payer,
   );
   nextSlot(svm);
   const deployed: LiteSvmDeploy = {
     programId: options.program.address,
-    programData: programDataAddress(options.program.address),
+    programData: loader.programDataAddress(options.program.address),
     authority,
     payer,
   };
@@ -168,20 +151,25 @@ export function deployToLiteSvm(
 export function upgradeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy, so: Uint8Array): void {
   const authority = deployed.authority ?? generateSigner(); // a final program: the loader refuses, as it should
   const { payer, programId } = deployed;
-  fund(svm, payer, svm.minimumBalanceForRentExemption(BigInt(BUFFER_HEADER_SIZE + so.length)) * 2n + 1_000_000_000n);
+  fund(
+    svm,
+    payer,
+    svm.minimumBalanceForRentExemption(BigInt(loader.BUFFER_HEADER_SIZE + so.length)) * 2n + 1_000_000_000n,
+  );
   const account = svm.getAccount(deployed.programData);
-  const capacity = (account.exists ? account.data.length : PROGRAM_DATA_HEADER_SIZE) - PROGRAM_DATA_HEADER_SIZE;
-  const additionalBytes = extendBytesFor(capacity, so.length);
+  const capacity =
+    (account.exists ? account.data.length : loader.PROGRAM_DATA_HEADER_SIZE) - loader.PROGRAM_DATA_HEADER_SIZE;
+  const additionalBytes = loader.extendBytesFor(capacity, so.length);
   if (additionalBytes > 0) {
     sendOrThrow(
       svm,
-      extendStep({ programId, authority, payer: payer.address, additionalBytes, checked: false }),
+      steps.extendStep({ programId, authority, payer: payer.address, additionalBytes, checked: false }),
       payer,
     );
     nextSlot(svm);
   }
   const buffer = writeBuffer(svm, so, payer, authority);
-  sendOrThrow(svm, upgradeStep({ programId, buffer, authority, spill: payer.address }), payer);
+  sendOrThrow(svm, steps.upgradeStep({ programId, buffer, authority, spill: payer.address }), payer);
   nextSlot(svm);
 }
 
@@ -190,7 +178,7 @@ export function finalizeInLiteSvm(svm: LiteSVM, deployed: LiteSvmDeploy): LiteSv
   if (!deployed.authority) return deployed;
   sendOrThrow(
     svm,
-    setAuthorityStep('finalize', { account: deployed.programData, authority: deployed.authority, next: null }),
+    steps.setAuthorityStep('finalize', { account: deployed.programData, authority: deployed.authority, next: null }),
     deployed.payer,
   );
   return { ...deployed, authority: null };
@@ -209,14 +197,14 @@ export function ensureDeployedInLiteSvm(
   so: Uint8Array,
   p: { program: Signer; authority: Signer },
 ): EnsureOutcome {
-  const programData = programDataAddress(p.program.address);
+  const programData = loader.programDataAddress(p.program.address);
   const existing = svm.getAccount(p.program.address);
   if (!existing.exists) {
     deployToLiteSvm(svm, so, { program: p.program, payer: p.authority });
     return 'deployed';
   }
   const data = svm.getAccount(programData);
-  if (existing.programAddress !== LOADER_V3_PROGRAM_ADDRESS || !data.exists) return 'not ours';
+  if (existing.programAddress !== loader.LOADER_V3_PROGRAM_ADDRESS || !data.exists) return 'not ours';
   const current = parseProgramData(data.data);
   if (current.authority !== p.authority.address) return 'not ours';
   if (compareProgram(current.bytes, so).match) return 'unchanged';

@@ -48,11 +48,15 @@ export const Signals = z
   .meta({ id: 'Signals' });
 export type Signals = z.infer<typeof Signals>;
 
-/** The active verified or merchant tags sharing the row's skeleton (skeleton index), as a column of a read of `identities`. */
+/**
+ * The active verified or merchant tags sharing the row's skeleton (skeleton index), as a column
+ * of a read of `identities`. The outer columns are named in full: drizzle leaves them bare in a
+ * one-table select, where they would name the subquery's own row.
+ */
 const lookalikesColumn = () =>
   sql<
     string[]
-  >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`;
+  >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = identities.skeleton AND l.tag <> identities.tag AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`;
 
 // One statement per batch of tags: the row, its protected look-alikes (skeleton index) and the slot.
 // Batched (lib/db/batch.ts): GET /v1/identity/{tag}/signals over 500 tags serves 1.23× what it

@@ -6,7 +6,8 @@ import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { insertIdentity } from '@/devstack/identities';
+import { insertIdentity, recordAddressOf } from '@/devstack/identities';
+import { escapeHtml } from '@/lib/web/server/html';
 import { profileViewHtml } from '@/lib/web/server/profile-view';
 import { identities, indexerRuns } from '@/lib/db/schema';
 import { recordDeferrals } from '@/lib/features/indexer/deferrals';
@@ -263,6 +264,23 @@ describe('signals and warnings after set_wallet', () => {
     const res = await get(`/v1/identity/${blocked.tag}/signals`);
     expect([res.status, res.json]).toEqual([404, NOT_FOUND]);
     expect((await get('/v1/identity/a-b/signals')).status).toBe(400);
+  });
+});
+
+describe('/@tag warns as its signals do', () => {
+  it('a look-alike of a verified tag paying to a PDA: the page shows the signals answer’s warnings, in its order', async () => {
+    const suffix = plainLetters();
+    await moderate(database.db, (await insertIdentity(database.db, { tag: `shop${suffix}` })).tag, 'verify');
+    const tag = `5hop${suffix}`;
+    await insertIdentity(database.db, { tag, wallet: recordAddressOf(`pda${suffix}`) }); // a PDA: off the curve
+    const signals = await get(`/v1/identity/${tag}/signals`);
+    expect(signals.json).toMatchObject({ lookalikes: [`@shop${suffix}`] });
+    const { warnings } = signals.json as { warnings: { code: string; message: string }[] };
+    expect(warnings.map((w) => w.code)).toEqual(['unsafe_payout', 'lookalike']);
+
+    const html = await profileHtml(tag);
+    expect([...html.matchAll(/data-warning="([a-z_]+)"/g)].map((m) => m[1])).toEqual(['unsafe_payout', 'lookalike']);
+    for (const warning of warnings) expect(html).toContain(escapeHtml(warning.message));
   });
 });
 

@@ -1,13 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
+import { createBatcher, perHandle } from '@/lib/db/batch';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { parseTagParam, tagNotFound, type AtSlot } from './get-identity';
 import { MAX_LOOKALIKES } from './lookalikes';
 import { payerWarnings, PAYER_WARNING_CODES } from './payer-warnings';
 import { displayTag } from '@/lib/core/tag';
-import { activeIdentitySql, activeTagsAtSlot } from './active';
+import { activeIdentitySql, activeTagsAtSlot, isActiveIdentity } from './active';
 
 /*
  * GET /v1/identity/{tag}/signals (docs/integrators.md, "Signals for payers"): what a payment app weighs
@@ -47,11 +48,21 @@ export const Signals = z
   .meta({ id: 'Signals' });
 export type Signals = z.infer<typeof Signals>;
 
+/**
+ * The active verified or merchant tags sharing the row's skeleton (skeleton index), as a column
+ * of a read of `identities`. The outer columns are named in full: drizzle leaves them bare in a
+ * one-table select, where they would name the subquery's own row.
+ */
+const lookalikesColumn = () =>
+  sql<
+    string[]
+  >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = identities.skeleton AND l.tag <> identities.tag AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`;
+
 // One statement per batch of tags: the row, its protected look-alikes (skeleton index) and the slot.
 // Batched (lib/db/batch.ts): GET /v1/identity/{tag}/signals over 500 tags serves 1.23× what it
 // does without (without it: 83%, 81%, 74% of the batched throughput in three side-by-side runs,
 // bench/results/2026-11-26.md).
-const findSignals = activeTagsAtSlot<SignalRow>('identity_signals_at_slot', {
+const findSignals = activeTagsAtSlot<FactColumns>('identity_signals_at_slot', {
   tag: identities.tag,
   createdAt: identities.createdAt,
   ownerSince: identities.ownerSince,
@@ -59,15 +70,8 @@ const findSignals = activeTagsAtSlot<SignalRow>('identity_signals_at_slot', {
   wallet: identities.wallet,
   verified: identities.verified,
   merchant: identities.merchant,
-  lookalikes: sql<
-    string[]
-  >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = ${identities.skeleton} AND l.tag <> ${identities.tag} AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`,
+  lookalikes: lookalikesColumn(),
 });
-
-type SignalRow = Pick<
-  IdentityRow,
-  'tag' | 'createdAt' | 'ownerSince' | 'walletSince' | 'wallet' | 'verified' | 'merchant'
-> & { lookalikes: string[] };
 
 export interface SignalsOptions {
   now: Date;
@@ -79,9 +83,17 @@ export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string };
 /** The facts of an active canonical tag (null when missing or blocked), and the slot they reflect. */
 export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<SignalFacts | null>> {
   const { row, indexedSlot } = await findSignals(db)(tag);
-  if (!row) return { value: null, indexedSlot };
+  return { value: row && signalFactsOf(row), indexedSlot };
+}
+
+type FactColumns = Pick<
+  IdentityRow,
+  'tag' | 'createdAt' | 'ownerSince' | 'walletSince' | 'wallet' | 'verified' | 'merchant'
+> & { lookalikes: string[] };
+
+function signalFactsOf(row: FactColumns): SignalFacts {
   const registeredAt = row.createdAt.toISOString();
-  const facts = {
+  return {
     tag: displayTag(row.tag),
     registeredAt,
     ownerSince: row.ownerSince?.toISOString() ?? registeredAt,
@@ -91,7 +103,30 @@ export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<Signa
     lookalikes: row.lookalikes.map(displayTag),
     wallet: row.wallet,
   };
-  return { value: facts, indexedSlot };
+}
+
+/*
+ * The /@tag page's read: the active row and its look-alikes in one statement, so a view takes
+ * one connection and one round trip (the identity and signals reads would take two). The page
+ * sends no X-Indexed-Slot, so the slot is not read. Batched as the reads above are.
+ */
+const findProfiles = perHandle((db: Db) => {
+  const query = db
+    .select({ row: identities, lookalikes: lookalikesColumn() })
+    .from(identities)
+    .where(and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
+    .prepare('identity_profile_with_lookalikes');
+  return createBatcher(async (tags: string[]) => {
+    const rows = await query.execute({ tags: [...new Set(tags)] });
+    const byTag = new Map(rows.map((row) => [row.row.tag, row] as const));
+    return tags.map((tag) => byTag.get(tag) ?? null);
+  });
+});
+
+/** The active canonical tag's row and its signal facts, from one statement; null when missing or blocked. */
+export async function readProfileFacts(db: Db, tag: string): Promise<{ row: IdentityRow; facts: SignalFacts } | null> {
+  const found = await findProfiles(db)(tag);
+  return found && { row: found.row, facts: signalFactsOf({ ...found.row, lookalikes: found.lookalikes }) };
 }
 
 /** The signals of an active tag at `now`; 400 malformed, 404 missing or blocked (the identity's one 404). */

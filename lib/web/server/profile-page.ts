@@ -2,11 +2,12 @@ import 'server-only';
 import { conditionalText } from '@/lib/http/conditional';
 import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
+import { perHandle } from '@/lib/db/batch';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolBusy } from '@/lib/core/database-errors';
 import { logger } from '@/lib/observability/logger';
 import { html } from './html';
 import { payerWarnings } from '@/lib/features/identity/payer-warnings';
-import { loadPublicIdentity, loadSignalFacts } from './load-identity';
+import { loadProfile } from './load-identity';
 import { NOT_FOUND_HEAD, pageDocument, profileHeadHtml } from './profile-document';
 import { profileViewHtml } from './profile-view';
 import { pagePolicyOf, pageSecurityHeaders } from './security-headers';
@@ -26,6 +27,9 @@ const NOT_FOUND_CACHE_CONTROL = 'no-store';
 
 const HTML = 'text/html; charset=utf-8';
 
+/** The page's security headers, built once per configuration: they name nothing of the request (a fixed CSP, no nonce). */
+const pageHeadersOf = perHandle((config: Config) => pageSecurityHeaders(pagePolicyOf(config)));
+
 /** Whether a one-segment path names a tag (`/@alice`, `/%40alice`); anything else is not found without a read. */
 function namesTag(segment: string): boolean {
   return segment.startsWith('@') || segment.slice(0, 3).toLowerCase() === '%40';
@@ -37,28 +41,27 @@ export async function profilePageResponse(
   segment: string,
   { db, config }: { db: Db; config: Config },
 ): Promise<Response> {
-  const security = pageSecurityHeaders(pagePolicyOf(config));
+  const security = pageHeadersOf(config);
   try {
-    // Both reads at once; the warnings are decided per view, from the signals and the time.
-    const [identity, signals] = namesTag(segment)
-      ? await Promise.all([loadPublicIdentity(db, segment), loadSignalFacts(db, segment)])
-      : [null, null];
-    if (!identity) {
+    const profile = namesTag(segment) ? await loadProfile(db, segment) : null;
+    if (!profile) {
       const page = pageDocument({ title: 'Not found', head: NOT_FOUND_HEAD, main: notFoundContentHtml() });
       return new Response(page, {
         status: 404,
         headers: { 'Content-Type': HTML, 'Cache-Control': NOT_FOUND_CACHE_CONTROL, ...security },
       });
     }
+    const { identity, signals } = profile;
     const { title, head } = profileHeadHtml(identity, config.appUrl);
-    const warnings = signals ? payerWarnings(signals, new Date()) : [];
+    // Decided per view, from the signals and the time.
+    const warnings = payerWarnings(signals, new Date());
     const page = pageDocument({
       title,
       head,
       main: await profileViewHtml(identity, config.solana.cluster, warnings),
       script: true,
     });
-    return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: { ...security } });
+    return conditionalText(req, page, HTML, { cacheControl: PROFILE_CACHE_CONTROL, headers: security });
   } catch (err) {
     const busy = isPoolBusy(err);
     if (!busy && !isDatabaseUnavailable(err)) throw err;

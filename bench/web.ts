@@ -71,7 +71,11 @@ const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br';
  * node:http rather than fetch: fetch sets up its decoder for a compressed answer before it
  * resolves, which is the client's time, not the server's.
  */
-export async function timesToFirstByte(appUrl: string, paths: string[], requests = TTFB.requests): Promise<Ttfb[]> {
+export async function timesToFirstByte(
+  appUrl: string,
+  paths: string[],
+  requests: number = TTFB.requests,
+): Promise<Ttfb[]> {
   const agents = paths.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
   const once = (i: number) =>
     new Promise<number>((resolve, reject) => {

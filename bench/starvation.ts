@@ -14,15 +14,18 @@ import { seedBenchProfiles } from './seed';
 
 /** The issue's target: health p95 under load within 5× of idle. */
 const TARGET_P95_RATIO = 5;
-const FEED_READERS = 64;
-/** Each reader's pause between pages: its 120-a-minute budget (the `feed` bucket). */
-const FEED_READER_PAUSE_MS = 500;
-const OG_CRAWLERS = 8;
-/** Tags the crawl goes round: a crawler re-reads the images of the profiles it follows. */
-const OG_TAGS = 50;
-const LOAD_SECONDS = 15;
-const PROFILES = 500;
-const FEED_ROUNDS = 10;
+/** The load: each phase's length, the readers and the crawlers, and what they read. */
+const LOAD = {
+  seconds: 15,
+  feedReaders: 64,
+  /** Each reader's pause between pages: its 120-a-minute budget (the `feed` bucket). */
+  feedReaderPauseMs: 500,
+  ogCrawlers: 8,
+  /** Tags the crawl goes round: a crawler re-reads the images of the profiles it follows. */
+  ogTags: 50,
+  profiles: 500,
+  feedRounds: 10,
+} as const;
 
 interface Latencies {
   p50: number;
@@ -87,10 +90,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const addressOf = (i: number) => `10.77.${i >> 8}.${(i % 254) + 1}`;
 
 export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
-  const tags = await seedBenchProfiles(databaseUrl, PROFILES);
+  const tags = await seedBenchProfiles(databaseUrl, LOAD.profiles);
   const { db, close } = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 2 });
   try {
-    for (let round = 0; round < FEED_ROUNDS; round++) {
+    for (let round = 0; round < LOAD.feedRounds; round++) {
       for (let i = 0; i < tags.length; i += 100)
         await db.transaction((tx) => recordIdentityChanges(tx, tags.slice(i, i + 100), new Date()));
     }
@@ -112,11 +115,11 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
   );
   try {
     await sampleHealth(app.url, 2); // warm up
-    const idle = await sampleHealth(app.url, LOAD_SECONDS);
+    const idle = await sampleHealth(app.url, LOAD.seconds);
 
-    const readers = await clients(FEED_READERS, async (i, answered, stopped) => {
+    const readers = await clients(LOAD.feedReaders, async (i, answered, stopped) => {
       let after = '0-0';
-      await pause(Math.random() * FEED_READER_PAUSE_MS); // independent readers: they do not start in step
+      await pause(Math.random() * LOAD.feedReaderPauseMs); // independent readers: they do not start in step
       while (!stopped()) {
         const res = await fetch(`${app.url}/v1/events?after=${after}&limit=1000`, {
           headers: { 'x-forwarded-for': addressOf(i) },
@@ -127,22 +130,22 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
           const next = /"next":"([0-9-]+)"}$/.exec(await res.text())?.[1] ?? '0-0';
           after = next === after ? '0-0' : next;
         } else await res.arrayBuffer();
-        await pause(FEED_READER_PAUSE_MS * (0.5 + Math.random())); // on average its budget's pace, never in step for long
+        await pause(LOAD.feedReaderPauseMs * (0.5 + Math.random())); // on average its budget's pace, never in step for long
       }
     });
-    const underFeed = await sampleHealth(app.url, LOAD_SECONDS);
+    const underFeed = await sampleHealth(app.url, LOAD.seconds);
     await readers.end();
 
-    const crawlers = await clients(OG_CRAWLERS, async (i, answered, stopped) => {
-      for (let n = i; !stopped(); n += OG_CRAWLERS) {
-        const res = await fetch(`${app.url}/profile/${tags[n % OG_TAGS]}/opengraph-image`, {
+    const crawlers = await clients(LOAD.ogCrawlers, async (i, answered, stopped) => {
+      for (let n = i; !stopped(); n += LOAD.ogCrawlers) {
+        const res = await fetch(`${app.url}/profile/${tags[n % LOAD.ogTags]}/opengraph-image`, {
           headers: { 'x-forwarded-for': addressOf(1000 + i) },
         });
         answered(res.status);
         await res.arrayBuffer();
       }
     });
-    const underCrawl = await sampleHealth(app.url, LOAD_SECONDS);
+    const underCrawl = await sampleHealth(app.url, LOAD.seconds);
     await crawlers.end();
 
     const row = (name: string, l: Latencies, statuses?: Map<number, number>) =>
@@ -154,9 +157,11 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
     console.log('|---|---|---|---|---|---|');
     console.log(row('idle', idle));
     console.log(
-      row(`${FEED_READERS} feed readers, pages of 1,000, each from its own address`, underFeed, readers.statuses),
+      row(`${LOAD.feedReaders} feed readers, pages of 1,000, each from its own address`, underFeed, readers.statuses),
     );
-    console.log(row(`${OG_CRAWLERS} share-image crawlers going round ${OG_TAGS} tags`, underCrawl, crawlers.statuses));
+    console.log(
+      row(`${LOAD.ogCrawlers} share-image crawlers going round ${LOAD.ogTags} tags`, underCrawl, crawlers.statuses),
+    );
   } finally {
     await app.stop();
     rmSync(logDir, { recursive: true, force: true });

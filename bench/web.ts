@@ -11,10 +11,13 @@ import { WALLET_MARKERS } from './wallet-markers';
 
 /** Compressed JavaScript budget of the public profile page (brotli, what a CDN serves). */
 const PROFILE_JS_BUDGET_BYTES = 120 * 1024;
-const TTFB_REQUESTS = 200;
-/** /@tag's time to first byte may be at most this many times the trivial route's, in each shape. */
-const PROFILE_TTFB_TARGET = 1.5;
-const WARM_UP_REQUESTS = 20;
+/** Time to first byte: requests per URL after a warm-up, and /@tag's bound against the trivial route. */
+const TTFB = {
+  requests: 200,
+  warmUp: 20,
+  /** /@tag's time to first byte may be at most this many times the trivial route's, in each shape. */
+  profileTarget: 1.5,
+} as const;
 
 export interface PageJs {
   path: string;
@@ -68,7 +71,11 @@ const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br';
  * node:http rather than fetch: fetch sets up its decoder for a compressed answer before it
  * resolves, which is the client's time, not the server's.
  */
-export async function timesToFirstByte(appUrl: string, paths: string[], requests = TTFB_REQUESTS): Promise<Ttfb[]> {
+export async function timesToFirstByte(
+  appUrl: string,
+  paths: string[],
+  requests: number = TTFB.requests,
+): Promise<Ttfb[]> {
   const agents = paths.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
   const once = (i: number) =>
     new Promise<number>((resolve, reject) => {
@@ -86,10 +93,10 @@ export async function timesToFirstByte(appUrl: string, paths: string[], requests
     });
   const samples = paths.map((): number[] => []);
   try {
-    for (let round = 0; round < WARM_UP_REQUESTS + requests; round++) {
+    for (let round = 0; round < TTFB.warmUp + requests; round++) {
       for (let i = 0; i < paths.length; i++) {
         const ms = await once(i);
-        if (round >= WARM_UP_REQUESTS) samples[i]!.push(ms);
+        if (round >= TTFB.warmUp) samples[i]!.push(ms);
       }
     }
   } finally {
@@ -163,7 +170,7 @@ export async function benchWeb({
   );
 
   console.log(
-    `\nTime to first byte, ${TTFB_REQUESTS} sequential requests each, the ${ttfb.length} URLs taken in turn, after ${WARM_UP_REQUESTS} warm-up:\n`,
+    `\nTime to first byte, ${TTFB.requests} sequential requests each, the ${ttfb.length} URLs taken in turn, after ${TTFB.warmUp} warm-up:\n`,
   );
   console.log('| server | route | p50 | p99 | mean |');
   console.log('|---|---|---:|---:|---:|');
@@ -179,7 +186,7 @@ export async function benchWeb({
   console.log('');
   for (const { shape, ratio } of ratios) {
     console.log(
-      `${shape}: /@tag p50 is ${ratio.toFixed(2)}× the trivial route's (target ≤ ${PROFILE_TTFB_TARGET}×: ${ratio <= PROFILE_TTFB_TARGET ? 'met' : 'NOT MET'})`,
+      `${shape}: /@tag p50 is ${ratio.toFixed(2)}× the trivial route's (target ≤ ${TTFB.profileTarget}×: ${ratio <= TTFB.profileTarget ? 'met' : 'NOT MET'})`,
     );
   }
   return { profile, register, ttfb, ratios, underBudget, profileWalletFree: profile.walletCode.length === 0 };

@@ -48,7 +48,8 @@ const CALLS: Record<RegistryInstructionName, () => TransactionInstruction> = {
 
 type Outcome = RegistryErrorName | 'success';
 /** [instruction, the position whose account is repeated, the position it replaces, what happens]. */
-const CASES: Array<[RegistryInstructionName, number, number, Outcome]> = [
+type Case = [RegistryInstructionName, number, number, Outcome];
+const CASES: Case[] = [
   ['register_tag', 0, 1, 'OwnerNotSigner'],
   ['register_tag', 0, 2, 'FeePayerNotSigner'],
   ['register_tag', 0, 3, 'InvalidSystemProgram'],
@@ -61,11 +62,8 @@ const CASES: Array<[RegistryInstructionName, number, number, Outcome]> = [
   ['register_tag', 3, 0, 'TagRecordNotWritable'], // the runtime demotes a builtin program to read-only
   ['register_tag', 3, 1, 'OwnerNotSigner'],
   ['register_tag', 3, 2, 'FeePayerNotSigner'],
-  // Position 4, the payout wallet, must be the wallet argument (bob).
-  ['register_tag', 0, 4, 'WalletAccountMismatch'],
-  ['register_tag', 1, 4, 'WalletAccountMismatch'],
-  ['register_tag', 2, 4, 'WalletAccountMismatch'],
-  ['register_tag', 3, 4, 'WalletAccountMismatch'],
+  // Position 4, the payout wallet, must be the wallet argument (bob), whichever account replaces it.
+  ...[0, 1, 2, 3].map((from): Case => ['register_tag', from, 4, 'WalletAccountMismatch']),
   ['register_tag', 4, 0, 'InvalidTagRecordAddress'],
   ['register_tag', 4, 1, 'success'], // the wallet registers for itself
   ['register_tag', 4, 2, 'success'], // the wallet pays
@@ -74,12 +72,10 @@ const CASES: Array<[RegistryInstructionName, number, number, Outcome]> = [
   ['set_wallet', 1, 2, 'WalletAccountMismatch'],
   ['set_wallet', 2, 0, 'TagRecordNotProgramOwned'],
   ['set_wallet', 2, 1, 'NotTagOwner'], // the wallet signs as if it owned the tag
-  ...(['set_wallet', 'offer_transfer', 'cancel_transfer'] as const).flatMap(
-    (name): Array<[RegistryInstructionName, number, number, Outcome]> => [
-      [name, 0, 1, 'OwnerNotSigner'], // a PDA cannot sign
-      [name, 1, 0, 'TagRecordNotProgramOwned'],
-    ],
-  ),
+  ...(['set_wallet', 'offer_transfer', 'cancel_transfer'] as const).flatMap((name): Case[] => [
+    [name, 0, 1, 'OwnerNotSigner'], // a PDA cannot sign
+    [name, 1, 0, 'TagRecordNotProgramOwned'],
+  ]),
   ['accept_transfer', 0, 1, 'NewOwnerNotSigner'],
   ['accept_transfer', 1, 0, 'TagRecordNotProgramOwned'],
   ['release_tag', 0, 1, 'OwnerNotSigner'],

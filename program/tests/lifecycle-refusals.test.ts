@@ -9,7 +9,7 @@ import {
 } from '@/packages/tag-registry/src';
 import { findTagRecordAddress, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
 import { type RegistryErrorName, INSTRUCTION_DISCRIMINATORS, type RegistryInstructionName } from './idl';
-import { expectSuccess, fundedKeypair, PROGRAM_ID, send, toAddress } from '@/program/litesvm-harness';
+import { expectSuccess, fundedKeypair, PROGRAM_ID as programId, send, toAddress } from '@/program/litesvm-harness';
 import {
   aliceHoldsTag,
   expectRefusal,
@@ -23,7 +23,6 @@ import {
   withAccount,
 } from './lifecycle-support';
 
-const programId = PROGRAM_ID;
 const world = freshForEachTest(() => {
   const start = aliceHoldsTag();
   return { ...start, mallory: fundedKeypair(start.svm), payee: Keypair.generate() };

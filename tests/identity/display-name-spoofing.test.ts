@@ -16,30 +16,46 @@ const tick = (mark: string, codePoint: string) =>
 const badge = (word: string) =>
   `\`displayName\`: must not contain the badge word "${word}": badges are the service's to show`;
 
-/** Refused with 400 and this exact message. */
-const REFUSED: Record<string, [displayName: string, message: string]> = {
+/** Each refused with 400 and this exact message. */
+type Refusals = Record<string, [displayName: string, message: string]>;
+/** Characters that show nothing where they stand. */
+const INVISIBLE: Refusals = {
   'zero-width space (U+200B)': ['ali\u200Bce', hidden('U+200B')],
   'zero-width non-joiner (U+200C)': ['ali\u200Cce', hidden('U+200C')],
   'zero-width joiner between letters (U+200D)': ['ali\u200Dce', hidden('U+200D')],
   'word joiner (U+2060)': ['alice\u2060', hidden('U+2060')],
   'byte order mark inside (U+FEFF; at either end it is trimmed as space)': ['ali\uFEFFce', hidden('U+FEFF')],
-  'left-to-right mark (U+200E)': ['alice\u200E', hidden('U+200E')],
-  'right-to-left mark (U+200F)': ['أليس\u200F', hidden('U+200F')],
-  'Arabic letter mark (U+061C)': ['alice\u061C', hidden('U+061C')],
   'soft hyphen (U+00AD)': ['al\u00ADice', hidden('U+00AD')],
   'Hangul filler (U+3164)': ['alice\u3164', hidden('U+3164')],
   'variation selector after a letter (U+FE0F)': ['a\uFE0Flice', hidden('U+FE0F')],
   'tag character outside a flag (U+E0041)': ['alice\u{E0041}', hidden('U+E0041')],
+};
+
+/** Marks that change the order in which the text around them is shown. */
+const DIRECTION_MARKS: Refusals = {
+  'left-to-right mark (U+200E)': ['alice\u200E', hidden('U+200E')],
+  'right-to-left mark (U+200F)': ['أليس\u200F', hidden('U+200F')],
+  'Arabic letter mark (U+061C)': ['alice\u061C', hidden('U+061C')],
+  'the red team’s "@alice ✔ Verified" with a mark': ['@alice\u200F ✔ Verified', hidden('U+200F')],
+};
+
+/** Check marks, bare or as emoji: a badge drawn by hand. */
+const CHECK_MARKS: Refusals = {
   'heavy check mark ✔': ['alice ✔', tick('✔', 'U+2714')],
   'check mark ✓': ['✓ alice', tick('✓', 'U+2713')],
   'ballot box with check ☑': ['alice ☑', tick('☑', 'U+2611')],
   'white heavy check mark ✅': ['alice ✅', tick('✅', 'U+2705')],
   'check mark emoji with its variation selector ✔️': ['alice ✔\uFE0F', tick('✔', 'U+2714')],
-  'the red team’s "@alice ✔ Verified" with a mark': ['@alice\u200F ✔ Verified', hidden('U+200F')],
+};
+
+/** The words of the badges the service shows, in any case or width. */
+const BADGE_WORDS: Refusals = {
   'the badge word Verified': ['Alice Verified', badge('Verified')],
   'the badge word Merchant, any case': ['Bob (MERCHANT)', badge('MERCHANT')],
   'the badge word in full-width letters': ['Alice ＶＥＲＩＦＩＥＤ', badge('VERIFIED')],
 };
+
+const REFUSED: Refusals = { ...INVISIBLE, ...DIRECTION_MARKS, ...CHECK_MARKS, ...BADGE_WORDS };
 
 /** Accepted: emoji keep their joiners, selectors and flag tags; words that only contain a badge word. */
 const ACCEPTED: Record<string, string> = {

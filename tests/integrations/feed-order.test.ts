@@ -10,6 +10,7 @@ import {
   FeedCursor,
   readIdentityEvents,
   type IdentityEvent,
+  type IdentityEventPage,
 } from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 
@@ -52,7 +53,7 @@ async function change(tx: Db, tag: string, displayName: string): Promise<number>
 }
 
 /** Pages the feed from `cursor` with a small limit until it has nothing newer. */
-async function drain(cursor: string): Promise<{ events: IdentityEvent[]; next: string }> {
+async function drain(cursor: string): Promise<IdentityEventPage> {
   const events: IdentityEvent[] = [];
   for (;;) {
     const { page } = await readIdentityEvents(database.db, {
@@ -67,7 +68,7 @@ async function drain(cursor: string): Promise<{ events: IdentityEvent[]; next: s
 }
 
 /** Drains until `want` events arrived: other tests' transactions on the server can hold the horizon back a moment. */
-async function drainUntil(cursor: string, want: number): Promise<{ events: IdentityEvent[]; next: string }> {
+async function drainUntil(cursor: string, want: number): Promise<IdentityEventPage> {
   const events: IdentityEvent[] = [];
   const deadline = Date.now() + 20_000;
   while (events.length < want && Date.now() < deadline) {

@@ -274,304 +274,79 @@ describe('lifecycle builders', () => {
     });
 
     const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };
-    type Case = {
-      path: string;
-      who: () => Party | null;
-      body: unknown;
-      tag?: () => string;
-      status: number;
-      error: { code: string; message: string | RegExp };
+    type Expected = { code: string; message: string | RegExp };
+    const invalid = (message: string | RegExp): Expected => ({ code: 'invalid_request', message });
+    const notAKey = (field: string) => invalid(`\`${field}\`: must be a base58 Solana public key`);
+    const zeroKey = (field: string) => invalid(`\`${field}\`: must not be the zero address`);
+    const BAD_TAG: Expected = { code: 'invalid_tag', message: /^The tag must be 3 to 32 characters/ };
+    const NOT_JSON = invalid('The request body must be JSON.');
+    /** The record cannot receive its own lamports. */
+    const SELF_PAYOUT = invalid('`receiver`: must not be the tag record itself');
+    const NO_TOKEN: Expected = { code: 'unauthorized', message: 'A valid session token is required.' };
+    const NO_OFFER: Expected = { code: 'conflict', message: 'No transfer offer stands for this tag.' };
+    const OFFER_TO_SELF: Expected = {
+      code: 'conflict',
+      message: 'The tag already belongs to this key; offer it to another one.',
     };
-    const CASES: [string, () => Case][] = [
-      [
-        'a malformed tag',
-        () => ({
-          path: '/wallet',
-          who: () => alice,
-          body: { wallet: carol.key },
-          tag: () => 'a-b',
-          status: 400,
-          error: { code: 'invalid_tag', message: /^The tag must be 3 to 32 characters/ },
-        }),
-      ],
-      [
-        'a wallet that is not a key',
-        () => ({
-          path: '/wallet',
-          who: () => alice,
-          body: { wallet: 'nope' },
-          status: 400,
-          error: { code: 'invalid_request', message: '`wallet`: must be a base58 Solana public key' },
-        }),
-      ],
-      [
-        'a zero wallet',
-        () => ({
-          path: '/wallet',
-          who: () => alice,
-          body: { wallet: ZERO },
-          status: 400,
-          error: { code: 'invalid_request', message: '`wallet`: must not be the zero address' },
-        }),
-      ],
-      [
-        'no wallet',
-        () => ({
-          path: '/wallet',
-          who: () => alice,
-          body: {},
-          status: 400,
-          error: { code: 'invalid_request', message: /^`wallet`: / },
-        }),
-      ],
-      [
-        'an owner field',
-        () => ({
-          path: '/wallet',
-          who: () => alice,
-          body: { wallet: carol.key, owner: carol.key },
-          status: 400,
-          error: { code: 'invalid_request', message: /owner/ },
-        }),
-      ],
-      [
-        'a zero newOwner',
-        () => ({
-          path: '/transfer',
-          who: () => alice,
-          body: { newOwner: ZERO },
-          status: 400,
-          error: { code: 'invalid_request', message: '`newOwner`: must not be the zero address' },
-        }),
-      ],
-      [
-        'a 31-byte newOwner',
-        () => ({
-          path: '/transfer',
-          who: () => alice,
-          body: { newOwner: bs58.encode(new Uint8Array(31).fill(7)) },
-          status: 400,
-          error: { code: 'invalid_request', message: '`newOwner`: must be a base58 Solana public key' },
-        }),
-      ],
-      [
-        'a bad feePayer',
-        () => ({
-          path: '/transfer/accept',
-          who: () => bob,
-          body: { feePayer: 'x'.repeat(44) },
-          status: 400,
-          error: { code: 'invalid_request', message: '`feePayer`: must be a base58 Solana public key' },
-        }),
-      ],
-      [
-        'an unknown key on cancel',
-        () => ({
-          path: '/transfer/cancel',
-          who: () => alice,
-          body: { memo: 1 },
-          status: 400,
-          error: { code: 'invalid_request', message: /memo/ },
-        }),
-      ],
-      [
-        'a body that is not JSON',
-        () => ({
-          path: '/transfer/cancel',
-          who: () => alice,
-          body: '{"feePayer":',
-          status: 400,
-          error: { code: 'invalid_request', message: 'The request body must be JSON.' },
-        }),
-      ],
-      [
-        'a zero receiver',
-        () => ({
-          path: '/release',
-          who: () => alice,
-          body: { receiver: ZERO },
-          status: 400,
-          error: { code: 'invalid_request', message: '`receiver`: must not be the zero address' },
-        }),
-      ],
-      [
-        'the record as receiver',
-        () => ({
-          path: '/release',
-          who: () => alice,
-          body: () => ({ receiver: findTagRecordAddress(tag, PROGRAM_ID)[0].toBase58() }),
-          status: 400,
-          error: { code: 'invalid_request', message: '`receiver`: must not be the tag record itself' },
-        }),
-      ],
-      [
-        '400 before 401 (no token, bad body)',
-        () => ({
-          path: '/transfer',
-          who: () => null,
-          body: { newOwner: ZERO },
-          status: 400,
-          error: { code: 'invalid_request', message: '`newOwner`: must not be the zero address' },
-        }),
-      ],
-      [
-        'no token',
-        () => ({
-          path: '/wallet',
-          who: () => null,
-          body: { wallet: carol.key },
-          status: 401,
-          error: { code: 'unauthorized', message: 'A valid session token is required.' },
-        }),
-      ],
-      [
-        'a tag never registered',
-        () => ({
-          path: '/wallet',
-          who: () => alice,
-          body: { wallet: carol.key },
-          tag: () => randomTag('nx'),
-          status: 404,
-          error: NOT_FOUND.error,
-        }),
-      ],
-      [
-        'a reserved tag',
-        () => ({
-          path: '/transfer/cancel',
-          who: () => alice,
-          body: {},
-          tag: () => 'admin',
-          status: 404,
-          error: NOT_FOUND.error,
-        }),
-      ],
-      [
-        '404 before 403 (a stranger, a missing tag)',
-        () => ({
-          path: '/release',
-          who: () => carol,
-          body: {},
-          tag: () => randomTag('nx'),
-          status: 404,
-          error: NOT_FOUND.error,
-        }),
-      ],
-      [
-        'cancel with no offer',
-        () => ({
-          path: '/transfer/cancel',
-          who: () => alice,
-          body: {},
-          status: 409,
-          error: { code: 'conflict', message: 'No transfer offer stands for this tag.' },
-        }),
-      ],
-      [
-        'accept with no offer',
-        () => ({
-          path: '/transfer/accept',
-          who: () => bob,
-          body: {},
-          status: 409,
-          error: { code: 'conflict', message: 'No transfer offer stands for this tag.' },
-        }),
-      ],
-      [
-        'an offer to the owner itself',
-        () => ({
-          path: '/transfer',
-          who: () => alice,
-          body: () => ({ newOwner: alice.key }),
-          status: 409,
-          error: { code: 'conflict', message: 'The tag already belongs to this key; offer it to another one.' },
-        }),
-      ],
-      [
-        '409 before 403 (a stranger cancels no offer)',
-        () => ({
-          path: '/transfer/cancel',
-          who: () => carol,
-          body: {},
-          status: 409,
-          error: { code: 'conflict', message: 'No transfer offer stands for this tag.' },
-        }),
-      ],
-      [
-        'a stranger sets the wallet',
-        () => ({
-          path: '/wallet',
-          who: () => carol,
-          body: { wallet: carol.key },
-          status: 403,
-          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
-        }),
-      ],
-      [
-        'a stranger offers it',
-        () => ({
-          path: '/transfer',
-          who: () => carol,
-          body: { newOwner: carol.key },
-          status: 403,
-          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
-        }),
-      ],
-      [
-        'a stranger releases it',
-        () => ({
-          path: '/release',
-          who: () => carol,
-          body: {},
-          status: 403,
-          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
-        }),
-      ],
-      [
-        'a stranger accepts an offer made to another',
-        () => ({
-          path: '/transfer/accept',
-          who: () => carol,
-          body: {},
-          tag: () => offered,
-          status: 403,
-          error: { code: 'forbidden', message: 'This tag is not offered to this public key.' },
-        }),
-      ],
-      [
-        'the owner accepts its own offer',
-        () => ({
-          path: '/transfer/accept',
-          who: () => alice,
-          body: {},
-          tag: () => offered,
-          status: 403,
-          error: { code: 'forbidden', message: 'This tag is not offered to this public key.' },
-        }),
-      ],
-      [
-        'a stranger cancels an offer',
-        () => ({
-          path: '/transfer/cancel',
-          who: () => bob,
-          body: {},
-          tag: () => offered,
-          status: 403,
-          error: { code: 'forbidden', message: 'This tag belongs to another public key.' },
-        }),
-      ],
+    const NOT_OWNER: Expected = { code: 'forbidden', message: 'This tag belongs to another public key.' };
+    const NOT_OFFERED: Expected = { code: 'forbidden', message: 'This tag is not offered to this public key.' };
+    /** 31 bytes in base58: well-formed, but not a public key. */
+    const SHORT_KEY = bs58.encode(new Uint8Array(31).fill(7));
+    const MISSING = () => randomTag('nx');
+    /**
+     * One row per case: who posts (no token for null), to which path of the tag, with what body (a
+     * function when it names a party, who exists only once beforeAll ran), the status and error
+     * expected, and the tag when it is not the shared one.
+     */
+    type Case = [
+      name: string,
+      who: 'alice' | 'bob' | 'carol' | null,
+      path: string,
+      body: unknown,
+      status: number,
+      error: Expected,
+      tag?: () => string,
+    ];
+    const CASES: Case[] = [
+      ['a malformed tag', 'alice', '/wallet', () => ({ wallet: carol.key }), 400, BAD_TAG, () => 'a-b'],
+      ['a wallet that is not a key', 'alice', '/wallet', { wallet: 'nope' }, 400, notAKey('wallet')],
+      ['a zero wallet', 'alice', '/wallet', { wallet: ZERO }, 400, zeroKey('wallet')],
+      ['no wallet', 'alice', '/wallet', {}, 400, invalid(/^`wallet`: /)],
+      ['an owner field', 'alice', '/wallet', () => ({ wallet: carol.key, owner: carol.key }), 400, invalid(/owner/)],
+      ['a zero newOwner', 'alice', '/transfer', { newOwner: ZERO }, 400, zeroKey('newOwner')],
+      ['a 31-byte newOwner', 'alice', '/transfer', { newOwner: SHORT_KEY }, 400, notAKey('newOwner')],
+      ['a bad feePayer', 'bob', '/transfer/accept', { feePayer: 'x'.repeat(44) }, 400, notAKey('feePayer')],
+      ['an unknown key on cancel', 'alice', '/transfer/cancel', { memo: 1 }, 400, invalid(/memo/)],
+      ['a body that is not JSON', 'alice', '/transfer/cancel', '{"feePayer":', 400, NOT_JSON],
+      ['a zero receiver', 'alice', '/release', { receiver: ZERO }, 400, zeroKey('receiver')],
+      ['the record as receiver', 'alice', '/release', () => ({ receiver: recordAddressOf(tag) }), 400, SELF_PAYOUT],
+      ['400 before 401 (no token, bad body)', null, '/transfer', { newOwner: ZERO }, 400, zeroKey('newOwner')],
+      ['no token', null, '/wallet', () => ({ wallet: carol.key }), 401, NO_TOKEN],
+      ['a tag never registered', 'alice', '/wallet', () => ({ wallet: carol.key }), 404, NOT_FOUND.error, MISSING],
+      ['a reserved tag', 'alice', '/transfer/cancel', {}, 404, NOT_FOUND.error, () => 'admin'],
+      ['404 before 403 (a stranger, a missing tag)', 'carol', '/release', {}, 404, NOT_FOUND.error, MISSING],
+      ['cancel with no offer', 'alice', '/transfer/cancel', {}, 409, NO_OFFER],
+      ['accept with no offer', 'bob', '/transfer/accept', {}, 409, NO_OFFER],
+      ['an offer to the owner itself', 'alice', '/transfer', () => ({ newOwner: alice.key }), 409, OFFER_TO_SELF],
+      ['409 before 403 (a stranger cancels no offer)', 'carol', '/transfer/cancel', {}, 409, NO_OFFER],
+      ['a stranger sets the wallet', 'carol', '/wallet', () => ({ wallet: carol.key }), 403, NOT_OWNER],
+      ['a stranger offers it', 'carol', '/transfer', () => ({ newOwner: carol.key }), 403, NOT_OWNER],
+      ['a stranger releases it', 'carol', '/release', {}, 403, NOT_OWNER],
+      ['a stranger accepts an offer made to another', 'carol', '/transfer/accept', {}, 403, NOT_OFFERED, () => offered],
+      ['the owner accepts its own offer', 'alice', '/transfer/accept', {}, 403, NOT_OFFERED, () => offered],
+      ['a stranger cancels an offer', 'bob', '/transfer/cancel', {}, 403, NOT_OWNER, () => offered],
     ];
 
-    for (const [name, make] of CASES) {
+    for (const [name, who, path, body, status, error, tagOf] of CASES) {
       it(name, async () => {
-        const c = make();
-        const body = typeof c.body === 'function' ? (c.body as () => unknown)() : c.body;
-        const res = await postAuthed(url(c.tag?.() ?? tag, c.path), c.who()?.token ?? null, body);
-        expect(res.status).toBe(c.status);
+        const sent = typeof body === 'function' ? (body as () => unknown)() : body;
+        const token = who === null ? null : { alice, bob, carol }[who].token;
+        const res = await postAuthed(url(tagOf?.() ?? tag, path), token, sent);
+        expect(res.status).toBe(status);
         expect(Object.keys(res.json)).toEqual(['error']);
-        expect(res.json.error.code).toBe(c.error.code);
-        if (typeof c.error.message === 'string') expect(res.json.error.message).toBe(c.error.message);
-        else expect(res.json.error.message).toMatch(c.error.message);
+        expect(res.json.error.code).toBe(error.code);
+        if (typeof error.message === 'string') expect(res.json.error.message).toBe(error.message);
+        else expect(res.json.error.message).toMatch(error.message);
       });
     }
 

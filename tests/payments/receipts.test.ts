@@ -99,6 +99,12 @@ const pass = (
   IDENTITY = serviceIdentity(app().config.actionIdentitySecret).publicKey,
 ) => findPayments({ db: app().db, connection, now: new Date(), identity: IDENTITY, limit: 500 });
 
+/** The receipt of `reference` after one finding pass over the shared localnet. */
+async function receiptAfterPass(reference: string): Promise<Record<string, unknown>> {
+  await pass();
+  return receipt(reference);
+}
+
 describe('POST /v1/payments', () => {
   it('issues a pending reference with its Solana Pay URL, for the payout wallet as it is now', async () => {
     const { tag, wallet } = await payee();
@@ -193,8 +199,7 @@ describe('the finding pass', () => {
   it('finds a payment by its reference: the receipt names the payer, the signature, the slot and the time', async () => {
     const { tag, wallet, reference, payer } = await paymentAsked();
     const signature = await pay(shared, payer, wallet, 250_000_000n, reference);
-    await pass();
-    const paid = await receipt(reference);
+    const paid = await receiptAfterPass(reference);
     expect(paid).toEqual({
       reference,
       status: 'finalized', // the shared localnet finalizes at once; the confirmed step is shown below
@@ -214,8 +219,7 @@ describe('the finding pass', () => {
   it('a wrong amount is invalid, and says why', async () => {
     const { wallet, reference, payer } = await paymentAsked();
     const signature = await pay(shared, payer, wallet, 200_000_000n, reference);
-    await pass();
-    expect(await receipt(reference)).toMatchObject({
+    expect(await receiptAfterPass(reference)).toMatchObject({
       status: 'invalid',
       signature,
       payer: payer.publicKey.toBase58(),
@@ -226,8 +230,7 @@ describe('the finding pass', () => {
   it('a payment to another wallet is invalid (wrong recipient)', async () => {
     const { reference, payer } = await paymentAsked();
     await pay(shared, payer, Keypair.generate().publicKey, 250_000_000n, reference);
-    await pass();
-    expect(await receipt(reference)).toMatchObject({
+    expect(await receiptAfterPass(reference)).toMatchObject({
       status: 'invalid',
       reason: 'the transaction does not pay the recipient (wrong recipient)',
     });
@@ -236,19 +239,16 @@ describe('the finding pass', () => {
   it('a reused reference changes nothing: the first payment decides', async () => {
     const { wallet, reference, payer } = await paymentAsked();
     const first = await pay(shared, payer, wallet, 250_000_000n, reference);
-    await pass();
-    const settled = await receipt(reference);
+    const settled = await receiptAfterPass(reference);
     expect(settled).toMatchObject({ status: 'finalized', signature: first });
     await pay(shared, payer, wallet, 100_000_000n, reference);
-    await pass();
-    expect(await receipt(reference)).toEqual(settled);
+    expect(await receiptAfterPass(reference)).toEqual(settled);
   });
 
   it('a reference with nothing paid stays pending', async () => {
     const { tag } = await payee();
     const { reference } = await issued(tag, '0.25');
-    await pass();
-    expect(await receipt(reference)).toMatchObject({ status: 'pending' });
+    expect(await receiptAfterPass(reference)).toMatchObject({ status: 'pending' });
   });
 
   describe('on a cluster that takes time to finalize', () => {
@@ -299,8 +299,7 @@ describe('token payments', () => {
       `solana:${wallet.toBase58()}?amount=2.5&spl-token=${asset.mint.toBase58()}&reference=${reference}&label=%40${tag}`,
     );
     const signature = await payToken(payer, wallet, asset, 2_500_000n, reference);
-    await pass();
-    expect(await receipt(reference)).toMatchObject({
+    expect(await receiptAfterPass(reference)).toMatchObject({
       status: 'finalized',
       signature,
       payer: payer.publicKey.toBase58(),
@@ -314,8 +313,7 @@ describe('token payments', () => {
     const { tag, wallet } = await payee();
     const { reference } = await issued(tag, '2.5', asked.mint.toBase58());
     await payToken(payer, wallet, paid, 2_500_000n, reference);
-    await pass();
-    expect(await receipt(reference)).toMatchObject({
+    expect(await receiptAfterPass(reference)).toMatchObject({
       status: 'invalid',
       reason: `the recipient received another token, not mint ${asked.mint.toBase58()} (wrong mint)`,
     });

@@ -15,16 +15,12 @@ export const IDENTITY_FIELDS = [
   'createdAt',
 ] as const;
 
+/** SPEC 2.1's profile fields as an identity with no profile shows them: each null. */
+const EMPTY_PROFILE = { displayName: null, avatar: null, bio: null, preferredToken: null } as const;
+
 /**
  * The SPEC 2.1 fields of an identity with no profile and no moderation flag: what a newly
  * registered tag shows beside its tag, owner, wallet and createdAt. Stated here, not taken
  * from lib/, so the tests check the code against the SPEC rather than against itself.
  */
-export const NO_PROFILE = {
-  displayName: null,
-  avatar: null,
-  bio: null,
-  preferredToken: null,
-  verified: false,
-  merchant: false,
-} as const;
+export const NO_PROFILE = { ...EMPTY_PROFILE, verified: false, merchant: false } as const;

@@ -109,23 +109,14 @@ function recordInstruction<A>(
   return toWeb3Instruction(build({ tagRecord: kitAddress(tagRecord), ...accounts }, programOf(programId)));
 }
 
-export function setWalletInstruction(
-  call: RecordCall & { owner: PublicKey; wallet: PublicKey },
-): TransactionInstruction {
-  return recordInstruction(call, getSetWalletInstruction, {
-    owner: signerOf(call.owner),
-    wallet: signerOf(call.wallet),
-    walletArg: kitAddress(call.wallet),
-  });
+export function setWalletInstruction(call: RecordCall & { owner: PublicKey; wallet: PublicKey }) {
+  const accounts = { owner: signerOf(call.owner), wallet: signerOf(call.wallet), walletArg: kitAddress(call.wallet) };
+  return recordInstruction(call, getSetWalletInstruction, accounts);
 }
 
-export function offerTransferInstruction(
-  call: RecordCall & { owner: PublicKey; newOwner: PublicKey },
-): TransactionInstruction {
-  return recordInstruction(call, getOfferTransferInstruction, {
-    owner: signerOf(call.owner),
-    newOwner: kitAddress(call.newOwner),
-  });
+export function offerTransferInstruction(call: RecordCall & { owner: PublicKey; newOwner: PublicKey }) {
+  const accounts = { owner: signerOf(call.owner), newOwner: kitAddress(call.newOwner) };
+  return recordInstruction(call, getOfferTransferInstruction, accounts);
 }
 
 export function cancelTransferInstruction(call: RecordCall & { owner: PublicKey }): TransactionInstruction {
@@ -137,13 +128,9 @@ export function acceptTransferInstruction(call: RecordCall & { newOwner: PublicK
 }
 
 /** `release_tag`: the receiver may be the owner (web3.js then merges the two metas into one, signer and writable). */
-export function releaseTagInstruction(
-  call: RecordCall & { owner: PublicKey; receiver: PublicKey },
-): TransactionInstruction {
-  return recordInstruction(call, getReleaseTagInstruction, {
-    owner: signerOf(call.owner),
-    receiver: kitAddress(call.receiver),
-  });
+export function releaseTagInstruction(call: RecordCall & { owner: PublicKey; receiver: PublicKey }) {
+  const accounts = { owner: signerOf(call.owner), receiver: kitAddress(call.receiver) };
+  return recordInstruction(call, getReleaseTagInstruction, accounts);
 }
 
 /** `register_tag`'s data: discriminator ‖ borsh string tag ‖ wallet. */

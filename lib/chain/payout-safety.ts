@@ -1,5 +1,6 @@
 import { PublicKey, SystemProgram, type AccountInfo, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/core/errors';
+import { rememberRecent } from '@/lib/core/remember-recent';
 import { rpcCall } from '@/lib/chain/rpc';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
@@ -57,12 +58,7 @@ const MAX_REMEMBERED_KEYS = 10_000;
 function isOnCurve(wallet: PublicKey): boolean {
   const bytes = wallet.toBytes();
   const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
-  let answer = onCurve.get(key);
-  if (answer === undefined) answer = PublicKey.isOnCurve(bytes);
-  else onCurve.delete(key); // re-inserted below: Map order is the eviction order
-  onCurve.set(key, answer);
-  if (onCurve.size > MAX_REMEMBERED_KEYS) onCurve.delete(onCurve.keys().next().value!);
-  return answer;
+  return rememberRecent(onCurve, key, () => PublicKey.isOnCurve(bytes), MAX_REMEMBERED_KEYS);
 }
 
 /** Why SOL paid to an address holding `account` would be lost, or null (no account yet, or a System-owned one). */

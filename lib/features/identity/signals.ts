@@ -1,14 +1,13 @@
-import { and, sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
-import { createBatcher, perHandle } from '@/lib/db/batch';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { parseTagParam, tagNotFound, type AtSlot } from './get-identity';
 import { MAX_LOOKALIKES } from './lookalikes';
 import { payerWarnings, PAYER_WARNING_CODES } from './payer-warnings';
 import { displayTag } from '@/lib/core/tag';
-import { activeIdentitySql, activeTagsAtSlot, isActiveIdentity } from './active';
+import { activeIdentitySql, activeTagsAtSlot } from './active';
 
 /*
  * GET /v1/identity/{tag}/signals (docs/integrators.md, "Signals for payers"): what a payment app weighs
@@ -106,27 +105,18 @@ function signalFactsOf(row: FactColumns): SignalFacts {
 }
 
 /*
- * The /@tag page's read: the active row and its look-alikes in one statement, so a view takes
- * one connection and one round trip (the identity and signals reads would take two). The page
- * sends no X-Indexed-Slot, so the slot is not read. Batched as the reads above are.
+ * The /@tag page's read: the whole active row and its look-alikes in one statement, so a view
+ * takes one connection and one round trip (the identity and signals reads would take two).
  */
-const findProfiles = perHandle((db: Db) => {
-  const query = db
-    .select({ row: identities, lookalikes: lookalikesColumn() })
-    .from(identities)
-    .where(and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
-    .prepare('identity_profile_with_lookalikes');
-  return createBatcher(async (tags: string[]) => {
-    const rows = await query.execute({ tags: [...new Set(tags)] });
-    const byTag = new Map(rows.map((row) => [row.row.tag, row] as const));
-    return tags.map((tag) => byTag.get(tag) ?? null);
-  });
+const findProfiles = activeTagsAtSlot<IdentityRow & { lookalikes: string[] }>('identity_profile_at_slot', {
+  ...getTableColumns(identities),
+  lookalikes: lookalikesColumn(),
 });
 
 /** The active canonical tag's row and its signal facts, from one statement; null when missing or blocked. */
 export async function readProfileFacts(db: Db, tag: string): Promise<{ row: IdentityRow; facts: SignalFacts } | null> {
-  const found = await findProfiles(db)(tag);
-  return found && { row: found.row, facts: signalFactsOf({ ...found.row, lookalikes: found.lookalikes }) };
+  const { row } = await findProfiles(db)(tag);
+  return row && { row, facts: signalFactsOf(row) };
 }
 
 /** The signals of an active tag at `now`; 400 malformed, 404 missing or blocked (the identity's one 404). */

@@ -1,7 +1,8 @@
 // Heavy readers against the cheap route: /api/health's latency idle, under 64 feed readers
 // (each its own address, within its 120-a-minute budget) and under a crawl of share images,
 // on an app of its own (the stack's PostgreSQL and localnet, the production build, the
-// default rate limits, X-Forwarded-For trusted one hop as behind a proxy).
+// default rate limits, X-Forwarded-For trusted one hop as behind a proxy). The readers and
+// crawlers run at the lowest CPU priority, as if on other machines (bench/starvation-load.ts).
 //   npm run bench -- starvation
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,9 @@ import { startApp } from '@/devstack/app';
 import { openDb } from '@/lib/db/client';
 import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
 import { seedBenchProfiles } from './seed';
+import type { StarvationLoad } from './starvation-load';
+
+const LOAD_SCRIPT = 'bench/starvation-load.ts';
 
 /** The issue's target: health p95 under load within 5× of idle. */
 const TARGET_P95_RATIO = 5;
@@ -62,32 +66,27 @@ async function sampleHealth(appUrl: string, seconds: number): Promise<Latencies>
   return { p50: at(0.5), p95: at(0.95), n: times.length };
 }
 
-/** Runs `client(i)` for each of `count` clients until `stop` is set; counts their answers by status. */
-async function clients(
-  count: number,
-  client: (i: number, answered: (status: number) => void, stopped: () => boolean) => Promise<void>,
-) {
-  const statuses = new Map<number, number>();
-  let stop = false;
-  const running = Array.from({ length: count }, (_, i) =>
-    client(
-      i,
-      (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
-      () => stop,
-    ).catch(() => {}),
+/**
+ * Starts `load` in a process of its own at the lowest CPU priority (bench/starvation-load.ts
+ * says why); `end()` stops it and answers its answers, counted by status.
+ */
+function startLoad(load: StarvationLoad) {
+  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', LOAD_SCRIPT, JSON.stringify(load)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${load.kind} load exited ${code}`)))),
   );
   return {
-    statuses,
-    async end() {
-      stop = true;
-      await Promise.all(running);
+    async end(): Promise<Record<string, number>> {
+      child.stdin.end();
+      await exited;
+      return JSON.parse(out) as Record<string, number>;
     },
   };
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const addressOf = (i: number) => `10.77.${i >> 8}.${(i % 254) + 1}`;
 
 export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {
   const tags = await seedBenchProfiles(databaseUrl, LOAD.profiles);
@@ -117,39 +116,32 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
     await sampleHealth(app.url, 2); // warm up
     const idle = await sampleHealth(app.url, LOAD.seconds);
 
-    const readers = await clients(LOAD.feedReaders, async (i, answered, stopped) => {
-      let after = '0-0';
-      await pause(Math.random() * LOAD.feedReaderPauseMs); // independent readers: they do not start in step
-      while (!stopped()) {
-        const res = await fetch(`${app.url}/v1/events?after=${after}&limit=1000`, {
-          headers: { 'x-forwarded-for': addressOf(i) },
-        });
-        answered(res.status);
-        if (res.status === 200) {
-          // `next` from the page's end, without parsing up to 1 MiB here; at the live end (`next` unchanged), from the start again
-          const next = /"next":"([0-9-]+)"}$/.exec(await res.text())?.[1] ?? '0-0';
-          after = next === after ? '0-0' : next;
-        } else await res.arrayBuffer();
-        await pause(LOAD.feedReaderPauseMs * (0.5 + Math.random())); // on average its budget's pace, never in step for long
-      }
+    const readers = startLoad({
+      kind: 'feed',
+      appUrl: app.url,
+      count: LOAD.feedReaders,
+      pauseMs: LOAD.feedReaderPauseMs,
     });
     const underFeed = await sampleHealth(app.url, LOAD.seconds);
-    await readers.end();
+    const readerAnswers = await readers.end();
 
-    const crawlers = await clients(LOAD.ogCrawlers, async (i, answered, stopped) => {
-      for (let n = i; !stopped(); n += LOAD.ogCrawlers) {
-        const res = await fetch(`${app.url}/profile/${tags[n % LOAD.ogTags]}/opengraph-image`, {
-          headers: { 'x-forwarded-for': addressOf(1000 + i) },
-        });
-        answered(res.status);
-        await res.arrayBuffer();
-      }
+    const crawlers = startLoad({
+      kind: 'og',
+      appUrl: app.url,
+      count: LOAD.ogCrawlers,
+      tags: tags.slice(0, LOAD.ogTags),
     });
     const underCrawl = await sampleHealth(app.url, LOAD.seconds);
-    await crawlers.end();
+    const crawlerAnswers = await crawlers.end();
 
-    const row = (name: string, l: Latencies, statuses?: Map<number, number>) =>
-      `| ${name} | ${l.p50} | ${l.p95} | ${(l.p95 / idle.p95).toFixed(1)}× | ${l.n} | ${statuses ? [...statuses].map(([s, n]) => `${s}: ${n}`).join(', ') : '—'} |`;
+    const row = (name: string, l: Latencies, statuses?: Record<string, number>) =>
+      `| ${name} | ${l.p50} | ${l.p95} | ${(l.p95 / idle.p95).toFixed(1)}× | ${l.n} | ${
+        statuses
+          ? Object.entries(statuses)
+              .map(([s, n]) => `${s}: ${n}`)
+              .join(', ')
+          : '—'
+      } |`;
     console.log(
       `\n## Health under heavy readers (production build, PostgreSQL; target: p95 within ${TARGET_P95_RATIO}× of idle)\n`,
     );
@@ -157,10 +149,10 @@ export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: st
     console.log('|---|---|---|---|---|---|');
     console.log(row('idle', idle));
     console.log(
-      row(`${LOAD.feedReaders} feed readers, pages of 1,000, each from its own address`, underFeed, readers.statuses),
+      row(`${LOAD.feedReaders} feed readers, pages of 1,000, each from its own address`, underFeed, readerAnswers),
     );
     console.log(
-      row(`${LOAD.ogCrawlers} share-image crawlers going round ${LOAD.ogTags} tags`, underCrawl, crawlers.statuses),
+      row(`${LOAD.ogCrawlers} share-image crawlers going round ${LOAD.ogTags} tags`, underCrawl, crawlerAnswers),
     );
   } finally {
     await app.stop();

@@ -8,13 +8,16 @@
 // client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
 // default here), the rate limit must key on the socket's peer: this server stamps it into a
 // header of its own on every request, after deleting any copy the client sent
-// (lib/http/client-address.ts). That is all it does to a request: pages, their CSP and
-// compression are Next.js's, the same as under a bare `next start` or on Vercel.
+// (lib/http/client-address.ts). Besides, it answers what no route serves (TRACE, `OPTIONS *`)
+// and sheds heavy requests while the event loop is busy (lib/http/shed-at-the-door.ts), each
+// in the envelope. Pages, their CSP and compression are Next.js's, as under a bare `next start`
+// or on Vercel.
 import { createServer, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-address';
 import { unservedRequest } from '@/lib/http/unserved-request';
+import { shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { ConfigError, parseConfig } from '@/lib/core/config';
 import { flushLogs, logger } from '@/lib/observability/logger';
 
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
   markSocketAddressServer();
   await app.prepare();
   const server = createServer((req, res) => {
-    const unserved = unservedRequest(req.method, req.url);
+    const unserved = unservedRequest(req.method, req.url) ?? shedAtTheDoor(req.method, req.url, config.heavyWork);
     if (unserved) return void answerWith(res, unserved);
     stampSocketAddress(req);
     handle(req, res).catch((err) => {

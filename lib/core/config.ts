@@ -107,7 +107,7 @@ export const envSchema = z.object({
       .int()
       .min(0)
       .default(16 * 1024 * 1024),
-    'bytes of heavy answers (feed pages, share images) one process starts to send per second, in bursts of at most a quarter second of them; past it, 503 `overloaded` with Retry-After. 0 turns this bound off (lib/http/heavy-work.ts)',
+    'bytes of heavy answers (feed pages, share images) one process starts to send per second, in bursts of at most a sixteenth of a second of them (one 1 MiB page at the default); past it, 503 `overloaded` with Retry-After. 0 turns this bound off (lib/http/heavy-work.ts)',
   ),
   DATABASE_URL: doc(postgresUrl(), 'PostgreSQL URL, through node-postgres', {
     production: 'this or POSTGRES_URL, with more than one instance',

@@ -21,7 +21,9 @@ import { logger } from '@/lib/observability/logger';
  * The loop's utilization is measured after the fact, so a burst (64 followers whose pauses have
  * fallen into step, asking at the same moment) would all pass it before the meter saw them. A
  * third bound takes bursts: the bytes of heavy answers a process starts to send come out of a
- * bucket of HEAVY_WORK_BYTES_PER_SECOND, holding a quarter second of them (`admitHeavyBytes`).
+ * bucket of HEAVY_WORK_BYTES_PER_SECOND, holding a sixteenth of a second of them (`admitHeavyBytes`):
+ * one 1 MiB page at the default. A quarter second's bucket let 4 MiB of pages start at once,
+ * and health's p95 under 64 followers was the wait behind such a burst (bench/starvation.ts).
  *
  * One count per process for all kinds, on globalThis (each route's chunk has its own module
  * state): what runs out is the process's CPU and pool, whichever route spends them.
@@ -124,7 +126,7 @@ interface ByteBucket {
 const BUCKET = Symbol.for('identity-tag-service.heavy-bytes');
 const buckets = globalThis as unknown as Record<typeof BUCKET, WeakMap<HeavyWorkBound, ByteBucket> | undefined>;
 /** The bucket holds this long of the rate: the largest burst of heavy bytes one process starts at once. */
-export const HEAVY_BYTES_BURST_SECONDS = 0.25;
+export const HEAVY_BYTES_BURST_SECONDS = 0.0625;
 
 /**
  * Takes `bytes` of an answer about to be sent from the process's bucket of heavy bytes, or

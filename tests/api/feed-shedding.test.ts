@@ -8,7 +8,7 @@ import { untilVisible } from '../support/until-visible';
 
 /*
  * The feed under the per-process bound on heavy bytes (lib/http/heavy-work.ts), through its
- * handlers in this process: with a budget of 400 bytes a second (a bucket of 100), one page
+ * handlers in this process: with a budget of 400 bytes a second (a bucket of 25), one page
  * goes and the next, at once, is shed with 503 `overloaded` and Retry-After in the envelope;
  * the same two reads under the lifted bound (the test apps' default) are both served. A file of
  * its own: the bucket is the process's.

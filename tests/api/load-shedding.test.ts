@@ -80,15 +80,16 @@ describe('the bound on the event loop', () => {
 
 describe('the bound on heavy bytes', () => {
   it('answers start while the bucket holds their bytes; a burst past it is shed; the bucket refills at its rate', () => {
-    const bound = { concurrency: 100, maxEventLoopUtilization: 1, bytesPerSecond: 4_000 };
+    const bound = { concurrency: 100, maxEventLoopUtilization: 1, bytesPerSecond: 16_000 };
     const capacity = bound.bytesPerSecond * HEAVY_BYTES_BURST_SECONDS; // 1,000 bytes
+    expect(capacity).toBe(1_000);
     let t = 1e9; // the bucket is per process: a moment no other test used, so that it starts full
     admitHeavyBytes('test', 600, bound, t);
     admitHeavyBytes('test', 400, bound, t);
     expect(() => admitHeavyBytes('test', 1, bound, t)).toThrow(
       expect.objectContaining({ code: 'overloaded', status: 503, headers: { 'Retry-After': '1' } }),
     );
-    t += 100; // 400 bytes back
+    t += 25; // 400 bytes back
     expect(() => admitHeavyBytes('test', 500, bound, t)).toThrow(expect.objectContaining({ code: 'overloaded' }));
     admitHeavyBytes('test', 400, bound, t);
     // An answer larger than the whole bucket goes once the bucket is full, and empties it.

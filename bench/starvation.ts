@@ -20,7 +20,8 @@ const LOAD_SCRIPT = 'bench/starvation-load.ts';
 const TARGET_P95_RATIO = 5;
 /** The load: each phase's length, the readers and the crawlers, and what they read. */
 const LOAD = {
-  seconds: 15,
+  /** A phase: 30 s of health checks (about 600 at idle), so that one p95 is not a handful of samples. */
+  seconds: 30,
   feedReaders: 64,
   /** Each reader's pause between pages: its 120-a-minute budget (the `feed` bucket). */
   feedReaderPauseMs: 500,

@@ -98,7 +98,7 @@ export const envSchema = z.object({
     'expensive requests (feed pages, share images, batch lookups) one process works on at once; past it they are answered 503 `overloaded` with Retry-After, so that they cannot starve the rest (lib/http/heavy-work.ts)',
   ),
   HEAVY_WORK_MAX_EVENT_LOOP_UTILIZATION: doc(
-    z.coerce.number().min(0.1).max(1).default(0.8),
+    z.coerce.number().min(0.1).max(1).default(0.7),
     'the share of the last quarter second the event loop may have been busy for a heavy request (a feed page, a share image, a batch lookup) to be served; past it, 503 `overloaded` with Retry-After, so that health and identity reads keep the rest. 1 turns this bound off (lib/http/heavy-work.ts)',
   ),
   HEAVY_WORK_BYTES_PER_SECOND: doc(

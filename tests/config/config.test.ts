@@ -27,7 +27,7 @@ describe('configuration (DESIGN.md "Configuration")', () => {
       keepAliveTimeoutMs: 65_000,
       headersTimeoutMs: 66_000,
     });
-    expect(c.heavyWork).toEqual({ concurrency: 4, maxEventLoopUtilization: 0.8, bytesPerSecond: 16 * 1024 * 1024 });
+    expect(c.heavyWork).toEqual({ concurrency: 4, maxEventLoopUtilization: 0.7, bytesPerSecond: 16 * 1024 * 1024 });
   });
 
   it('keep-alive and headers timeouts: above a load balancer’s 60 s by default, settable, headers above keep-alive', () => {

@@ -4,7 +4,7 @@
 // default rate limits, X-Forwarded-For trusted one hop as behind a proxy). The readers and
 // crawlers run at the lowest CPU priority, as if on other machines (bench/starvation-load.ts).
 //   npm run bench -- starvation
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,12 +57,7 @@ async function sampleHealth(appUrl: string, seconds: number): Promise<Latencies>
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise<void>((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`health sampler exited ${code}`)))),
-  );
-  const times = (JSON.parse(out) as number[]).sort((a, b) => a - b);
+  const times = (await printedJson<number[]>(child, 'health sampler')).sort((a, b) => a - b);
   const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 10) / 10;
   return { p50: at(0.5), p95: at(0.95), n: times.length };
 }
@@ -75,18 +70,25 @@ function startLoad(load: StarvationLoad) {
   const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', LOAD_SCRIPT, JSON.stringify(load)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<void>((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${load.kind} load exited ${code}`)))),
-  );
+  const answers = printedJson<Record<string, number>>(child, `${load.kind} load`);
+  answers.catch(() => {}); // awaited by end(); a load that fails early must not be an unhandled rejection
   return {
-    async end(): Promise<Record<string, number>> {
+    end(): Promise<Record<string, number>> {
       child.stdin.end();
-      await exited;
-      return JSON.parse(out) as Record<string, number>;
+      return answers;
     },
   };
+}
+
+/** What `child` prints on its standard output, as JSON, once it has exited 0; else fails naming `name`. */
+function printedJson<T>(child: ChildProcess, name: string): Promise<T> {
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise<T>((resolve, reject) =>
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${name} exited ${code}`)),
+    ),
+  );
 }
 
 export async function benchStarvation({ databaseUrl, rpcUrl }: { databaseUrl: string; rpcUrl: string }) {

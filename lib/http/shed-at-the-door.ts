@@ -13,19 +13,18 @@ import { shedWhileBusy } from './heavy-work';
  */
 
 /** The heavy requests, by method and path: the feed, share images, the batch lookups. */
-const HEAVY_REQUESTS: ReadonlyArray<{ methods: readonly string[]; path: RegExp; kind: string; v1: boolean }> = [
-  { methods: ['GET', 'HEAD'], path: /^\/v1\/events\/?$/, kind: 'feed', v1: true },
-  { methods: ['GET', 'HEAD'], path: /^\/profile\/[^/]+\/opengraph-image\/?$/, kind: 'og image', v1: false },
-  { methods: ['POST'], path: /^\/v1\/resolve\/?$/, kind: 'resolve batch', v1: true },
-  { methods: ['POST'], path: /^\/v1\/reverse\/?$/, kind: 'reverse batch', v1: true },
+const HEAVY_REQUESTS: ReadonlyArray<{ methods: readonly string[]; path: RegExp; kind: string }> = [
+  { methods: ['GET', 'HEAD'], path: /^\/v1\/events\/?$/, kind: 'feed' },
+  { methods: ['GET', 'HEAD'], path: /^\/profile\/[^/]+\/opengraph-image\/?$/, kind: 'og image' },
+  { methods: ['POST'], path: /^\/v1\/resolve\/?$/, kind: 'resolve batch' },
+  { methods: ['POST'], path: /^\/v1\/reverse\/?$/, kind: 'reverse batch' },
 ];
 
-/** The kind of heavy work a request is (and whether it is /v1), or null for any other request. */
-export function heavyRequestKind(method: string | undefined, target: string | undefined) {
+/** The kind of heavy work a request is, or null for any other request. */
+export function heavyRequestKind(method: string | undefined, target: string | undefined): string | null {
   if (!method || !target) return null;
   const path = target.split('?', 1)[0]!;
-  const heavy = HEAVY_REQUESTS.find((h) => h.methods.includes(method) && h.path.test(path));
-  return heavy ? { kind: heavy.kind, v1: heavy.v1 } : null;
+  return HEAVY_REQUESTS.find((h) => h.methods.includes(method) && h.path.test(path))?.kind ?? null;
 }
 
 /**
@@ -37,13 +36,13 @@ export function shedAtTheDoor(
   target: string | undefined,
   bound: HeavyWorkBound,
 ): Response | null {
-  const heavy = heavyRequestKind(method, target);
-  if (!heavy) return null;
+  const kind = heavyRequestKind(method, target);
+  if (!kind) return null;
   try {
-    shedWhileBusy(heavy.kind, bound);
+    shedWhileBusy(kind, bound);
     return null;
   } catch (err) {
     const answer = errorResponse(err);
-    return heavy.v1 ? setCorsHeaders(answer) : answer;
+    return target!.startsWith('/v1/') ? setCorsHeaders(answer) : answer;
   }
 }

@@ -1,7 +1,7 @@
 // GET /v1/identity/{tag} — the public identity (SPEC 4.3); PATCH — the owner edits its profile (SPEC 4.4)
-import { publicReadAtSlot } from '@/lib/http/conditional';
 import { getChain } from '@/lib/chain/rpc';
-import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok, tagPath, tagReadDocs } from '@/lib/http/docs';
+import { ANOTHER_KEYS_TAG, MISSING_OR_BLOCKED, ok, tagPath } from '@/lib/http/docs';
+import { publicTagRead } from '@/lib/http/public-tag-read';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getIdentityAtSlot, parseTagParam } from '@/lib/features/identity/get-identity';
 import { Identity, ProfilePatch } from '@/lib/features/identity/schemas';
@@ -16,9 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     tags: ['identity'],
     summary: 'Read an identity',
     description: 'Public and cacheable. A missing and a blocked tag give the same 404.',
-    ...tagReadDocs('The identity', Identity),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      publicReadAtSlot(req, await getIdentityAtSlot(db, tag)),
+    ...publicTagRead('The identity', Identity, getIdentityAtSlot),
   }),
   PATCH: v1Operation({
     operationId: 'updateProfile',

@@ -1,6 +1,5 @@
 // GET /v1/identity/{tag}/transfer — { tag, owner, pendingOwner } (public); POST — { newOwner } → the UNSIGNED offer_transfer transaction
-import { publicReadAtSlot } from '@/lib/http/conditional';
-import { tagReadDocs } from '@/lib/http/docs';
+import { publicTagRead } from '@/lib/http/public-tag-read';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { parseTagParam } from '@/lib/features/identity/get-identity';
 import { lifecycleOperation } from '@/lib/http/lifecycle-route';
@@ -16,10 +15,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     summary: 'The owner of a tag and the key it is offered to',
     description:
       'Public and cacheable, from the mirror. `pendingOwner` is null when no offer stands. Missing and blocked: the same 404.',
-    ...tagReadDocs('The transfer state', TransferState),
+    ...publicTagRead('The transfer state', TransferState, getTransferStateAtSlot),
     params: ({ tag }) => ({ tag: parseTagParam(tag) }),
-    handler: async (req, { params: { tag }, services: { db } }) =>
-      publicReadAtSlot(req, await getTransferStateAtSlot(db, tag)),
   }),
   POST: lifecycleOperation('offer_transfer'),
 });

@@ -16,7 +16,7 @@ const OWN_WEBHOOK = {
 };
 
 /** What an operation on one subscription acts with: its id, the token's owner, the database, the parsed body. */
-export interface OwnWebhookCall<B> {
+interface OwnWebhookCall<B> {
   id: string;
   caller: string;
   db: Services['db'];
@@ -28,7 +28,7 @@ interface OwnWebhookDeclaration<B> extends Pick<
   V1Operation<{ id: string }, B, true>,
   'operationId' | 'summary' | 'description' | 'body' | 'responses' | 'errors'
 > {
-  call: (call: OwnWebhookCall<B>) => Promise<Response | object>;
+  call: (context: OwnWebhookCall<B>) => Promise<Response | object>;
 }
 
 /** An operation on one of the caller's subscriptions (/v1/webhooks/{id}…): OWN_WEBHOOK's checks, then `call`. */

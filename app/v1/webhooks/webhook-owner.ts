@@ -1,6 +1,6 @@
-// What every /v1/webhooks route shares: the caller's own subscriptions (a token), under one rate limit;
-// and for the routes of one subscription, its id, parsed before the body, and one 404 for a missing
-// id and another owner's alike (lib/features/webhooks/subscriptions.ts).
+// What every /v1/webhooks operation (webhook-operations.ts) shares: the caller's own subscriptions
+// (a token), under one rate limit; and for the operations on one subscription, its id, parsed before
+// the body, and one 404 for a missing id and another owner's alike (lib/features/webhooks/subscriptions.ts).
 import type { Services } from '@/lib/http/services';
 import { v1Operation, type V1Operation } from '@/lib/http/v1-route';
 import { NO_SUCH_WEBHOOK, webhookPath } from '@/lib/features/webhooks/schemas';

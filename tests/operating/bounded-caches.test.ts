@@ -17,8 +17,8 @@ import { INSPECT_OPTION, inspect, type HeldMemory } from '../support/inspector';
  * then what its JavaScript still holds, in the V8 heap and in Buffers outside it. RSS peaks
  * swing by tens of MB and needed 8,000 requests and a 50 MB allowance to show anything. In this
  * test's shape (warm-up, reading, one round of views, reading) this growth measured between
- * −0.5 and +1.5 MB over ten runs of code that keeps nothing: code compiled late adds, V8
- * dropping bytecode left unused takes away (up to 3 MB, but only after further rounds).
+ * −1.6 and +1.5 MB over eleven runs of code that keeps nothing: code compiled late adds, V8
+ * dropping bytecode left unused takes away (up to 3 MB after further rounds).
  *
  * WARM_UP views of distinct missing tags of each kind come first, so that the code those views
  * run is loaded and compiled (about 2.5 MB, once) before the first reading; then DISTINCT views
@@ -26,8 +26,8 @@ import { INSPECT_OPTION, inspect, type HeldMemory } from '../support/inspector';
  * paths may add, GROWTH_LIMIT_MB, allows for that noise and for Next.js's own cache of
  * file-system lookups, which keeps ~0.2 KB per path up to a fixed 8 MB (FS_LRU_MAX_SIZE in
  * node_modules/next/dist/server/lib/router-utils/filesystem.js). A cache of ours on one kind
- * alone that kept ~5 KB per path (a page's HTML, a share image's PNG) adds ~4.9 MB and fails: a
- * 5 KB string kept per missing-tag page measured 5.9 MB, where the code as it is measures 0.5 MB.
+ * alone that kept ~5 KB per path (a page's HTML, a share image's PNG) adds ~4.9 MB and fails even at the
+ * lowest swing measured: a 5 KB string kept per missing-tag page measured 5.9 MB.
  */
 
 const WARM_UP = 250;

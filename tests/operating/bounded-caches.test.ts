@@ -26,8 +26,8 @@ import { INSPECT_OPTION, inspect, type HeldMemory } from '../support/inspector';
  * paths may add, GROWTH_LIMIT_MB, allows for that noise and for Next.js's own cache of
  * file-system lookups, which keeps ~0.2 KB per path up to a fixed 8 MB (FS_LRU_MAX_SIZE in
  * node_modules/next/dist/server/lib/router-utils/filesystem.js). A cache of ours on one kind
- * alone that kept ~5 KB per path (a page's HTML, a share image's PNG) adds ~4.9 MB and fails even at the
- * lowest swing measured: a 5 KB string kept per missing-tag page measured 5.9 MB.
+ * alone that kept ~5 KB per path (a page's HTML, a share image's PNG) adds ~4.9 MB and fails
+ * even at the lowest swing measured: a 5 KB string kept per missing-tag page measured 5.9 MB.
  */
 
 const WARM_UP = 250;

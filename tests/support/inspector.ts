@@ -63,8 +63,7 @@ export async function inspect(app: RunningApp): Promise<Inspector> {
 
   return {
     async heldAfterFullCollection() {
-      // Twice: a second collection still freed 0.2–0.5 MB that the first had left (measured).
-      // Twice: the second still freed 0.4–1 MB that the first had left; more changed < 0.2 MB (measured).
+      // Twice: the second still freed 0.2–1 MB that the first had left; more changed < 0.2 MB (measured).
       await send('HeapProfiler.collectGarbage');
       await send('HeapProfiler.collectGarbage');
       const answer = (await send('Runtime.evaluate', {

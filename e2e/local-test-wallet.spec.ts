@@ -1,7 +1,7 @@
 import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
-import { startApp } from '@/devstack/app';
+import { startApp, type RunningApp } from '@/devstack/app';
 import { newKeypair } from '@/tests/support/keypair';
 import { fund, payTransferRequest, registerOnChain, rpc } from './support/chain';
 import { chooseTag, expect, test } from './support/fixtures';
@@ -124,66 +124,74 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   await expect(page.getByText(/the connected wallet is/)).toBeVisible();
 });
 
-/** The same production build served with SOLANA_CLUSTER=devnet, and a browser context of its own for it. */
-async function onDevnet(
+/** A browser context of its own on the devnet app: the fixture's page allows only the e2e app's origin. */
+async function inContext(
   browser: Browser,
   options: BrowserContextOptions,
-  check: (page: Page, appUrl: string) => Promise<void>,
+  check: (page: Page) => Promise<void>,
 ): Promise<void> {
-  const devnet = await startApp({
-    DATABASE_URL: process.env.E2E_DATABASE_URL!,
-    // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
-    SOLANA_RPC_URL: process.env.E2E_RPC_URL!,
-    SOLANA_CLUSTER: 'devnet',
-    // A production deployment on a public cluster must have a service identity of its own.
-    ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(Keypair.generate().secretKey)),
-  });
-  // A context of its own: the fixture's page allows only the e2e app's origin.
   const context = await browser.newContext(options);
   try {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    await check(page, devnet.url);
+    await check(page);
     expect(errors).toEqual([]);
   } finally {
     await context.close();
-    await devnet.stop();
   }
 }
 
-test('on devnet the test wallet is not offered and its code never loads (the same build, SOLANA_CLUSTER=devnet)', async ({
-  browser,
-}) => {
-  await onDevnet(browser, {}, async (page, appUrl) => {
-    const scripts = recordScripts(page);
-    for (const path of ['/register', '/settings']) {
-      await page.goto(`${appUrl}${path}`);
-      await page.locator('.wallet-button:not([disabled])').waitFor();
+// One app for both devnet tests: starting a production server costs seconds of CPU, and what
+// they check (which wallets the dialog offers) depends on the cluster's name, not on the process.
+test.describe('the same production build served with SOLANA_CLUSTER=devnet', () => {
+  let devnet: RunningApp | undefined;
+  const appUrl = () => devnet!.url;
+  test.beforeAll(async () => {
+    devnet = await startApp({
+      DATABASE_URL: process.env.E2E_DATABASE_URL!,
+      // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
+      SOLANA_RPC_URL: process.env.E2E_RPC_URL!,
+      SOLANA_CLUSTER: 'devnet',
+      // A production deployment on a public cluster must have a service identity of its own.
+      ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(Keypair.generate().secretKey)),
+    });
+  });
+  test.afterAll(async () => {
+    await devnet?.stop();
+  });
+
+  test('on devnet the test wallet is not offered and its code never loads', async ({ browser }) => {
+    await inContext(browser, {}, async (page) => {
+      const scripts = recordScripts(page);
+      for (const path of ['/register', '/settings']) {
+        await page.goto(`${appUrl()}${path}`);
+        await page.locator('.wallet-button:not([disabled])').waitFor();
+        await page.getByRole('button', { name: 'Select Wallet' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+        await expect(dialog).toBeVisible();
+        await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+        await expect(dialog.getByText(TEST_WALLET)).toHaveCount(0);
+        await expect(dialog.getByRole('button', { name: 'Reset test wallet' })).toHaveCount(0);
+        await page.keyboard.press('Escape');
+      }
+      expect(scripts.size).toBeGreaterThan(0);
+      expect(await scriptsWith(scripts, TEST_WALLET_MARKERS)).toEqual([]);
+    });
+  });
+
+  test("on an Android phone (no wallet injected) the dialog offers wallet-adapter's Mobile Wallet Adapter", async ({
+    browser,
+  }) => {
+    const { defaultBrowserType: _engine, ...android } = devices['Pixel 7'];
+    await inContext(browser, android, async (page) => {
+      await page.goto(`${appUrl()}/register`);
       await page.getByRole('button', { name: 'Select Wallet' }).click();
       const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
-      await expect(dialog).toBeVisible();
-      await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+      await expect(dialog.getByRole('listitem').getByRole('button', { name: /Mobile Wallet Adapter/ })).toBeVisible();
       await expect(dialog.getByText(TEST_WALLET)).toHaveCount(0);
-      await expect(dialog.getByRole('button', { name: 'Reset test wallet' })).toHaveCount(0);
       await page.keyboard.press('Escape');
-    }
-    expect(scripts.size).toBeGreaterThan(0);
-    expect(await scriptsWith(scripts, TEST_WALLET_MARKERS)).toEqual([]);
-  });
-});
-
-test("on an Android phone (devnet, no wallet injected) the dialog offers wallet-adapter's Mobile Wallet Adapter", async ({
-  browser,
-}) => {
-  const { defaultBrowserType: _engine, ...android } = devices['Pixel 7'];
-  await onDevnet(browser, android, async (page, appUrl) => {
-    await page.goto(`${appUrl}/register`);
-    await page.getByRole('button', { name: 'Select Wallet' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
-    await expect(dialog.getByRole('listitem').getByRole('button', { name: /Mobile Wallet Adapter/ })).toBeVisible();
-    await expect(dialog.getByText(TEST_WALLET)).toHaveCount(0);
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('link', { name: 'Open in Phantom' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Open in Phantom' })).toBeVisible();
+    });
   });
 });

@@ -16,11 +16,12 @@ phase "client types"
 # packages/client/src/schema.d.ts is a build output: the build and its type-check read it.
 npm run --silent client:generate
 phase "lint, format, type-check and next build, side by side"
-# The type-check is TypeScript 7's compiler (`npm run typecheck`: the whole project as tsconfig.json
-# includes it, tests, benchmarks and scripts too, with the route types `next typegen` writes), about
-# a fifth of the CPU of the check `next build` runs with TypeScript 5, which this build skips
-# (TYPECHECKED_BESIDE_THE_BUILD, next.config.ts). It runs before the build, which rewrites those
-# route types. ESLint, dependency-cruiser and Prettier each use one core meanwhile.
+# `build` type-checks first, with TypeScript 7's compiler (`npm run typecheck:project`: the whole
+# project as tsconfig.json includes it, tests, benchmarks and scripts too, with the route types
+# `next typegen` writes), at about a fifth of the CPU of the check `next build` would run with
+# TypeScript 5, which this build skips (TYPECHECKED_BESIDE_THE_BUILD, next.config.ts). The check
+# comes before the build, which rewrites those route types. ESLint, dependency-cruiser and
+# Prettier each use one core meanwhile.
 logs=$(mktemp -d)
 side_by_side() {
   local name
@@ -28,17 +29,17 @@ side_by_side() {
     case $name in
       lint) npm run --silent lint ;;
       format) npm run --silent format:check ;;
-      typecheck-then-build) npm run --silent typecheck:project && TYPECHECKED_BESIDE_THE_BUILD=1 npx next build ;;
+      build) npm run --silent typecheck:project && TYPECHECKED_BESIDE_THE_BUILD=1 npx next build ;;
     esac > "$logs/$name.log" 2>&1 &
-    eval "pid_${name//-/_}=$!"
+    eval "pid_$name=$!"
   done
   local failed=0
   for name in "$@"; do
-    eval "wait \$pid_${name//-/_}" || { echo "== $name failed"; cat "$logs/$name.log"; failed=1; }
+    eval "wait \$pid_$name" || { echo "== $name failed"; cat "$logs/$name.log"; failed=1; }
   done
   return $failed
 }
-side_by_side typecheck-then-build lint format
+side_by_side build lint format
 rm -rf "$logs"
 phase vitest
 npx vitest run "$@"

@@ -99,8 +99,8 @@ module.exports = {
       name: 'tools-import-no-lib',
       comment: 'the localnet, the program and the packages stand apart from the web app (program/tests may drive it)',
       severity: 'error',
-      from: { path: '^(localnet|program|packages)/', pathNot: ['^program/tests/', '^packages/client/generate\\.ts$'] },
-      to: { path: '^lib/' },
+      from: { path: '^(localnet|program|packages)/', pathNot: ['^program/tests/'] },
+      to: { path: '^(lib|app)/' },
     },
     {
       name: 'no-circular',

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     });
   });
   // Above a load balancer's idle timeout, so that it closes idle connections first and never
-  // sends a request down one this server is closing (docs/multi-instance.md).
+  // sends a request down one this server is closing (docs/operating-rpc.md).
   server.keepAliveTimeout = config.server.keepAliveTimeoutMs;
   server.headersTimeout = config.server.headersTimeoutMs;
   if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());

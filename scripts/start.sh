@@ -6,7 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-node-modules.sh
-bash scripts/ensure-abi-client.sh
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib packages public next.config.ts -newer .next/BUILD_ID -print -quit 2>/dev/null)" ]; then
   npm run --silent build
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every test of the project, on a fresh machine. Installs what the tests need
 # (Debian's clang-19 and chromium, the npm packages), lints (ESLint and the rings of lib/,
-# docs/decisions/rings.md), generates the typed client's types, type-checks the whole project and
+# docs/decisions/rings.md), type-checks the whole project and
 # builds the production app, then runs Vitest (real PostgreSQL, LiteSVM, a localnet, the built app; program/tests/reproducible-build.test.ts rebuilds the program and
 # compares it with the committed .so) and Playwright (Debian's Chromium against the built app).
 # `npm test -- <files or filters>` hands its arguments to Vitest and skips Playwright.
@@ -10,11 +10,7 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-system-packages.sh
 bash scripts/ensure-node-modules.sh
-bash scripts/ensure-abi-client.sh
 phase() { echo "== $1 (at ${SECONDS} s)"; }
-phase "client types"
-# packages/client/src/schema.d.ts is a build output: the build and its type-check read it.
-npm run --silent client:generate
 phase "lint, format, type-check and next build, side by side"
 # `build` type-checks first, with TypeScript 7's compiler (`npm run typecheck:project`: the whole
 # project as tsconfig.json includes it, tests, benchmarks and scripts too, with the route types

@@ -63,7 +63,7 @@ function doc<T extends z.ZodType>(schema: T, description: string, more: Omit<Var
  * Every environment variable the service reads: what a deployment sets or tunes, and the few
  * a test or benchmark needs (each says so). Figures nobody sets are constants beside the code
  * that uses them, each with its reason (rate limits: lib/core/rate-limit-buckets.ts; database
- * deadlines: lib/db/client.ts; the RPC deadline: lib/chain/rpc.ts; webhooks: lib/webhooks).
+ * deadlines: lib/db/client.ts; the RPC deadline: lib/chain/rpc.ts; webhooks: lib/features/webhooks).
  */
 export const envSchema = z.object({
   NODE_ENV: doc(
@@ -87,11 +87,11 @@ export const envSchema = z.object({
   ),
   KEEP_ALIVE_TIMEOUT_MS: doc(
     z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
-    'how long `npm start` keeps an idle keep-alive connection open: above the idle timeout of the load balancer in front (60 s on most), so that the balancer, not the app, closes it (else the intermittent 502s of docs/multi-instance.md)',
+    'how long `npm start` keeps an idle keep-alive connection open: above the idle timeout of the load balancer in front (60 s on most), so that the balancer, not the app, closes it (else the intermittent 502s of docs/operating-rpc.md)',
   ),
   HEADERS_TIMEOUT_MS: doc(
     z.coerce.number().int().min(1000).max(3_600_000).default(66_000),
-    "how long `npm start` waits for a request's headers; above KEEP_ALIVE_TIMEOUT_MS, as Node.js asks (docs/multi-instance.md)",
+    "how long `npm start` waits for a request's headers; above KEEP_ALIVE_TIMEOUT_MS, as Node.js asks (docs/operating-rpc.md)",
   ),
   HEAVY_WORK_CONCURRENCY: doc(
     z.coerce.number().int().min(1).max(1000).default(4),
@@ -314,7 +314,7 @@ export interface Config {
     port: number;
     host: string | undefined;
     localnetPort: number;
-    /** Node's keepAliveTimeout and headersTimeout for `npm start` (docs/multi-instance.md). */
+    /** Node's keepAliveTimeout and headersTimeout for `npm start` (docs/operating-rpc.md). */
     keepAliveTimeoutMs: number;
     headersTimeoutMs: number;
   };
@@ -357,7 +357,7 @@ export interface Config {
   priorityFee: PriorityFeePolicy;
   /** Signatures per getSignaturesForAddress page. */
   indexerPageSize: number;
-  /** Webhook delivery (lib/webhooks): what the routes and every delivery pass need. */
+  /** Webhook delivery (lib/features/webhooks): what the routes and every delivery pass need. */
   webhooks: WebhookConfig;
   dataDir: string;
 }

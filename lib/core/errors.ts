@@ -8,8 +8,8 @@ import { logger } from '@/lib/observability/logger';
 
 /**
  * The one error type (DESIGN.md "Errors"): domain code throws AppError with a code; the one
- * code → status table below gives its HTTP status. It lives outside lib/api so that lib/auth,
- * lib/identity… can throw it without importing the HTTP layer (which imports them).
+ * code → status table below gives its HTTP status. It lives in the bottom ring (lib/core) so that
+ * every feature can throw it without importing the HTTP ring (which imports them).
  * lib/http/error-response.ts turns anything thrown into the one envelope.
  */
 export const ERROR_STATUS = {

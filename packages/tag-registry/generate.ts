@@ -1,8 +1,8 @@
 /**
  * Renders the Codama client of the tag registry from its IDL (program/idl/tag_registry.json,
  * the one description of the program's interface) into src/generated/. Run it after any
- * change to the IDL: `npm run abi:generate` (install, `npm run build`, `npm start` and `npm test`
- * run it: the folder is a build output, not committed). tests/abi/generated-client.test.ts fails
+ * change to the IDL: `npm run abi:generate`, and commit the result with the IDL (the folder is
+ * committed so that an ABI change shows in review; nothing renders it at install or build). tests/abi/generated-client.test.ts fails
  * while the folder differs from what this renders.
  */
 import { rootNodeFromAnchor, type AnchorIdl } from '@codama/nodes-from-anchor';

@@ -1,7 +1,7 @@
 /*
  * The tag registry's ABI as the program sees it: error codes, discriminators, the TagRecord
  * layout (DESIGN.md "The on-chain program"). Keep in step with program/idl/tag_registry.json
- * and lib/registry; program/tests/abi.test.ts checks all three agree.
+ * and packages/tag-registry; program/tests/abi.test.ts checks all three agree.
  */
 #ifndef TAG_REGISTRY_ABI_H
 #define TAG_REGISTRY_ABI_H
@@ -45,7 +45,7 @@ enum {
 };
 
 /*
- * Each error's name and message, as the IDL and lib/registry/errors.ts list them: the
+ * Each error's name and message, as the IDL and packages/tag-registry/src/generated/errors/tagRegistry.ts list them: the
  * failure's log line carries both (Anchor's format, see fail() in input.h).
  */
 typedef struct {

@@ -44,7 +44,7 @@ describe('TagRecord through Anchor', () => {
   });
 
   it.each(['abc', 'bob_smith', 'abcdefghijklmnopqrstuvwxyz012345'])(
-    'encodes %j byte for byte as lib/registry does, and decodes it back',
+    'encodes %j byte for byte as packages/tag-registry does, and decodes it back',
     async (tag) => {
       const owner = Keypair.generate().publicKey;
       const wallet = Keypair.generate().publicKey;

@@ -1,7 +1,7 @@
 /**
  * One real failure of the program for each error the payout and rest rules added, each in
  * a fresh LiteSVM where alice holds the tag `alice`, for the tests that check what clients
- * read from them (Anchor's log parser and IDL errors, lib/registry's matcher).
+ * read from them (Anchor's log parser and IDL errors, packages/tag-registry's matcher).
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { type RegistryErrorName } from './idl';

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_SCHEMA_PATH, clientSchemaSource } from '@/packages/client/generate';
+import { CLIENT_SCHEMA_PATH, clientSchemaSource } from '@/scripts/client-contract';
 
 const CLIENT_DIR = path.join(process.cwd(), 'packages/client');
 const tsFilesIn = (dir: string) =>

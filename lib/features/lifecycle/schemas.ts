@@ -4,7 +4,7 @@ import { decodePublicKey, PublicKeyString } from '@/lib/core/keys';
 
 /*
  * The tag lifecycle's request and response schemas (DESIGN.md "Lifecycle"): the
- * same schemas validate the /v1 bodies, type lib/lifecycle and generate the OpenAPI document.
+ * same schemas validate the /v1 bodies, type lib/features/lifecycle and generate the OpenAPI document.
  * Nothing here reaches the database, so pages may import it.
  */
 

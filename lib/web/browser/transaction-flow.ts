@@ -203,7 +203,7 @@ export interface FailureOptions {
   messages?: Partial<Record<FailureKind, string>>;
 }
 
-/** Envelope codes of /v1 and of the server actions (lib/http/errors.ts) → failure kinds. */
+/** Envelope codes of /v1 and of the server actions (lib/core/errors.ts) → failure kinds. */
 const CODE_KINDS: Readonly<Record<string, FailureKind>> = {
   conflict: 'conflict',
   forbidden: 'forbidden',

@@ -1,22 +1,30 @@
-// `npm run indexer -- run | reconcile [--repair]`: the indexer from the command line, against
-// the database and cluster the configuration names (DATABASE_URL / POSTGRES_URL, SOLANA_RPC_URL,
-// TAG_PROGRAM_ID). `run`: one indexer run, as the cron route does. `reconcile`: compare the
+// `npm run indexer -- run | pass <name> | reconcile [--repair]`: the indexer and the scheduled
+// passes from the command line, against the database and cluster the configuration names
+// (DATABASE_URL / POSTGRES_URL, SOLANA_RPC_URL, TAG_PROGRAM_ID). `run`: one indexer run, as the
+// cron route does. `pass <name>`: one scheduled pass of lib/core/schedule.ts (`index`,
+// `findPayments`, `deliverWebhooks`, `pruneNonces`, `pruneRateLimits`). `reconcile`: compare the
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
 import { getChain } from '@/lib/chain/rpc';
 import { getConfig } from '@/lib/core/config';
 import { openDb } from '@/lib/db/client';
-import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run-indexer';
+import { PASS_NAMES, type PassName } from '@/lib/core/schedule';
+import { runPasses } from '@/lib/features/schedule/passes';
 import { reconcileMirror, type MirrorDifference } from '@/lib/features/indexer/reconcile';
 import { runCommand } from './run-command';
 
-const USAGE = 'usage: npm run indexer -- run | reconcile [--repair]';
+const USAGE = `usage: npm run indexer -- run | pass <${PASS_NAMES.join('|')}> | reconcile [--repair]`;
+
+const isPassName = (name: string | undefined): name is PassName => PASS_NAMES.includes(name as PassName);
 
 async function main(args: string[]): Promise<number> {
   const [command, ...flags] = args;
   const repair = flags.includes('--repair');
+  const pass = command === 'run' ? 'index' : command === 'pass' && flags.length === 1 ? flags[0] : undefined;
   const known =
-    command === 'run' ? flags.length === 0 : command === 'reconcile' && flags.every((f) => f === '--repair');
+    (command === 'run' && flags.length === 0) ||
+    (command === 'pass' && isPassName(pass)) ||
+    (command === 'reconcile' && flags.every((f) => f === '--repair'));
   if (!known) {
     console.error(USAGE);
     return 2;
@@ -25,16 +33,9 @@ async function main(args: string[]): Promise<number> {
   const { connection, programId } = getChain(config);
   const { db, close } = await openDb(config.database, { poolSize: 3 });
   try {
-    if (command === 'run') {
-      const summary = await runIndexer({
-        db,
-        connection,
-        programId,
-        maxTransactions: MAX_TRANSACTIONS_PER_RUN,
-        pageSize: config.indexerPageSize,
-        now: new Date(),
-      });
-      console.log(JSON.stringify(summary, null, 2));
+    if (isPassName(pass)) {
+      const results = await runPasses([pass], { db, connection, programId, config, now: new Date() });
+      console.log(JSON.stringify(results[pass], null, 2));
       return 0;
     }
     const report = await reconcileMirror({ db, connection, programId, repair, now: new Date() });

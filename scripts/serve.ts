@@ -1,7 +1,7 @@
 // `npm run dev` / `npm start`: the app with embedded defaults. Starts a localnet when
 // SOLANA_RPC_URL is unset, runs Next.js (dev or production) in this process behind our own
-// HTTP server, and calls the indexer's cron route on an interval, as Vercel cron would in
-// production, and the webhook delivery route on another (every second by default).
+// HTTP server, and calls the cron routes on their intervals, as Vercel cron would in
+// production (lib/features/schedule/passes.ts).
 //
 // Why our own HTTP server rather than `next start`: Next.js gives route handlers, server
 // actions and next-auth no access to the socket, and it fills X-Forwarded-For in only when a
@@ -19,6 +19,7 @@ import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-a
 import { unservedRequest } from '@/lib/http/unserved-request';
 import { shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { ConfigError, parseConfig } from '@/lib/core/config';
+import { CRON_ROUTES } from '@/lib/core/schedule';
 import { flushLogs, logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
@@ -71,39 +72,27 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   logger.info({ url: `http://${host ?? 'localhost'}:${port}`, mode }, 'listening');
 
-  const indexerMs = config.indexerIntervalSeconds * 1000;
-  const timer =
-    indexerMs > 0
-      ? setInterval(() => {
-          fetch(`http://127.0.0.1:${port}/api/cron/indexer`, {
-            headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
-          }).catch(() => {}); // the server may still be starting
-        }, indexerMs)
-      : undefined;
-  // Webhook deliveries on an interval of their own (a pass is cheap when nothing is due),
-  // so that a retry comes within seconds, as the backoff asks; one call at a time.
-  const webhooksMs = config.webhookIntervalSeconds * 1000;
-  let delivering = false;
-  const webhookTimer =
-    webhooksMs > 0
-      ? setInterval(() => {
-          if (delivering) return;
-          delivering = true;
-          fetch(`http://127.0.0.1:${port}/api/cron/webhooks`, {
-            headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
-          })
-            .then((res) => res.arrayBuffer())
-            .catch(() => {}) // the server may still be starting
-            .finally(() => (delivering = false));
-        }, webhooksMs)
-      : undefined;
+  // The cron routes on their intervals, as Vercel cron calls them in production
+  // (lib/features/schedule/passes.ts); one call at a time per route.
+  const timers = CRON_ROUTES.map(({ path, intervalSeconds }) => {
+    const ms = intervalSeconds(config) * 1000;
+    if (ms <= 0) return undefined;
+    let running = false;
+    return setInterval(() => {
+      if (running) return;
+      running = true;
+      fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } })
+        .then((res) => res.arrayBuffer())
+        .catch(() => {}) // the server may still be starting
+        .finally(() => (running = false));
+    }, ms);
+  });
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    if (timer) clearInterval(timer);
-    if (webhookTimer) clearInterval(webhookTimer);
+    for (const timer of timers) clearInterval(timer);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close().catch(() => {});

@@ -4,8 +4,8 @@
 import type { ServicesProvider } from '@/lib/http/services';
 import { payActionHandlers } from './actions/pay/[tag]/handlers';
 import { avatarHandlers } from './avatar/[tag]/handlers';
-import { cronIndexerHandlers } from './cron/indexer/handlers';
-import { cronWebhooksHandlers } from './cron/webhooks/handlers';
+import { cronRouteHandlers } from '@/lib/http/cron-route';
+import { CRON_ROUTES } from '@/lib/core/schedule';
 import * as health from './health/route';
 import { indexerStatusHandlers } from './indexer/status/handlers';
 import { metricsHandlers } from './metrics/handlers';
@@ -22,8 +22,10 @@ export function apiRoutes(): ApiRoute[] {
   return [
     { path: '/api/actions/pay/{tag}', handlers: payActionHandlers },
     { path: '/api/avatar/{tag}', handlers: avatarHandlers },
-    { path: '/api/cron/indexer', handlers: cronIndexerHandlers },
-    { path: '/api/cron/webhooks', handlers: cronWebhooksHandlers },
+    ...CRON_ROUTES.map(({ path }) => ({
+      path,
+      handlers: (provide: ServicesProvider) => cronRouteHandlers(path, provide),
+    })),
     { path: '/api/health', handlers: () => health },
     { path: '/api/indexer/status', handlers: indexerStatusHandlers },
     { path: '/api/metrics', handlers: metricsHandlers },

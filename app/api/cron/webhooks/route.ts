@@ -1,9 +1,9 @@
-// GET /api/cron/webhooks — one webhook delivery pass (Bearer CRON_SECRET); `npm start` calls it every second
+// GET /api/cron/webhooks — one webhook delivery pass (Bearer CRON_SECRET); its cadence: lib/features/schedule/passes.ts
+import { cronRouteHandlers } from '@/lib/http/cron-route';
 import { getServices } from '@/lib/http/services';
-import { cronWebhooksHandlers } from './handlers';
 
 export const dynamic = 'force-dynamic';
 
 export const maxDuration = 60;
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = cronWebhooksHandlers(getServices);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = cronRouteHandlers('/api/cron/webhooks', getServices);

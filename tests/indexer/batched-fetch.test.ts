@@ -7,7 +7,7 @@ import { startRpcProxy } from '../support/rpc-proxy';
 import { PROGRAM_ID, connect, fund, registerMany } from '../support/chain';
 
 /*
- * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH). A provider
+ * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH, lib/features/indexer/fetch-transactions.ts). A provider
  * that refuses batches, as some do, costs speed only: each batch that fails is asked again one
  * transaction at a time, and nothing is passed over.
  */

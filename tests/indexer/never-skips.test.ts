@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { identities, indexerDeferrals, indexerSkips } from '@/lib/db/schema';
 import { readCursor } from '@/lib/features/indexer/cursor';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
-import { INDEXER_FETCH_RETRY } from '@/lib/features/indexer/run-indexer';
+import { INDEXER_FETCH_RETRY } from '@/lib/features/indexer/fetch-transactions';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
-import { deliverWebhooks, type DeliveryPass } from '@/lib/features/webhooks/deliver';
+import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
+import type { DeliveryPass } from '@/lib/features/webhooks/delivery-turn';
 import { ownDatabase } from '../support/database';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
 import { newKeypair } from '../support/keypair';

@@ -10,6 +10,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
+import { houseRules, publicApisOnly } from './scripts/lint/house-rules.mjs';
 
 export default defineConfig(
   {
@@ -46,7 +47,20 @@ export default defineConfig(
       ],
       // a `let` that a closure reads before its one assignment cannot be a `const`
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      ...publicApisOnly,
     },
+  },
+  {
+    // the house's rules (scripts/lint/house-rules.mjs)
+    files: ['app/**/route.ts', 'app/**/route.tsx'],
+    plugins: { house: houseRules },
+    rules: { 'house/route-is-dynamic': 'error' },
+  },
+  {
+    files: ['app/v1/**/route.ts'],
+    ignores: ['app/v1/\\[\\[...rest\\]\\]/**'], // the catch-all answers unknown paths' 404
+    plugins: { house: houseRules },
+    rules: { 'house/v1-route-exports-every-method': 'error' },
   },
   {
     // Playwright reads a fixture's dependencies from its first parameter's pattern, written even when empty

@@ -1,10 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 
 /*
  * Unknown /v1 paths and methods answer the envelope, not Next.js's HTML 404 or
- * its empty 405 without Allow.
+ * its empty 405 without Allow. That every /v1 route file exports every method through v1Route
+ * is a lint rule (scripts/lint/house-rules.mjs, tests/layering/house-rules.test.ts).
  */
 
 const appUrl = inject('appUrl');
@@ -62,19 +61,4 @@ describe('/v1 answers what it does not serve in the envelope', () => {
       error: { code: 'not_found', message: 'There is no such endpoint. See /v1/openapi.json.' },
     });
   });
-});
-
-describe('every /v1 route file', () => {
-  const files = (readdirSync('app/v1', { recursive: true }) as string[])
-    .filter((f) => f.endsWith('route.ts') && !f.includes('[[...rest]]'))
-    .map((f) => path.join('app/v1', f));
-
-  it.each(files)(
-    '%s exports every method through v1Route (405 with Allow in the envelope for those it lacks)',
-    (file) => {
-      expect(readFileSync(file, 'utf8')).toMatch(
-        /export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = (v1Route\(|v1Handlers\()/,
-      );
-    },
-  );
 });

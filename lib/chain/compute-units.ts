@@ -18,18 +18,17 @@ export const COMPUTE_UNIT_MARGIN_PERCENT = 10;
 
 /**
  * register_tag at worst for a tag: the pre-funded path (a PDA someone sent lamports to:
- * Transfer + Allocate + Assign instead of one CreateAccount, 2,259 CU more) with a 3-byte tag
- * measured 4,724 CU at bump 255 by the build before the payout rules, which add at most 64
- * (the wallet account's checks: `npm run bench -- cu`, max 5,655 before, 5,719 after); each
- * tag byte adds at most 10 (the tag rule's loop, the copies, the hash), each bump tried beyond
- * 255 at most 345 (one sha256 and one curve check).
+ * Transfer + Allocate + Assign instead of one CreateAccount) with a 3-byte tag at bump 255, plus
+ * the payout rules' checks of the wallet account; then each tag byte (the tag rule's loop, the
+ * copies, the hash) and each bump tried beyond 255 (one sha256 and one curve check) at their worst.
+ * The measurements behind each figure: `npm run bench -- cu`, bench/results/figures-once-in-comments.md.
  */
 export const REGISTER_TAG_UNITS = { base: 4_800, perTagByte: 10, perBumpTried: 345 } as const;
 
 /**
  * Lifecycle instructions at worst over the sample (32-byte tags cost the most: the hash and the
- * log line), the build with the payout rules (`npm run bench -- cu`): set_wallet checks the
- * wallet account (528), release_tag writes the resting record and reads the Clock (992).
+ * log line), the build with the payout rules (`npm run bench -- cu`, bench/results/figures-once-in-comments.md):
+ * set_wallet checks the wallet account, release_tag writes the resting record and reads the Clock.
  */
 export const LIFECYCLE_UNITS = {
   set_wallet: 530,

@@ -48,7 +48,7 @@ export function unsafePayoutWithoutRpc(wallet: PublicKey): UnsafePayoutReason | 
 
 /**
  * Whether a key is on the ed25519 curve, remembered per key. web3.js decompresses the point in
- * JavaScript, 0.15–0.5 ms of CPU a check, the dearest step of a /@tag view, and every view,
+ * JavaScript, the dearest step of a /@tag view (bench/results/figures-once-in-comments.md), and every view,
  * resolve and Action of a tag asks it again of the same wallet. A key's answer never changes,
  * so nothing expires; the bound is only memory (about 1 MB), the least recently asked first.
  */

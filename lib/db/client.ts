@@ -56,8 +56,8 @@ function opened(db: unknown, driver: DbDriver, close: () => Promise<void>): DbHa
  * database is better answered 503 (lib/core/database-errors.ts) than held, and no deployment has
  * needed others.
  * - A statement: 5 s. Ours are indexed lookups and small writes that take milliseconds (the
- *   benchmarks, bench/results/2026-11-26.md: an availability check with look-alikes over a million tags, p95
- *   0.66 ms); 5 s only catches a lock held elsewhere or a database that stopped answering.
+ *   benchmarks, bench/results/2026-11-26.md: an availability check with look-alikes over a
+ *   million tags); 5 s only catches a lock held elsewhere or a database that stopped answering.
  * - Opening a connection (TCP, TLS, start-up): 5 s, enough for a cold serverless database.
  * - Waiting for a free connection of the pool, connecting included: 3 s, shorter than a
  *   statement's, so that a pool jammed behind a lock sheds load instead of queueing it.

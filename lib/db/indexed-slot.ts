@@ -23,9 +23,8 @@ export const INDEXED_SLOT_SQL = `(SELECT COALESCE(max(GREATEST(COALESCE(last_slo
 export const indexedSlotColumn = () => sql<string>`${sql.raw(INDEXED_SLOT_SQL)}`;
 
 // Reads arriving while one runs share the next (lib/db/batch.ts): one statement for many requests.
-// GET /v1/identity/{tag}/transfer, whose slot is read this way, serves 1.28× what it does
-// without (without it: 78%, 80%, 75% of the batched throughput in three side-by-side runs,
-// bench/results/2026-11-26.md).
+// Measured side by side against the same build without it (bench/results/2026-11-26.md, "batchers": GET
+// /v1/identity/{tag}/transfer, whose slot is read this way).
 const batchedRead = perHandle((db: Db) =>
   createBatcher(async (asks: null[]) => {
     const [row] = await executePrepared<{ slot: string }>(db, 'indexed_slot', `SELECT ${INDEXED_SLOT_SQL} AS slot`, []);

@@ -4,9 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Which request a log line belongs to: the id of the request being served, in an
  * AsyncLocalStorage that the request's wrapper enters (./observe-request.ts), so lib/ code
  * logs without being handed the request. Node's public API, rather than a store of Next.js's
- * own: each AsyncLocalStorage in use costs every promise a request makes a little (about
- * 16 µs a request on the trivial route), the price of not depending on where a framework
- * release keeps its internals.
+ * own: each AsyncLocalStorage in use costs every promise a request makes a little (its figure:
+ * bench/results/figures-once-in-comments.md), the price of not depending on where a framework release keeps its internals.
  * Outside a request (startup, the indexer's own process) there is no store, and no id.
  */
 

@@ -63,9 +63,8 @@ interface NonceToStore {
   expiresAt: Date;
 }
 
-// Batched (lib/db/batch.ts): POST /v1/auth/challenge went from 62% to 71% of the trivial route
-// with it, measured side by side; against the same build without it, 1.22× (without it: 73%,
-// 82%, 83% of the batched throughput in three runs; bench/results/2026-11-26.md).
+// Batched (lib/db/batch.ts): it earns its place measured side by side against the same build
+// without it (bench/results/2026-11-26.md, "batchers": POST /v1/auth/challenge).
 const storeBatcher = perHandle((db: Db) =>
   createBatcher(async (items: NonceToStore[]) => {
     const rows = await executePrepared<{ n: number }>(db, 'store_nonces', STORE, [
@@ -94,7 +93,7 @@ type ConsumedRow = {
   expires_at: string | Date;
 };
 
-// Batched: POST /v1/auth/verify went from 46% to 49% of the trivial route with it (bench/results/2026-11-26.md).
+// Batched: POST /v1/auth/verify serves more with it (bench/results/figures-once-in-comments.md).
 const consumeBatcher = perHandle((db: Db) =>
   createBatcher((items: NonceToConsume[]) =>
     executePrepared<ConsumedRow>(db, 'consume_nonces', CONSUME, [

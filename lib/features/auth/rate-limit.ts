@@ -134,9 +134,8 @@ SELECT n FROM counted ORDER BY ord`;
 
 /**
  * Counts one request on its own (when no domain statement counts it) and settles the counter.
- * One statement per request: group commit (lib/db/batch.ts) showed no clear gain here. POST
- * /v1/reverse of one address kept 90%, 96% and 93% of its batched throughput without it, in
- * three side-by-side runs whose rounds reached 102–119% (bench/results/2026-11-26.md).
+ * One statement per request: group commit (lib/db/batch.ts) showed no clear gain here, within
+ * the noise of side-by-side runs (bench/results/figures-once-in-comments.md).
  */
 export async function countRequest(db: Db, counter: RequestCounter): Promise<RateLimitResult> {
   const [row] = await executePrepared<{ n: string | number }>(db, 'count_requests', HIT, counterColumns([counter]));

@@ -67,9 +67,8 @@ export function activeTagsAtSlot<R extends { tag: string }>(statement: string, f
   });
 }
 
-// Batched: GET /v1/identity/{tag} over 500 tags went from 64% to 73% of the trivial route with
-// it, measured side by side; against the same build without it, 1.33× (without it: 61%, 75%,
-// 75% of the batched throughput in three runs; bench/results/2026-11-26.md).
+// Batched (lib/db/batch.ts): it earns its place measured side by side against the same build
+// without it (bench/results/2026-11-26.md, "batchers": GET /v1/identity/{tag} over 500 tags).
 const findActiveTags = activeTagsAtSlot<IdentityRow>('identity_find_active_tags_at_slot', getTableColumns(identities));
 
 /** A row as read, and the slot the mirror reflected in the same snapshot (lib/db/indexed-slot.ts). */

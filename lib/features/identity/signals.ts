@@ -58,9 +58,8 @@ const lookalikesColumn = () =>
   >`ARRAY(SELECT l.tag FROM identities l WHERE l.skeleton = identities.skeleton AND l.tag <> identities.tag AND ${sql.raw(activeIdentitySql('l'))} AND (l.verified OR l.merchant) ORDER BY l.tag LIMIT ${sql.raw(String(MAX_LOOKALIKES))})`;
 
 // One statement per batch of tags: the row, its protected look-alikes (skeleton index) and the slot.
-// Batched (lib/db/batch.ts): GET /v1/identity/{tag}/signals over 500 tags serves 1.23× what it
-// does without (without it: 83%, 81%, 74% of the batched throughput in three side-by-side runs,
-// bench/results/2026-11-26.md).
+// Batched (lib/db/batch.ts): it earns its place measured side by side against the same build
+// without it (bench/results/2026-11-26.md, "batchers": GET /v1/identity/{tag}/signals over 500 tags).
 const findSignals = activeTagsAtSlot<FactColumns>('identity_signals_at_slot', {
   tag: identities.tag,
   createdAt: identities.createdAt,

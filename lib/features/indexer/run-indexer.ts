@@ -19,14 +19,14 @@ export type { DeferredTransaction } from './deferrals';
  * Transactions fetched and committed together (one database transaction, one cursor move).
  * Each batch also costs the mirror lock and one round of getMultipleAccounts for the records
  * it touched (100 per call, in parallel): 500 amortizes them (a mixed lifecycle backlog on
- * localnet indexed about 1.5 times faster than with 100).
+ * localnet indexed faster than with 100: bench/results/figures-once-in-comments.md).
  */
 export const INDEXER_BATCH_SIZE = 500;
 /**
  * Signatures one scheduled run processes at most (the cron route and `npm run indexer`): 5,000.
- * The cron route's function may run 60 s (app/api/cron/indexer/route.ts), and the slowest
- * catch-up measured (`npm run bench -- scale`: 20,000 from an empty cursor, on a loaded machine) went
- * at 207 transactions a second, so 5,000 take about 24 s; the rest wait for the next run.
+ * The cron route's function may run 60 s (app/api/cron/indexer/route.ts), and at the slowest
+ * catch-up measured (`npm run bench -- scale`, bench/results/2026-11-26.md, "scale") 5,000 take
+ * well under half of it; the rest wait for the next run.
  */
 export const MAX_TRANSACTIONS_PER_RUN = 5000;
 

@@ -56,9 +56,8 @@ async function lookUp(db: Db, addresses: readonly string[]): Promise<{ tags: (st
   return { tags: rows.map((row) => row.tag), indexedSlot: rows[0]!.indexed_slot };
 }
 
-// Single lookups arriving while a statement runs go together in the next one (lib/db/batch.ts):
-// GET /v1/reverse/{address} over 500 addresses serves 1.22× what it does without (without it:
-// 82%, 79%, 83% of the batched throughput in three side-by-side runs, bench/results/2026-11-26.md).
+// Single lookups arriving while a statement runs go together in the next one (lib/db/batch.ts),
+// measured side by side against the same build without it (bench/results/2026-11-26.md, "batchers": GET /v1/reverse/{address}).
 const batchedLookUp = perHandle((db: Db) =>
   createBatcher(async (addresses: string[]) => {
     const unique = [...new Set(addresses)];

@@ -10,9 +10,8 @@ import { KeptBytes } from '@/lib/core/kept-bytes';
  * construction and nothing has to be expired. It is also the image's ETag: a crawler that
  * asks again gets a 304, and `?v=<version>` names one image for good (immutable).
  *
- * Drawing costs 22–27 ms of CPU; a kept image costs a map lookup. Bounded by bytes:
- * OG_IMAGES_KEPT_BYTES, oldest use forgotten first; an image is about 30–60 KB, so 16 MiB keeps
- * several hundred tags' images.
+ * Drawing costs far more CPU than a kept image's map lookup (bench/results/figures-once-in-comments.md). Bounded by
+ * bytes: OG_IMAGES_KEPT_BYTES, oldest use forgotten first, which keeps several hundred tags' images.
  */
 
 /** Raise when the drawing changes: every version changes with it. */

@@ -4,7 +4,7 @@ import { AppError } from '@/lib/core/errors';
 import { FeedQuery } from '@/lib/features/feed/feed-query';
 import { clientHeaders, readResponse } from '../support/http';
 import { signIn } from '../support/sign-in';
-import { closeTestDb } from './support';
+import { closeTestDb } from '../integrations/support';
 
 /*
  * A feed cursor is two numbers: an xid8 (unsigned 64-bit) and an event id (read as a JS

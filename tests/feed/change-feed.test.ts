@@ -8,7 +8,7 @@ import { updateProfile } from '@/lib/features/identity/update-profile';
 import type { Identity } from '@/lib/features/identity/schemas';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
-import { appUrl, get, requireApp } from './support';
+import { appUrl, get, requireApp } from '../integrations/support';
 import { localOwnerCheck } from '../support/owner-check';
 import { untilVisible } from '../support/until-visible';
 

@@ -5,7 +5,7 @@ import { feedPageBytes, FEED_PAGE_KEPT_MS } from '@/lib/features/feed/page-cache
 import { FEED_PAGE_MAX_BYTES, readIdentityEvents } from '@/lib/features/feed/read-events';
 import { ownDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
-import { closeTestDb, testDb } from './support';
+import { closeTestDb, testDb } from '../integrations/support';
 
 /*
  * Full feed pages are served from the bytes they were first served as (lib/features/feed/page-cache.ts):

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { toAppError } from '@/lib/core/errors';
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
@@ -16,7 +15,11 @@ import { executePrepared } from '@/lib/db/rows';
  * at least as fresh as the slot it is sent with.
  */
 
-export const INDEXED_SLOT_HEADER = 'X-Indexed-Slot';
+/** A value read from the mirror, and the slot the mirror reflected when it was read (the HTTP ring sends it as X-Indexed-Slot). */
+export interface AtSlot<T> {
+  value: T;
+  indexedSlot: string;
+}
 
 /** The slot as a SQL scalar (text, '0' before the first run): embed it in a read's own statement. */
 export const INDEXED_SLOT_SQL = `(SELECT COALESCE(max(GREATEST(COALESCE(last_slot, 0), COALESCE(synced_slot, 0))), 0)::text FROM indexer_cursors)`;
@@ -35,24 +38,4 @@ const batchedRead = perHandle((db: Db) =>
 /** The slot the mirror reflects now, as decimal text. */
 export function readIndexedSlot(db: Db): Promise<string> {
   return batchedRead(db)(null);
-}
-
-export function indexedSlotHeaders(slot: string): Record<string, string> {
-  return { [INDEXED_SLOT_HEADER]: slot };
-}
-
-/**
- * A public read whose statement does not carry the slot: reads it first, then answers with
- * it, errors included.
- */
-export async function atIndexedSlot(db: Db, read: () => Promise<Response>): Promise<Response> {
-  const slot = await readIndexedSlot(db);
-  let response: Response;
-  try {
-    response = await read();
-  } catch (err) {
-    throw toAppError(err).withHeaders(indexedSlotHeaders(slot));
-  }
-  response.headers.set(INDEXED_SLOT_HEADER, slot);
-  return response;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PUBLIC_READ_CACHE_CONTROL } from './cors';
-import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { indexedSlotHeaders } from './indexed-slot';
 
 /*
  * Conditional GETs (DESIGN.md "For integrators"): every public read carries an ETag, the

@@ -12,7 +12,6 @@ import { profileViewHtml } from '@/lib/web/server/profile-view';
 import { identities, indexerRuns } from '@/lib/db/schema';
 import { recordDeferrals } from '@/lib/features/indexer/deferrals';
 import { MIRROR_CURRENT_WITHIN_MS } from '@/lib/features/integrations/reverse-reasons';
-import { AppError } from '@/lib/core/errors';
 import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
 import { getIdentity as readIdentity } from '@/lib/features/identity/get-identity';
 import { moderate } from '@/lib/features/identity/moderation';
@@ -238,6 +237,7 @@ describe('signals and warnings after set_wallet', () => {
     const identity = await readIdentity(database.db, tag);
     const at = async (now: Date) => {
       const { value } = await getSignalsAtSlot(database.db, tag, { now });
+      if (!value) throw new Error(`@${tag} reads as missing`);
       const description = payActionMetadata({
         identity,
         asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false },
@@ -428,12 +428,8 @@ async function profileHtml(tag: string): Promise<string> {
   return res.text();
 }
 
-async function reasonOf(lookup: Promise<unknown>): Promise<string> {
-  try {
-    await lookup;
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) return err.details.reason ?? 'none';
-    throw err;
-  }
-  return 'found';
+/** Why the lookup found no tag (its 404's `reason`), or `found`. */
+async function reasonOf(lookup: ReturnType<typeof reverseLookup>): Promise<string> {
+  const { value } = await lookup;
+  return 'reason' in value ? value.reason : 'found';
 }

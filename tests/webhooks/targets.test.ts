@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { retryDelayMs } from '@/lib/features/webhooks/retry-policy';
+import { retryDelayMs } from '@/lib/core/schedule';
 import { parseTarget, TargetRefused } from '@/lib/features/webhooks/target';
 import { clientHeaders, readResponse } from '../support/http';
 import { signIn } from '../support/sign-in';

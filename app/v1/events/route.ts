@@ -6,7 +6,7 @@ import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { feedCacheControl, FeedQuery } from '@/lib/features/feed/feed-query';
 import { feedPageBytes } from '@/lib/features/feed/page-cache';
 import { FEED_PAGE_MAX_BYTES, IdentityEventPage } from '@/lib/features/feed/read-events';
-import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { indexedSlotHeaders } from '@/lib/http/indexed-slot';
 
 export const dynamic = 'force-dynamic';
 

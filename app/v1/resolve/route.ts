@@ -3,7 +3,7 @@ import { json } from '@/lib/http/handler';
 import { ok, OVERLOADED_OR_UNAVAILABLE } from '@/lib/http/docs';
 import { withHeavyWork } from '@/lib/http/heavy-work';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
-import { atIndexedSlot } from '@/lib/db/indexed-slot';
+import { atIndexedSlot } from '@/lib/http/indexed-slot';
 import { resolveMany } from '@/lib/features/integrations/batch-resolve';
 import { parseBatch } from '@/lib/features/integrations/parse-batch';
 import { ResolveBatchRequest, ResolveBatchResponse } from '@/lib/features/integrations/schemas';

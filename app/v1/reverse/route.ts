@@ -3,7 +3,7 @@ import { json } from '@/lib/http/handler';
 import { ok, OVERLOADED_OR_UNAVAILABLE } from '@/lib/http/docs';
 import { withHeavyWork } from '@/lib/http/heavy-work';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
-import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { indexedSlotHeaders } from '@/lib/http/indexed-slot';
 import { parseBatch } from '@/lib/features/integrations/parse-batch';
 import { reverseLookupMany } from '@/lib/features/integrations/reverse-lookup';
 import { ReverseBatchRequest, ReverseBatchResponse } from '@/lib/features/integrations/schemas';

@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SelectedFieldsFlat } from 'drizzle-orm/pg-core';
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
-import { indexedSlotColumn } from '@/lib/db/indexed-slot';
+import { indexedSlotColumn, type AtSlot } from '@/lib/db/indexed-slot';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 
 /*
@@ -57,12 +57,15 @@ export function activeTagsAtSlot<R extends { tag: string }>(statement: string, f
       .from(slot)
       .leftJoin(identities, and(sql`${identities.tag} = ANY(${sql.placeholder('tags')}::text[])`, isActiveIdentity))
       .prepare(statement);
-    return createBatcher(async (tags: string[]): Promise<ReadAtSlot<R>[]> => {
+    return createBatcher(async (tags: string[]): Promise<AtSlot<R | null>[]> => {
       // The left join reads a tag not found as a null `row` (its first column is null).
-      const rows = (await query.execute({ tags: [...new Set(tags)] })) as unknown as ReadAtSlot<R>[];
+      const rows = (await query.execute({ tags: [...new Set(tags)] })) as unknown as {
+        row: R | null;
+        indexedSlot: string;
+      }[];
       const indexedSlot = rows[0]!.indexedSlot;
       const byTag = new Map(rows.flatMap(({ row }) => (row ? [[row.tag, row] as const] : [])));
-      return tags.map((tag) => ({ row: byTag.get(tag) ?? null, indexedSlot }));
+      return tags.map((tag) => ({ value: byTag.get(tag) ?? null, indexedSlot }));
     });
   });
 }
@@ -71,22 +74,16 @@ export function activeTagsAtSlot<R extends { tag: string }>(statement: string, f
 // without it (bench/results/2026-11-26.md, "batchers": GET /v1/identity/{tag} over 500 tags).
 const findActiveTags = activeTagsAtSlot<IdentityRow>('identity_find_active_tags_at_slot', getTableColumns(identities));
 
-/** A row as read, and the slot the mirror reflected in the same snapshot (lib/db/indexed-slot.ts). */
-export interface ReadAtSlot<T> {
-  row: T | null;
-  indexedSlot: string;
-}
-
 /**
  * The active identity with this canonical tag, or null (missing and blocked alike), with the
  * slot the mirror reflected. Reads of the same tag asked together share one row of one
  * query. Treat the row as read-only.
  */
-export function findActiveIdentityAtSlot(db: Db, tag: string): Promise<ReadAtSlot<IdentityRow>> {
+export function findActiveIdentityAtSlot(db: Db, tag: string): Promise<AtSlot<IdentityRow | null>> {
   return findActiveTags(db)(tag);
 }
 
 /** As findActiveIdentityAtSlot, the row alone. */
 export async function findActiveIdentity(db: Db, tag: string): Promise<IdentityRow | null> {
-  return (await findActiveTags(db)(tag)).row;
+  return (await findActiveTags(db)(tag)).value;
 }

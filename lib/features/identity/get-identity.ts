@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/core/errors';
 import type { Db } from '@/lib/db';
 import { toIdentity, toResolvedIdentity } from './identity-response';
-import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import type { AtSlot } from '@/lib/db/indexed-slot';
 import { findActiveIdentityAtSlot } from './active';
 import type { Identity, ResolvedIdentity } from './schemas';
 import { INVALID_TAG_MESSAGE, normalizePathTag } from '@/lib/core/tag';
@@ -21,27 +21,21 @@ export function parseTagParam(tagInput: string): string {
   return tag;
 }
 
-/** An answer and the slot the mirror reflected when it was read (the X-Indexed-Slot header). */
-export interface AtSlot<T> {
-  value: T;
-  indexedSlot: string;
+/** GET /v1/identity/{tag} (SPEC 4.3): the active identity of a canonical tag, null when missing or blocked, and the slot read. */
+export async function getIdentityAtSlot(db: Db, tag: string): Promise<AtSlot<Identity | null>> {
+  const { value: row, indexedSlot } = await findActiveIdentityAtSlot(db, tag);
+  return { value: row && toIdentity(row), indexedSlot };
 }
 
-/** GET /v1/identity/{tag} (SPEC 4.3): the active identity; 400 malformed, 404 missing or blocked (with the slot read). */
-export async function getIdentityAtSlot(db: Db, tagInput: string): Promise<AtSlot<Identity>> {
-  const { row, indexedSlot } = await findActiveIdentityAtSlot(db, parseTagParam(tagInput));
-  if (!row) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
-  return { value: toIdentity(row), indexedSlot };
-}
-
-/** As getIdentityAtSlot, the identity alone. */
+/** The active identity of a tag in path form; 400 malformed, 404 missing or blocked. */
 export async function getIdentity(db: Db, tagInput: string): Promise<Identity> {
-  return (await getIdentityAtSlot(db, tagInput)).value;
+  const { value } = await getIdentityAtSlot(db, parseTagParam(tagInput));
+  if (!value) throw tagNotFound();
+  return value;
 }
 
 /** GET /v1/resolve/{tag}: as getIdentityAtSlot, without `bio`. */
-export async function resolveIdentityAtSlot(db: Db, tagInput: string): Promise<AtSlot<ResolvedIdentity>> {
-  const { row, indexedSlot } = await findActiveIdentityAtSlot(db, parseTagParam(tagInput));
-  if (!row) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
-  return { value: toResolvedIdentity(row), indexedSlot };
+export async function resolveIdentityAtSlot(db: Db, tag: string): Promise<AtSlot<ResolvedIdentity | null>> {
+  const { value: row, indexedSlot } = await findActiveIdentityAtSlot(db, tag);
+  return { value: row && toResolvedIdentity(row), indexedSlot };
 }

@@ -2,8 +2,7 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
-import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
-import { parseTagParam, tagNotFound, type AtSlot } from './get-identity';
+import type { AtSlot } from '@/lib/db/indexed-slot';
 import { MAX_LOOKALIKES } from './lookalikes';
 import { payerWarnings, PAYER_WARNING_CODES } from './payer-warnings';
 import { displayTag } from '@/lib/core/tag';
@@ -80,7 +79,7 @@ export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string };
 
 /** The facts of an active canonical tag (null when missing or blocked), and the slot they reflect. */
 export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<SignalFacts | null>> {
-  const { row, indexedSlot } = await findSignals(db)(tag);
+  const { value: row, indexedSlot } = await findSignals(db)(tag);
   return { value: row && signalFactsOf(row), indexedSlot };
 }
 
@@ -114,14 +113,14 @@ const findProfiles = activeTagsAtSlot<IdentityRow & { lookalikes: string[] }>('i
 
 /** The active canonical tag's row and its signal facts, from one statement; null when missing or blocked. */
 export async function readProfileFacts(db: Db, tag: string): Promise<{ row: IdentityRow; facts: SignalFacts } | null> {
-  const { row } = await findProfiles(db)(tag);
+  const { value: row } = await findProfiles(db)(tag);
   return row && { row, facts: signalFactsOf(row) };
 }
 
-/** The signals of an active tag at `now`; 400 malformed, 404 missing or blocked (the identity's one 404). */
-export async function getSignalsAtSlot(db: Db, tagInput: string, { now }: SignalsOptions): Promise<AtSlot<Signals>> {
-  const { value: facts, indexedSlot } = await readSignalFacts(db, parseTagParam(tagInput));
-  if (!facts) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
+/** The signals of an active canonical tag at `now`; null when missing or blocked. */
+export async function getSignalsAtSlot(db: Db, tag: string, { now }: SignalsOptions): Promise<AtSlot<Signals | null>> {
+  const { value: facts, indexedSlot } = await readSignalFacts(db, tag);
+  if (!facts) return { value: null, indexedSlot };
   const { wallet: _wallet, ...answer } = facts;
   return { value: { ...answer, warnings: payerWarnings(facts, now) }, indexedSlot };
 }

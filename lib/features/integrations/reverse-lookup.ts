@@ -1,11 +1,10 @@
 import type { Db } from '@/lib/db';
 import { createBatcher, perHandle } from '@/lib/db/batch';
 import { executePrepared } from '@/lib/db/rows';
-import type { AtSlot } from '@/lib/features/identity/get-identity';
 import { displayTag } from '@/lib/core/tag';
 import { AppError } from '@/lib/core/errors';
 import { activeIdentitySql } from '@/lib/features/identity/active';
-import { INDEXED_SLOT_SQL, indexedSlotHeaders, readIndexedSlot } from '@/lib/db/indexed-slot';
+import { INDEXED_SLOT_SQL, readIndexedSlot, type AtSlot } from '@/lib/db/indexed-slot';
 import { reverseNotFoundReason, type ReverseNotFoundReason } from './reverse-reasons';
 
 /*
@@ -75,20 +74,22 @@ const NOT_FOUND_MESSAGES: Record<ReverseNotFoundReason, string> = {
   primary_not_owned: 'No tag for this address: the primary tag it chose now belongs to another key or was released.',
 };
 
+/** The 404 of a reverse lookup, its reason beside the message (lib/features/integrations/reverse-reasons.ts). */
+export function reverseNotFound(reason: ReverseNotFoundReason): AppError {
+  return new AppError('not_found', NOT_FOUND_MESSAGES[reason], {}, { reason });
+}
+
 /**
- * GET /v1/reverse/{address}: `{ address, tag: "@alice" }`; 404 when no tag answers for it,
- * with the reason in the envelope (lib/features/integrations/reverse-reasons.ts).
+ * GET /v1/reverse/{address}: `{ address, tag: "@alice" }`, or why no tag answers for it, and the
+ * slot the mirror reflected.
  */
 export async function reverseLookup(
   mirror: { db: Db; programId: { toBase58(): string } },
   address: string,
   now: Date,
-): Promise<AtSlot<{ address: string; tag: string }>> {
+): Promise<AtSlot<{ address: string; tag: string } | { reason: ReverseNotFoundReason }>> {
   const { tag, indexedSlot } = await batchedLookUp(mirror.db)(address);
-  if (!tag) {
-    const reason = await reverseNotFoundReason(mirror, address, now);
-    throw new AppError('not_found', NOT_FOUND_MESSAGES[reason], indexedSlotHeaders(indexedSlot), { reason });
-  }
+  if (!tag) return { value: { reason: await reverseNotFoundReason(mirror, address, now) }, indexedSlot };
   return { value: { address, tag: displayTag(tag) }, indexedSlot };
 }
 

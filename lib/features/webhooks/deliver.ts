@@ -9,7 +9,7 @@ import { claimDue, leaseMsFor, renewLeases, type Lease } from './leases';
  * cursor, one at a time and in feed order, and moves the cursor past each one its target
  * answered 2xx (at least once: an answer lost on the way means the event goes again). The
  * first failure ends the turn and schedules a retry with exponential backoff; after
- * GIVE_UP_AFTER_MS of failing the subscription is disabled, the reason shown to its owner.
+ * GIVE_UP_AFTER_MS (lib/core/schedule.ts) of failing the subscription is disabled, the reason shown to its owner.
  *
  * A receiver that is slow, failing or silent uses only its own share:
  * - each attempt has DELIVERY_TIMEOUT_MS, then it is a failure and the turn ends;

@@ -1,21 +1,10 @@
+import { GIVE_UP_AFTER_MS, retryDelayMs } from '@/lib/core/schedule';
 import type { WebhookSubscriptionRow } from '@/lib/db/schema';
 
 /*
- * When a failed delivery is tried again, and when a subscription is given up on (DESIGN.md
- * "Webhooks"): exponential backoff from RETRY_BASE_MS up to MAX_RETRY_DELAY_MS, disabled after
- * GIVE_UP_AFTER_MS of failing. How often a pass runs at all is lib/core/schedule.ts.
+ * A turn's outcome written as the subscription's schedule. The policy itself (backoff, giving
+ * up) is declared with the pass's cadence in lib/core/schedule.ts.
  */
-
-/** The first retry comes this long after a failure; each next one waits twice as long… */
-export const RETRY_BASE_MS = 5_000;
-/** …up to this. */
-export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
-/** A subscription failing this long is disabled. */
-export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
-/** The delay before retry number `failures` (1: the first retry). */
-export function retryDelayMs(failures: number, baseMs = RETRY_BASE_MS): number {
-  return Math.min(baseMs * 2 ** Math.min(failures - 1, 30), MAX_RETRY_DELAY_MS);
-}
 
 /** A turn's outcome as the subscription's schedule: the next attempt, and whether to disable it. */
 export interface Schedule {

@@ -3,7 +3,7 @@ import { json } from '@/lib/http/handler';
 import { BRIEFLY_UNREACHABLE, ok, tagPath } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getChain } from '@/lib/chain/rpc';
-import { atIndexedSlot } from '@/lib/db/indexed-slot';
+import { atIndexedSlot } from '@/lib/http/indexed-slot';
 import { getTagAvailability } from '@/lib/features/registry/availability';
 import { AvailabilityQuery, TagAvailability } from '@/lib/features/registry/schemas';
 import { parseWith } from '@/lib/http/parse';

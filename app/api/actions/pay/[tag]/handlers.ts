@@ -8,9 +8,9 @@ import { parseWith, queryOf } from '@/lib/http/parse';
 import { rateLimitTicket } from '@/lib/http/rate-limit';
 import { readJson } from '@/lib/http/read-json';
 import { getChain } from '@/lib/chain/rpc';
-import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity';
+import { getIdentity, parseTagParam, tagNotFound } from '@/lib/features/identity/get-identity';
 import { getSignalsAtSlot } from '@/lib/features/identity/signals';
-import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
+import { indexedSlotHeaders } from '@/lib/http/indexed-slot';
 import { actionPreflight, withActionHeaders } from '@/lib/http/action-route';
 import {
   buildPayAction,
@@ -35,6 +35,7 @@ export function payActionHandlers(provide: ServicesProvider) {
         const tag = parseTagParam(params.tag);
         // The signals first: the identity read after them is at least as fresh as their slot.
         const signals = await getSignalsAtSlot(db, tag, { now: new Date() });
+        if (!signals.value) throw tagNotFound().withHeaders(indexedSlotHeaders(signals.indexedSlot));
         const identity = await getIdentity(db, tag);
         // Only a mint this process has not read yet costs an RPC call, and only that is counted.
         const beforeLookup = () =>

@@ -1,7 +1,7 @@
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { insertIdentity, randomTag } from '@/devstack/identities';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { issueOpenReference } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';

@@ -1,9 +1,9 @@
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/integrations/pay-asset';
-import { payInstructions } from '@/lib/features/integrations/pay-transaction';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/payments/pay-asset';
+import { payInstructions } from '@/lib/features/payments/pay-transaction';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { mintAndFund } from '../support/spl-mint';
 import { randomTag } from '@/devstack/identities';
 import { closeTestDb, seedIdentity } from '../identity/helpers';

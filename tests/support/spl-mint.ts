@@ -6,7 +6,7 @@ import {
   type Keypair,
   type PublicKey,
 } from '@solana/web3.js';
-import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
+import { TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*

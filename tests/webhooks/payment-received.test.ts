@@ -5,7 +5,7 @@ import { insertIdentity, randomTag } from '@/devstack/identities';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 import { identities } from '@/lib/db/schema';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
 import { ownDatabase } from '../support/database';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';

@@ -12,7 +12,7 @@ import {
   toBaseUnits,
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
-} from '@/lib/features/integrations/pay-asset';
+} from '@/lib/features/payments/pay-asset';
 import { receiptOf } from './receipt';
 import type { PaymentReceipt, PaymentRequest } from './schemas';
 

@@ -12,7 +12,7 @@ import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/core/config';
 import { deliverWebhooks, type DeliverySummary } from '@/lib/features/webhooks/deliver';
 import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { MAX_TRANSACTIONS_PER_RUN, runIndexer, type IndexerSummary } from '@/lib/features/indexer/run-indexer';
 
 const ROUTE = '/api/cron/indexer';

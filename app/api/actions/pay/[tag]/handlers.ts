@@ -17,10 +17,10 @@ import {
   PayActionQuery,
   PayActionRequest,
   payActionMetadata,
-} from '@/lib/features/integrations/pay-action';
-import { payAssetOf } from '@/lib/features/integrations/pay-asset';
+} from '@/lib/features/payments/pay-action';
+import { payAssetOf } from '@/lib/features/payments/pay-asset';
 import { recordReference } from '@/lib/features/payments/issue-reference';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { observeRequest } from '@/lib/observability/observe-request';
 import type { ServicesProvider } from '@/lib/http/services';
 

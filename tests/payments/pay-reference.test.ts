@@ -1,13 +1,13 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { staleReferenceReason } from '@/lib/features/integrations/pay-reference';
+import { staleReferenceReason } from '@/lib/features/payments/pay-reference';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { connect, fund } from '../support/chain';
 import { postJson } from '../support/http';
-import { appUrl, closeTestDb, requireApp, seedIdentity } from './support';
+import { appUrl, closeTestDb, requireApp, seedIdentity } from '../integrations/support';
 
 /*
- * A Solana Pay `reference` the payer's app chooses must be a fresh key (lib/features/integrations/
+ * A Solana Pay `reference` the payer's app chooses must be a fresh key (lib/features/payments/
  * pay-reference.ts): the payer, the payout wallet, a program or a sysvar are named by countless
  * other transactions, so a payment found by them would be anybody's. 400 in the envelope.
  */

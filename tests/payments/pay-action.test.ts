@@ -13,13 +13,13 @@ import { ACTIONS_CORS_HEADERS } from '@solana/actions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
-import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
-import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
+import { ACTIONS_JSON } from '@/lib/features/payments/actions-json';
+import { TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
 import { associatedTokenAddress } from '@/lib/chain/spl-token';
 import { afterBudget } from '../support/compute-budget';
 import { mintAndFund } from '../support/spl-mint';
 import { clientHeaders, postJson } from '../support/http';
-import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
+import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from '../integrations/support';
 
 /*
  * The "pay @tag" Solana Action: metadata, the transaction it builds, the headers the Actions

@@ -5,7 +5,8 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { indexedSlotHeaders } from '@/lib/db/indexed-slot';
 import { parseTagParam, tagNotFound, type AtSlot } from './get-identity';
 import { MAX_LOOKALIKES } from './lookalikes';
-import { payerWarnings, PAYER_WARNING_CODES } from './payer-warnings';
+import { payerWarnings, payoutFindingOf, PAYER_WARNING_CODES } from './payer-warnings';
+import type { UnsafePayoutReason } from '@/lib/chain/payout-safety';
 import { displayTag } from '@/lib/core/tag';
 import { activeIdentitySql, activeTagsAtSlot } from './active';
 
@@ -41,7 +42,7 @@ export const Signals = z
     }),
     warnings: z.array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() })).meta({
       description:
-        'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
+        'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key, or a payment request found it owned by a program: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
     }),
   })
   .meta({ id: 'Signals' });
@@ -67,6 +68,8 @@ const findSignals = activeTagsAtSlot<FactColumns>('identity_signals_at_slot', {
   ownerSince: identities.ownerSince,
   walletSince: identities.walletSince,
   wallet: identities.wallet,
+  unsafePayoutWallet: identities.unsafePayoutWallet,
+  unsafePayoutReason: identities.unsafePayoutReason,
   verified: identities.verified,
   merchant: identities.merchant,
   lookalikes: lookalikesColumn(),
@@ -77,7 +80,7 @@ export interface SignalsOptions {
 }
 
 /** The signals but the warnings: what the mirror holds, whatever the time; with the payout wallet the warnings judge (not part of the answer). */
-export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string };
+export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string; payoutFinding: UnsafePayoutReason | null };
 
 /** The facts of an active canonical tag (null when missing or blocked), and the slot they reflect. */
 export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<SignalFacts | null>> {
@@ -87,7 +90,15 @@ export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<Signa
 
 type FactColumns = Pick<
   IdentityRow,
-  'tag' | 'createdAt' | 'ownerSince' | 'walletSince' | 'wallet' | 'verified' | 'merchant'
+  | 'tag'
+  | 'createdAt'
+  | 'ownerSince'
+  | 'walletSince'
+  | 'wallet'
+  | 'unsafePayoutWallet'
+  | 'unsafePayoutReason'
+  | 'verified'
+  | 'merchant'
 > & { lookalikes: string[] };
 
 function signalFactsOf(row: FactColumns): SignalFacts {
@@ -101,6 +112,7 @@ function signalFactsOf(row: FactColumns): SignalFacts {
     merchant: row.merchant,
     lookalikes: row.lookalikes.map(displayTag),
     wallet: row.wallet,
+    payoutFinding: payoutFindingOf(row),
   };
 }
 
@@ -123,6 +135,6 @@ export async function readProfileFacts(db: Db, tag: string): Promise<{ row: Iden
 export async function getSignalsAtSlot(db: Db, tagInput: string, { now }: SignalsOptions): Promise<AtSlot<Signals>> {
   const { value: facts, indexedSlot } = await readSignalFacts(db, parseTagParam(tagInput));
   if (!facts) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));
-  const { wallet: _wallet, ...answer } = facts;
+  const { wallet: _wallet, payoutFinding: _finding, ...answer } = facts;
   return { value: { ...answer, warnings: payerWarnings(facts, now) }, indexedSlot };
 }

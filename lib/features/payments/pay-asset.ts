@@ -1,27 +1,18 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
-import { rpcCall } from '@/lib/chain/rpc';
-import { payToken, type Cluster } from '@/lib/core/solana-pay';
+import { AppError } from '@/lib/core/errors';
+import { payToken, TOKEN_MINTS, type Cluster } from '@/lib/core/solana-pay';
+import { isMintKept, readMint, REFUSED_EXTENSION_EFFECTS, type RefusedExtension } from '@/lib/chain/mint-account';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
- * What a "pay @tag" Action pays in: the profile's preferred token where that token has a mint
- * on this cluster (the known mint table of lib/core/solana-pay.ts, or a mint address the
- * profile named, checked on chain), SOL otherwise.
+ * What a payment request pays in (DESIGN "Payments and receipts", "Assets"): SOL, the cluster's
+ * well-known stablecoins (lib/core/solana-pay.ts), or the payee's own `preferredToken`; any
+ * other mint is 400 `unsupported_asset`, and so is a Token-2022 mint whose extensions can take,
+ * withhold or freeze what was paid (lib/chain/mint-account.ts). The pay link and the Action pay
+ * in the profile's preferred token where it has a mint on this cluster, SOL otherwise.
  */
 
 export { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID };
-
-/**
- * An SPL mint account is 82 bytes: mint authority (36), supply (8), `decimals` at byte 44,
- * `is_initialized` at byte 45, freeze authority (36). Token-2022 mints with extensions are
- * longer: padded to the 165 bytes of a token account, then the account type at byte 165
- * (1 = mint, 2 = token account), so a token account is never taken for a mint.
- */
-const MINT_SIZE = 82;
-export const MINT_DECIMALS_OFFSET = 44;
-const MINT_INITIALIZED_OFFSET = 45;
-const TOKEN_ACCOUNT_SIZE = 165;
-const ACCOUNT_TYPE_MINT = 1;
 
 export interface SolAsset {
   kind: 'sol';
@@ -44,93 +35,84 @@ export type PayAsset = SolAsset | SplAsset;
 
 const sol = (fallback: boolean): SolAsset => ({ kind: 'sol', symbol: 'SOL', decimals: 9, fallback });
 
-/**
- * What a mint address read as, kept per process: a mint's owner and decimals never change once
- * it is initialized, so an SPL answer is kept until it is the oldest of MINTS_KEPT; a "not a
- * mint" answer (no account yet, or another kind) may change, so it is kept for
- * NOT_A_MINT_KEPT_MS. 1,000 entries of under 200 bytes each: at most a few hundred KB, and more
- * distinct mints than the profiles of a deployment name in a day. With it the Action's GET asks
- * the cluster once per mint, not once per request (docs/operating-rpc.md).
- */
-const MINTS_KEPT = 1000;
-const NOT_A_MINT_KEPT_MS = 60_000;
-const mints = new Map<string, { asset: SplAsset | null; until: number }>();
-
-function keptMint(mint: string, now: number): { asset: SplAsset | null } | undefined {
-  const kept = mints.get(mint);
-  if (!kept) return undefined;
-  if (kept.until < now) {
-    mints.delete(mint);
-    return undefined;
-  }
-  mints.delete(mint); // most recently used goes last
-  mints.set(mint, kept);
-  return kept;
+/** How a mint is named to a payer: its symbol when well known, else the payee's label for it, shortened. */
+function symbolOf(mint: string, cluster: Cluster, label: string): string {
+  const known = Object.entries(TOKEN_MINTS[cluster]).find(([, address]) => address === mint);
+  if (known) return known[0];
+  return label.length > 12 ? `${label.slice(0, 4)}…${label.slice(-4)}` : label;
 }
 
-function keepMint(mint: string, asset: SplAsset | null, now: number): void {
-  mints.set(mint, { asset, until: asset ? Number.POSITIVE_INFINITY : now + NOT_A_MINT_KEPT_MS });
-  if (mints.size > MINTS_KEPT) mints.delete(mints.keys().next().value!);
+/** 400 `unsupported_asset`: a mint the payee cannot keep what it is paid in; `reason` names the extension. */
+export function refusedMint(mint: string, extension: RefusedExtension): AppError {
+  return new AppError(
+    'unsupported_asset',
+    `The token ${mint} has the Token-2022 extension ${extension}: ${REFUSED_EXTENSION_EFFECTS[extension]}. Payments in it are refused.`,
+    {},
+    { reason: extension },
+  );
 }
 
-/** Lookups in flight, by mint: callers asking for one mint at once share one call. */
-const lookingUp = new Map<string, Promise<SplAsset | null>>();
+interface LookupOptions {
+  /** Runs just before the mint is read from the cluster (not when it is kept): a rate limit counts there. */
+  beforeLookup?: () => Promise<void>;
+  now?: number;
+}
 
-/** Reads `mintAddress` from the cluster (once at a time per mint) and keeps what it is. */
-function lookUpMint(
-  mintAddress: string,
+/** The SPL asset of `mint`, or null when it is no mint on the cluster; 400 when an extension is refused. */
+async function splAssetOf(
   connection: Connection,
-  now: number,
-  beforeLookup?: () => Promise<void>,
+  mint: string,
+  symbol: string,
+  { beforeLookup, now = Date.now() }: LookupOptions,
 ): Promise<SplAsset | null> {
-  const inFlight = lookingUp.get(mintAddress);
-  if (inFlight) return inFlight;
-  const lookup = (async () => {
-    await beforeLookup?.();
-    const mint = new PublicKey(mintAddress);
-    const account = await rpcCall(() => connection.getAccountInfo(mint));
-    const isMint =
-      account !== null &&
-      (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) &&
-      isInitializedMint(account.data, account.owner.equals(TOKEN_2022_PROGRAM_ID));
-    const asset: SplAsset | null = isMint
-      ? { kind: 'spl', symbol: '', decimals: account.data[MINT_DECIMALS_OFFSET]!, mint, tokenProgram: account.owner }
-      : null;
-    keepMint(mintAddress, asset, now);
-    return asset;
-  })();
-  lookingUp.set(mintAddress, lookup);
-  return lookup.finally(() => lookingUp.delete(mintAddress));
+  const key = new PublicKey(mint);
+  if (beforeLookup && !isMintKept(connection, key, now)) await beforeLookup();
+  const read = await readMint(connection, key, now);
+  if (!read) return null;
+  if (read.refused) throw refusedMint(mint, read.refused);
+  return { kind: 'spl', symbol, decimals: read.decimals, mint: key, tokenProgram: read.tokenProgram };
 }
 
 /**
- * The asset for a profile's `preferredToken` on `cluster`, reading the mint account when there
- * is one and it is not kept yet; `beforeLookup` runs just before that read (the Action's GET
- * counts its rate limit there, so cached answers cost no budget).
+ * The asset for a profile's `preferredToken` on `cluster` (the pay link, the Action): its mint
+ * where it has one on this cluster, SOL otherwise (`fallback` says so); 400 `unsupported_asset`
+ * for a mint with a refused extension, which a profile kept from before the rule may name.
  */
 export async function payAssetOf(
   preferredToken: string | null,
   cluster: Cluster,
   connection: Connection,
-  { beforeLookup, now = Date.now() }: { beforeLookup?: () => Promise<void>; now?: number } = {},
+  options: LookupOptions = {},
 ): Promise<PayAsset> {
   const token = payToken(preferredToken, cluster);
   if (!token.mint) return sol(token.unavailable);
-  const kept = keptMint(token.mint, now) ?? { asset: await lookUpMint(token.mint, connection, now, beforeLookup) };
-  if (!kept.asset) return sol(true);
-  // the symbol is the profile's label for the mint, not the mint's: it is set per answer
-  return {
-    ...kept.asset,
-    symbol: token.label.length > 12 ? `${token.label.slice(0, 4)}…${token.label.slice(-4)}` : token.label,
-  };
+  const asset = await splAssetOf(connection, token.mint, symbolOf(token.mint, cluster, token.label), options);
+  return asset ?? sol(true);
 }
 
-/** Whether a token program's account data is a mint, and an initialized one. */
-export function isInitializedMint(data: Uint8Array, token2022: boolean): boolean {
-  const shaped =
-    data.length === MINT_SIZE ||
-    (token2022 && data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_MINT);
-  return shaped && data[MINT_INITIALIZED_OFFSET] === 1;
+/**
+ * The asset a request names (POST /v1/payments' `asset`: `SOL` or a mint), for a payee whose
+ * profile prefers `preferredToken`: SOL, a well-known stablecoin of the cluster, or the
+ * payee's own token; any other mint, or one that is not a mint here, is 400 `unsupported_asset`.
+ */
+export async function requestedAsset(
+  asset: string,
+  preferredToken: string | null,
+  cluster: Cluster,
+  connection: Connection,
+): Promise<PayAsset> {
+  if (asset === 'SOL') return sol(false);
+  const preferred = payToken(preferredToken, cluster);
+  const wellKnown = Object.values(TOKEN_MINTS[cluster]).includes(asset);
+  if (!wellKnown && preferred.mint !== asset) {
+    throw new AppError(
+      'unsupported_asset',
+      '`asset`: must be `SOL`, a well-known stablecoin of this cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`',
+    );
+  }
+  const found = await splAssetOf(connection, asset, symbolOf(asset, cluster, preferred.label), {});
+  if (!found) throw new AppError('unsupported_asset', '`asset`: is not a token mint on this cluster');
+  return found;
 }
 
 const MAX_U64 = 2n ** 64n - 1n;

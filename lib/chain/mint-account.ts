@@ -1,4 +1,5 @@
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
+import { AppError } from '@/lib/core/errors';
 import { KeptBytes } from '@/lib/core/kept-bytes';
 import { rpcCall } from '@/lib/chain/rpc';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
@@ -52,6 +53,16 @@ export const REFUSED_EXTENSION_EFFECTS: Record<RefusedExtension, string> = {
   non_transferable: 'the tokens can never be moved on',
   pausable: 'its authority can pause every transfer',
 };
+
+/** 400 `unsupported_asset`: a mint the payee cannot keep what it is paid in; `reason` names the extension. */
+export function refusedMint(mint: string, extension: RefusedExtension): AppError {
+  return new AppError(
+    'unsupported_asset',
+    `The token ${mint} has the Token-2022 extension ${extension}: ${REFUSED_EXTENSION_EFFECTS[extension]}. Payments in it are refused.`,
+    {},
+    { reason: extension },
+  );
+}
 
 export interface MintAccount {
   tokenProgram: PublicKey;

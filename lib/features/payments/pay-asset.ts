@@ -1,7 +1,7 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/core/errors';
 import { payToken, TOKEN_MINTS, type Cluster } from '@/lib/core/solana-pay';
-import { isMintKept, readMint, REFUSED_EXTENSION_EFFECTS, type RefusedExtension } from '@/lib/chain/mint-account';
+import { isMintKept, readMint, refusedMint } from '@/lib/chain/mint-account';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
@@ -40,16 +40,6 @@ function symbolOf(mint: string, cluster: Cluster, label: string): string {
   const known = Object.entries(TOKEN_MINTS[cluster]).find(([, address]) => address === mint);
   if (known) return known[0];
   return label.length > 12 ? `${label.slice(0, 4)}…${label.slice(-4)}` : label;
-}
-
-/** 400 `unsupported_asset`: a mint the payee cannot keep what it is paid in; `reason` names the extension. */
-export function refusedMint(mint: string, extension: RefusedExtension): AppError {
-  return new AppError(
-    'unsupported_asset',
-    `The token ${mint} has the Token-2022 extension ${extension}: ${REFUSED_EXTENSION_EFFECTS[extension]}. Payments in it are refused.`,
-    {},
-    { reason: extension },
-  );
 }
 
 interface LookupOptions {

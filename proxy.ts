@@ -65,6 +65,6 @@ export const config = {
     // Any path with a percent sign (/v1 included), and every page of the App Router: not
     // assets, APIs, /@tag and its image (route handlers with a CSP of their own).
     '/(.*%.*)',
-    '/((?!_next/|v1/|api/|@|profile/[^/]+/opengraph-image|site\\.css|profile\\.js|favicon\\.ico|icon\\.svg|icon-\\d+\\.png|apple-touch-icon\\.png|manifest\\.webmanifest).*)',
+    '/((?!_next/|v1/|api/|@|profile/[^/]+/opengraph-image|site\\.css|profile\\.js|favicon\\.ico|icon\\.svg|icon-\\d+\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt).*)',
   ],
 };

@@ -3,14 +3,24 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transa
 import type { Page } from '@playwright/test';
 import { TEST_CRON_SECRET } from '@/devstack/app';
 import { newKeypair } from '@/tests/support/keypair';
+import { fund, registerOnChain, rpc } from './support/chain';
 import { expect, signInOn, test } from './support/fixtures';
 
 /*
  * The till (/charge/{tag}, app/(app)/charge/[tag]): the tag's signed-in owner asks for an
  * amount, a second wallet pays the QR code's Solana Pay request from Node with a real key on
  * the localnet, the indexer's cron route (the finding pass) finds it, and the till turns green.
- * The /@tag page's pay link issues a fresh reference per click.
+ * The /@tag page's pay link issues a fresh reference per click. Both tags are registered on the
+ * localnet: a payment request is issued for the record the chain holds.
  */
+
+/** `owner` registers a fresh tag on the localnet, mirrored through /v1/sync. */
+async function registered(page: Page, tag: string, owner: ReturnType<typeof newKeypair>): Promise<string> {
+  const connection = rpc();
+  await fund(connection, owner);
+  await registerOnChain(page, connection, owner, tag);
+  return tag;
+}
 
 async function axeViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -43,7 +53,7 @@ test('the till: its owner charges 0.05 SOL, a second wallet pays the QR code’s
   tags,
   baseURL,
 }) => {
-  const tag = await tags.seeded('till', { owner: keypair.publicKey });
+  const tag = await registered(page, tags.fresh('till'), keypair);
   await signInOn(page, `/charge/${tag}`, keypair.publicKey);
   await page.reload(); // the page is rendered for the session now held
   await expect(page.getByRole('heading', { level: 1, name: `Till for @${tag}` })).toBeVisible();
@@ -97,8 +107,9 @@ test('the /@tag page’s pay link issues a fresh reference on every click, kept 
   tags,
   baseURL,
 }) => {
-  const owner = newKeypair().publicKey;
-  const tag = await tags.seeded('paylink', { owner });
+  const ownerKey = newKeypair();
+  const owner = ownerKey.publicKey;
+  const tag = await registered(page, tags.fresh('paylink'), ownerKey);
   await page.goto(`/@${tag}`);
   const href = await page.getByRole('link', { name: /Pay with a Solana wallet/ }).getAttribute('href');
   expect(href).toBe(`/pay/${tag}`);

@@ -1,7 +1,7 @@
 // GET /actions.json — tells wallets and blink clients that /@tag pages have a "pay @tag" Action
 import { json } from '@/lib/http/handler';
 import { actionPreflight, withActionHeaders } from '@/lib/http/action-route';
-import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
+import { ACTIONS_JSON } from '@/lib/features/payments/actions-json';
 
 export const dynamic = 'force-dynamic';
 

@@ -17,6 +17,12 @@ export const ERROR_STATUS = {
   invalid_tag: 400,
   /** A payout wallet SOL sent to would be lost; `reason` says why (lib/chain/payout-safety.ts). */
   unsafe_payout: 400,
+  /**
+   * A payment request in an asset the payee cannot keep: a mint that is not SOL, a well-known
+   * stablecoin or the payee's own token, or a Token-2022 mint with an extension that can take,
+   * withhold or freeze the payment (`reason` names it; lib/chain/mint-account.ts).
+   */
+  unsupported_asset: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

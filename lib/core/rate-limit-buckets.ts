@@ -91,7 +91,7 @@ export const RATE_LIMIT_BUCKETS = {
     limit: 60,
     windowSeconds: 60,
     counts:
-      '`GET /api/actions/pay/{tag}` when it must read a mint the process has not cached (lib/features/integrations/pay-asset.ts)',
+      '`GET /api/actions/pay/{tag}` when it must read a mint the process has not kept (lib/chain/mint-account.ts)',
     why: 'a mint lookup is one RPC call (getAccountInfo); cached, it costs nothing and is not counted, so blink clients that unfurl the same tags never meet this limit',
   },
   status: {

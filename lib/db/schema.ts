@@ -97,6 +97,14 @@ export const identities = pgTable(
      * The tag's look-alike skeleton (lib/core/skeleton.ts), computed by the database from
      * the tag, so every row has it however it was written.
      */
+    /**
+     * What the last payment request found on chain about the payout wallet (DESIGN "Payments
+     * and receipts", "Truth at issue time"): the wallet it read and why SOL sent there would be
+     * lost (lib/chain/payout-safety.ts). It counts while `wallet` is still that wallet, so a
+     * new wallet clears it without a write; payers are warned and no pay link is shown.
+     */
+    unsafePayoutWallet: text('unsafe_payout_wallet'),
+    unsafePayoutReason: text('unsafe_payout_reason'),
     skeleton: text('skeleton')
       .notNull()
       .generatedAlwaysAs(sql`tag_skeleton(tag)`),

@@ -1,5 +1,5 @@
 import type { Handler } from '@/lib/http/handler';
-import { currentActionHeaders } from '@/lib/features/integrations/action-answer';
+import { currentActionHeaders } from '@/lib/features/payments/action-answer';
 import type { ServicesProvider } from '@/lib/http/services';
 
 /**

@@ -1,4 +1,4 @@
-import { actionErrorResponse, isActionPath } from '@/lib/features/integrations/action-answer';
+import { actionErrorResponse, isActionPath } from '@/lib/features/payments/action-answer';
 import { setCorsHeaders } from './cors';
 
 /**

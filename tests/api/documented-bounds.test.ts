@@ -3,7 +3,7 @@ import { v1Routes } from '@/app/v1/v1-routes';
 import { createOpenApiDocument } from '@/lib/http/openapi';
 import { MAX_FEED_LIMIT } from '@/lib/features/feed/read-events';
 import { heldInProcessApp } from '../support/in-process';
-import { actionHeaders } from '@/lib/features/integrations/pay-action';
+import { actionHeaders } from '@/lib/features/payments/pay-action';
 
 // What clients nobody here wrote tripped on: a documented bound the server refuses, a failure
 // status filed under the wrong class, a CORS header naming a method that answers 405 or hiding

@@ -1,4 +1,4 @@
-import { Keypair } from '@solana/web3.js';
+import { Connection, Keypair } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { startApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
@@ -7,6 +7,7 @@ import { ownDatabase } from '../support/database';
 import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
 import { heldInProcessApp } from '../support/in-process';
+import { registeredPayee } from '../support/registered-payee';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
 import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
 
@@ -236,7 +237,8 @@ describe('reads that cost', () => {
 
 describe('POST /api/actions/pay/{tag}', () => {
   it('429 past the per-address limit, with the Action’s headers and `message`', async () => {
-    const row = await insertIdentity(database.db);
+    // Registered on the localnet: the Action reads the tag's record there before it builds.
+    const { row } = await registeredPayee(database.db, new Connection(inject('rpcUrl'), 'confirmed'));
     const address = newAddress();
     const account = Keypair.generate().publicKey.toBase58();
     const result = await burst(80, () =>

@@ -1,16 +1,19 @@
-import { Keypair } from '@solana/web3.js';
+import { Connection, Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
 import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
+import { registeredPayee } from '../support/registered-payee';
 import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
 
 /*
  * What public requests cost the RPC provider (docs/operating-rpc.md), counted at a proxy in
  * front of the cluster: a reverse lookup's 404 asks nothing; readiness and the indexer's status
  * share one check of the cluster at most CLUSTER_CHECK_MAX_AGE_MS old; the pay Action reads a
- * mint once, not per request. The app's handlers run in this process (tests/support/in-process.ts).
+ * mint once, not per request; issuing payment requests for one tag reads its record and payout
+ * account in one call, shared for a second or two. The app's handlers run in this process
+ * (tests/support/in-process.ts).
  */
 
 const database = ownDatabase({ poolSize: 2 });
@@ -80,5 +83,24 @@ describe('RPC calls per public request', () => {
     });
     expect(spent.getAccountInfo).toBe(1);
     expect(Object.keys(spent).filter((m) => m !== 'getAccountInfo' && m !== 'getGenesisHash')).toEqual([]);
+  });
+
+  it('POST /v1/payments for one tag, 20 in a row: one getMultipleAccounts per second or two, nothing else', async () => {
+    const { tag } = await registeredPayee(database.db, new Connection(inject('rpcUrl'), 'confirmed'));
+    const started = Date.now();
+    const spent = await counted(async () => {
+      for (let i = 0; i < 20; i++) {
+        const res = await app.fetch('/v1/payments', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${i}.1` },
+          body: JSON.stringify({ tag, amount: '0.1', asset: 'SOL' }),
+        });
+        expect(await drain(res)).toBe(200);
+      }
+    });
+    // The record and the wallet are read together, kept 1.5 s (lib/chain/payee-on-chain.ts).
+    expect(spent.getMultipleAccounts).toBeGreaterThanOrEqual(1);
+    expect(spent.getMultipleAccounts).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1_500) + 1);
+    expect(Object.keys(spent).filter((m) => m !== 'getMultipleAccounts')).toEqual([]);
   });
 });

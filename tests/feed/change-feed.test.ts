@@ -9,7 +9,7 @@ import type { Identity } from '@/lib/features/identity/schemas';
 import { stackDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { appUrl, get, requireApp } from '../integrations/support';
-import { localOwnerCheck } from '../support/owner-check';
+import { localOwnerCheck, localTokenCheck } from '../support/owner-check';
 import { untilVisible } from '../support/until-visible';
 
 /*
@@ -115,6 +115,7 @@ describe('GET /v1/events', () => {
             { tag, caller: row.owner, patch: { displayName: `writer ${w} change ${i}` } },
             new Date(),
             localOwnerCheck(),
+            localTokenCheck(),
           );
           kinds.profile++;
         } else if (roll < 0.75) {

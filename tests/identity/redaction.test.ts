@@ -4,7 +4,7 @@ import { identityEvents } from '@/lib/db/schema';
 import { updateProfile } from '@/lib/features/identity/update-profile';
 import { admin } from '../support/admin-cli';
 import { closeTestDb, expectedIdentity, get, readRow, seedIdentity, testDb } from '../identity/helpers';
-import { localOwnerCheck } from '../support/owner-check';
+import { localOwnerCheck, localTokenCheck } from '../support/owner-check';
 
 /*
  * Moderation's redaction of a blocked tag's change-feed history (`npm run admin -- redact
@@ -37,6 +37,7 @@ describe('npm run admin -- redact <tag>', () => {
         },
         new Date(),
         localOwnerCheck(),
+        localTokenCheck(),
       );
     }
     expect((await admin('block', row.tag)).code).toBe(0);
@@ -81,6 +82,7 @@ describe('npm run admin -- redact <tag>', () => {
       { tag: row.tag, caller: row.owner, patch: { bio: 'still live' } },
       new Date(),
       localOwnerCheck(),
+      localTokenCheck(),
     );
     const res = await admin('redact', row.tag);
     expect(res.code).toBe(1);

@@ -7,7 +7,7 @@ import { ProfilePatch } from '@/lib/features/identity/schemas';
 import { updateProfile } from '@/lib/features/identity/update-profile';
 import { newKeypair } from '../support/keypair';
 import { closeTestDb, expectedIdentity, FORBIDDEN, NOT_FOUND, readRow, seedIdentity, testDb } from './helpers';
-import { localOwnerCheck } from '../support/owner-check';
+import { localOwnerCheck, localTokenCheck } from '../support/owner-check';
 
 /*
  * updateProfile called directly against the test PostgreSQL, beside the HTTP table of
@@ -26,6 +26,7 @@ async function update(tag: string, caller: string, patch: unknown, now = new Dat
     { tag: parseTagParam(tag), caller, patch: parseWith(ProfilePatch, patch) },
     now,
     localOwnerCheck(),
+    localTokenCheck(),
   );
 }
 

@@ -17,7 +17,7 @@ import { getIdentity as readIdentity } from '@/lib/features/identity/get-identit
 import { moderate } from '@/lib/features/identity/moderation';
 import { getSignalsAtSlot } from '@/lib/features/identity/signals';
 import { reverseLookup } from '@/lib/features/integrations/reverse-lookup';
-import { payActionMetadata } from '@/lib/features/integrations/pay-action';
+import { payActionMetadata } from '@/lib/features/payments/pay-action';
 import { admin } from '../support/admin-cli';
 import { ownDatabase, stackDatabase } from '../support/database';
 import { clientHeaders, readResponse, postAuthed } from '../support/http';

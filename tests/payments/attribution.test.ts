@@ -2,13 +2,11 @@ import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/we
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { describe, expect, inject, it } from 'vitest';
-import { insertIdentity, randomTag } from '@/devstack/identities';
-import { getIdentity } from '@/lib/features/identity/get-identity';
-import { buildPayAction } from '@/lib/features/integrations/pay-action';
-import { MEMO_PROGRAM_ID, identityMemo, serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { randomTag } from '@/devstack/identities';
+import { MEMO_PROGRAM_ID, identityMemo, serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { recordReference } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';
+import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
 import { fundedPayer, payWithReference } from './paying';
 
@@ -28,9 +26,11 @@ describe('the Action Identity memo', () => {
   const identity = () => serviceIdentity(app().config.actionIdentitySecret);
 
   async function payee() {
-    const wallet = Keypair.generate().publicKey;
-    const row = await insertIdentity(database.db, { tag: randomTag('attr_'), wallet: wallet.toBase58() });
-    return { tag: row.tag, wallet };
+    const { tag, wallet } = await registeredPayee(database.db, connection, {
+      wallet: Keypair.generate(),
+      row: { tag: randomTag('attr_') },
+    });
+    return { tag, wallet: wallet.publicKey };
   }
 
   const funded = () => fundedPayer(connection);
@@ -60,32 +60,15 @@ describe('the Action Identity memo', () => {
 
   it('a payment through the pay Action carries the memo and is attributed', async () => {
     const { tag, wallet } = await payee();
-    const identityRow = await getIdentity(database.db, tag);
     const payer = await funded();
-    const answer = await buildPayAction({
-      identity: identityRow,
-      asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false },
-      account: payer.publicKey.toBase58(),
-      amount: '0.02',
-      reference: undefined,
-      connection,
-      priorityFee: app().config.priorityFee,
-      newReference: () => Keypair.generate().publicKey,
-      actionIdentity: identity(),
+    const res = await app().fetch(`/api/actions/pay/${tag}?amount=0.02`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: payer.publicKey.toBase58() }),
     });
-    await recordReference(
-      database.db,
-      {
-        reference: answer.reference,
-        tag,
-        owner: identityRow.owner,
-        recipient: wallet.toBase58(),
-        amount: '0.02',
-        asset: 'SOL',
-        decimals: 9,
-      },
-      new Date(),
-    );
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { transaction: string; reference: string };
+    expect(await receipt(answer.reference)).toMatchObject({ status: 'pending', recipient: wallet.toBase58() });
     const tx = VersionedTransaction.deserialize(Buffer.from(answer.transaction, 'base64'));
     // The memo as the Actions spec writes it, and the identity a read-only key of the transaction.
     const keys = tx.message.staticAccountKeys.map((k) => k.toBase58());

@@ -1,10 +1,12 @@
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
-import { insertIdentity, randomTag } from '@/devstack/identities';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { randomTag } from '@/devstack/identities';
+import { getChain } from '@/lib/chain/rpc';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { issueOpenReference } from '@/lib/features/payments/issue-reference';
+import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';
+import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
 import { fundedPayer, payWithReference } from './paying';
 
@@ -21,12 +23,23 @@ describe('a reference issued without an amount', () => {
   const app = heldInProcessApp({}, { database });
 
   async function openReference() {
-    const wallet = Keypair.generate().publicKey;
-    const { tag } = await insertIdentity(database.db, { tag: randomTag('open_'), wallet: wallet.toBase58() });
-    const url = await issueOpenReference(
-      { db: database.db, connection, now: new Date(), newReference: () => Keypair.generate().publicKey },
-      tag,
-      'localnet',
+    const registered = await registeredPayee(database.db, connection, {
+      wallet: Keypair.generate(),
+      row: { tag: randomTag('open_') },
+    });
+    const { tag } = registered;
+    const wallet = registered.wallet.publicKey;
+    const { connection: appConnection, programId } = getChain(app().config);
+    const { url } = await issueReference(
+      {
+        db: database.db,
+        connection: appConnection,
+        programId,
+        cluster: 'localnet',
+        now: new Date(),
+        newReference: newReferenceKey,
+      },
+      { tag, amount: null, asset: 'preferred' },
     );
     const reference = new URL(url).searchParams.get('reference')!;
     return { tag, wallet, url, reference };

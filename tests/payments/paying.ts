@@ -7,7 +7,7 @@ import {
   Transaction,
   TransactionInstruction,
 } from '@solana/web3.js';
-import { MEMO_PROGRAM_ID } from '@/lib/features/integrations/pay-action-identity';
+import { MEMO_PROGRAM_ID } from '@/lib/features/payments/pay-action-identity';
 
 /** A fresh key with 1 SOL of the localnet's. */
 export async function fundedPayer(connection: Connection): Promise<Keypair> {

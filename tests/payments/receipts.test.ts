@@ -1,12 +1,13 @@
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/integrations/pay-asset';
-import { payInstructions } from '@/lib/features/integrations/pay-transaction';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/payments/pay-asset';
+import { payInstructions } from '@/lib/features/payments/pay-transaction';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { mintAndFund } from '../support/spl-mint';
 import { randomTag } from '@/devstack/identities';
-import { closeTestDb, seedIdentity } from '../identity/helpers';
+import { closeTestDb } from '../identity/helpers';
+import { registeredPayee } from '../support/registered-payee';
 import { clientHeaders } from '../support/http';
 import { heldInProcessApp } from '../support/in-process';
 import { ownLocalnet } from '../support/localnet';
@@ -52,11 +53,13 @@ async function send(connection: Connection, unsigned: Transaction, signers: Keyp
   return signature;
 }
 
-/** A tag whose payout wallet is a fresh key. */
-async function payee(): Promise<{ tag: string; wallet: PublicKey }> {
-  const wallet = Keypair.generate().publicKey;
-  const row = await seedIdentity({ wallet: wallet.toBase58() });
-  return { tag: row.tag, wallet };
+/** A tag registered on the shared localnet whose payout wallet is a fresh key; `preferredToken` when given. */
+async function payee(preferredToken?: string): Promise<{ tag: string; wallet: PublicKey }> {
+  const { tag, wallet } = await registeredPayee(app().db, shared, {
+    wallet: Keypair.generate(),
+    row: preferredToken ? { preferredToken } : {},
+  });
+  return { tag, wallet: wallet.publicKey };
 }
 
 async function issue(body: unknown): Promise<Response> {
@@ -130,7 +133,7 @@ describe('POST /v1/payments', () => {
       'an asset that is no mint',
       (tag) => ({ tag, amount: '1', asset: Keypair.generate().publicKey.toBase58() }),
       400,
-      'invalid_request',
+      'unsupported_asset',
     ],
     ['an asset that is neither SOL nor a key', (tag) => ({ tag, amount: '1', asset: 'USDC' }), 400, 'invalid_request'],
   ];
@@ -293,7 +296,7 @@ describe('token payments', () => {
   it('the right mint and amount is paid', async () => {
     const payer = await funded(shared);
     const asset = await mintHeldBy(payer);
-    const { tag, wallet } = await payee();
+    const { tag, wallet } = await payee(asset.mint.toBase58());
     const { reference, url } = await issued(tag, '2.5', asset.mint.toBase58());
     expect(url).toBe(
       `solana:${wallet.toBase58()}?amount=2.5&spl-token=${asset.mint.toBase58()}&reference=${reference}&label=%40${tag}`,
@@ -310,7 +313,7 @@ describe('token payments', () => {
   it('another mint is invalid (wrong mint)', async () => {
     const payer = await funded(shared);
     const [asked, paid] = [await mintHeldBy(payer), await mintHeldBy(payer)];
-    const { tag, wallet } = await payee();
+    const { tag, wallet } = await payee(asked.mint.toBase58());
     const { reference } = await issued(tag, '2.5', asked.mint.toBase58());
     await payToken(payer, wallet, paid, 2_500_000n, reference);
     expect(await receiptAfterPass(reference)).toMatchObject({

@@ -13,7 +13,8 @@ import { readComputeBudget, type ComputeBudget } from '@/lib/chain/compute-budge
 import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget, landSigned } from '../support/compute-budget';
-import { closeTestDb, seedIdentity } from '../integrations/support';
+import { closeTestDb, testDb } from '../integrations/support';
+import { registeredPayee } from '../support/registered-payee';
 import { newKeypair } from '../support/keypair';
 import { PROGRAM_ID, confirmed, connect, fund, web3Keypair, fundedParty, type Party } from '../support/chain';
 import { postAuthed } from '../support/http';
@@ -133,7 +134,7 @@ describe('compute limits cover the real cost', () => {
   });
 
   it('the pay Action (SOL): a System transfer at its known cost', async () => {
-    const row = await seedIdentity({ wallet: bob.key });
+    const { row } = await registeredPayee((await testDb()).db, connection, { wallet: bob.signer });
     const res = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: alice.key });
     expect(res.status, res.text).toBe(200);
     const tx = decode(res.json.transaction);
@@ -174,8 +175,9 @@ describe('the price follows the cluster and stops at the ceiling', () => {
     const wallet = await lifecycle(carol, tag, 'wallet', { wallet: bob.key });
     expect(budgetOf(decode(wallet.json.transaction)).microLamports).toBe(4_321);
 
-    const payee = web3Keypair(newKeypair()).publicKey;
-    const row = await seedIdentity({ wallet: payee.toBase58() });
+    const payout = web3Keypair(newKeypair());
+    const payee = payout.publicKey;
+    const { row } = await registeredPayee((await testDb()).db, connection, { wallet: payout });
     await seedFees(POLICY.maxMicroLamports + 1, [payee]);
     const pay = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: carol.key });
     expect(budgetOf(decode(pay.json.transaction)).microLamports).toBe(POLICY.maxMicroLamports);

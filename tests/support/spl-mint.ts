@@ -6,7 +6,7 @@ import {
   type Keypair,
   type PublicKey,
 } from '@solana/web3.js';
-import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
@@ -64,6 +64,46 @@ export async function mintAndFund(
         { pubkey: payer.publicKey, isSigner: true, isWritable: false },
       ],
       data: mintTo,
+    }),
+  );
+}
+
+/** Token-2022's `InitializePermanentDelegate` and `InitializeMint2` instructions, by their number in the program. */
+const INITIALIZE_PERMANENT_DELEGATE = 35;
+const INITIALIZE_MINT2 = 20;
+/** A Token-2022 mint with one extension of 32 bytes: the 165 bytes of a token account, the account type, the extension's type and length, its value. */
+const MINT_WITH_DELEGATE_SIZE = 165 + 1 + 4 + 32;
+
+/**
+ * The unsigned transaction that creates a Token-2022 `mint` whose permanent delegate is
+ * `delegate` (who can move or burn anyone's tokens of it), the payer its mint authority.
+ * Signed by the payer and the mint's key.
+ */
+export async function token2022MintWithPermanentDelegate(
+  connection: Connection,
+  payer: Keypair,
+  mint: PublicKey,
+  delegate: PublicKey,
+  decimals: number,
+): Promise<Transaction> {
+  const rent = await connection.getMinimumBalanceForRentExemption(MINT_WITH_DELEGATE_SIZE);
+  return new Transaction().add(
+    SystemProgram.createAccount({
+      fromPubkey: payer.publicKey,
+      newAccountPubkey: mint,
+      lamports: rent,
+      space: MINT_WITH_DELEGATE_SIZE,
+      programId: TOKEN_2022_PROGRAM_ID,
+    }),
+    new TransactionInstruction({
+      programId: TOKEN_2022_PROGRAM_ID,
+      keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
+      data: Buffer.concat([Buffer.from([INITIALIZE_PERMANENT_DELEGATE]), delegate.toBuffer()]),
+    }),
+    new TransactionInstruction({
+      programId: TOKEN_2022_PROGRAM_ID,
+      keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
+      data: Buffer.concat([Buffer.from([INITIALIZE_MINT2, decimals]), payer.publicKey.toBuffer(), Buffer.from([0])]),
     }),
   );
 }

@@ -1,13 +1,15 @@
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { insertIdentity, randomTag } from '@/devstack/identities';
+import { describe, expect, inject, it } from 'vitest';
+import { randomTag } from '@/devstack/identities';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 import { identities } from '@/lib/db/schema';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
+import { fund, web3Keypair } from '../support/chain';
 import { ownDatabase } from '../support/database';
+import { registeredPayee } from '../support/registered-payee';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
 import { heldInProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
@@ -25,6 +27,7 @@ import { fundedPayer, payWithReference } from '../payments/paying';
  */
 
 const FINALITY_DELAY_MS = 3000;
+const shared = new Connection(inject('rpcUrl'), 'confirmed');
 
 describe('payment.received webhooks', () => {
   const database = ownDatabase();
@@ -72,13 +75,21 @@ describe('payment.received webhooks', () => {
     return { receiver, created };
   }
 
-  /** A signed-in owner with a tag whose payout wallet is a fresh key. */
+  /**
+   * A signed-in owner with a tag whose payout wallet is a fresh key, registered on the app's
+   * cluster (the shared localnet: issuing reads the record there), paid on the file's own.
+   */
   async function owner() {
     const session = await signIn(app().url, newKeypair());
-    const tag = randomTag('pay_');
-    const wallet = Keypair.generate().publicKey;
-    await insertIdentity(database.db, { tag, owner: session.keypair.publicKey, wallet: wallet.toBase58() });
-    return { ...session, tag, wallet };
+    const ownerKey = web3Keypair(session.keypair);
+    await fund(shared, ownerKey.publicKey, 1);
+    const wallet = Keypair.generate();
+    const { tag } = await registeredPayee(database.db, shared, {
+      owner: ownerKey,
+      wallet,
+      row: { tag: randomTag('pay_') },
+    });
+    return { ...session, tag, wallet: wallet.publicKey };
   }
 
   async function issue(tag: string, amount: string): Promise<string> {

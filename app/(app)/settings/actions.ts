@@ -6,6 +6,7 @@ import { parseTagParam } from '@/lib/features/identity/get-identity';
 import { ProfilePatch } from '@/lib/features/identity/schemas';
 import { getChain } from '@/lib/chain/rpc';
 import { ownerOnChain } from '@/lib/features/identity/owner-on-chain';
+import { keepableToken } from '@/lib/features/identity/keepable-token';
 import { updateProfile } from '@/lib/features/identity/update-profile';
 import { withAction } from '@/lib/web/server/server-action';
 
@@ -27,6 +28,7 @@ export const saveProfile = withAction(
       { tag: canonical, caller, patch: parseWith(ProfilePatch, patch) },
       now,
       ownerOnChain(getChain(config)),
+      keepableToken(getChain(config), config.solana.cluster),
     );
     return identity;
   },

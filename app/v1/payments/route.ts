@@ -1,9 +1,10 @@
 // POST /v1/payments — a payee's till asks for a reference to be paid by (DESIGN.md "Payments and receipts")
-import { Keypair } from '@solana/web3.js';
-import { MISSING_OR_BLOCKED, ok } from '@/lib/http/docs';
+import { BRIEFLY_UNREACHABLE, MISSING_OR_BLOCKED, ok, PublicReadHeaders } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
+import { json } from '@/lib/http/handler';
 import { getChain } from '@/lib/chain/rpc';
-import { issuePayment } from '@/lib/features/payments/issue-reference';
+import { atIndexedSlot } from '@/lib/http/indexed-slot';
+import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
 import { IssuedPayment, PaymentRequest } from '@/lib/features/payments/schemas';
 
 export const dynamic = 'force-dynamic';
@@ -14,25 +15,38 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
     tags: ['integrators'],
     summary: 'Issue a payment reference for an amount to a tag',
     description:
-      'A fresh Solana Pay reference for `amount` of `asset` to the tag’s payout wallet (as it is now), the transfer request URL ' +
-      'to show as a QR code, and the receipt, `pending`. The service looks the reference up on the cluster itself for 24 hours; ' +
-      'poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag.',
+      'A fresh Solana Pay reference for `amount` of `asset` to the payout wallet the chain holds for the tag now (read at ' +
+      'issue time, not from the mirror), the transfer request URL to show as a QR code, and the receipt, `pending`. `asset` is ' +
+      '`SOL`, a well-known stablecoin of the cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`. ' +
+      'Poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag. ' +
+      'Answers carry `X-Indexed-Slot`, the mirror’s slot.',
     rateLimit: 'payments',
     body: { schema: PaymentRequest, maxBytes: 1024 },
-    responses: { 200: ok('The reference, its Solana Pay URL and the receipt', IssuedPayment) },
+    responses: {
+      200: ok(
+        'The reference, its Solana Pay URL and the receipt',
+        IssuedPayment,
+        PublicReadHeaders.pick({ 'X-Indexed-Slot': true }),
+      ),
+    },
     errors: {
-      400: 'Malformed body, an amount with more decimals than the asset has, or an asset that is not SOL or a mint',
-      404: MISSING_OR_BLOCKED,
+      400:
+        'Malformed body, or an amount with more decimals than the asset has; `unsafe_payout` (`reason`: `off_curve`, ' +
+        '`token_account`, `mint`, `program`, `not_system_owned`) when SOL sent to the payout wallet the chain holds would be ' +
+        'lost; `unsupported_asset` for a mint that is not a well-known stablecoin or the payee’s own token, or a Token-2022 ' +
+        'mint with an extension that can take, withhold or freeze the payment (`reason`: `permanent_delegate`, `transfer_fee`, ' +
+        '`transfer_hook`, `default_account_state_frozen`, `non_transferable`, `pausable`)',
+      404: `${MISSING_OR_BLOCKED}; also a tag with no live record on chain now (released)`,
+      503: BRIEFLY_UNREACHABLE,
     },
     handler: async (_req, { body, services: { db, config } }) =>
-      issuePayment(
-        {
-          db,
-          connection: getChain(config).connection,
-          now: new Date(),
-          newReference: () => Keypair.generate().publicKey,
-        },
-        body,
-      ),
+      atIndexedSlot(db, async () => {
+        const { connection, programId } = getChain(config);
+        const issued = await issueReference(
+          { db, connection, programId, cluster: config.solana.cluster, now: new Date(), newReference: newReferenceKey },
+          { tag: body.tag, amount: body.amount, asset: body.asset },
+        );
+        return json({ reference: issued.reference.toBase58(), url: issued.url, receipt: issued.receipt });
+      }),
   }),
 });

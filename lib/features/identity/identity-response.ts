@@ -1,7 +1,7 @@
 import type { IdentityRow } from '@/lib/db/schema';
 import { displayTag } from '@/lib/core/tag';
 import type { Identity, ResolvedIdentity } from './schemas';
-import { unsafePayoutWarning } from './payer-warnings';
+import { payoutFindingOf, unsafePayoutWarning } from './payer-warnings';
 
 /**
  * What the public identity is made of: the row's public columns (batch reads select only these).
@@ -11,7 +11,12 @@ import { unsafePayoutWarning } from './payer-warnings';
 export type PublicIdentityColumns = Pick<
   IdentityRow,
   'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant'
-> & { createdAt: Date | string };
+> & {
+  createdAt: Date | string;
+  /** What a payment request last found about a payout wallet (lib/features/payments/payee-now.ts); read by resolve. */
+  unsafePayoutWallet?: string | null;
+  unsafePayoutReason?: string | null;
+};
 
 /** Row → the public identity (SPEC 2.1): `@tag`, every field present, `createdAt` with ms. */
 export function toIdentity(row: PublicIdentityColumns): Identity {
@@ -31,10 +36,11 @@ export function toIdentity(row: PublicIdentityColumns): Identity {
 
 /**
  * Row → the resolve answer: the identity without `bio`, and `warnings` when its payout wallet
- * would lose what it is sent (judged from the key alone: no RPC call per read).
+ * would lose what it is sent (judged from the key and what the last payment request found on
+ * chain: no RPC call per read).
  */
 export function toResolvedIdentity(row: PublicIdentityColumns): ResolvedIdentity {
   const { bio: _bio, ...resolved } = toIdentity(row);
-  const unsafe = unsafePayoutWarning(resolved.tag, row.wallet);
+  const unsafe = unsafePayoutWarning(resolved.tag, row.wallet, payoutFindingOf(row));
   return unsafe ? { ...resolved, warnings: [unsafe] } : resolved;
 }

@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
-import { unsafePayoutWithoutRpc } from '@/lib/chain/payout-safety';
+import { UNSAFE_PAYOUT_REASONS, unsafePayoutWithoutRpc, type UnsafePayoutReason } from '@/lib/chain/payout-safety';
 
 /*
  * What a payer must be told before sending money to a tag (docs/integrators.md, "Signals for
@@ -29,6 +29,11 @@ export interface WarningSignals {
    * zero key), so no read costs an RPC call; the account's owner is checked when a wallet is set.
    */
   wallet?: string;
+  /**
+   * What the last payment request found on chain about this wallet (lib/features/payments/payee-now.ts),
+   * when the row holds a finding about the wallet it shows now.
+   */
+  payoutFinding?: UnsafePayoutReason | null;
   /** Active verified or merchant tags that look like this one. */
   lookalikes: readonly string[];
 }
@@ -48,7 +53,8 @@ export const WALLET_CHANGE_WARNING_MS = 72 * 3_600_000;
  */
 export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[] {
   const warnings: PayerWarning[] = [];
-  const unsafe = signals.wallet === undefined ? null : unsafePayoutWarning(signals.tag, signals.wallet);
+  const unsafe =
+    signals.wallet === undefined ? null : unsafePayoutWarning(signals.tag, signals.wallet, signals.payoutFinding);
   if (unsafe) warnings.push(unsafe);
   const walletSince = Date.parse(signals.walletSince);
   if (walletSince > Date.parse(signals.registeredAt) && now.getTime() - walletSince < WALLET_CHANGE_WARNING_MS) {
@@ -66,21 +72,42 @@ export function payerWarnings(signals: WarningSignals, now: Date): PayerWarning[
   return warnings;
 }
 
+/** What each way of losing a payment is, in the payer's words. */
+const UNSAFE_WALLET_WORDS: Record<UnsafePayoutReason, string> = {
+  off_curve: 'is a program-derived address that no private key controls',
+  program: 'is a program, not a wallet',
+  token_account: 'is a token account, not a wallet',
+  mint: 'is a token mint, not a wallet',
+  not_system_owned: 'was handed to a program and is no longer a wallet',
+};
+
 /**
- * The warning for a payout wallet that would lose what it is sent, judged from the key alone
- * (off the curve, or the zero key), or null: records written before the payout rules may hold one.
+ * The warning for a payout wallet that would lose what it is sent, or null: judged from the key
+ * alone (off the curve, or the zero key: records written before the payout rules may hold one),
+ * or from `finding`, what a payment request last found on chain about this wallet (a key can
+ * `assign` its account to a program after it was set).
  */
-export function unsafePayoutWarning(tag: string, wallet: string): (PayerWarning & { code: 'unsafe_payout' }) | null {
-  const reason = unsafePayoutWithoutRpc(new PublicKey(wallet));
+export function unsafePayoutWarning(
+  tag: string,
+  wallet: string,
+  finding: UnsafePayoutReason | null = null,
+): (PayerWarning & { code: 'unsafe_payout' }) | null {
+  const reason = unsafePayoutWithoutRpc(new PublicKey(wallet)) ?? finding;
   if (!reason) return null;
-  const what =
-    reason === 'off_curve'
-      ? 'is a program-derived address that no private key controls'
-      : 'is the System Program, not a wallet';
   return {
     code: 'unsafe_payout',
-    message: `The payout wallet of ${tag} ${what}: SOL sent to it may be lost. Do not pay until its owner sets a new wallet.`,
+    message: `The payout wallet of ${tag} ${UNSAFE_WALLET_WORDS[reason]}: SOL sent to it may be lost. Do not pay until its owner sets a new wallet.`,
   };
+}
+
+/** The finding a row holds about the wallet it shows now (lib/db/schema.ts `unsafePayoutWallet`), or null. */
+export function payoutFindingOf(row: {
+  wallet: string;
+  unsafePayoutWallet?: string | null;
+  unsafePayoutReason?: string | null;
+}): UnsafePayoutReason | null {
+  if (row.unsafePayoutWallet !== row.wallet) return null;
+  return UNSAFE_PAYOUT_REASONS.find((reason) => reason === row.unsafePayoutReason) ?? null;
 }
 
 function hours(ms: number): string {

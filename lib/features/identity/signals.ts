@@ -4,7 +4,8 @@ import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
 import type { AtSlot } from '@/lib/db/indexed-slot';
 import { MAX_LOOKALIKES } from './lookalikes';
-import { payerWarnings, PAYER_WARNING_CODES } from './payer-warnings';
+import { payerWarnings, payoutFindingOf, PAYER_WARNING_CODES } from './payer-warnings';
+import type { UnsafePayoutReason } from '@/lib/chain/payout-safety';
 import { displayTag } from '@/lib/core/tag';
 import { activeIdentitySql, activeTagsAtSlot } from './active';
 
@@ -40,7 +41,7 @@ export const Signals = z
     }),
     warnings: z.array(z.object({ code: z.enum(PAYER_WARNING_CODES), message: z.string() })).meta({
       description:
-        'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
+        'What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key, or a payment request found it owned by a program: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`.',
     }),
   })
   .meta({ id: 'Signals' });
@@ -65,6 +66,8 @@ const findSignals = activeTagsAtSlot<FactColumns>('identity_signals_at_slot', {
   ownerSince: identities.ownerSince,
   walletSince: identities.walletSince,
   wallet: identities.wallet,
+  unsafePayoutWallet: identities.unsafePayoutWallet,
+  unsafePayoutReason: identities.unsafePayoutReason,
   verified: identities.verified,
   merchant: identities.merchant,
   lookalikes: lookalikesColumn(),
@@ -75,7 +78,7 @@ export interface SignalsOptions {
 }
 
 /** The signals but the warnings: what the mirror holds, whatever the time; with the payout wallet the warnings judge (not part of the answer). */
-export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string };
+export type SignalFacts = Omit<Signals, 'warnings'> & { wallet: string; payoutFinding: UnsafePayoutReason | null };
 
 /** The facts of an active canonical tag (null when missing or blocked), and the slot they reflect. */
 export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<SignalFacts | null>> {
@@ -85,7 +88,15 @@ export async function readSignalFacts(db: Db, tag: string): Promise<AtSlot<Signa
 
 type FactColumns = Pick<
   IdentityRow,
-  'tag' | 'createdAt' | 'ownerSince' | 'walletSince' | 'wallet' | 'verified' | 'merchant'
+  | 'tag'
+  | 'createdAt'
+  | 'ownerSince'
+  | 'walletSince'
+  | 'wallet'
+  | 'unsafePayoutWallet'
+  | 'unsafePayoutReason'
+  | 'verified'
+  | 'merchant'
 > & { lookalikes: string[] };
 
 function signalFactsOf(row: FactColumns): SignalFacts {
@@ -99,6 +110,7 @@ function signalFactsOf(row: FactColumns): SignalFacts {
     merchant: row.merchant,
     lookalikes: row.lookalikes.map(displayTag),
     wallet: row.wallet,
+    payoutFinding: payoutFindingOf(row),
   };
 }
 
@@ -121,6 +133,6 @@ export async function readProfileFacts(db: Db, tag: string): Promise<{ row: Iden
 export async function getSignalsAtSlot(db: Db, tag: string, { now }: SignalsOptions): Promise<AtSlot<Signals | null>> {
   const { value: facts, indexedSlot } = await readSignalFacts(db, tag);
   if (!facts) return { value: null, indexedSlot };
-  const { wallet: _wallet, ...answer } = facts;
+  const { wallet: _wallet, payoutFinding: _finding, ...answer } = facts;
   return { value: { ...answer, warnings: payerWarnings(facts, now) }, indexedSlot };
 }

@@ -6,6 +6,7 @@ import { changeIdentity } from './change-identity';
 import { tagNotFound } from './get-identity';
 import { toIdentity } from './identity-response';
 import type { OwnerCheck } from './owner-on-chain';
+import type { TokenCheck } from './keepable-token';
 import { findIdentityRow } from './queries';
 import { EDITABLE_PROFILE_KEYS, type Identity, type ProfilePatch } from './schemas';
 import { isActiveIdentity, isActiveRow } from './active';
@@ -27,13 +28,15 @@ export interface UpdateProfileInput {
  * Only the keys present are written, in one UPDATE guarded by tag, owner and status, so two
  * concurrent patches of different fields both survive and a tag blocked or handed over in
  * between is never written. `checkOwner` then asks the chain where the mirror may lag
- * (owner-on-chain.ts).
+ * (owner-on-chain.ts), and `checkToken` refuses a `preferredToken` whose mint a payee could not
+ * keep payments in (keepable-token.ts), only for the owner, so strangers cost no RPC call.
  */
 export async function updateProfile(
   db: Db,
   input: UpdateProfileInput,
   now: Date,
   checkOwner: OwnerCheck,
+  checkToken: TokenCheck,
 ): Promise<Identity> {
   const { tag, patch } = input;
 
@@ -41,6 +44,7 @@ export async function updateProfile(
   if (!current || !isActiveRow(current)) throw tagNotFound();
   if (current.owner !== input.caller) throw new AppError('forbidden', 'This tag belongs to another public key.');
   await checkOwner(current, input.caller);
+  if (patch.preferredToken) await checkToken(patch.preferredToken);
 
   const changes: Partial<Pick<IdentityRow, (typeof EDITABLE_PROFILE_KEYS)[number]>> = {};
   for (const key of EDITABLE_PROFILE_KEYS) {

@@ -17,6 +17,7 @@ import { activeIdentitySql } from '@/lib/features/identity/active';
  */
 export const ACTIVE_ROWS_SQL = `
 SELECT tag, owner, wallet, display_name, avatar, preferred_token, verified, merchant,
+       unsafe_payout_wallet, unsafe_payout_reason,
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
 FROM identities
 WHERE tag = ANY($1::text[]) AND ${activeIdentitySql()}`;
@@ -30,6 +31,8 @@ interface ActiveRow {
   preferred_token: string | null;
   verified: boolean;
   merchant: boolean;
+  unsafe_payout_wallet: string | null;
+  unsafe_payout_reason: string | null;
   created_at: string;
 }
 
@@ -54,6 +57,8 @@ export async function resolveMany(db: Db, tags: readonly string[]): Promise<Reco
           verified: row.verified,
           merchant: row.merchant,
           createdAt: row.created_at,
+          unsafePayoutWallet: row.unsafe_payout_wallet,
+          unsafePayoutReason: row.unsafe_payout_reason,
         })
       : null;
   }

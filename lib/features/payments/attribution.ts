@@ -1,5 +1,5 @@
 import type { PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
-import { carriesIdentityMemo, isMemoProgram } from '@/lib/features/integrations/pay-action-identity';
+import { carriesIdentityMemo, isMemoProgram } from '@/lib/features/payments/pay-action-identity';
 
 /*
  * Whether a payment was made through a transaction this service built (docs/integrators.md,

@@ -1,25 +1,24 @@
 import 'server-only';
-import { PublicKey, type Connection } from '@solana/web3.js';
+import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/core/errors';
-import { payToken, solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
+import { solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
 import { rpcCall } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
-import { paymentReferences } from '@/lib/db/schema';
+import { paymentReferences, type PaymentReferenceRow } from '@/lib/db/schema';
 import { getIdentity } from '@/lib/features/identity/get-identity';
-import {
-  isInitializedMint,
-  MINT_DECIMALS_OFFSET,
-  toBaseUnits,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from '@/lib/features/integrations/pay-asset';
+import type { Identity } from '@/lib/features/identity/schemas';
+import { payAssetOf, requestedAsset, toBaseUnits, type PayAsset } from './pay-asset';
+import { payeeNow, type PayeeNow } from './payee-now';
+import { heldReferenceReason, staleReference, staleReferenceReason } from './pay-reference';
 import { receiptOf } from './receipt';
-import type { PaymentReceipt, PaymentRequest } from './schemas';
+import type { PaymentReceipt } from './schemas';
 
 /*
- * Issuing references (DESIGN.md "Payments and receipts"): each is kept with what it was issued
- * for (the tag, its payout wallet at that moment, the amount and the asset), so that a payment
- * carrying it is judged against that and nothing the payer's app chose.
+ * Issuing references (DESIGN.md "Payments and receipts"): the one function every route that
+ * hands out a payment request calls (POST /v1/payments, the till, GET /pay/{tag}, the pay
+ * Action). Each reference is kept with what it was issued for (the tag, the payout wallet the
+ * chain holds at that moment, the amount and the asset), so that a payment carrying it is
+ * judged against that and nothing the payer's app chose.
  */
 
 /** What a reference is issued for. `decimals` is the asset's (9 for SOL). */
@@ -36,116 +35,125 @@ export interface IssuedFor {
 }
 
 /**
- * Keeps an issued reference. A reference already kept stays as it was first issued: a payer's
- * app that names one again cannot change what it stands for.
+ * Keeps an issued reference: the one place a reference row is written. A reference already
+ * kept stays as it was first issued, and the answer is null: a payer's app that names one
+ * again cannot change what it stands for, nor have it issued twice.
  */
-export async function recordReference(db: Db, issued: IssuedFor, now: Date): Promise<void> {
-  await db
+export async function recordReference(db: Db, issued: IssuedFor, now: Date): Promise<PaymentReferenceRow | null> {
+  const [row] = await db
     .insert(paymentReferences)
     .values({ ...issued, issuedAt: now })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
 }
 
-const SOL_DECIMALS = 9;
-
-/** The decimals of `asset` (`SOL` or a mint), reading the mint account: an unknown mint is a 400. */
-export async function decimalsOf(asset: string, connection: Connection): Promise<number> {
-  if (asset === 'SOL') return SOL_DECIMALS;
-  const account = await rpcCall(() => connection.getAccountInfo(new PublicKey(asset)));
-  const token2022 = account?.owner.equals(TOKEN_2022_PROGRAM_ID) ?? false;
-  if (
-    !account ||
-    !(account.owner.equals(TOKEN_PROGRAM_ID) || token2022) ||
-    !isInitializedMint(account.data, token2022)
-  ) {
-    throw new AppError('invalid_request', '`asset`: must be `SOL` or the address of an SPL token mint on this cluster');
-  }
-  return account.data[MINT_DECIMALS_OFFSET]!;
-}
-
-export interface IssuePaymentInput {
+export interface IssueServices {
   db: Db;
   connection: Connection;
+  programId: PublicKey;
+  cluster: Cluster;
   now: Date;
-  /** A fresh reference key. */
+  /** A fresh reference key, when the caller chose none. */
   newReference: () => PublicKey;
 }
 
-/** POST /v1/payments: a reference for `amount` of `asset` to the tag's payout wallet, its Solana Pay URL and the receipt. */
-export async function issuePayment(
-  { db, connection, now, newReference }: IssuePaymentInput,
-  request: PaymentRequest,
-): Promise<{ reference: string; url: string; receipt: PaymentReceipt }> {
-  const identity = await getIdentity(db, request.tag);
-  const decimals = await decimalsOf(request.asset, connection);
-  if (toBaseUnits(request.amount, decimals) === null) {
-    throw new AppError(
-      'invalid_request',
-      `\`amount\`: must be a positive number with at most ${decimals} decimal places`,
-    );
-  }
-  const issued: IssuedFor = {
-    reference: newReference().toBase58(),
-    tag: identity.tag.replace(/^@/, ''),
-    owner: identity.owner,
-    recipient: identity.wallet,
-    amount: request.amount,
-    asset: request.asset,
-    decimals,
-  };
-  await recordReference(db, issued, now);
-  const url = solanaPayLink({
-    wallet: issued.recipient,
-    mint: request.asset === 'SOL' ? null : request.asset,
-    label: identity.tag,
-    amount: request.amount,
-    reference: issued.reference,
-  });
-  return {
-    reference: issued.reference,
-    url,
-    receipt: receiptOf({
-      ...issued,
-      issuedAt: now,
-      status: 'pending',
-      signature: null,
-      slot: null,
-      payer: null,
-      paidAt: null,
-      reason: null,
-      attributed: null,
-      checkedAt: null,
-    }),
-  };
+export interface IssueRequest {
+  /** The canonical tag (no `@`), as the route parsed it. */
+  tag: string;
+  /** Decimal text in the asset's units; null: the payer chooses (the profile's pay link). */
+  amount: string | null;
+  /** `SOL` or a mint (POST /v1/payments, the till), or the profile's preferred token (the pay link, the Action). */
+  asset: string | 'preferred';
+  /** The Action only: a reference the payer's app chose, which must be a fresh key never issued before. */
+  chosen?: { reference: PublicKey; payer: PublicKey };
+}
+
+export interface IssuedReference {
+  identity: Identity;
+  payee: PayeeNow;
+  asset: PayAsset;
+  /** The amount in base units; null when the payer chooses. */
+  units: bigint | null;
+  reference: PublicKey;
+  /** The Solana Pay transfer request. */
+  url: string;
+  receipt: PaymentReceipt;
 }
 
 /**
- * The profile's pay link (GET /pay/{tag}): a fresh reference for whatever the payer chooses to
- * send in the profile's token, and its Solana Pay URL. The page itself stays the same for every
- * view (cached by ETag); each click of its link is what issues the reference.
+ * Issues one reference: the tag's payee as the chain holds it now (404, 400 `unsafe_payout`),
+ * an asset the payee can keep (400 `unsupported_asset`), an amount the asset can carry (400),
+ * a fresh reference never issued before (400), then the row. RPC: one getMultipleAccounts per
+ * tag per second or two (lib/chain/payee-on-chain.ts), one getAccountInfo per mint per 10
+ * minutes (lib/chain/mint-account.ts), and for a chosen reference one getAccountInfo.
  */
-export async function issueOpenReference(
-  { db, connection, now, newReference }: IssuePaymentInput,
-  tag: string,
-  cluster: Cluster,
-): Promise<string> {
-  const identity = await getIdentity(db, tag);
-  const token = payToken(identity.preferredToken, cluster);
-  const asset = token.mint ?? 'SOL';
-  const issued: IssuedFor = {
-    reference: newReference().toBase58(),
-    tag: identity.tag.replace(/^@/, ''),
-    owner: identity.owner,
-    recipient: identity.wallet,
-    amount: null,
-    asset,
-    decimals: await decimalsOf(asset, connection),
-  };
-  await recordReference(db, issued, now);
-  return solanaPayLink({
-    wallet: issued.recipient,
-    mint: token.mint,
-    label: identity.displayName ?? identity.tag,
-    reference: issued.reference,
+export async function issueReference(services: IssueServices, request: IssueRequest): Promise<IssuedReference> {
+  const { db, connection, programId, cluster, now } = services;
+  const identity = await getIdentity(db, request.tag);
+  // Both reads at once; the payee's refusal is answered first, the one that loses money.
+  const [payeeRead, assetRead] = await Promise.allSettled([
+    payeeNow({ db, connection, programId }, identity),
+    request.asset === 'preferred'
+      ? payAssetOf(identity.preferredToken, cluster, connection)
+      : requestedAsset(request.asset, identity.preferredToken, cluster, connection),
+  ]);
+  if (payeeRead.status === 'rejected') throw payeeRead.reason;
+  if (assetRead.status === 'rejected') throw assetRead.reason;
+  const payee = payeeRead.value;
+  const asset = assetRead.value;
+  const units = request.amount === null ? null : toBaseUnits(request.amount, asset.decimals);
+  if (request.amount !== null && units === null) {
+    throw new AppError(
+      'invalid_request',
+      `\`amount\`: must be a positive number of ${asset.symbol} with at most ${asset.decimals} decimal places`,
+    );
+  }
+  const reference = request.chosen ? await freshChosen(connection, request.chosen, payee) : services.newReference();
+  const row = await recordReference(
+    db,
+    {
+      reference: reference.toBase58(),
+      tag: request.tag,
+      owner: payee.owner,
+      recipient: payee.wallet,
+      amount: request.amount,
+      asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(),
+      decimals: asset.decimals,
+    },
+    now,
+  );
+  if (!row) throw alreadyIssued();
+  const url = solanaPayLink({
+    wallet: payee.wallet,
+    mint: asset.kind === 'sol' ? null : asset.mint.toBase58(),
+    label: request.amount === null ? (identity.displayName ?? identity.tag) : identity.tag,
+    ...(request.amount !== null ? { amount: request.amount } : {}),
+    reference: reference.toBase58(),
   });
+  return { identity, payee, asset, units, reference, url, receipt: receiptOf(row) };
 }
+
+/** A chosen reference, once it is known to be a fresh key: not the payer, the wallet, a program, a sysvar, nor any account. */
+async function freshChosen(
+  connection: Connection,
+  { reference, payer }: { reference: PublicKey; payer: PublicKey },
+  payee: PayeeNow,
+): Promise<PublicKey> {
+  const known = staleReferenceReason(reference, { payer, wallet: new PublicKey(payee.wallet) });
+  if (known) throw staleReference(known);
+  const held = heldReferenceReason(await rpcCall(() => connection.getAccountInfo(reference)));
+  if (held) throw staleReference(held);
+  return reference;
+}
+
+/** The 400 of a reference this service issued before: only one the call itself issues is handed out. */
+function alreadyIssued(): AppError {
+  return new AppError(
+    'invalid_request',
+    '`reference`: was issued before; a payment request carries only a reference issued for it. Omit `reference` and use the one answered.',
+  );
+}
+
+/** A fresh reference: a new random key, whose secret is dropped (no transaction needs it to sign). */
+export const newReferenceKey = (): PublicKey => Keypair.generate().publicKey;

@@ -1,5 +1,5 @@
 import type { VersionedTransactionResponse } from '@solana/web3.js';
-import { toBaseUnits } from '@/lib/features/integrations/pay-asset';
+import { toBaseUnits } from '@/lib/features/payments/pay-asset';
 
 /*
  * Solana Pay's transfer validation (DESIGN.md "Payments and receipts"; `@solana/pay`'s

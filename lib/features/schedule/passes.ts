@@ -6,7 +6,7 @@ import { logger } from '@/lib/observability/logger';
 import { pruneNonces } from '@/lib/features/auth/nonce-store';
 import { pruneRateLimits } from '@/lib/features/auth/rate-limit';
 import { findPayments } from '@/lib/features/payments/find-payments';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
 import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run-indexer';
 

@@ -18,6 +18,8 @@ export async function profileViewHtml(
   warnings: readonly PayerWarning[],
 ): Promise<Html> {
   const name = identity.displayName ?? identity.tag;
+  // A payout that would lose what it is sent gets no pay link and no QR code while it stands.
+  if (warnings.some((w) => w.code === 'unsafe_payout')) return unpayableHtml(identity, name, warnings);
   const token = payToken(identity.preferredToken, cluster);
   // The QR code is the plain transfer request (the page is the same for every view); the
   // button's link goes through /pay/{tag}, which issues each click a fresh reference.
@@ -25,22 +27,12 @@ export async function profileViewHtml(
   // The markup is qrcode's own output for our link: rects and paths, no user text.
   const qr = trustedHtml(await qrSvg(link));
   return html`<article aria-labelledby="profile-name">
-    <header class="profile-head">
-      ${avatarHtml(identity)}
-      <div>
-        <h1 id="profile-name">${name}</h1>
-        ${identity.displayName ? html`<p class="profile-tag">${identity.tag}</p>` : ''}${badgesHtml(identity)}
-      </div>
-    </header>
-    ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''} ${payerWarningsHtml(warnings)}
+    ${headHtml(identity, name)} ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
+    ${payerWarningsHtml(warnings)}
     <section class="card pay" aria-labelledby="pay-heading">
       <div>
         <h2 id="pay-heading">Pay ${identity.tag}</h2>
-        <p class="muted">Payout wallet</p>
-        <div class="copy-row">
-          <code class="mono" id="payout-wallet">${identity.wallet}</code
-          >${copyButtonHtml(identity.wallet, 'Copy the payout wallet address')}
-        </div>
+        ${walletHtml(identity)}
         <p>
           <a class="button" href="${`/pay/${identity.tag.slice(1)}`}" rel="nofollow"
             >Pay with a Solana wallet (${token.label.length > 12 ? 'token' : token.label})</a
@@ -51,6 +43,39 @@ export async function profileViewHtml(
       <div class="qr" role="img" aria-label="${`QR code of the Solana Pay link to pay ${identity.tag}`}">${qr}</div>
     </section>
   </article>`;
+}
+
+/** The profile of a tag whose payout would lose what it is sent: the warning, the wallet, nothing to pay with. */
+function unpayableHtml(identity: Identity, name: string, warnings: readonly PayerWarning[]): Html {
+  return html`<article aria-labelledby="profile-name">
+    ${headHtml(identity, name)} ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
+    ${payerWarningsHtml(warnings)}
+    <section class="card pay" aria-labelledby="pay-heading">
+      <div>
+        <h2 id="pay-heading">Pay ${identity.tag}</h2>
+        ${walletHtml(identity)}
+        <p>Payments to ${identity.tag} are paused until its owner sets a payout wallet that can receive them.</p>
+      </div>
+    </section>
+  </article>`;
+}
+
+function headHtml(identity: Identity, name: string): Html {
+  return html`<header class="profile-head">
+    ${avatarHtml(identity)}
+    <div>
+      <h1 id="profile-name">${name}</h1>
+      ${identity.displayName ? html`<p class="profile-tag">${identity.tag}</p>` : ''}${badgesHtml(identity)}
+    </div>
+  </header>`;
+}
+
+function walletHtml(identity: Identity): Html {
+  return html`<p class="muted">Payout wallet</p>
+    <div class="copy-row">
+      <code class="mono" id="payout-wallet">${identity.wallet}</code
+      >${copyButtonHtml(identity.wallet, 'Copy the payout wallet address')}
+    </div>`;
 }
 
 function avatarHtml(identity: Identity): Html {

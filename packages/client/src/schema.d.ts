@@ -488,7 +488,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a payment reference for an amount to a tag
-         * @description A fresh Solana Pay reference for `amount` of `asset` to the tag’s payout wallet (as it is now), the transfer request URL to show as a QR code, and the receipt, `pending`. The service looks the reference up on the cluster itself for 24 hours; poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag.
+         * @description A fresh Solana Pay reference for `amount` of `asset` to the payout wallet the chain holds for the tag now (read at issue time, not from the mirror), the transfer request URL to show as a QR code, and the receipt, `pending`. `asset` is `SOL`, a well-known stablecoin of the cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`. Poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag. Answers carry `X-Indexed-Slot`, the mirror’s slot.
          */
         post: operations["issuePayment"];
         delete?: never;
@@ -879,7 +879,7 @@ export interface components {
                  * @description Stable machine-readable code; each maps to one HTTP status
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_tag" | "unsafe_payout" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "conflict" | "lookalike" | "quarantined" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable" | "rpc_rate_limited" | "overloaded";
+                code: "invalid_request" | "invalid_tag" | "unsafe_payout" | "unsupported_asset" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "conflict" | "lookalike" | "quarantined" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal_error" | "service_unavailable" | "rpc_rate_limited" | "overloaded";
                 /** @description Human-readable explanation; may change */
                 message: string;
                 /**
@@ -941,7 +941,7 @@ export interface components {
              *     ]
              */
             lookalikes: string[];
-            /** @description What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`. */
+            /** @description What /@tag and the pay Action warn a payer about now: `unsafe_payout` (the payout wallet is off the curve or the zero key, or a payment request found it owned by a program: do not pay), `wallet_changed_recently` (within the configured window, 72 hours by default), `lookalike`. */
             warnings: {
                 /** @enum {string} */
                 code: "unsafe_payout" | "wallet_changed_recently" | "lookalike";
@@ -1605,7 +1605,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityOutput"];
                 };
             };
-            /** @description Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit) */
+            /** @description Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit); `unsupported_asset` for a `preferredToken` whose Token-2022 mint has an extension that can take, withhold or freeze a payment (`reason`: `permanent_delegate`, `transfer_fee`, `transfer_hook`, `default_account_state_frozen`, `non_transferable`, `pausable`) */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The tag belongs to another public key */
@@ -2495,20 +2495,22 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IssuedPayment"];
                 };
             };
-            /** @description Malformed body, an amount with more decimals than the asset has, or an asset that is not SOL or a mint */
+            /** @description Malformed body, or an amount with more decimals than the asset has; `unsafe_payout` (`reason`: `off_curve`, `token_account`, `mint`, `program`, `not_system_owned`) when SOL sent to the payout wallet the chain holds would be lost; `unsupported_asset` for a mint that is not a well-known stablecoin or the payee’s own token, or a Token-2022 mint with an extension that can take, withhold or freeze the payment (`reason`: `permanent_delegate`, `transfer_fee`, `transfer_hook`, `default_account_state_frozen`, `non_transferable`, `pausable`) */
             400: components["responses"]["BadRequest"];
-            /** @description No such tag (missing or blocked) */
+            /** @description No such tag (missing or blocked); also a tag with no live record on chain now (released) */
             404: components["responses"]["Error"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            /** @description The cluster or the database is briefly unreachable */
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -1,16 +1,15 @@
 'use server';
 
-import { Keypair } from '@solana/web3.js';
 import { z } from 'zod';
 import { AppError } from '@/lib/core/errors';
 import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity';
-import { issuePayment } from '@/lib/features/payments/issue-reference';
+import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
 import { qrSvg } from '@/lib/web/server/qr-svg';
 import { withAction } from '@/lib/web/server/server-action';
 
 /**
- * The till's charge: POST /v1/payments' code path (issuePayment) for the session's key, only
+ * The till's charge: POST /v1/payments' code path (issueReference) for the session's key, only
  * when it owns the tag, and the transfer request's QR code drawn on the server as the profile's is.
  */
 export const issueCharge = withAction(
@@ -19,10 +18,11 @@ export const issueCharge = withAction(
     const identity = await getIdentity(db, parseTagParam(tag));
     if (identity.owner !== caller)
       throw new AppError('forbidden', `Only the owner of ${identity.tag} can charge for it.`);
-    const issued = await issuePayment(
-      { db, connection: getChain(config).connection, now, newReference: () => Keypair.generate().publicKey },
+    const { connection, programId } = getChain(config);
+    const issued = await issueReference(
+      { db, connection, programId, cluster: config.solana.cluster, now, newReference: newReferenceKey },
       { tag: identity.tag.slice(1), amount, asset: 'SOL' },
     );
-    return { reference: issued.reference, url: issued.url, qr: await qrSvg(issued.url) };
+    return { reference: issued.reference.toBase58(), url: issued.url, qr: await qrSvg(issued.url) };
   },
 );

@@ -6,6 +6,7 @@ import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { getIdentityAtSlot, parseTagParam } from '@/lib/features/identity/get-identity';
 import { Identity, ProfilePatch } from '@/lib/features/identity/schemas';
 import { ownerOnChain } from '@/lib/features/identity/owner-on-chain';
+import { keepableToken } from '@/lib/features/identity/keepable-token';
 import { updateProfile } from '@/lib/features/identity/update-profile';
 
 export const dynamic = 'force-dynamic';
@@ -33,11 +34,21 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ide
     requestParams: tagPath,
     responses: { 200: ok('The updated identity', Identity) },
     errors: {
-      400: 'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit)',
+      400:
+        'Malformed tag or body (not an object, unknown or non-editable key, wrong type, over a limit); ' +
+        '`unsupported_asset` for a `preferredToken` whose Token-2022 mint has an extension that can take, withhold or freeze ' +
+        'a payment (`reason`: `permanent_delegate`, `transfer_fee`, `transfer_hook`, `default_account_state_frozen`, ' +
+        '`non_transferable`, `pausable`)',
       403: ANOTHER_KEYS_TAG,
       404: MISSING_OR_BLOCKED,
     },
     handler: async (_req, { params: { tag }, body: patch, caller, services: { db, config } }) =>
-      updateProfile(db, { tag, caller, patch }, new Date(), ownerOnChain(getChain(config))),
+      updateProfile(
+        db,
+        { tag, caller, patch },
+        new Date(),
+        ownerOnChain(getChain(config)),
+        keepableToken(getChain(config), config.solana.cluster),
+      ),
   }),
 });

@@ -1,6 +1,7 @@
 // The pay Action's handlers (GET /api/actions/pay/{tag}), bound to services by the caller:
 // route.ts binds the process's own, tests/support/in-process.ts a test's own.
-import { Keypair } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
+import { AppError } from '@/lib/core/errors';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/http/cors';
 import { json, withApi, withRateLimit } from '@/lib/http/handler';
 import { otherMethods } from '@/lib/http/other-methods';
@@ -17,10 +18,10 @@ import {
   PayActionQuery,
   PayActionRequest,
   payActionMetadata,
-} from '@/lib/features/integrations/pay-action';
-import { payAssetOf } from '@/lib/features/integrations/pay-asset';
-import { recordReference } from '@/lib/features/payments/issue-reference';
-import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
+} from '@/lib/features/payments/pay-action';
+import { payAssetOf, type PayAsset } from '@/lib/features/payments/pay-asset';
+import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { observeRequest } from '@/lib/observability/observe-request';
 import type { ServicesProvider } from '@/lib/http/services';
 
@@ -40,15 +41,24 @@ export function payActionHandlers(provide: ServicesProvider) {
         // Only a mint this process has not read yet costs an RPC call, and only that is counted.
         const beforeLookup = () =>
           rateLimitTicket(services, 'actionMint', req.headers, new Date()).count(services.authDb);
-        const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, {
-          beforeLookup,
-        });
+        // A profile kept from before the asset rules may name a token the payee cannot keep: shown, disabled.
+        let asset: PayAsset = { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false };
+        let refusal: string | undefined;
+        try {
+          asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, {
+            beforeLookup,
+          });
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'unsupported_asset')) throw err;
+          refusal = err.message;
+        }
         const metadata = payActionMetadata({
           identity,
           asset,
           actionPath: `/api/actions/pay/${tag}`,
           icon: new URL(`/profile/${tag}/opengraph-image`, config.appUrl).href,
           warnings: signals.value.warnings,
+          refusal,
         });
         return json(metadata, {
           headers: { 'Cache-Control': PUBLIC_READ_CACHE_CONTROL, ...indexedSlotHeaders(signals.indexedSlot) },
@@ -66,35 +76,30 @@ export function payActionHandlers(provide: ServicesProvider) {
         const tag = parseTagParam(params.tag);
         const { amount, reference } = parseWith(PayActionQuery, queryOf(req));
         const { account } = parseWith(PayActionRequest, await readJson(req, { maxBytes: 4096 }));
-        const identity = await getIdentity(db, tag);
-        const { connection } = getChain(config);
-        const asset = await payAssetOf(identity.preferredToken, config.solana.cluster, connection);
-        const newReference = () => Keypair.generate().publicKey;
+        const { connection, programId } = getChain(config);
+        // The one issuing function: the payee on chain now, the asset, the amount, and the
+        // reference, which must be one this call issues (a chosen one never issued before).
+        const issued = await issueReference(
+          { db, connection, programId, cluster: config.solana.cluster, now: new Date(), newReference: newReferenceKey },
+          {
+            tag,
+            amount,
+            asset: 'preferred',
+            ...(reference ? { chosen: { reference: new PublicKey(reference), payer: new PublicKey(account) } } : {}),
+          },
+        );
         const answer = await buildPayAction({
-          identity,
-          asset,
+          tag: issued.identity.tag,
+          wallet: issued.payee.wallet,
+          asset: issued.asset,
           account,
           amount,
-          reference,
+          units: issued.units!,
+          reference: issued.reference,
           connection,
           priorityFee: config.priorityFee,
-          newReference,
           actionIdentity: serviceIdentity(config.actionIdentitySecret),
         });
-        // Kept so that GET /v1/payments/{reference} answers for it and the finding pass looks it up.
-        await recordReference(
-          db,
-          {
-            reference: answer.reference,
-            tag,
-            owner: identity.owner,
-            recipient: identity.wallet,
-            amount,
-            asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(),
-            decimals: asset.decimals,
-          },
-          new Date(),
-        );
         return json(answer);
       }),
       ROUTE,

@@ -13,13 +13,14 @@ import { ACTIONS_CORS_HEADERS } from '@solana/actions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
-import { ACTIONS_JSON } from '@/lib/features/integrations/actions-json';
-import { TOKEN_PROGRAM_ID } from '@/lib/features/integrations/pay-asset';
+import { ACTIONS_JSON } from '@/lib/features/payments/actions-json';
+import { TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
 import { associatedTokenAddress } from '@/lib/chain/spl-token';
 import { afterBudget } from '../support/compute-budget';
 import { mintAndFund } from '../support/spl-mint';
 import { clientHeaders, postJson } from '../support/http';
-import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from './support';
+import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from '../integrations/support';
+import { registeredPayee } from '../support/registered-payee';
 
 /*
  * The "pay @tag" Solana Action: metadata, the transaction it builds, the headers the Actions
@@ -59,6 +60,11 @@ async function funded(sol = 5): Promise<Keypair> {
   const signature = await connection.requestAirdrop(payer.publicKey, sol * LAMPORTS_PER_SOL);
   await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
   return payer;
+}
+
+/** A tag registered on the localnet (the Action's POST reads its record there), its payout wallet `wallet`'s. */
+async function payee(row: { preferredToken?: string } = {}, wallet = Keypair.generate()) {
+  return (await registeredPayee((await testDb()).db, connection, { wallet, row })).row;
 }
 
 async function payAction(tag: string, query: string, account: string) {
@@ -110,8 +116,9 @@ describe('pay @tag, a Solana Action', () => {
 
   it('POST { account } answers a transfer to the payout wallet carrying a reference key, which lands on the localnet', async () => {
     const payer = await funded();
-    const wallet = Keypair.generate().publicKey.toBase58();
-    const row = await seedIdentity({ wallet });
+    const payout = Keypair.generate();
+    const wallet = payout.publicKey.toBase58();
+    const row = await payee({}, payout);
     const res = await payAction(row.tag, 'amount=0.25', payer.publicKey.toBase58());
     expect(res.status, res.text).toBe(200);
     await expectSpecHeaders(res.headers);
@@ -147,8 +154,9 @@ describe('pay @tag, a Solana Action', () => {
     const payer = await funded();
     const mint = Keypair.generate();
     await signAndSendAll(await createMintAndFund(payer, mint.publicKey, 6, 10_000_000n), [payer, mint]);
-    const wallet = Keypair.generate().publicKey;
-    const row = await seedIdentity({ wallet: wallet.toBase58(), preferredToken: mint.publicKey.toBase58() });
+    const payout = Keypair.generate();
+    const wallet = payout.publicKey;
+    const row = await payee({ preferredToken: mint.publicKey.toBase58() }, payout);
     const reference = Keypair.generate().publicKey.toBase58();
 
     const metadata = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
@@ -233,7 +241,7 @@ describe('pay @tag, a Solana Action', () => {
   };
   for (const [name, c] of Object.entries(FAILURES)) {
     it(`${c.status} for ${name}, in the envelope and the spec's { message }`, async () => {
-      const row = await seedIdentity();
+      const row = await payee();
       const url = `${appUrl}/api/actions/pay/${c.path(row.tag)}`;
       const res =
         c.body === undefined

@@ -1,16 +1,13 @@
 import { PublicKey, type Connection, type Keypair } from '@solana/web3.js';
 import { z } from 'zod';
-import { AppError } from '@/lib/core/errors';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import { rpcCall } from '@/lib/chain/rpc';
-import { unsafePayout, unsafePayoutWithoutRpc } from '@/lib/chain/payout-safety';
 import type { PayerWarning } from '@/lib/features/identity/payer-warnings';
 import type { PriorityFeePolicy } from '@/lib/core/config';
 import type { Identity } from '@/lib/features/identity/schemas';
 import { PublicKeyString } from '@/lib/core/keys';
 import type { Cluster } from '@/lib/core/solana-pay';
-import { toBaseUnits, type PayAsset } from './pay-asset';
-import { heldReferenceReason, staleReference, staleReferenceReason } from './pay-reference';
+import type { PayAsset } from './pay-asset';
 import { buildPayTransaction, payInstructions, type Payment } from './pay-transaction';
 
 /*
@@ -76,12 +73,15 @@ export interface ActionMetadataInput {
   icon: string;
   /** What the payer must read first (lib/features/identity/payer-warnings.ts): they open the description. */
   warnings: readonly PayerWarning[];
+  /** Why nothing can be paid in the profile's token (its mint has a refused extension): the Action is disabled. */
+  refusal?: string;
 }
 
 /** GET /api/actions/pay/{tag}: the ActionGetResponse. */
-export function payActionMetadata({ identity, asset, actionPath, icon, warnings }: ActionMetadataInput) {
+export function payActionMetadata({ identity, asset, actionPath, icon, warnings, refusal }: ActionMetadataInput) {
   const name = identity.displayName ? `${identity.displayName} (${identity.tag})` : identity.tag;
   const unsafeWarning = warnings.find((w) => w.code === 'unsafe_payout');
+  const disabledBy = unsafeWarning?.message ?? refusal;
   const fallback =
     asset.kind === 'sol' && asset.fallback
       ? ` ${identity.tag} prefers ${identity.preferredToken}, which has no mint on this cluster.`
@@ -92,8 +92,8 @@ export function payActionMetadata({ identity, asset, actionPath, icon, warnings 
     title: `Pay ${name}`,
     description: `${warnings.map((w) => `Warning: ${w.message} `).join('')}Send ${asset.symbol} straight to the payout wallet of ${identity.tag} (${identity.wallet}).${fallback}`,
     label: `Pay ${identity.tag}`,
-    // A payout that would be lost (a record written before the payout rules) is never offered.
-    ...(unsafeWarning ? { disabled: true, error: { message: unsafeWarning.message } } : {}),
+    // A payout that would be lost, or a token the payee cannot keep, is never offered.
+    ...(disabledBy ? { disabled: true, error: { message: disabledBy } } : {}),
     links: {
       actions: [
         ...(PRESETS[asset.symbol] ?? []).map((amount) => ({
@@ -138,59 +138,50 @@ export const PayActionQuery = z.object({
 });
 
 export interface PayActionInput {
-  identity: Identity;
+  /** The tag paid, with `@`. */
+  tag: string;
+  /** The payout wallet the reference was just issued for (lib/features/payments/issue-reference.ts). */
+  wallet: string;
   asset: PayAsset;
+  /** The payer: signs and pays the fee. */
   account: string;
+  /** As the payer gave it, and in base units. */
   amount: string;
-  reference: string | undefined;
+  units: bigint;
+  /** The reference this call issued. */
+  reference: PublicKey;
   connection: Connection;
   /** How the compute units are priced (config `priorityFee`). */
   priorityFee: PriorityFeePolicy;
-  /** A new reference key when the payer's app gave none. */
-  newReference: () => PublicKey;
   /** The service identity that signs the Action Identity memo (./pay-action-identity.ts). */
   actionIdentity: Keypair;
 }
 
-/** POST /api/actions/pay/{tag}: the unsigned transfer, its reference key and a message. */
+/**
+ * POST /api/actions/pay/{tag}: the unsigned transfer of a reference just issued (its checks,
+ * payee, asset and amount are issueReference's), its reference key and a message.
+ */
 export async function buildPayAction(input: PayActionInput) {
-  const { identity, asset } = input;
-  const amount = toBaseUnits(input.amount, asset.decimals);
-  if (amount === null) {
-    throw new AppError(
-      'invalid_request',
-      `\`amount\`: must be a positive number of ${asset.symbol} with at most ${asset.decimals} decimal places`,
-    );
-  }
-  const unsafe = unsafePayoutWithoutRpc(new PublicKey(identity.wallet));
-  if (unsafe) throw unsafePayout(new PublicKey(identity.wallet), unsafe); // never offer a payout that would be lost
-  const chosen = input.reference ? new PublicKey(input.reference) : null;
-  const reference = chosen ?? input.newReference();
+  const { asset, reference } = input;
   const payment: Payment = {
     payer: new PublicKey(input.account),
-    wallet: new PublicKey(identity.wallet),
+    wallet: new PublicKey(input.wallet),
     asset,
-    amount,
+    amount: input.units,
     reference,
   };
-  const known = chosen && staleReferenceReason(chosen, payment);
-  if (known) throw staleReference(known);
   const writable = payInstructions(payment).flatMap((ix) =>
     ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey),
   );
-  // A reference the payer's app chose is looked up on the cluster (a program or sysvar not in
-  // the table, any account at all); one made here is a new key and needs no look.
-  const [latest, microLamports, held] = await Promise.all([
+  const [latest, microLamports] = await Promise.all([
     rpcCall(() => input.connection.getLatestBlockhash('confirmed')),
     recentPriorityFee(input.connection, writable, input.priorityFee),
-    chosen ? rpcCall(() => input.connection.getAccountInfo(chosen)).then(heldReferenceReason) : null,
   ]);
-  if (held) throw staleReference(held);
   const { transaction } = buildPayTransaction({ payment, identity: input.actionIdentity, latest, microLamports });
   return {
     type: 'transaction' as const,
     transaction,
-    message: `Pay ${input.amount} ${asset.symbol} to ${identity.tag}`,
+    message: `Pay ${input.amount} ${asset.symbol} to ${input.tag}`,
     /** Not in the spec (extra fields are allowed): the key to find the payment by. */
     reference: reference.toBase58(),
   };

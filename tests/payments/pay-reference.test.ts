@@ -1,13 +1,14 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { staleReferenceReason } from '@/lib/features/integrations/pay-reference';
+import { staleReferenceReason } from '@/lib/features/payments/pay-reference';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { connect, fund } from '../support/chain';
 import { postJson } from '../support/http';
-import { appUrl, closeTestDb, requireApp, seedIdentity } from './support';
+import { appUrl, closeTestDb, requireApp, testDb } from '../integrations/support';
+import { registeredPayee } from '../support/registered-payee';
 
 /*
- * A Solana Pay `reference` the payer's app chooses must be a fresh key (lib/features/integrations/
+ * A Solana Pay `reference` the payer's app chooses must be a fresh key (lib/features/payments/
  * pay-reference.ts): the payer, the payout wallet, a program or a sysvar are named by countless
  * other transactions, so a payment found by them would be anybody's. 400 in the envelope.
  */
@@ -23,10 +24,12 @@ const refused = (reason: string) => {
 
 describe('POST /api/actions/pay/{tag}: the reference must be a fresh key', () => {
   const payer = Keypair.generate().publicKey.toBase58();
-  const wallet = Keypair.generate().publicKey.toBase58();
+  const payout = Keypair.generate();
+  const wallet = payout.publicKey.toBase58();
   let tag = '';
   beforeAll(async () => {
-    tag = (await seedIdentity({ wallet })).tag;
+    // Registered on the localnet: the Action reads the tag's record there before anything else.
+    tag = (await registeredPayee((await testDb()).db, connection, { wallet: payout })).tag;
   });
   const pay = (reference: string) =>
     postJson(`${appUrl}/api/actions/pay/${tag}?amount=1&reference=${reference}`, { account: payer });

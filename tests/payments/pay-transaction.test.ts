@@ -6,8 +6,8 @@ import {
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
   type SplAsset,
-} from '@/lib/features/integrations/pay-asset';
-import { payInstructions } from '@/lib/features/integrations/pay-transaction';
+} from '@/lib/features/payments/pay-asset';
+import { payInstructions } from '@/lib/features/payments/pay-transaction';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*

@@ -27,6 +27,17 @@ export const TOKEN_MINTS: Readonly<Record<Cluster, Readonly<Record<string, strin
   localnet: {},
 };
 
+/**
+ * Whether `mint` is one of the cluster's well-known stablecoins above. Their issuers'
+ * Token-2022 controls (PYUSD has a permanent delegate, a transfer hook and a transfer fee
+ * config, all held by its regulated issuer, as USDC's freeze authority is Circle's) are what
+ * holding that stablecoin means anywhere, so they are accepted as listed; any other mint with
+ * such an extension is refused (lib/chain/mint-account.ts).
+ */
+export function isWellKnownMint(mint: string, cluster: Cluster): boolean {
+  return Object.values(TOKEN_MINTS[cluster]).includes(mint);
+}
+
 export interface PayToken {
   /** What the link asks for: a symbol, or the mint address itself. */
   label: string;

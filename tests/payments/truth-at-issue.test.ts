@@ -96,6 +96,34 @@ describe('a payout key that assigns its account to the Memo program', () => {
     expect(page).not.toContain('class="qr"');
     expect(page).toContain('was handed to a program and is no longer a wallet');
   });
+
+  it('the warning stands only while that wallet does: a new wallet, once mirrored, is payable again', async () => {
+    const { tag, owner, wallet } = await payee();
+    await assignToMemo(wallet);
+    await refusedWithin(() => ROUTES[0]![1](tag), 5_000);
+    const fresh = Keypair.generate();
+    const [tagRecord] = findTagRecordAddress(tag, PROGRAM_ID);
+    const setWallet = setWalletInstruction({
+      programId: PROGRAM_ID,
+      tagRecord,
+      owner: owner.publicKey,
+      wallet: fresh.publicKey,
+    });
+    const signature = await sendInstructions(connection, [setWallet], [owner, fresh]);
+    await confirmed(connection, signature, 'finalized');
+    const synced = await fetch(`${appUrl}/v1/sync`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...clientHeaders() },
+      body: JSON.stringify({ signature }),
+    });
+    expect(synced.status, await synced.clone().text()).toBe(200);
+    const resolved = await (await fetch(`${appUrl}/v1/resolve/${tag}`)).json();
+    expect(resolved).toMatchObject({ wallet: fresh.publicKey.toBase58() });
+    expect(resolved).not.toHaveProperty('warnings');
+    expect((await viewProfile(`@${tag}`)).html).toContain(`href="/pay/${tag}" rel="nofollow"`);
+    // The read is kept per mirrored wallet too (lib/chain/payee-on-chain.ts): the new one is read at once.
+    expect((await ROUTES[0]![1](tag)).status).toBe(200);
+  });
 });
 
 describe('during mirror lag', () => {

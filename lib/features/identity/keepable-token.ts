@@ -1,6 +1,6 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { readMint, refusedMint } from '@/lib/chain/mint-account';
-import { payToken, type Cluster } from '@/lib/core/solana-pay';
+import { isWellKnownMint, payToken, type Cluster } from '@/lib/core/solana-pay';
 
 /*
  * A `preferredToken` is what the profile's pay link and the pay Action ask payers for (DESIGN
@@ -19,7 +19,7 @@ export type TokenCheck = (preferredToken: string) => Promise<void>;
 export function keepableToken({ connection }: { connection: Connection }, cluster: Cluster): TokenCheck {
   return async (preferredToken) => {
     const { mint } = payToken(preferredToken, cluster);
-    if (!mint) return;
+    if (!mint || isWellKnownMint(mint, cluster)) return; // the cluster's stablecoins are accepted as listed
     const read = await readMint(connection, new PublicKey(mint));
     if (read?.refused) throw refusedMint(mint, read.refused);
   };

@@ -1,6 +1,6 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/core/errors';
-import { payToken, TOKEN_MINTS, type Cluster } from '@/lib/core/solana-pay';
+import { isWellKnownMint, payToken, TOKEN_MINTS, type Cluster } from '@/lib/core/solana-pay';
 import { isMintKept, readMint, refusedMint } from '@/lib/chain/mint-account';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
@@ -48,9 +48,13 @@ interface LookupOptions {
   now?: number;
 }
 
-/** The SPL asset of `mint`, or null when it is no mint on the cluster; 400 when an extension is refused. */
+/**
+ * The SPL asset of `mint`, or null when it is no mint on the cluster; 400 when an extension is
+ * refused, unless it is one of the cluster's well-known stablecoins (`isWellKnownMint`).
+ */
 async function splAssetOf(
   connection: Connection,
+  cluster: Cluster,
   mint: string,
   symbol: string,
   { beforeLookup, now = Date.now() }: LookupOptions,
@@ -59,7 +63,7 @@ async function splAssetOf(
   if (beforeLookup && !isMintKept(connection, key, now)) await beforeLookup();
   const read = await readMint(connection, key, now);
   if (!read) return null;
-  if (read.refused) throw refusedMint(mint, read.refused);
+  if (read.refused && !isWellKnownMint(mint, cluster)) throw refusedMint(mint, read.refused);
   return { kind: 'spl', symbol, decimals: read.decimals, mint: key, tokenProgram: read.tokenProgram };
 }
 
@@ -76,7 +80,7 @@ export async function payAssetOf(
 ): Promise<PayAsset> {
   const token = payToken(preferredToken, cluster);
   if (!token.mint) return sol(token.unavailable);
-  const asset = await splAssetOf(connection, token.mint, symbolOf(token.mint, cluster, token.label), options);
+  const asset = await splAssetOf(connection, cluster, token.mint, symbolOf(token.mint, cluster, token.label), options);
   return asset ?? sol(true);
 }
 
@@ -93,14 +97,13 @@ export async function requestedAsset(
 ): Promise<PayAsset> {
   if (asset === 'SOL') return sol(false);
   const preferred = payToken(preferredToken, cluster);
-  const wellKnown = Object.values(TOKEN_MINTS[cluster]).includes(asset);
-  if (!wellKnown && preferred.mint !== asset) {
+  if (!isWellKnownMint(asset, cluster) && preferred.mint !== asset) {
     throw new AppError(
       'unsupported_asset',
       '`asset`: must be `SOL`, a well-known stablecoin of this cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`',
     );
   }
-  const found = await splAssetOf(connection, asset, symbolOf(asset, cluster, preferred.label), {});
+  const found = await splAssetOf(connection, cluster, asset, symbolOf(asset, cluster, preferred.label), {});
   if (!found) throw new AppError('unsupported_asset', '`asset`: is not a token mint on this cluster');
   return found;
 }

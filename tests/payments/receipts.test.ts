@@ -97,7 +97,7 @@ async function paymentAsked(amount = '0.25', connection: Connection = shared) {
 const pass = (
   connection: Connection = shared,
   IDENTITY = serviceIdentity(app().config.actionIdentitySecret).publicKey,
-) => findPayments({ db: app().db, connection, now: new Date(), identity: IDENTITY, limit: 500 });
+) => findPayments({ db: app().db, connection, now: new Date(), identity: IDENTITY });
 
 /** The receipt of `reference` after one finding pass over the shared localnet. */
 async function receiptAfterPass(reference: string): Promise<Record<string, unknown>> {

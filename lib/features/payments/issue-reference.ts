@@ -13,6 +13,7 @@ import {
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
 } from '@/lib/features/integrations/pay-asset';
+import { referenceExpiry } from './expiry';
 import { receiptOf } from './receipt';
 import type { PaymentReceipt, PaymentRequest } from './schemas';
 
@@ -42,7 +43,7 @@ export interface IssuedFor {
 export async function recordReference(db: Db, issued: IssuedFor, now: Date): Promise<void> {
   await db
     .insert(paymentReferences)
-    .values({ ...issued, issuedAt: now })
+    .values({ ...issued, issuedAt: now, expiresAt: referenceExpiry(now) })
     .onConflictDoNothing();
 }
 
@@ -75,7 +76,7 @@ export interface IssuePaymentInput {
 export async function issuePayment(
   { db, connection, now, newReference }: IssuePaymentInput,
   request: PaymentRequest,
-): Promise<{ reference: string; url: string; receipt: PaymentReceipt }> {
+): Promise<{ reference: string; url: string; expiresAt: string; receipt: PaymentReceipt }> {
   const identity = await getIdentity(db, request.tag);
   const decimals = await decimalsOf(request.asset, connection);
   if (toBaseUnits(request.amount, decimals) === null) {
@@ -101,21 +102,28 @@ export async function issuePayment(
     amount: request.amount,
     reference: issued.reference,
   });
+  const expiresAt = referenceExpiry(now);
   return {
     reference: issued.reference,
     url,
-    receipt: receiptOf({
-      ...issued,
-      issuedAt: now,
-      status: 'pending',
-      signature: null,
-      slot: null,
-      payer: null,
-      paidAt: null,
-      reason: null,
-      attributed: null,
-      checkedAt: null,
-    }),
+    expiresAt: expiresAt.toISOString(),
+    receipt: receiptOf(
+      {
+        ...issued,
+        issuedAt: now,
+        expiresAt,
+        rejected: [],
+        status: 'pending',
+        signature: null,
+        slot: null,
+        payer: null,
+        paidAt: null,
+        reason: null,
+        attributed: null,
+        checkedAt: null,
+      },
+      now,
+    ),
   };
 }
 

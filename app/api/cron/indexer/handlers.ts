@@ -12,6 +12,7 @@ import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/core/config';
 import { deliverWebhooks, type DeliverySummary } from '@/lib/features/webhooks/deliver';
 import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
+import { pruneExpiredReferences } from '@/lib/features/payments/expiry';
 import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity';
 import { MAX_TRANSACTIONS_PER_RUN, runIndexer, type IndexerSummary } from '@/lib/features/indexer/run-indexer';
 
@@ -22,6 +23,8 @@ interface CronSummary extends IndexerSummary {
   prunedNonces: number;
   /** Rate-limit rows deleted (their bucket full again). */
   prunedRateLimits: number;
+  /** Unpaid payment references deleted, a week after they expired. */
+  prunedReferences: number;
   /** The webhook delivery pass; null when it could not run (the reason is logged). */
   webhooks: DeliverySummary | null;
   /** The payment finding pass; null when it could not run (the reason is logged). */
@@ -33,7 +36,7 @@ interface CronSummary extends IndexerSummary {
  * finding pass (lib/features/payments/find-payments.ts) side by side (a
  * slow cluster never holds up deliveries of the changes already in the feed; what this run
  * indexes goes out with the next pass), then housekeeping (expired nonces, old rate-limit
- * windows). Pruning runs after the indexer, so a slow prune never delays identities.
+ * windows, unpaid payment references a week past their expiry). Pruning runs after the indexer, so a slow prune never delays identities.
  */
 export async function runCronJob({
   db,
@@ -76,7 +79,8 @@ export async function runCronJob({
   if ('error' in indexed) throw indexed.error;
   const prunedNonces = await pruneNonces(db, now);
   const prunedRateLimits = await pruneRateLimits(db, now);
-  return { ...indexed.summary, prunedNonces, prunedRateLimits, webhooks, payments };
+  const prunedReferences = await pruneExpiredReferences(db, now);
+  return { ...indexed.summary, prunedNonces, prunedRateLimits, prunedReferences, webhooks, payments };
 }
 
 export function cronIndexerHandlers(provide: ServicesProvider) {

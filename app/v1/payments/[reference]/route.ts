@@ -22,7 +22,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
       404: 'No reference issued by this service has this key',
     }),
     handler: async (req, { params: { reference }, services: { db } }) => {
-      const [value, indexedSlot] = await Promise.all([readReceipt(db, reference), readIndexedSlot(db)]);
+      const [value, indexedSlot] = await Promise.all([readReceipt(db, reference, new Date()), readIndexedSlot(db)]);
       return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),

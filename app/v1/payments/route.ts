@@ -15,11 +15,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
     summary: 'Issue a payment reference for an amount to a tag',
     description:
       'A fresh Solana Pay reference for `amount` of `asset` to the tag’s payout wallet (as it is now), the transfer request URL ' +
-      'to show as a QR code, and the receipt, `pending`. The service looks the reference up on the cluster itself for 24 hours; ' +
+      'to show as a QR code, when it expires, and the receipt, `pending`. The service looks for its payment on the cluster ' +
+      'itself until `expiresAt` (PAYMENT_REFERENCE_TTL_SECONDS, 30 minutes by default); ' +
       'poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag.',
     rateLimit: 'payments',
     body: { schema: PaymentRequest, maxBytes: 1024 },
-    responses: { 200: ok('The reference, its Solana Pay URL and the receipt', IssuedPayment) },
+    responses: { 200: ok('The reference, its Solana Pay URL, its expiry and the receipt', IssuedPayment) },
     errors: {
       400: 'Malformed body, an amount with more decimals than the asset has, or an asset that is not SOL or a mint',
       404: MISSING_OR_BLOCKED,

@@ -7,6 +7,8 @@ import { serviceIdentity } from '@/lib/features/integrations/pay-action-identity
 import { KEEP_EXPIRED_MS, pruneExpiredReferences } from '@/lib/features/payments/expiry';
 import { findPayments, readPaymentsStatus } from '@/lib/features/payments/find-payments';
 import { readReceipt } from '@/lib/features/payments/receipt';
+import { REJECTED_LISTED } from '@/lib/features/payments/schemas';
+import { reject } from '@/lib/features/payments/settle';
 import { ownDatabase } from '../support/database';
 import { heldInProcessApp } from '../support/in-process';
 import { startRpcProxy, type RpcCall } from '../support/rpc-proxy';
@@ -115,6 +117,18 @@ describe('the first valid payment settles a reference', () => {
     const settled = await receipt(reference);
     expect(settled).toMatchObject({ signature: right, rejected: [{ signature: dust, reason: expect.any(String) }] });
     expect(JSON.stringify(settled)).not.toContain(late); // after settling, nothing more is judged for it
+  });
+});
+
+describe('the rejected list is bounded', () => {
+  it(`lists each rejected transaction once, the first ${REJECTED_LISTED} only: a flood of dust adds nothing more`, async () => {
+    const [row] = junk(Keypair.generate().publicKey, 1);
+    await database.db.insert(paymentReferences).values(row!);
+    const signatures = Array.from({ length: REJECTED_LISTED + 5 }, (_, i) => `sig${i}`);
+    await reject(database.db, row!.reference, { signature: 'sig0', reason: 'dust' }); // judged twice (two passes)
+    for (const signature of signatures) await reject(database.db, row!.reference, { signature, reason: 'dust' });
+    const { rejected } = await readReceipt(database.db, row!.reference, new Date());
+    expect(rejected).toEqual(signatures.slice(0, REJECTED_LISTED).map((signature) => ({ signature, reason: 'dust' })));
   });
 });
 

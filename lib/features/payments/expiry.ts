@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, lt } from 'drizzle-orm';
 import { getConfig } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
-import { paymentReferences } from '@/lib/db/schema';
+import { paymentPayoutCursors, paymentReferences } from '@/lib/db/schema';
 
 /*
  * References expire (DESIGN.md "Payments and receipts"): a reference is open for
@@ -19,16 +19,17 @@ export function referenceExpiry(issuedAt: Date, ttlSeconds = getConfig().payment
   return new Date(issuedAt.getTime() + ttlSeconds * 1000);
 }
 
-/** Deletes the unpaid references that expired more than KEEP_EXPIRED_MS ago; how many. */
+/**
+ * Deletes the unpaid references that expired more than KEEP_EXPIRED_MS ago, and the cursors of
+ * payout accounts with nothing open for as long (a payee back later is read from its first open
+ * issue again); how many references.
+ */
 export async function pruneExpiredReferences(db: Db, now: Date): Promise<number> {
+  const long = new Date(now.getTime() - KEEP_EXPIRED_MS);
+  await db.delete(paymentPayoutCursors).where(lt(paymentPayoutCursors.openUntil, long));
   const deleted = await db
     .delete(paymentReferences)
-    .where(
-      and(
-        eq(paymentReferences.status, 'pending'),
-        lt(paymentReferences.expiresAt, new Date(now.getTime() - KEEP_EXPIRED_MS)),
-      ),
-    )
+    .where(and(eq(paymentReferences.status, 'pending'), lt(paymentReferences.expiresAt, long)))
     .returning({ reference: paymentReferences.reference });
   return deleted.length;
 }

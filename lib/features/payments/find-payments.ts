@@ -1,13 +1,15 @@
 import 'server-only';
 import { and, count, eq, gt, inArray, min } from 'drizzle-orm';
+import type { ConfirmedSignatureInfo } from '@solana/web3.js';
 import { rpcCall } from '@/lib/chain/rpc';
+import { signaturesForAddresses } from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
 import { recordPaymentEvent } from './payment-events';
-import { activePayoutAccounts } from './payout-accounts';
+import { activePayoutAccounts, type PayoutAccount } from './payout-accounts';
 import { readCursors, stalestOpenRead, writeReads, type AccountRead } from './payout-cursors';
-import { readPayoutAccount, type AccountTally, type FindContext } from './read-payout-account';
+import { firstPage, readPayoutAccount, type AccountTally, type FindContext } from './read-payout-account';
 
 /*
  * The finding pass (DESIGN.md "Payments and receipts"), run on the indexer's cron: the payee
@@ -22,8 +24,12 @@ import { readPayoutAccount, type AccountTally, type FindContext } from './read-p
 
 /** A `confirmed` receipt's transaction is watched for finality this long after its reference was issued. */
 export const OPEN_FOR_MS = 24 * 60 * 60 * 1000;
-/** Payout accounts read at once (the provider's rate limit, not the count, bounds a run's speed). */
-const IN_FLIGHT = 16;
+/** First pages asked for in one JSON-RPC batch: a hundred accounts cost one HTTP round trip. */
+const ACCOUNTS_PER_BATCH = 100;
+/** Batches in flight at once (the provider's rate limit, not the count, bounds a run's speed). */
+const BATCHES_IN_FLIGHT = 4;
+/** Accounts of a batch judged at once (each with new transactions costs a getTransaction per transaction). */
+const ACCOUNTS_IN_FLIGHT = 8;
 /** getSignatureStatuses takes at most 256 signatures. */
 const STATUSES_PER_CALL = 256;
 
@@ -55,20 +61,29 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
     payouts.map((p) => p.account),
   );
   const reads: AccountRead[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < payouts.length) {
-      const payout = payouts[next++]!;
-      try {
-        const cursor = await readPayoutAccount(context, payout, cursors.get(payout.account), summary);
-        reads.push({ account: payout.account, cursor, openUntil: payout.openUntil });
-      } catch (err) {
-        // One account's failure (the cluster briefly unreachable) waits for the next run, its cursor unmoved.
-        logger.warn({ account: payout.account, err }, 'payments: reading a payout account failed');
-      }
+  const readOne = async (payout: PayoutAccount, first: ConfirmedSignatureInfo[] | Error) => {
+    try {
+      if (first instanceof Error) throw first;
+      const cursor = await readPayoutAccount(context, payout, cursors.get(payout.account), first, summary);
+      reads.push({ account: payout.account, cursor, openUntil: payout.openUntil });
+    } catch (err) {
+      // One account's failure (the cluster briefly unreachable) waits for the next run, its cursor unmoved.
+      logger.warn({ account: payout.account, err }, 'payments: reading a payout account failed');
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, payouts.length) }, worker));
+  // Batches of first pages, a few in flight; the accounts of a batch judged a few at a time.
+  await inParallel(chunks(payouts, ACCOUNTS_PER_BATCH), BATCHES_IN_FLIGHT, async (batch) => {
+    summary.rpcCalls += batch.length;
+    const pages = await signaturesForAddresses(
+      connection,
+      batch.map((payout) => firstPage(payout, cursors.get(payout.account))),
+    ).catch((err: unknown) => batch.map(() => (err instanceof Error ? err : new Error(String(err)))));
+    await inParallel(
+      batch.map((payout, i) => [payout, pages[i]!] as const),
+      ACCOUNTS_IN_FLIGHT,
+      ([payout, first]) => readOne(payout, first),
+    );
+  });
   await writeReads(db, reads, now);
   return summary;
 }
@@ -126,4 +141,17 @@ export async function readPaymentsStatus(db: Db, now: Date): Promise<PaymentsSta
     oldestOpenIssuedAt: row?.oldest?.toISOString() ?? null,
     lagSeconds: stalest ? Math.max(0, Math.round((now.getTime() - stalest.getTime()) / 1000)) : null,
   };
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+}
+
+/** Runs `work` over `items`, at most `inFlight` at once. */
+async function inParallel<T>(items: readonly T[], inFlight: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, worker));
 }

@@ -8,6 +8,7 @@ import {
 } from '@solana/web3.js';
 import { and, eq, inArray } from 'drizzle-orm';
 import { rpcCall } from '@/lib/chain/rpc';
+import type { SignaturesRequest } from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
@@ -18,7 +19,8 @@ import { accountKeysOf, validateTransfer } from './validate-transfer';
 
 /*
  * One payout account's turn in the finding pass: its signatures since the cursor (one
- * getSignaturesForAddress, more pages only when over a thousand transactions arrived), then,
+ * getSignaturesForAddress, asked in a batch with the other accounts'; more pages only when over
+ * a thousand transactions arrived), then,
  * oldest first, each successful transaction read (getTransaction) and matched to the pending
  * references it names. The cursor moves past what was judged, and no further.
  */
@@ -47,24 +49,38 @@ export interface AccountTally {
   changed: string[];
 }
 
-/** The account's signatures after `cursor`, oldest first, down to the first open issue at most. */
+/** The first page's request of an account: what the pass asks for all accounts at once (lib/chain/signatures-batch.ts). */
+export const firstPage = (payout: PayoutAccount, cursor: PayoutCursor | undefined): SignaturesRequest => ({
+  address: payout.account,
+  until: cursor?.signature,
+  limit: PAGE,
+});
+
+/**
+ * The account's signatures after `cursor`, oldest first, down to the first open issue at most;
+ * `first` is the first page, already asked for.
+ */
 async function newSignatures(
   { connection }: FindContext,
   payout: PayoutAccount,
   cursor: PayoutCursor | undefined,
+  first: ConfirmedSignatureInfo[],
   tally: AccountTally,
 ): Promise<ConfirmedSignatureInfo[]> {
   const listed: ConfirmedSignatureInfo[] = [];
   let before: string | undefined;
   for (let page = 1; ; page += 1) {
-    tally.rpcCalls += 1;
-    const batch = await rpcCall(() =>
-      connection.getSignaturesForAddress(
-        new PublicKey(payout.account),
-        { until: cursor?.signature, before, limit: PAGE },
-        'confirmed',
-      ),
-    );
+    if (page > 1) tally.rpcCalls += 1;
+    const batch =
+      page === 1
+        ? first
+        : await rpcCall(() =>
+            connection.getSignaturesForAddress(
+              new PublicKey(payout.account),
+              { until: cursor?.signature, before, limit: PAGE },
+              'confirmed',
+            ),
+          );
     listed.push(...batch);
     const oldest = batch.at(-1);
     if (batch.length < PAGE || !oldest || isBefore(oldest, payout)) break;
@@ -109,14 +125,19 @@ async function judge(
   }
 }
 
-/** Reads one payout account's new transactions and judges them; the cursor it got to (null: nothing new judged). */
+/**
+ * Judges one payout account's new transactions, from the first page of its signatures (asked
+ * for with every other account's); the cursor it got to (null: nothing new judged).
+ */
 export async function readPayoutAccount(
   context: FindContext,
   payout: PayoutAccount,
   cursor: PayoutCursor | undefined,
+  first: ConfirmedSignatureInfo[],
   tally: AccountTally,
 ): Promise<PayoutCursor | null> {
-  const listed = await newSignatures(context, payout, cursor, tally);
+  if (first.length === 0) return null;
+  const listed = await newSignatures(context, payout, cursor, first, tally);
   let judged: PayoutCursor | null = null;
   for (const info of listed) {
     // A failed transaction paid nothing; one older than every open reference cannot pay them.

@@ -131,7 +131,6 @@ export async function benchPayments(stack: Stack): Promise<void> {
     console.log(
       `\n## payments: finding pass (${rows.length.toLocaleString('en')} open references across ${PAYEES} payees, ${JUNK} of them junk on one payee; a run every ${RUN_EVERY_MS} ms)`,
     );
-    console.log('```text');
     console.log(
       `- first run (no cursors yet): ${first.summary.rpcCalls} RPC calls for ${first.summary.accounts} payout accounts, ${first.ms.toFixed(0)} ms`,
     );
@@ -150,7 +149,6 @@ export async function benchPayments(stack: Stack): Promise<void> {
         (foundAfterMs.length < PAID ? ` (${PAID - foundAfterMs.length} not settled within 5 minutes)` : ''),
     );
     console.log('- (a shared machine, other agents running: figures are indicative)');
-    console.log('```');
   } finally {
     await close();
   }

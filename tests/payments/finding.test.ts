@@ -225,3 +225,32 @@ describe('finding costs per payee, not per reference', () => {
     expect(after.summary.transactions).toBe(0);
   });
 });
+
+describe('a provider that refuses JSON-RPC batches', () => {
+  it('gets the first pages one by one, and the payment is settled all the same', async () => {
+    const refusing = await startRpcProxy(rpcUrl, (request) =>
+      Array.isArray(request) ? { status: 400, text: 'batch requests are not allowed on this plan' } : undefined,
+    );
+    try {
+      const { wallet, tag } = await payee();
+      const { reference } = await issue(tag, '0.01');
+      const signature = await payWithReference(connection, await fundedPayer(connection), {
+        to: wallet,
+        lamports: 10_000_000,
+        reference,
+      });
+      await findPayments({
+        db: database.db,
+        connection: new Connection(refusing.url, 'confirmed'),
+        now: new Date(),
+        identity: identity(),
+      });
+      expect(await receipt(reference)).toMatchObject({
+        signature,
+        status: expect.stringMatching(/confirmed|finalized/),
+      });
+    } finally {
+      await refusing.close();
+    }
+  });
+});

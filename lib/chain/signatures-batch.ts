@@ -35,6 +35,13 @@ const BatchAnswer = z.array(
   }),
 );
 
+/**
+ * Endpoints that refused a batch, and until when they are asked one by one without trying
+ * again: a provider's plan rarely changes, but a one-off error page must not end batching for good.
+ */
+const refusedUntil = new Map<string, number>();
+const ASK_AGAIN_AFTER_MS = 10 * 60_000;
+
 /** Each request's signatures, or the Error its call got, in the order asked. */
 export async function signaturesForAddresses(
   connection: Connection,
@@ -42,6 +49,7 @@ export async function signaturesForAddresses(
   commitment: Finality = 'confirmed',
 ): Promise<(ConfirmedSignatureInfo[] | Error)[]> {
   if (requests.length === 0) return [];
+  if ((refusedUntil.get(connection.rpcEndpoint) ?? 0) > Date.now()) return oneByOne(connection, requests, commitment);
   const body = requests.map(({ address, until, before, limit }, id) => ({
     jsonrpc: '2.0',
     id,
@@ -56,7 +64,10 @@ export async function signaturesForAddresses(
     });
     return BatchAnswer.safeParse(await res.json().catch(() => null));
   });
-  if (!answer.success) return oneByOne(connection, requests, commitment);
+  if (!answer.success) {
+    refusedUntil.set(connection.rpcEndpoint, Date.now() + ASK_AGAIN_AFTER_MS);
+    return oneByOne(connection, requests, commitment);
+  }
   const byId = new Map(answer.data.map((item) => [item.id, item]));
   return requests.map((_, id) => {
     const item = byId.get(id);
@@ -67,16 +78,25 @@ export async function signaturesForAddresses(
   });
 }
 
+/** Calls asked at once when one by one: a provider that refuses batches is usually a small plan. */
+const ONE_BY_ONE_IN_FLIGHT = 8;
+
 async function oneByOne(
   connection: Connection,
   requests: SignaturesRequest[],
   commitment: Finality,
 ): Promise<(ConfirmedSignatureInfo[] | Error)[]> {
-  return Promise.all(
-    requests.map(({ address, until, before, limit }) =>
-      rpcCall(() =>
+  const answers: (ConfirmedSignatureInfo[] | Error)[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const i = next++;
+      const { address, until, before, limit } = requests[i]!;
+      answers[i] = await rpcCall(() =>
         connection.getSignaturesForAddress(new PublicKey(address), { until, before, limit }, commitment),
-      ).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
-    ),
-  );
+      ).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ONE_BY_ONE_IN_FLIGHT, requests.length) }, worker));
+  return answers;
 }

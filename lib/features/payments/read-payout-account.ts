@@ -29,6 +29,12 @@ import { accountKeysOf, validateTransfer } from './validate-transfer';
 const PAGE = 1000;
 /** Pages read per account per run: past them the pass moves on (and says so), so one flooded account cannot hold up the run. */
 const MAX_PAGES = 10;
+/**
+ * Transactions read (getTransaction) per account per run: a payout wallet that is also busy
+ * otherwise (an exchange's, say) catches up over several runs instead of spending the run's
+ * budget, and the other payees' payments are found on time meanwhile.
+ */
+const MAX_READ_PER_RUN = 100;
 /** Block times are the cluster's estimate, issue times ours: a transaction this much older than the first open issue is still read. */
 const CLOCK_SLACK_MS = 60_000;
 
@@ -139,9 +145,12 @@ export async function readPayoutAccount(
   if (first.length === 0) return null;
   const listed = await newSignatures(context, payout, cursor, first, tally);
   let judged: PayoutCursor | null = null;
+  let read = 0;
   for (const info of listed) {
     // A failed transaction paid nothing; one older than every open reference cannot pay them.
     if (info.err === null && !isBefore(info, payout)) {
+      if (read === MAX_READ_PER_RUN) break; // the rest, from here, on the next run
+      read += 1;
       tally.rpcCalls += 1;
       const tx = await rpcCall(() =>
         context.connection.getTransaction(info.signature as TransactionSignature, {

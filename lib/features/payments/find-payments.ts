@@ -52,7 +52,10 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
     rpcCalls: 0,
     changed: [],
   };
-  await finalizeConfirmed(context, summary);
+  // A failed finality check waits for the next run; the payout accounts are read all the same.
+  await finalizeConfirmed(context, summary).catch((err: unknown) =>
+    logger.warn({ err }, 'payments: checking the finality of confirmed receipts failed'),
+  );
 
   const payouts = await activePayoutAccounts(db, connection, now, () => (summary.rpcCalls += 1));
   summary.accounts = payouts.length;

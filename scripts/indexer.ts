@@ -2,7 +2,7 @@
 // passes from the command line, against the database and cluster the configuration names
 // (DATABASE_URL / POSTGRES_URL, SOLANA_RPC_URL, TAG_PROGRAM_ID). `run`: one indexer run, as the
 // cron route does. `pass <name>`: one scheduled pass of lib/core/schedule.ts (`index`,
-// `findPayments`, `deliverWebhooks`, `pruneNonces`, `pruneRateLimits`). `reconcile`: compare the
+// `findPayments`, `deliverWebhooks`, `pruneNonces`, `pruneRateLimits`, `pruneExpiredReferences`). `reconcile`: compare the
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
 import { getChain } from '@/lib/chain/rpc';

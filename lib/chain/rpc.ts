@@ -76,7 +76,11 @@ export function createConnection(url: string, timeoutMs: number): Connection {
   });
 }
 
-function deadlineFetch(timeoutMs: number): typeof globalThis.fetch {
+/**
+ * fetch with the deadline, the 429 waits and the failure recording of every call of this
+ * module; also what JSON-RPC batches are sent with (lib/chain/signatures-batch.ts).
+ */
+export function deadlineFetch(timeoutMs: number): typeof globalThis.fetch {
   return async (input, init) => {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {

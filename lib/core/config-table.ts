@@ -46,7 +46,7 @@ function rateLimitsTable(): string {
     const policy = `${bucket.limit} per ${bucket.windowSeconds} s`;
     return row(
       `\`${name}\``,
-      bucket.per === 'address' ? 'client address' : 'signed-in key',
+      bucket.per === 'address' ? 'client address (IPv6: its /64)' : 'signed-in key',
       policy,
       bucket.counts,
       bucket.why,

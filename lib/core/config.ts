@@ -249,6 +249,15 @@ export const envSchema = z.object({
     z.coerce.number().int().min(1).max(1000).default(1000),
     '`getSignaturesForAddress` page size (a node answers at most 1,000; a provider may cap it lower; tests set it small so that one run pages)',
   ),
+  PAYMENT_REFERENCE_TTL_SECONDS: doc(
+    z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(1800),
+    'how long an issued payment reference stays open (60 s to 7 days): a payment landing later settles nothing, the receipt reads `expired` and the finding pass stops reading for it; an unpaid one is deleted 7 days after (DESIGN.md "Payments and receipts")',
+  ),
   WEBHOOK_INTERVAL_SECONDS: doc(
     z.coerce.number().int().min(0).default(1),
     "interval of the webhook delivery pass run by `npm start` / `npm run dev` (0: only with the indexer's cron)",
@@ -359,6 +368,8 @@ export interface Config {
   indexerPageSize: number;
   /** Webhook delivery (lib/features/webhooks): what the routes and every delivery pass need. */
   webhooks: WebhookConfig;
+  /** How long an issued payment reference stays open, in seconds. */
+  paymentReferenceTtlSeconds: number;
   dataDir: string;
 }
 
@@ -443,6 +454,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     priorityFee: { percentile: e.PRIORITY_FEE_PERCENTILE, maxMicroLamports: e.PRIORITY_FEE_MAX_MICRO_LAMPORTS },
     indexerPageSize: e.INDEXER_PAGE_SIZE,
     webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' },
+    paymentReferenceTtlSeconds: e.PAYMENT_REFERENCE_TTL_SECONDS,
     dataDir: e.DATA_DIR,
   };
 }

@@ -106,7 +106,7 @@ export const RATE_LIMIT_BUCKETS = {
     limit: 60,
     windowSeconds: 60,
     counts: '`POST /v1/payments`, `GET /pay/{tag}` (the profile’s pay link) and the till’s charges',
-    why: 'each keeps a reference the finding pass looks up for 24 hours (a bounded number per run); a till issues one per sale',
+    why: 'each keeps a row until its reference expires and a week after; the finding pass reads payout accounts, not references, so a flood costs rows, not look-ups; a till issues one per sale',
   },
   webhooks: {
     per: 'address',

@@ -10,7 +10,14 @@ import type { Config } from './config';
  * the webhooks route under `npm start`, of the indexer route on Vercel.
  */
 
-export const PASS_NAMES = ['index', 'findPayments', 'deliverWebhooks', 'pruneNonces', 'pruneRateLimits'] as const;
+export const PASS_NAMES = [
+  'index',
+  'findPayments',
+  'deliverWebhooks',
+  'pruneNonces',
+  'pruneRateLimits',
+  'pruneExpiredReferences',
+] as const;
 export type PassName = (typeof PASS_NAMES)[number];
 
 /** A cron route: the passes it runs and how often. */

@@ -8,6 +8,7 @@ import {
   index,
   integer,
   json,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -345,10 +346,46 @@ export const paymentReferences = pgTable(
     reason: text('reason'),
     /** Once found: whether the transaction carried this service's signed Action Identity memo for the reference. */
     attributed: boolean('attributed'),
-    /** When the finding pass last looked it up: the pass takes the least recently checked first. */
+    /** When the finding pass last looked it up (before the pass read payout accounts; kept for old rows). */
     checkedAt: ts('checked_at'),
+    /**
+     * Issued plus PAYMENT_REFERENCE_TTL_SECONDS: a payment landing later settles nothing, the
+     * receipt reads `expired`, and an unpaid row is deleted 7 days after it.
+     */
+    expiresAt: ts('expires_at').notNull(),
+    /**
+     * Transactions that named the reference but failed validation (a dust payment, a wrong
+     * mint), the first few only: listed on the receipt, they never decide it.
+     */
+    rejected: jsonb('rejected').$type<RejectedPayment[]>().notNull().default([]),
   },
-  (t) => [index('payment_references_open_idx').on(t.status, t.checkedAt)],
+  (t) => [index('payment_references_open_idx').on(t.status, t.expiresAt)],
+);
+
+/** A transaction that named a reference but does not pay what it was issued for. */
+export interface RejectedPayment {
+  signature: string;
+  reason: string;
+}
+
+/**
+ * Where the finding pass last stopped reading a payout account (the wallet paid in SOL, or its
+ * token account for a mint): the newest signature it has judged, so that a run reads only the
+ * account's transactions since (lib/features/payments/payout-cursors.ts).
+ */
+export const paymentPayoutCursors = pgTable(
+  'payment_payout_cursors',
+  {
+    account: text('account').primaryKey(),
+    /** Null until the account lists a transaction the pass has judged. */
+    signature: text('signature'),
+    slot: bigint('slot', { mode: 'number' }),
+    /** When the pass last read it: the operator's lag (GET /api/indexer/status). */
+    readAt: ts('read_at').notNull(),
+    /** The last expiry among its open references at that read: until then the account is read every run. */
+    openUntil: ts('open_until').notNull(),
+  },
+  (t) => [index('payment_payout_cursors_open_idx').on(t.openUntil)],
 );
 
 export type PaymentReferenceRow = typeof paymentReferences.$inferSelect;

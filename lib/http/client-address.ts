@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIPv6 } from 'node:net';
 import type { ClientAddressSource } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
@@ -76,6 +77,37 @@ export function clientAddress(headers: Headers, config: ClientAddressSource): st
 function normalize(address: string): string {
   const lower = address.toLowerCase();
   return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;
+}
+
+/**
+ * What a rate limit counts a client address as: an IPv4 address itself, an IPv6 address its
+ * /64. One IPv6 subscriber is usually handed a whole /64 (and can pick any of its 2^64
+ * addresses at will), so counting single IPv6 addresses would hand every such client an
+ * unbounded budget (DESIGN.md "Payments and receipts": issuing routes are rate-limited).
+ */
+export function rateLimitSubject(address: string): string {
+  const bare = address.split('%')[0]!; // a zone index (fe80::1%eth0) names the interface, not the client
+  if (!isIPv6(bare)) return address;
+  return `${ipv6Groups(bare).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address, as lowercase hex without leading zeros. */
+function ipv6Groups(address: string): string[] {
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const part = (text: string) => {
+    const groups = text === '' ? [] : text.split(':');
+    const last = groups.at(-1);
+    // An embedded IPv4 address (::ffff:192.0.2.1, 64:ff9b::192.0.2.1) is the last two groups.
+    if (last?.includes('.')) {
+      const [a, b, c, d] = last.split('.').map(Number) as [number, number, number, number];
+      groups.splice(-1, 1, ((a << 8) | b).toString(16), ((c << 8) | d).toString(16));
+    }
+    return groups.map((g) => parseInt(g, 16).toString(16));
+  };
+  const left = part(head);
+  if (tail === undefined) return left;
+  const right = part(tail);
+  return [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
 }
 
 const reported = new Set<string>();

@@ -9,7 +9,7 @@ import {
 import type { Config } from '@/lib/core/config';
 import type { CallerRateLimitBucket, RateLimitBucket, RateLimitBucketName } from '@/lib/core/rate-limit-buckets';
 import type { Db } from '@/lib/db';
-import { clientAddress } from './client-address';
+import { clientAddress, rateLimitSubject } from './client-address';
 import { AppError } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
 
@@ -55,7 +55,7 @@ class RateLimitTicket implements RequestCounter {
 /**
  * The one rate-limit entry point, for /v1 (withRateLimit), next-auth's sign-in and the
  * server actions (withAction), with a bucket of lib/core/rate-limit-buckets.ts: the key is the bucket and the client address the deployment
- * vouches for (lib/http/client-address.ts). Nothing is counted yet: pass the ticket to a domain
+ * vouches for (lib/http/client-address.ts), an IPv6 one by its /64. Nothing is counted yet: pass the ticket to a domain
  * function that counts in its own statement, or call `count`. Throws when the client address
  * cannot be determined (fail closed).
  */
@@ -65,7 +65,7 @@ export function rateLimitTicket(
   headers: Headers,
   now: Date,
 ): RateLimitTicket {
-  const key = `${bucket}:${clientAddress(headers, services.config.clientAddress)}`;
+  const key = `${bucket}:${rateLimitSubject(clientAddress(headers, services.config.clientAddress))}`;
   pruneNowAndThen(services.authDb, now);
   return new RateLimitTicket(key, now, policyOf(services.config, bucket));
 }

@@ -46,6 +46,7 @@ describe('GET /api/cron/indexer', () => {
       durationMs: expect.any(Number),
       prunedNonces: expect.any(Number),
       prunedRateLimits: expect.any(Number),
+      prunedReferences: expect.any(Number),
       webhooks: {
         subscriptions: expect.any(Number),
         delivered: expect.any(Number),
@@ -53,10 +54,11 @@ describe('GET /api/cron/indexer', () => {
         disabled: expect.any(Number),
       },
       payments: {
-        checked: expect.any(Number),
+        accounts: expect.any(Number),
+        transactions: expect.any(Number),
         confirmed: expect.any(Number),
         finalized: expect.any(Number),
-        invalid: expect.any(Number),
+        rejected: expect.any(Number),
         rpcCalls: expect.any(Number),
       },
     });

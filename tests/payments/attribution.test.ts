@@ -51,8 +51,7 @@ describe('the Action Identity memo', () => {
     return res.json();
   }
 
-  const find = () =>
-    findPayments({ db: database.db, connection, now: new Date(), identity: identity().publicKey, limit: 100 });
+  const find = () => findPayments({ db: database.db, connection, now: new Date(), identity: identity().publicKey });
 
   /** A wallet's own transfer carrying the reference, and `memo` when given. */
   const payOwnWay = (payer: Keypair, to: PublicKey, lamports: number, reference: string, memo?: string) =>

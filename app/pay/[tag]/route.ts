@@ -1,8 +1,7 @@
 // GET /pay/{tag} — the profile's pay link: issues a fresh Solana Pay reference and redirects to its `solana:` URL
 import { withApi, withRateLimit } from '@/lib/http/handler';
-import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity';
-import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
+import { issueReference, issueServices } from '@/lib/features/payments/issue-reference';
 
 /*
  * The /@tag page is the same for every view (an ETag, a second at a CDN), so it cannot hold a
@@ -20,11 +19,11 @@ const ROUTE = '/pay/{tag}';
 
 export const GET = withApi<{ tag: string }>(
   withRateLimit('payments', async (_req, { params, services: { db, config } }) => {
-    const { connection, programId } = getChain(config);
-    const issued = await issueReference(
-      { db, connection, programId, cluster: config.solana.cluster, now: new Date(), newReference: newReferenceKey },
-      { tag: parseTagParam(params.tag), amount: null, asset: 'preferred' },
-    );
+    const issued = await issueReference(issueServices(db, config, new Date()), {
+      tag: parseTagParam(params.tag),
+      amount: null,
+      asset: 'preferred',
+    });
     return new Response(null, { status: 303, headers: { Location: issued.url, 'Cache-Control': 'no-store' } });
   }),
   ROUTE,

@@ -2,9 +2,8 @@
 import { BRIEFLY_UNREACHABLE, MISSING_OR_BLOCKED, ok, PublicReadHeaders } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { json } from '@/lib/http/handler';
-import { getChain } from '@/lib/chain/rpc';
 import { atIndexedSlot } from '@/lib/http/indexed-slot';
-import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
+import { issueReference, issueServices } from '@/lib/features/payments/issue-reference';
 import { IssuedPayment, PaymentRequest } from '@/lib/features/payments/schemas';
 
 export const dynamic = 'force-dynamic';
@@ -18,13 +17,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
       'A fresh Solana Pay reference for `amount` of `asset` to the payout wallet the chain holds for the tag now (read at ' +
       'issue time, not from the mirror), the transfer request URL to show as a QR code, and the receipt, `pending`. `asset` is ' +
       '`SOL`, a well-known stablecoin of the cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`. ' +
-      'Poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag. ' +
+      'The service looks for its payment on the cluster itself until `expiresAt` (PAYMENT_REFERENCE_TTL_SECONDS, 30 minutes ' +
+      'by default); poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag. ' +
       'Answers carry `X-Indexed-Slot`, the mirror’s slot.',
     rateLimit: 'payments',
     body: { schema: PaymentRequest, maxBytes: 1024 },
     responses: {
       200: ok(
-        'The reference, its Solana Pay URL and the receipt',
+        'The reference, its Solana Pay URL, its expiry and the receipt',
         IssuedPayment,
         PublicReadHeaders.pick({ 'X-Indexed-Slot': true }),
       ),
@@ -41,12 +41,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
     },
     handler: async (_req, { body, services: { db, config } }) =>
       atIndexedSlot(db, async () => {
-        const { connection, programId } = getChain(config);
-        const issued = await issueReference(
-          { db, connection, programId, cluster: config.solana.cluster, now: new Date(), newReference: newReferenceKey },
-          { tag: body.tag, amount: body.amount, asset: body.asset },
-        );
-        return json({ reference: issued.reference.toBase58(), url: issued.url, receipt: issued.receipt });
+        const issued = await issueReference(issueServices(db, config, new Date()), {
+          tag: body.tag,
+          amount: body.amount,
+          asset: body.asset,
+        });
+        const { reference, url, receipt } = issued;
+        return json({ reference: reference.toBase58(), url, expiresAt: receipt.expiresAt, receipt });
       }),
   }),
 });

@@ -2,7 +2,8 @@ import 'server-only';
 import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
 import { AppError } from '@/lib/core/errors';
 import { solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
-import { rpcCall } from '@/lib/chain/rpc';
+import { getChain, rpcCall } from '@/lib/chain/rpc';
+import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
 import { paymentReferences, type PaymentReferenceRow } from '@/lib/db/schema';
 import { getIdentity } from '@/lib/features/identity/get-identity';
@@ -10,6 +11,7 @@ import type { Identity } from '@/lib/features/identity/schemas';
 import { payAssetOf, requestedAsset, toBaseUnits, type PayAsset } from './pay-asset';
 import { payeeNow, type PayeeNow } from './payee-now';
 import { heldReferenceReason, staleReference, staleReferenceReason } from './pay-reference';
+import { referenceExpiry } from './expiry';
 import { receiptOf } from './receipt';
 import type { PaymentReceipt } from './schemas';
 
@@ -39,10 +41,15 @@ export interface IssuedFor {
  * kept stays as it was first issued, and the answer is null: a payer's app that names one
  * again cannot change what it stands for, nor have it issued twice.
  */
-export async function recordReference(db: Db, issued: IssuedFor, now: Date): Promise<PaymentReferenceRow | null> {
+export async function recordReference(
+  db: Db,
+  issued: IssuedFor,
+  now: Date,
+  ttlSeconds: number,
+): Promise<PaymentReferenceRow | null> {
   const [row] = await db
     .insert(paymentReferences)
-    .values({ ...issued, issuedAt: now })
+    .values({ ...issued, issuedAt: now, expiresAt: referenceExpiry(now, ttlSeconds) })
     .onConflictDoNothing()
     .returning();
   return row ?? null;
@@ -54,8 +61,28 @@ export interface IssueServices {
   programId: PublicKey;
   cluster: Cluster;
   now: Date;
+  /** How long a reference is looked for (config `paymentReferenceTtlSeconds`). */
+  ttlSeconds: number;
   /** A fresh reference key, when the caller chose none. */
   newReference: () => PublicKey;
+}
+
+/** The services of issuing, for a route's configuration and database. */
+export function issueServices(
+  db: Db,
+  config: Pick<Config, 'solana' | 'paymentReferenceTtlSeconds'>,
+  now: Date,
+): IssueServices {
+  const { connection, programId } = getChain(config);
+  return {
+    db,
+    connection,
+    programId,
+    cluster: config.solana.cluster,
+    now,
+    ttlSeconds: config.paymentReferenceTtlSeconds,
+    newReference: newReferenceKey,
+  };
 }
 
 export interface IssueRequest {
@@ -122,6 +149,7 @@ export async function issueReference(services: IssueServices, request: IssueRequ
       decimals: asset.decimals,
     },
     now,
+    services.ttlSeconds,
   );
   if (!row) throw alreadyIssued();
   const url = solanaPayLink({
@@ -131,7 +159,7 @@ export async function issueReference(services: IssueServices, request: IssueRequ
     ...(request.amount !== null ? { amount: request.amount } : {}),
     reference: reference.toBase58(),
   });
-  return { identity, payee, asset, units, reference, url, receipt: receiptOf(row) };
+  return { identity, payee, asset, units, reference, url, receipt: receiptOf(row, now) };
 }
 
 /** A chosen reference, once it is known to be a fresh key: not the payer, the wallet, a program, a sysvar, nor any account. */

@@ -23,7 +23,7 @@ export async function recordPaymentEvent(tx: Tx | Db, row: PaymentReferenceRow, 
       owner: row.owner,
       tag: row.tag,
       status: row.status,
-      receipt: receiptOf(row),
+      receipt: receiptOf(row, now),
       at: now,
     })
     .onConflictDoNothing();

@@ -7,8 +7,11 @@ import { TagBody } from '@/lib/core/tag';
  * what became of it. The same schemas parse POST /v1/payments and document both routes.
  */
 
-export const PAYMENT_STATUSES = ['pending', 'confirmed', 'finalized', 'invalid'] as const;
+export const PAYMENT_STATUSES = ['pending', 'confirmed', 'finalized', 'invalid', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Rejected transactions a receipt lists at most: the first ones; a flood of dust adds no more. */
+export const REJECTED_LISTED = 10;
 
 /** Decimal text in the asset's units; the asset's decimals are checked when the reference is issued. */
 const Amount = z
@@ -32,7 +35,11 @@ export const PaymentReceipt = z
     reference: PublicKeyString,
     status: z.enum(PAYMENT_STATUSES).meta({
       description:
-        '`pending`: issued, nothing found yet; `confirmed` / `finalized`: paid, at that commitment; `invalid`: a transaction carrying the reference does not pay what was asked (`reason` says why)',
+        '`pending`: issued, no valid payment found yet (transactions that named the reference but do not pay what was ' +
+        'asked are listed in `rejected`); `confirmed` / `finalized`: paid, at that commitment, by the first valid ' +
+        'payment; `expired`: no valid payment landed before `expiresAt`, and none is looked for since; `invalid`: only ' +
+        'on references settled before rejected payments were listed, when the first transaction carrying the reference ' +
+        'decided it (`reason` says why)',
     }),
     tag: z.string().meta({ example: '@alice' }),
     recipient: PublicKeyString.meta({ description: 'The payout wallet the reference was issued for' }),
@@ -47,11 +54,36 @@ export const PaymentReceipt = z
       }),
     asset: z.string().meta({ description: '`SOL`, or the SPL mint', example: 'SOL' }),
     issuedAt: z.string().meta({ description: 'ISO 8601' }),
+    expiresAt: z.string().meta({
+      description:
+        'ISO 8601: issuedAt plus the service’s reference lifetime (PAYMENT_REFERENCE_TTL_SECONDS, 30 minutes by ' +
+        'default). A payment landing later settles nothing; a receipt still `pending` then reads `expired`, and an ' +
+        'unpaid one is deleted (404) 7 days after',
+    }),
     signature: z.string().optional().meta({ description: 'Once found: the transaction that carried the reference' }),
     slot: z.number().int().optional(),
     payer: PublicKeyString.optional().meta({ description: 'Once found: the transaction’s fee payer' }),
     paidAt: z.string().optional().meta({ description: 'Once found: the block time, ISO 8601' }),
     reason: z.string().optional().meta({ description: 'Why an `invalid` receipt is invalid' }),
+    rejected: z
+      .array(
+        z.object({
+          signature: z.string().meta({ description: 'The transaction that named the reference' }),
+          reason: z.string().meta({
+            description:
+              'Why it does not pay what was asked (wrong amount, mint or recipient, or landed after `expiresAt`)',
+            example: 'the recipient received 0.000005 SOL, not the 1.5 asked',
+          }),
+        }),
+      )
+      .max(REJECTED_LISTED)
+      .optional()
+      .meta({
+        description:
+          `Transactions that named the reference but failed validation, oldest first, at most ${REJECTED_LISTED}: they ` +
+          'never decide the receipt, so a dust payment naming a shown QR code’s reference cannot spoil it; the right ' +
+          'payment after them still settles it. Absent when there are none',
+      }),
     attributed: z
       .boolean()
       .optional()
@@ -70,6 +102,10 @@ export const IssuedPayment = z
     url: z.string().meta({
       description: 'The Solana Pay transfer request to show as a QR code',
       example: 'solana:9xQe…?amount=1.5&reference=…&label=%40alice',
+    }),
+    expiresAt: z.string().meta({
+      description:
+        'ISO 8601: pay before this; after it the reference is `expired` and a payment naming it settles nothing',
     }),
     receipt: PaymentReceipt,
   })

@@ -34,14 +34,19 @@ function decimal(units: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** Judges a confirmed transaction that carries the reference against what the reference was issued for. */
-export function validateTransfer(tx: VersionedTransactionResponse, expected: Expected): Judgement {
-  const meta = tx.meta;
-  const keys = tx.transaction.message
-    .getAccountKeys({ accountKeysFromLookups: meta?.loadedAddresses })
+/** Every account of the transaction, those loaded from lookup tables included, the fee payer first. */
+export function accountKeysOf(tx: VersionedTransactionResponse): string[] {
+  return tx.transaction.message
+    .getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses })
     .keySegments()
     .flat()
     .map((key) => key.toBase58());
+}
+
+/** Judges a confirmed transaction that carries the reference against what the reference was issued for. */
+export function validateTransfer(tx: VersionedTransactionResponse, expected: Expected): Judgement {
+  const meta = tx.meta;
+  const keys = accountKeysOf(tx);
   const payer = keys[0] ?? null;
   if (!meta) return { valid: false, reason: 'the transaction has no status metadata', payer };
   if (meta.err) return { valid: false, reason: 'the transaction failed', payer };

@@ -6,6 +6,7 @@ import { logger } from '@/lib/observability/logger';
 import { pruneNonces } from '@/lib/features/auth/nonce-store';
 import { pruneRateLimits } from '@/lib/features/auth/rate-limit';
 import { findPayments } from '@/lib/features/payments/find-payments';
+import { pruneExpiredReferences } from '@/lib/features/payments/expiry';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
 import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run-indexer';
@@ -73,6 +74,12 @@ export const SCHEDULED_PASSES = {
     failsTheRoute: true,
     last: true,
     answerKey: 'prunedRateLimits',
+  },
+  pruneExpiredReferences: {
+    run: ({ db, now }) => pruneExpiredReferences(db, now),
+    failsTheRoute: true,
+    last: true,
+    answerKey: 'prunedReferences',
   },
 } satisfies Record<PassName, ScheduledPass>;
 

@@ -488,7 +488,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a payment reference for an amount to a tag
-         * @description A fresh Solana Pay reference for `amount` of `asset` to the payout wallet the chain holds for the tag now (read at issue time, not from the mirror), the transfer request URL to show as a QR code, and the receipt, `pending`. `asset` is `SOL`, a well-known stablecoin of the cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`. Poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag. Answers carry `X-Indexed-Slot`, the mirror’s slot.
+         * @description A fresh Solana Pay reference for `amount` of `asset` to the payout wallet the chain holds for the tag now (read at issue time, not from the mirror), the transfer request URL to show as a QR code, and the receipt, `pending`. `asset` is `SOL`, a well-known stablecoin of the cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`. The service looks for its payment on the cluster itself until `expiresAt` (PAYMENT_REFERENCE_TTL_SECONDS, 30 minutes by default); poll GET /v1/payments/{reference}, or subscribe to `payment.received`. Public: anyone may ask to pay a tag. Answers carry `X-Indexed-Slot`, the mirror’s slot.
          */
         post: operations["issuePayment"];
         delete?: never;
@@ -506,7 +506,7 @@ export interface paths {
         };
         /**
          * The receipt of a payment reference
-         * @description `pending` until a transaction carrying the reference is found, then `confirmed` and `finalized` with the signature, slot, payer and time, or `invalid` with the reason (wrong amount, recipient or mint). The first transaction carrying the reference decides; a later one changes nothing. Public and cacheable.
+         * @description `pending` until a valid payment carrying the reference is found, then `confirmed` and `finalized` with the signature, slot, payer and time; `expired` when none landed before `expiresAt`. The first valid payment settles the reference; transactions that name it but do not pay what was asked (a wrong amount, a payment after expiry) are listed in `rejected` and decide nothing. Public and cacheable.
          */
         get: operations["getPaymentReceipt"];
         put?: never;
@@ -826,10 +826,10 @@ export interface components {
              */
             reference: string;
             /**
-             * @description `pending`: issued, nothing found yet; `confirmed` / `finalized`: paid, at that commitment; `invalid`: a transaction carrying the reference does not pay what was asked (`reason` says why)
+             * @description `pending`: issued, no valid payment found yet (transactions that named the reference but do not pay what was asked are listed in `rejected`); `confirmed` / `finalized`: paid, at that commitment, by the first valid payment; `expired`: no valid payment landed before `expiresAt`, and none is looked for since; `invalid`: only on references settled before rejected payments were listed, when the first transaction carrying the reference decided it (`reason` says why)
              * @enum {string}
              */
-            status: "pending" | "confirmed" | "finalized" | "invalid";
+            status: "pending" | "confirmed" | "finalized" | "invalid" | "expired";
             /** @example @alice */
             tag: string;
             /**
@@ -849,6 +849,8 @@ export interface components {
             asset: string;
             /** @description ISO 8601 */
             issuedAt: string;
+            /** @description ISO 8601: issuedAt plus the service’s reference lifetime (PAYMENT_REFERENCE_TTL_SECONDS, 30 minutes by default). A payment landing later settles nothing; a receipt still `pending` then reads `expired`, and an unpaid one is deleted (404) 7 days after */
+            expiresAt: string;
             /** @description Once found: the transaction that carried the reference */
             signature?: string;
             slot?: number;
@@ -861,6 +863,16 @@ export interface components {
             paidAt?: string;
             /** @description Why an `invalid` receipt is invalid */
             reason?: string;
+            /** @description Transactions that named the reference but failed validation, oldest first, at most 10: they never decide the receipt, so a dust payment naming a shown QR code’s reference cannot spoil it; the right payment after them still settles it. Absent when there are none */
+            rejected?: {
+                /** @description The transaction that named the reference */
+                signature: string;
+                /**
+                 * @description Why it does not pay what was asked (wrong amount, mint or recipient, or landed after `expiresAt`)
+                 * @example the recipient received 0.000005 SOL, not the 1.5 asked
+                 */
+                reason: string;
+            }[];
             /** @description Once found: whether the transaction carried this service’s signed Action Identity memo for the reference, i.e. was built by this service (the pay Action) rather than by a wallet that copied the reference; see docs/integrators.md */
             attributed?: boolean;
         };
@@ -1205,6 +1217,8 @@ export interface components {
              * @example solana:9xQe…?amount=1.5&reference=…&label=%40alice
              */
             url: string;
+            /** @description ISO 8601: pay before this; after it the reference is `expired` and a payment naming it settles nothing */
+            expiresAt: string;
             receipt: components["schemas"]["PaymentReceiptOutput"];
         };
         /**
@@ -1282,10 +1296,10 @@ export interface components {
              */
             reference: string;
             /**
-             * @description `pending`: issued, nothing found yet; `confirmed` / `finalized`: paid, at that commitment; `invalid`: a transaction carrying the reference does not pay what was asked (`reason` says why)
+             * @description `pending`: issued, no valid payment found yet (transactions that named the reference but do not pay what was asked are listed in `rejected`); `confirmed` / `finalized`: paid, at that commitment, by the first valid payment; `expired`: no valid payment landed before `expiresAt`, and none is looked for since; `invalid`: only on references settled before rejected payments were listed, when the first transaction carrying the reference decided it (`reason` says why)
              * @enum {string}
              */
-            status: "pending" | "confirmed" | "finalized" | "invalid";
+            status: "pending" | "confirmed" | "finalized" | "invalid" | "expired";
             /** @example @alice */
             tag: string;
             /**
@@ -1305,6 +1319,8 @@ export interface components {
             asset: string;
             /** @description ISO 8601 */
             issuedAt: string;
+            /** @description ISO 8601: issuedAt plus the service’s reference lifetime (PAYMENT_REFERENCE_TTL_SECONDS, 30 minutes by default). A payment landing later settles nothing; a receipt still `pending` then reads `expired`, and an unpaid one is deleted (404) 7 days after */
+            expiresAt: string;
             /** @description Once found: the transaction that carried the reference */
             signature?: string;
             slot?: number;
@@ -1317,6 +1333,16 @@ export interface components {
             paidAt?: string;
             /** @description Why an `invalid` receipt is invalid */
             reason?: string;
+            /** @description Transactions that named the reference but failed validation, oldest first, at most 10: they never decide the receipt, so a dust payment naming a shown QR code’s reference cannot spoil it; the right payment after them still settles it. Absent when there are none */
+            rejected?: {
+                /** @description The transaction that named the reference */
+                signature: string;
+                /**
+                 * @description Why it does not pay what was asked (wrong amount, mint or recipient, or landed after `expiresAt`)
+                 * @example the recipient received 0.000005 SOL, not the 1.5 asked
+                 */
+                reason: string;
+            }[];
             /** @description Once found: whether the transaction carried this service’s signed Action Identity memo for the reference, i.e. was built by this service (the pay Action) rather than by a wallet that copied the reference; see docs/integrators.md */
             attributed?: boolean;
         };
@@ -2488,7 +2514,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reference, its Solana Pay URL and the receipt */
+            /** @description The reference, its Solana Pay URL, its expiry and the receipt */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2545,7 +2571,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             /** @description Malformed reference */
             400: components["responses"]["BadRequest"];
-            /** @description No reference issued by this service has this key */
+            /** @description No reference issued by this service has this key (or it expired unpaid more than 7 days ago) */
             404: components["responses"]["Error"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -7,7 +7,12 @@ import type { issueCharge as IssueCharge } from './actions';
 const POLL_MS = 1000;
 
 type Charge = { reference: string; url: string; qr: string };
-type Receipt = { status: 'pending' | 'confirmed' | 'finalized' | 'invalid'; reason?: string };
+type Receipt = {
+  status: 'pending' | 'confirmed' | 'finalized' | 'invalid' | 'expired';
+  reason?: string;
+  /** Payments that named this code but do not pay what was asked: they settle nothing. */
+  rejected?: { signature: string; reason: string }[];
+};
 
 export function Till({ tag, issueCharge }: { tag: string; issueCharge: typeof IssueCharge }) {
   const amountId = useId();
@@ -98,7 +103,11 @@ export function Till({ tag, issueCharge }: { tag: string; issueCharge: typeof Is
               ? `Paid: ${amount} SOL received.`
               : receipt?.status === 'invalid'
                 ? `Not paid as asked: ${receipt.reason ?? 'the payment does not match'}.`
-                : 'Waiting for the payment…'}
+                : receipt?.status === 'expired'
+                  ? 'This code expired unpaid: show a new one.'
+                  : receipt?.rejected?.length
+                    ? `Still waiting: a payment that does not match was seen (${receipt.rejected.at(-1)!.reason}).`
+                    : 'Waiting for the payment…'}
           </p>
         </div>
       ) : null}

@@ -2,9 +2,8 @@
 
 import { z } from 'zod';
 import { AppError } from '@/lib/core/errors';
-import { getChain } from '@/lib/chain/rpc';
 import { getIdentity, parseTagParam } from '@/lib/features/identity/get-identity';
-import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
+import { issueReference, issueServices } from '@/lib/features/payments/issue-reference';
 import { qrSvg } from '@/lib/web/server/qr-svg';
 import { withAction } from '@/lib/web/server/server-action';
 
@@ -18,11 +17,11 @@ export const issueCharge = withAction(
     const identity = await getIdentity(db, parseTagParam(tag));
     if (identity.owner !== caller)
       throw new AppError('forbidden', `Only the owner of ${identity.tag} can charge for it.`);
-    const { connection, programId } = getChain(config);
-    const issued = await issueReference(
-      { db, connection, programId, cluster: config.solana.cluster, now, newReference: newReferenceKey },
-      { tag: identity.tag.slice(1), amount, asset: 'SOL' },
-    );
+    const issued = await issueReference(issueServices(db, config, now), {
+      tag: identity.tag.slice(1),
+      amount,
+      asset: 'SOL',
+    });
     return { reference: issued.reference.toBase58(), url: issued.url, qr: await qrSvg(issued.url) };
   },
 );

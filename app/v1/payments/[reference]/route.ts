@@ -14,15 +14,16 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
     tags: ['integrators'],
     summary: 'The receipt of a payment reference',
     description:
-      '`pending` until a transaction carrying the reference is found, then `confirmed` and `finalized` with the signature, slot, ' +
-      'payer and time, or `invalid` with the reason (wrong amount, recipient or mint). The first transaction carrying the ' +
-      'reference decides; a later one changes nothing. Public and cacheable.',
+      '`pending` until a valid payment carrying the reference is found, then `confirmed` and `finalized` with the signature, ' +
+      'slot, payer and time; `expired` when none landed before `expiresAt`. The first valid payment settles the reference; ' +
+      'transactions that name it but do not pay what was asked (a wrong amount, a payment after expiry) are listed in ' +
+      '`rejected` and decide nothing. Public and cacheable.',
     ...conditionalPathRead(ReferencePath, 'The receipt', PaymentReceipt, {
       400: 'Malformed reference',
-      404: 'No reference issued by this service has this key',
+      404: 'No reference issued by this service has this key (or it expired unpaid more than 7 days ago)',
     }),
     handler: async (req, { params: { reference }, services: { db } }) => {
-      const [value, indexedSlot] = await Promise.all([readReceipt(db, reference), readIndexedSlot(db)]);
+      const [value, indexedSlot] = await Promise.all([readReceipt(db, reference, new Date()), readIndexedSlot(db)]);
       return publicReadAtSlot(req, { value, indexedSlot });
     },
   }),

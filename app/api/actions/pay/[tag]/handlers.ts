@@ -20,7 +20,7 @@ import {
   payActionMetadata,
 } from '@/lib/features/payments/pay-action';
 import { payAssetOf, type PayAsset } from '@/lib/features/payments/pay-asset';
-import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
+import { issueReference, issueServices } from '@/lib/features/payments/issue-reference';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { observeRequest } from '@/lib/observability/observe-request';
 import type { ServicesProvider } from '@/lib/http/services';
@@ -76,18 +76,15 @@ export function payActionHandlers(provide: ServicesProvider) {
         const tag = parseTagParam(params.tag);
         const { amount, reference } = parseWith(PayActionQuery, queryOf(req));
         const { account } = parseWith(PayActionRequest, await readJson(req, { maxBytes: 4096 }));
-        const { connection, programId } = getChain(config);
+        const { connection } = getChain(config);
         // The one issuing function: the payee on chain now, the asset, the amount, and the
         // reference, which must be one this call issues (a chosen one never issued before).
-        const issued = await issueReference(
-          { db, connection, programId, cluster: config.solana.cluster, now: new Date(), newReference: newReferenceKey },
-          {
-            tag,
-            amount,
-            asset: 'preferred',
-            ...(reference ? { chosen: { reference: new PublicKey(reference), payer: new PublicKey(account) } } : {}),
-          },
-        );
+        const issued = await issueReference(issueServices(db, config, new Date()), {
+          tag,
+          amount,
+          asset: 'preferred',
+          ...(reference ? { chosen: { reference: new PublicKey(reference), payer: new PublicKey(account) } } : {}),
+        });
         const answer = await buildPayAction({
           tag: issued.identity.tag,
           wallet: issued.payee.wallet,

@@ -1,7 +1,7 @@
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { insertIdentity, randomTag } from '@/devstack/identities';
+import { randomTag } from '@/devstack/identities';
 import { paymentReferences } from '@/lib/db/schema';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { KEEP_EXPIRED_MS, pruneExpiredReferences } from '@/lib/features/payments/expiry';
@@ -12,6 +12,7 @@ import { reject } from '@/lib/features/payments/settle';
 import { ownDatabase } from '../support/database';
 import { heldInProcessApp } from '../support/in-process';
 import { startRpcProxy, type RpcCall } from '../support/rpc-proxy';
+import { registeredPayee } from '../support/registered-payee';
 import { fundedPayer, payWithReference } from './paying';
 
 /*
@@ -46,11 +47,13 @@ async function pass(now = new Date(), db = database.db) {
   return { summary, methods: [...methods] };
 }
 
-/** A tag whose payout wallet holds a little SOL already (a payment of dust to an empty account would fail for rent). */
+/**
+ * A tag registered on the localnet (issuing reads its record there) whose payout wallet, its
+ * funded owner, holds SOL already: a payment of dust to an empty account would fail for rent.
+ */
 async function payee(): Promise<{ tag: string; wallet: PublicKey }> {
-  const wallet = (await fundedPayer(connection)).publicKey;
-  const { tag } = await insertIdentity(database.db, { tag: randomTag('till_'), wallet: wallet.toBase58() });
-  return { tag, wallet };
+  const { tag, wallet } = await registeredPayee(database.db, connection, { row: { tag: randomTag('till_') } });
+  return { tag, wallet: wallet.publicKey };
 }
 
 async function issue(tag: string, amount: string): Promise<{ reference: string; expiresAt: string; receipt: any }> {

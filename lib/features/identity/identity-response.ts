@@ -10,7 +10,7 @@ import { unsafePayoutWarning } from './payer-warnings';
  */
 export type PublicIdentityColumns = Pick<
   IdentityRow,
-  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant'
+  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'nostr' | 'verified' | 'merchant'
 > & { createdAt: Date | string };
 
 /** Row → the public identity (SPEC 2.1): `@tag`, every field present, `createdAt` with ms. */
@@ -23,6 +23,7 @@ export function toIdentity(row: PublicIdentityColumns): Identity {
     avatar: row.avatar,
     bio: row.bio,
     preferredToken: row.preferredToken,
+    nostr: row.nostr,
     verified: row.verified,
     merchant: row.merchant,
     createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(),

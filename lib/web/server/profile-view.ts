@@ -6,6 +6,7 @@ import { html, trustedHtml, type Html } from './html';
 import { payerWarningsHtml } from './payer-warnings-html';
 import { qrSvg } from './qr-svg';
 import { payToken, solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
+import { npubOf } from '@/lib/core/nostr-key';
 
 /**
  * The public profile (/@tag) as HTML: what the page shows inside `<main>`. Plain markup; the
@@ -32,7 +33,8 @@ export async function profileViewHtml(
         ${identity.displayName ? html`<p class="profile-tag">${identity.tag}</p>` : ''}${badgesHtml(identity)}
       </div>
     </header>
-    ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''} ${payerWarningsHtml(warnings)}
+    ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''} ${nostrHtml(identity)}
+    ${payerWarningsHtml(warnings)}
     <section class="card pay" aria-labelledby="pay-heading">
       <div>
         <h2 id="pay-heading">Pay ${identity.tag}</h2>
@@ -64,6 +66,12 @@ function avatarHtml(identity: Identity): Html {
       height="96"
     />`;
   return html`<div class="avatar" aria-hidden="true">${identity.tag.slice(1, 2).toUpperCase()}</div>`;
+}
+
+/** The owner's Nostr key as clients show it (npub); NIP-05 clients verify it at /.well-known/nostr.json. */
+function nostrHtml(identity: Identity): Html | '' {
+  if (!identity.nostr) return '';
+  return html`<p class="nostr">Nostr <code class="mono">${npubOf(identity.nostr)}</code></p>`;
 }
 
 function badgesHtml(identity: Identity): Html | '' {

@@ -18,9 +18,10 @@ export async function nostrNames(
   db: Db,
   name: string | undefined,
 ): Promise<{ value: NostrNames; indexedSlot: string }> {
-  // NIP-05's local part is case-insensitive; tags are lower-case
-  const asked = name?.toLowerCase() ?? '';
-  const tag = isCanonicalTag(asked) ? asked : '';
+  // Tags are lower-case; a client reads the answer under the name it asked (NIP-05's local part
+  // is case-insensitive), so `Alice` is answered as `Alice`.
+  const lower = name?.toLowerCase() ?? '';
+  const tag = isCanonicalTag(lower) ? lower : '';
   const { row, indexedSlot } = await findActiveIdentityAtSlot(db, tag);
-  return { value: { names: row?.nostr ? { [tag]: row.nostr } : {} }, indexedSlot };
+  return { value: { names: row?.nostr ? { [name!]: row.nostr } : {} }, indexedSlot };
 }

@@ -169,6 +169,23 @@ describe('the ENS gateway, through a resolver contract on a local EVM', () => {
   });
 });
 
+describe("viem's ENS actions, as a wallet calls them", () => {
+  it('getEnsAddress (coin type 501) and getEnsText find a tag through a universal resolver', async () => {
+    const universal = await evm.deploy(compileContract('TestUniversalResolver.sol', 'TestUniversalResolver'), [
+      resolver,
+    ]);
+    const row = await insertIdentity(app().db, { displayName: 'Wallet User' });
+    const name = `${row.tag}.${PARENT}`;
+    const at = { universalResolverAddress: universal };
+    expect(await client.getEnsAddress({ name, coinType: 501n, ...at })).toBe(toHex(bs58.decode(row.wallet)));
+    expect(await client.getEnsText({ name, key: 'name', ...at })).toBe('Wallet User');
+    expect(await client.getEnsText({ name, key: 'url', ...at })).toBe(`${app().config.appUrl.origin}/@${row.tag}`);
+    // Ethereum's coin type: nothing, as for a name with no tag
+    expect(await client.getEnsAddress({ name, ...at })).toBeNull();
+    expect(await client.getEnsAddress({ name: `${randomTag()}.${PARENT}`, coinType: 501n, ...at })).toBeNull();
+  });
+});
+
 describe('GET /v1/ens and malformed lookups', () => {
   it('publishes the gateway URL template, the signer and the parent name, with an ETag', async () => {
     const res = await app().fetch('/v1/ens');

@@ -1,4 +1,6 @@
 // GET /v1/ens — what the ENS gateway is ({gateway, signer, parent}); POST /v1/ens — the gateway's POST form (EIP-3668)
+import { AppError } from '@/lib/core/errors';
+import { acceptsJson } from '@/lib/http/accepts-json';
 import { ENS_ANSWER_DOCS, ensAnswerResponse } from '@/lib/http/ens-answer';
 import { conditionalJson } from '@/lib/http/conditional';
 import { ok } from '@/lib/http/docs';
@@ -16,10 +18,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ens
     description:
       'What an operator deploys ENS\'s offchain resolver with for the parent name (docs/integrators.md, "ENS"): the resolver\'s `url` is `gateway`, its `signers` `[signer]`.',
     responses: { 200: ok('The gateway, its signer and the parent name', EnsGatewayInfo) },
-    handler: async (req, { services: { config } }) =>
-      conditionalJson(req, ensGatewayInfo(config.ens, config.appUrl.origin), {
+    errors: { 406: 'The request’s `Accept` excludes `application/json`' },
+    handler: async (req, { services: { config } }) => {
+      if (!acceptsJson(req.headers.get('accept')))
+        throw new AppError('not_acceptable', 'This answer is served as application/json only.');
+      return conditionalJson(req, ensGatewayInfo(config.ens, config.appUrl.origin), {
         cacheControl: 'public, max-age=300',
-      }),
+      });
+    },
   }),
   POST: v1Operation({
     operationId: 'ensGatewayLookupPost',

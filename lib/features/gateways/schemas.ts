@@ -8,6 +8,10 @@ import { z } from 'zod';
 /** Longest callData taken: a resolve(name, multicall(…)) of a few dozen records fits many times over. */
 const MAX_CALL_DATA_HEX = 16 * 1024;
 
+/** resolve(dns("alice.tags.example.eth"), addr(namehash, 501)): what a wallet asking alice's Solana address sends. */
+const ENS_CALL_DATA_EXAMPLE =
+  '0x9061b92300000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000001805616c6963650474616773076578616d706c65036574680000000000000000000000000000000000000000000000000000000000000000000000000000000044f1cb7e06474a6cc2ff3934f8f5ac12dfde4e3526bfb16e00acd5c559f3f5e80054a02b6200000000000000000000000000000000000000000000000000000000000001f500000000000000000000000000000000000000000000000000000000';
+
 export const EnsSender = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be the resolver address: 0x and 40 hex digits')
@@ -25,10 +29,10 @@ export const EnsCallData = z
   .meta({
     description:
       "The OffchainLookup's callData: `resolve(bytes name, bytes data)` of the ENS name (DNS-encoded) and its resolver call",
-    example: '0x9061b923…',
+    example: ENS_CALL_DATA_EXAMPLE,
   });
 
-/** The path form (`/v1/ens/{sender}/{data}.json`); `.json` is the template's, not the data's. */
+/** The path form (`/v1/ens/{sender}/{data}.json`): the `.json` is the URL template's, not the data's. */
 export const EnsLookupPath = z.object({
   sender: EnsSender,
   data: z.preprocess((v) => (typeof v === 'string' ? v.replace(/\.json$/, '') : v), EnsCallData),

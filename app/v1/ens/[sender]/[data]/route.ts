@@ -1,4 +1,4 @@
-// GET /v1/ens/{sender}/{data}.json — the ENS CCIP-Read gateway (EIP-3668): a signed answer for `<tag>.<parent>`
+// GET /v1/ens/{sender}/{data} (the resolver's URL template: /v1/ens/{sender}/{data}.json) — the ENS CCIP-Read gateway (EIP-3668): a signed answer for `<tag>.<parent>`
 import { z } from 'zod';
 import { ENS_ANSWER_DOCS, ensAnswerResponse } from '@/lib/http/ens-answer';
 import { parseWith } from '@/lib/http/parse';
@@ -7,11 +7,12 @@ import { EnsLookupPath, EnsSender } from '@/lib/features/gateways/schemas';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ens/{sender}/{data}.json', {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ens/{sender}/{data}', {
   GET: v1Operation({
     operationId: 'ensGatewayLookup',
     tags: ['ecosystems'],
-    summary: 'ENS CCIP-Read gateway: resolve `<tag>.<parent>` (the URL template of the offchain resolver)',
+    summary:
+      "ENS CCIP-Read gateway: resolve `<tag>.<parent>` (`/v1/ens/{sender}/{data}.json`, the offchain resolver's URL template)",
     description:
       "What an ENS client (viem, ethers, MetaMask…) fetches when the parent name's offchain resolver reverts with OffchainLookup. " +
       "Answers in the signed-response convention of ENS's reference offchain resolver (ensdomains/offchain-resolver): " +
@@ -21,11 +22,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ens
     requestParams: {
       path: z.object({
         sender: EnsSender,
-        data: z
-          .string()
-          .meta({
-            description: 'The OffchainLookup callData, 0x-prefixed hex (the `.json` after it is part of the path)',
-          }),
+        data: z.string().meta({
+          description:
+            "The OffchainLookup callData, 0x-prefixed hex, then `.json`: the resolver's URL template is `/v1/ens/{sender}/{data}.json`",
+          example: '0x9061b923….json',
+        }),
       }),
     },
     ...ENS_ANSWER_DOCS,

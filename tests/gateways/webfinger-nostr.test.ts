@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { nip19 } from 'nostr-tools';
 import { queryProfile, useFetchImplementation } from 'nostr-tools/nip05';
 import WebFinger from 'webfinger.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { identityEvents } from '@/lib/db/schema';
 import { profilePageResponse } from '@/lib/web/server/profile-page';
@@ -169,5 +169,24 @@ describe('WebFinger: /.well-known/webfinger', () => {
       400,
       'invalid_request',
     ]);
+  });
+});
+
+describe('the production build', () => {
+  // The routes live in app/.well-known (a folder whose name starts with a dot): served by Next.js
+  // itself, outside the page proxy's nonce CSP.
+  it('serves both doors at /.well-known, CORS open', async () => {
+    const appUrl = inject('appUrl');
+    expect(appUrl, 'no production build: run `npx next build` first').not.toBe('');
+    const names = await fetch(`${appUrl}/.well-known/nostr.json?name=${randomTag()}`, { redirect: 'manual' });
+    expect([names.status, await names.json()]).toEqual([200, { names: {} }]);
+    expect(names.headers.get('access-control-allow-origin')).toBe('*');
+    const bare = await fetch(`${appUrl}/.well-known/webfinger`, { redirect: 'manual' });
+    expect([bare.status, ((await bare.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      'invalid_request',
+    ]);
+    expect(bare.headers.get('access-control-allow-origin')).toBe('*');
+    expect(bare.headers.get('content-security-policy')).toBeNull();
   });
 });

@@ -449,21 +449,16 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET && e.VERCEL) {
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
-  // The embedded key is public: on a real cluster it would let anyone sign as this service.
-  if (e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`,
-    );
-  }
-  // The localnet signer is public: a resolver trusting it would take anyone's answers.
-  if (e.SOLANA_CLUSTER !== 'localnet' && !e.ENS_GATEWAY_SIGNER_KEY) {
-    throw new ConfigError(`Invalid configuration:\n  ENS_GATEWAY_SIGNER_KEY: required on ${e.SOLANA_CLUSTER}`);
-  }
-  if (e.SOLANA_CLUSTER !== 'localnet' && e.ENS_GATEWAY_SIGNER_KEY === LOCAL_ENS_GATEWAY_SIGNER_KEY) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ENS_GATEWAY_SIGNER_KEY: the localnet key is public and refused on ${e.SOLANA_CLUSTER}`,
-    );
-  }
+  // The embedded keys are public: on a real cluster they would let anyone sign as this service.
+  // Every missing key is named at once, so one failed start lists them all.
+  const keyProblems = [
+    ...(e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET
+      ? [`ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`]
+      : []),
+    ...ensSignerKeyProblems(e),
+  ];
+  if (keyProblems.length)
+    throw new ConfigError(`Invalid configuration:\n${keyProblems.map((l) => `  ${l}`).join('\n')}`);
   if (e.HEADERS_TIMEOUT_MS <= e.KEEP_ALIVE_TIMEOUT_MS) {
     throw new ConfigError(
       'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)',
@@ -517,6 +512,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' },
     dataDir: e.DATA_DIR,
   };
+}
+
+/** The ENS gateway's signer: the public localnet key signs on localnet only; every other cluster brings its own. */
+function ensSignerKeyProblems(e: Env): string[] {
+  if (e.SOLANA_CLUSTER === 'localnet') return [];
+  if (!e.ENS_GATEWAY_SIGNER_KEY) return [`ENS_GATEWAY_SIGNER_KEY: required on ${e.SOLANA_CLUSTER}`];
+  if (e.ENS_GATEWAY_SIGNER_KEY === LOCAL_ENS_GATEWAY_SIGNER_KEY)
+    return [`ENS_GATEWAY_SIGNER_KEY: the localnet key is public and refused on ${e.SOLANA_CLUSTER}`];
+  return [];
 }
 
 /**

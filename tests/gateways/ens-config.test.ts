@@ -30,6 +30,14 @@ describe('ENS_GATEWAY_SIGNER_KEY and ENS_PARENT_NAME', () => {
     );
   });
 
+  it('in production, names every missing key of a public cluster at once', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production', SOLANA_CLUSTER: 'devnet' })).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on devnet\n  ENS_GATEWAY_SIGNER_KEY: required on devnet',
+      ),
+    );
+  });
+
   it('a public cluster refuses the localnet key, in any spelling', () => {
     for (const spelling of [LOCAL_ENS_GATEWAY_SIGNER_KEY, LOCAL_ENS_GATEWAY_SIGNER_KEY.slice(2).toUpperCase()])
       expect(() => parseConfig({ ...PUBLIC_CLUSTER, ENS_GATEWAY_SIGNER_KEY: spelling })).toThrow(

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { LOCAL_ENS_GATEWAY_SIGNER_KEY } from '@/lib/core/config';
 import { identities } from '@/lib/db/schema';
-import { heldInProcessApp } from '../support/in-process';
+import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import { compileContract, localEvm, type Compiled, type LocalEvm } from './local-evm';
 
 /*
@@ -27,12 +27,21 @@ import { compileContract, localEvm, type Compiled, type LocalEvm } from './local
  */
 
 const PARENT = 'tags.example.eth';
-const app = heldInProcessApp({ ENS_PARENT_NAME: PARENT });
+/** Every JSON-RPC method the app asked its cluster for: the gateway must ask none. */
+const rpcCalls: string[] = [];
+const app = heldInProcessBehindRpcProxy(
+  (request) => {
+    for (const call of [request ?? []].flat()) rpcCalls.push(call.method ?? '?');
+    return undefined; // forwarded to the localnet
+  },
+  { ENS_PARENT_NAME: PARENT },
+);
 
 const RESOLVER_CALLS = parseAbi([
   'function addr(bytes32 node) view returns (address)',
   'function addr(bytes32 node, uint256 coinType) view returns (bytes)',
   'function text(bytes32 node, string key) view returns (string)',
+  'function multicall(bytes[] data) returns (bytes[] results)',
 ]);
 const EXTENDED_RESOLVER = parseAbi(['function resolve(bytes name, bytes data) view returns (bytes)']);
 
@@ -139,6 +148,30 @@ describe('the ENS gateway, through a resolver contract on a local EVM', () => {
     await app().db.update(identities).set({ displayName: 'After' }).where(eq(identities.tag, row.tag));
     const resolved = (await (await app().fetch(`/v1/resolve/${row.tag}`)).json()) as { displayName: string };
     expect([resolved.displayName, await text(name, 'name')]).toEqual(['After', 'After']);
+  });
+
+  it('answers a multicall of records in one lookup, each as its own call would', async () => {
+    const row = await insertIdentity(app().db, { displayName: 'Many' });
+    const name = `${row.tag}.${PARENT}`;
+    const addr = encodeFunctionData({ abi: RESOLVER_CALLS, functionName: 'addr', args: [namehash(name), 501n] });
+    const label = encodeFunctionData({ abi: RESOLVER_CALLS, functionName: 'text', args: [namehash(name), 'name'] });
+    const data = await resolveThrough(
+      resolver,
+      name,
+      encodeFunctionData({ abi: RESOLVER_CALLS, functionName: 'multicall', args: [[addr, label]] }),
+    );
+    const [addrResult, labelResult] = decodeFunctionResult({ abi: RESOLVER_CALLS, functionName: 'multicall', data });
+    expect(addrResult).toBe(await resolveThrough(resolver, name, addr));
+    expect(labelResult).toBe(await resolveThrough(resolver, name, label));
+  });
+
+  it('sends no RPC call: every answer comes from the mirror', async () => {
+    const row = await insertIdentity(app().db, { displayName: 'Mirrored' });
+    const before = rpcCalls.length;
+    expect(await solanaAddress(`${row.tag}.${PARENT}`)).toBe(toHex(bs58.decode(row.wallet)));
+    expect(await text(`${row.tag}.${PARENT}`, 'name')).toBe('Mirrored');
+    expect(await solanaAddress(`${randomTag()}.${PARENT}`)).toBe('0x');
+    expect(rpcCalls.slice(before)).toEqual([]);
   });
 
   it('the POST form (a gateway URL without {data}) gives the same answer', async () => {

@@ -57,6 +57,8 @@ export function ensGatewayInfo(config: EnsGatewayConfig, origin: string): EnsGat
   };
 }
 
+const UTF8 = new TextDecoder();
+
 /** A DNS wire-format name (RFC 1035 §3.1, as ENSIP-10 passes it) → its dotted text; 400 when malformed. */
 export function dnsDecodeName(wire: Uint8Array): string {
   const labels: string[] = [];
@@ -67,7 +69,7 @@ export function dnsDecodeName(wire: Uint8Array): string {
     if (length === 0) break;
     const label = wire.subarray(at + 1, at + 1 + length);
     if (label.length !== length) throw new AppError('invalid_request', 'A label of the DNS-encoded name is cut short.');
-    labels.push(new TextDecoder('utf-8', { fatal: false }).decode(label));
+    labels.push(UTF8.decode(label));
     at += 1 + length;
   }
   if (at !== wire.length - 1) throw new AppError('invalid_request', 'The DNS-encoded name has bytes after its end.');

@@ -172,6 +172,22 @@ describe('WebFinger: /.well-known/webfinger', () => {
   });
 });
 
+describe('WebFinger, the app reached by another name than APP_URL', () => {
+  // APP_URL http://127.0.0.1:3999 (tests/support/in-process.ts), the listener on another port
+  const elsewhere = heldInProcessApp();
+
+  it("answers for APP_URL's host and for the host the query was sent to, its links at APP_URL", async () => {
+    const row = await insertIdentity(elsewhere().db);
+    const reached = new URL(elsewhere().url).host;
+    const webfinger = new WebFinger({ tls_only: false, allow_private_addresses: true, uri_fallback: false });
+    const found = await webfinger.lookup(`${row.tag}@${reached}`);
+    expect(found.object.subject).toBe(`acct:${row.tag}@${reached}`);
+    expect(found.idx.links.profile?.[0]?.href).toBe(`http://127.0.0.1:3999/@${row.tag}`);
+    const canonical = await fetch(`${elsewhere().url}/.well-known/webfinger?resource=acct:${row.tag}@127.0.0.1:3999`);
+    expect(((await canonical.json()) as { subject: string }).subject).toBe(`acct:${row.tag}@127.0.0.1:3999`);
+  });
+});
+
 describe('the production build', () => {
   // The routes live in app/.well-known (a folder whose name starts with a dot): served by Next.js
   // itself, outside the page proxy's nonce CSP.

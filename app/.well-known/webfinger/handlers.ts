@@ -11,9 +11,10 @@ const ROUTE = '/.well-known/webfinger';
 export function webfingerHandlers(provide: ServicesProvider) {
   const GET = withApi(
     async (req, { services: { db, config } }) => {
-      const params = new URL(req.url).searchParams;
-      const resource = single(params, 'resource');
-      const { value, indexedSlot } = await webfingerJrd(db, config.appUrl, resource, params.getAll('rel'));
+      const url = new URL(req.url);
+      const resource = single(url.searchParams, 'resource');
+      const hosts = { origin: config.appUrl, requestHost: url.host };
+      const { value, indexedSlot } = await webfingerJrd(db, hosts, resource, url.searchParams.getAll('rel'));
       return publicRead(req, value, 'application/jrd+json', indexedSlot);
     },
     ROUTE,

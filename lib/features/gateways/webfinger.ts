@@ -21,13 +21,19 @@ export interface Jrd {
   links: { rel: string; type?: string; href: string }[];
 }
 
+/** A resource's tag and the host it names. */
+export interface NamedTag {
+  tag: string;
+  host: string;
+}
+
 /**
- * The tag a resource names on this host: `acct:alice@host` (also `acct:@alice@host`, as people
- * type it), or the profile page `https://host/@alice`. Null for anything else.
+ * The tag a resource names: `acct:alice@host` (also `acct:@alice@host`, as people type it), or
+ * the profile page `https://host/@alice`, on one of `hosts`. Null for anything else.
  */
-export function tagOfResource(resource: string, origin: URL): string | null {
+export function tagOfResource(resource: string, hosts: readonly string[]): NamedTag | null {
   const acct = /^acct:@?([^@/]+)@([^@/]+)$/i.exec(resource);
-  if (acct) return acct[2]!.toLowerCase() === origin.host ? canonical(acct[1]!) : null;
+  if (acct) return named(acct[1]!, acct[2]!.toLowerCase(), hosts);
   let url: URL;
   try {
     url = new URL(resource);
@@ -35,35 +41,39 @@ export function tagOfResource(resource: string, origin: URL): string | null {
     return null;
   }
   const page = /^\/(?:@|%40)([^/]+)\/?$/i.exec(url.pathname);
-  if (!page || url.host !== origin.host || (url.protocol !== 'https:' && url.protocol !== origin.protocol)) return null;
-  return canonical(page[1]!);
+  if (!page || (url.protocol !== 'https:' && url.protocol !== 'http:')) return null;
+  return named(page[1]!, url.host, hosts);
 }
 
-function canonical(label: string): string | null {
+function named(label: string, host: string, hosts: readonly string[]): NamedTag | null {
   const tag = label.toLowerCase();
-  return isCanonicalTag(tag) ? tag : null;
+  return isCanonicalTag(tag) && hosts.includes(host) ? { tag, host } : null;
 }
 
 /**
  * GET /.well-known/webfinger?resource=…[&rel=…]: the tag's JRD, its links filtered to `rels`
  * when any is given (RFC 7033 §4.3); 400 without a resource, 404 for no live tag of this host.
+ * The host is APP_URL's, or the one the request was sent to: a WebFinger query goes to the host
+ * its resource names (RFC 7033 §4.1), whatever name the deployment is reached by. The links
+ * always point at APP_URL, the public origin.
  */
 export async function webfingerJrd(
   db: Db,
-  origin: URL,
+  { origin, requestHost }: { origin: URL; requestHost: string },
   resource: string | undefined,
   rels: readonly string[],
 ): Promise<{ value: Jrd; indexedSlot: string }> {
   if (!resource) throw new AppError('invalid_request', '`resource` is required, e.g. acct:alice@' + origin.host);
-  const tag = tagOfResource(resource, origin);
-  const { row, indexedSlot } = await findActiveIdentityAtSlot(db, tag ?? '');
-  if (!tag || !row) throw tagNotFound();
+  const asked = tagOfResource(resource, [origin.host, requestHost.toLowerCase()]);
+  const { row, indexedSlot } = await findActiveIdentityAtSlot(db, asked?.tag ?? '');
+  if (!asked || !row) throw tagNotFound();
+  const { tag, host } = asked;
   const page = `${origin.origin}/@${tag}`;
   const links: Jrd['links'] = [{ rel: PROFILE_PAGE_REL, type: 'text/html', href: page }];
   if (row.avatar) links.push({ rel: AVATAR_REL, href: row.avatar });
   return {
     value: {
-      subject: `acct:${tag}@${origin.host}`,
+      subject: `acct:${tag}@${host}`,
       aliases: [page],
       links: rels.length ? links.filter((link) => rels.includes(link.rel)) : links,
     },

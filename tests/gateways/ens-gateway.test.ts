@@ -232,6 +232,24 @@ describe('GET /v1/ens and malformed lookups', () => {
     expect(again.status).toBe(304);
   });
 
+  it('GET /v1/ens answers 406 to a client that accepts no JSON', async () => {
+    const res = await app().fetch('/v1/ens', { headers: { accept: 'text/html' } });
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([
+      406,
+      'not_acceptable',
+    ]);
+  });
+
+  it('the POST form takes exactly {sender, data}', async () => {
+    const res = await app().fetch('/v1/ens', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sender: `0x${'ab'.repeat(20)}`, data: '0x', extra: 1 }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+  });
+
   const SENDER = `0x${'ab'.repeat(20)}`;
   it.each([
     [

@@ -232,6 +232,31 @@ describe('GET /v1/ens and malformed lookups', () => {
     expect(again.status).toBe(304);
   });
 
+  it('the GET answer is cacheable like a resolve answer, the POST answer is not; both CORS-open, with the slot read', async () => {
+    const row = await insertIdentity(app().db);
+    const name = `${row.tag}.${PARENT}`;
+    const call = encodeFunctionData({ abi: RESOLVER_CALLS, functionName: 'addr', args: [namehash(name), 501n] });
+    const data = encodeFunctionData({
+      abi: EXTENDED_RESOLVER,
+      functionName: 'resolve',
+      args: [toHex(packetToBytes(name)), call],
+    });
+    const sender = `0x${'ab'.repeat(20)}`;
+    const viaGet = await app().fetch(`/v1/ens/${sender}/${data}.json`);
+    const viaPost = await app().fetch('/v1/ens', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sender, data }),
+    });
+    for (const res of [viaGet, viaPost]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('x-indexed-slot')).toMatch(/^\d+$/);
+    }
+    expect(viaGet.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=60');
+    expect(viaPost.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('GET /v1/ens answers 406 to a client that accepts no JSON', async () => {
     const res = await app().fetch('/v1/ens', { headers: { accept: 'text/html' } });
     expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([

@@ -1,7 +1,7 @@
 // GET /v1/ens — what the ENS gateway is ({gateway, signer, parent}); POST /v1/ens — the gateway's POST form (EIP-3668)
 import { AppError } from '@/lib/core/errors';
 import { acceptsJson } from '@/lib/http/accepts-json';
-import { ENS_ANSWER_DOCS, ensAnswerResponse } from '@/lib/http/ens-answer';
+import { ENS_POST_ANSWER_DOCS, ensAnswerResponse } from '@/lib/http/ens-answer';
 import { conditionalJson } from '@/lib/http/conditional';
 import { ok } from '@/lib/http/docs';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
@@ -34,7 +34,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ens
     description:
       'The same answer as GET /v1/ens/{sender}/{data}.json, for a resolver whose gateway URL has no `{data}` (EIP-3668 then POSTs the lookup).',
     body: { schema: EnsLookupBody, maxBytes: 40 * 1024 },
-    ...ENS_ANSWER_DOCS,
+    ...ENS_POST_ANSWER_DOCS,
     handler: async (_req, { body, services }) => ensAnswerResponse(services, body, 'no-store'),
   }),
 });

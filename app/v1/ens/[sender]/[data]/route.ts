@@ -1,6 +1,6 @@
 // GET /v1/ens/{sender}/{data} (the resolver's URL template: /v1/ens/{sender}/{data}.json) — the ENS CCIP-Read gateway (EIP-3668): a signed answer for `<tag>.<parent>`
 import { z } from 'zod';
-import { ENS_ANSWER_DOCS, ensAnswerResponse } from '@/lib/http/ens-answer';
+import { ENS_GET_ANSWER_DOCS, ENS_GET_CACHE_CONTROL, ensAnswerResponse } from '@/lib/http/ens-answer';
 import { parseWith } from '@/lib/http/parse';
 import { v1Operation, v1Route } from '@/lib/http/v1-route';
 import { EnsLookupPath, EnsSender } from '@/lib/features/gateways/schemas';
@@ -29,7 +29,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ens
         }),
       }),
     },
-    ...ENS_ANSWER_DOCS,
-    handler: async (_req, { params, services }) => ensAnswerResponse(services, params),
+    ...ENS_GET_ANSWER_DOCS,
+    handler: async (_req, { params, services }) => ensAnswerResponse(services, params, ENS_GET_CACHE_CONTROL),
   }),
 });

@@ -2,7 +2,7 @@
  * The rings of lib/ (docs/decisions/rings.md), checked by `npm run lint`.
  *   1 lib/core           pure rules, types, configuration parsing: no database, no cluster
  *   2 lib/db, lib/chain  the mirror (PostgreSQL) and the chain (RPC, records, transactions)
- *   3 lib/features/*     auth < identity < feed < registry < lifecycle < integrations < payments < webhooks < indexer < schedule
+ *   3 lib/features/*     auth < identity < feed < registry < lifecycle < integrations < gateways < payments < webhooks < indexer < schedule
  *   4 lib/http, lib/web  route wrappers, pages, the browser
  *   leaf lib/observability imports nothing of the service's; every ring may log and count.
  * A module imports its own ring or the rings below it; a feature imports only the features
@@ -16,6 +16,7 @@ const FEATURES = [
   'registry',
   'lifecycle',
   'integrations',
+  'gateways',
   'payments',
   'webhooks',
   'indexer',

@@ -39,7 +39,7 @@ export async function proxy(request: NextRequest): Promise<Response | undefined>
 
 /** Paths that reach an App Router page (the percent matcher lets others through too). */
 function rendersAppPage(pathname: string): boolean {
-  return !/^\/(?:_next\/|v1\/|api\/|@|%40|profile\/[^/]+\/opengraph-image$)/i.test(pathname);
+  return !/^\/(?:_next\/|v1\/|api\/|\.well-known\/|@|%40|profile\/[^/]+\/opengraph-image$)/i.test(pathname);
 }
 
 function withNonceCsp(request: NextRequest): Response {
@@ -63,8 +63,8 @@ function pagePolicy(): SecurityPolicyInput {
 export const config = {
   matcher: [
     // Any path with a percent sign (/v1 included), and every page of the App Router: not
-    // assets, APIs, /@tag and its image (route handlers with a CSP of their own).
+    // assets, APIs, /.well-known, /@tag and its image (route handlers with a CSP of their own).
     '/(.*%.*)',
-    '/((?!_next/|v1/|api/|@|profile/[^/]+/opengraph-image|site\\.css|profile\\.js|favicon\\.ico|icon\\.svg|icon-\\d+\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt).*)',
+    '/((?!_next/|v1/|api/|\\.well-known/|@|profile/[^/]+/opengraph-image|site\\.css|profile\\.js|favicon\\.ico|icon\\.svg|icon-\\d+\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt).*)',
   ],
 };

@@ -5,6 +5,7 @@
 // each route side by side with the trivial route of the same build.
 //   npm run bench               all sections
 //   npm run bench -- auth web   only these
+//   npm run bench -- ens        the ENS gateway against /v1/resolve
 //   npm run bench -- lighthouse Lighthouse scores and first-load JavaScript of each page
 //   npm run bench -- starvation rpc   health under heavy readers; RPC calls per request
 //   npm run bench -- scale      a million identities (opt-in: minutes; not run without names)
@@ -17,6 +18,7 @@ import { startStack, type Stack } from '@/devstack/stack';
 import { BENCH_APP_ENV } from './app-env';
 import { benchAuth } from './auth';
 import { benchBatchers } from './batchers';
+import { benchEns } from './ens';
 import { benchIdentity } from './identity';
 import { benchIndexer } from './indexer';
 import { benchIntegrators } from './integrators';
@@ -67,6 +69,8 @@ const SECTIONS: Record<string, Section> = {
   /** A victim's webhook delay alone and beside 70 slow subscriptions. */
   'webhook-isolation': { stack: true, run: (s) => benchWebhookIsolation(s) },
   payments: { stack: true, run: (s) => benchPayments(s) },
+  /** The ENS gateway's throughput against /v1/resolve on the same tags, and both routes' p95. */
+  ens: { stack: true, run: (s) => benchEns(s) },
   observability: { stack: true, run: (s) => benchObservability(s) },
   /** The same, each instance a bare `next start` as Vercel runs it (VERCEL=1: each log line written as it comes). */
   'observability-vercel': { stack: true, run: (s) => benchObservability(s, 'vercel'), optIn: true },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
@@ -155,6 +156,8 @@ test.describe('the same production build served with SOLANA_CLUSTER=devnet', () 
       SOLANA_CLUSTER: 'devnet',
       // A production deployment on a public cluster must have a service identity of its own.
       ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(Keypair.generate().secretKey)),
+      // and an ENS gateway key of its own
+      ENS_GATEWAY_SIGNER_KEY: `0x${randomBytes(32).toString('hex')}`,
     });
   });
   test.afterAll(async () => {

@@ -1,7 +1,10 @@
-// The /api routes whose handlers take their services from the caller (each route's
-// handlers.ts): what tests/support/in-process.ts binds to a test's own services beside /v1.
+// The /api and /.well-known routes whose handlers take their services from the caller (each
+// route's handlers.ts): what tests/support/in-process.ts binds to a
+// test's own services beside /v1.
 // health reads no services and is listed as it is; next-auth runs only inside Next.js.
 import type { ServicesProvider } from '@/lib/http/services';
+import { nostrJsonHandlers } from '../.well-known/nostr.json/handlers';
+import { webfingerHandlers } from '../.well-known/webfinger/handlers';
 import { payActionHandlers } from './actions/pay/[tag]/handlers';
 import { avatarHandlers } from './avatar/[tag]/handlers';
 import { cronRouteHandlers } from '@/lib/http/cron-route';
@@ -30,5 +33,7 @@ export function apiRoutes(): ApiRoute[] {
     { path: '/api/indexer/status', handlers: indexerStatusHandlers },
     { path: '/api/metrics', handlers: metricsHandlers },
     { path: '/api/ready', handlers: readyHandlers },
+    { path: '/.well-known/webfinger', handlers: webfingerHandlers },
+    { path: '/.well-known/nostr.json', handlers: nostrJsonHandlers },
   ];
 }

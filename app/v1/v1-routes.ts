@@ -28,6 +28,8 @@ import * as replayWebhook from './webhooks/[id]/replay/route';
 import * as webhookDeliveries from './webhooks/[id]/deliveries/route';
 import * as payments from './payments/route';
 import * as paymentReceipt from './payments/[reference]/route';
+import * as ens from './ens/route';
+import * as ensLookup from './ens/[sender]/[data]/route';
 
 /** The document's own route is built from the same declaration as app/v1/openapi.json/route.ts, without importing it. */
 export function v1Routes(): V1RouteDeclaration[] {
@@ -58,6 +60,8 @@ export function v1Routes(): V1RouteDeclaration[] {
     webhookDeliveries,
     payments,
     paymentReceipt,
+    ens,
+    ensLookup,
   ];
   return [...modules.map((module) => declarationOf(module)!), openApiRouteDeclaration(v1Routes)];
 }

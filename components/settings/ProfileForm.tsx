@@ -155,6 +155,21 @@ export function ProfileForm({ identity, saveProfile }: { identity: Identity; sav
             `${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address. Payment links ask for it.`,
           )}
         </div>
+        <div className="field">
+          <label htmlFor={`${prefix}-nostr`}>Nostr public key</label>
+          <input
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
+            {...field('nostr')}
+            onChange={(e) => set('nostr', e.target.value)}
+          />
+          {hint(
+            'nostr',
+            'Your npub (or its 64 hex digits): Nostr clients then verify you as your tag at this site. Empty clears it.',
+          )}
+        </div>
         <div className="actions">
           <button type="submit" className="button" disabled={pending}>
             {pending ? 'Saving…' : 'Save'}

@@ -183,6 +183,38 @@ export const envSchema = z.object({
       shownDefault: 'a key written in the source, for localnet only (public: it proves nothing)',
     },
   ),
+  ENS_GATEWAY_SIGNER_KEY: doc(
+    z
+      .string()
+      .optional()
+      .transform((v) =>
+        v
+          ? v
+              .trim()
+              .toLowerCase()
+              .replace(/^(0x)?/, '0x')
+          : undefined,
+      )
+      .refine((v) => v === undefined || isSecp256k1SecretKey(v), {
+        message: 'must be a secp256k1 private key: 32 bytes as 64 hex digits, with or without 0x',
+      }),
+    'the key that signs the ENS gateway\'s answers (docs/integrators.md, "ENS"): the offchain resolver contract trusts its address, published at `GET /v1/ens`',
+    {
+      production: 'required on mainnet-beta, devnet and testnet (the localnet key is refused there)',
+      shownDefault: 'a key written in the source, for localnet only (public: it proves nothing)',
+    },
+  ),
+  ENS_PARENT_NAME: doc(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .default('tags.localhost')
+      .refine((v) => ENS_NAME.test(v), {
+        message: 'must be a DNS name of two or more labels (a-z, 0-9, -), e.g. tags.example.eth',
+      }),
+    'the ENS name whose subnames are the tags (`alice.<parent>`): the name the operator points the offchain resolver of docs/integrators.md at',
+  ),
   CRON_SECRET: doc(
     z
       .string()
@@ -306,6 +338,24 @@ export type Env = z.infer<typeof envSchema>;
 const LOCAL_ACTION_IDENTITY_SECRET =
   '46XrSTTxDEJMVVEMhZ9KZCTez9xEM9iXTEu5G5vnxQNaFV7pKVWLPtQgW2k1h4Wm4dZGkfCCk6UUkmGuEP1H3Mg6';
 
+/**
+ * The ENS gateway's signer on localnet when ENS_GATEWAY_SIGNER_KEY is unset (its address is
+ * published at GET /v1/ens). Written here, so known to all: refused on every other cluster.
+ */
+export const LOCAL_ENS_GATEWAY_SIGNER_KEY =
+  '0x6c6f63616c6e657420656e7320676174657761792c207075626c69632062793e' as const;
+
+const ENS_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** secp256k1's group order: a private key is an integer in [1, n). */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function isSecp256k1SecretKey(hex: string): hex is `0x${string}` {
+  if (!/^0x[0-9a-f]{64}$/.test(hex)) return false;
+  const n = BigInt(hex);
+  return n > 0n && n < SECP256K1_ORDER;
+}
+
 /** A 64-byte secret key from a `solana-keygen` JSON array or base58; null when it is neither. */
 function secretKeyBytes(text: string): Uint8Array | null {
   try {
@@ -351,6 +401,8 @@ export interface Config {
   cronSecret: string | undefined;
   /** The 64-byte secret key of the service identity (ACTION_IDENTITY_SECRET, or the localnet one). */
   actionIdentitySecret: Uint8Array;
+  /** The ENS gateway (docs/integrators.md, "ENS"): its signing key and the parent name of the tags. */
+  ens: EnsGatewayConfig;
   /**
    * The operator's bearer secret: when set, GET /api/metrics answers only with it; the
    * indexer status adds its private details (reasons, the last error) only with it.
@@ -371,6 +423,13 @@ export interface Config {
   /** How long an issued payment reference stays open, in seconds. */
   paymentReferenceTtlSeconds: number;
   dataDir: string;
+}
+
+export interface EnsGatewayConfig {
+  /** ENS_GATEWAY_SIGNER_KEY, or the public localnet key (on localnet only). */
+  signerKey: `0x${string}`;
+  /** ENS_PARENT_NAME, lower-case: a tag `alice` is `alice.<parentName>`. */
+  parentName: string;
 }
 
 export interface WebhookConfig {
@@ -401,12 +460,16 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET && e.VERCEL) {
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
-  // The embedded key is public: on a real cluster it would let anyone sign as this service.
-  if (e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`,
-    );
-  }
+  // The embedded keys are public: on a real cluster they would let anyone sign as this service.
+  // Every missing key is named at once, so one failed start lists them all.
+  const keyProblems = [
+    ...(e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET
+      ? [`ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`]
+      : []),
+    ...ensSignerKeyProblems(e),
+  ];
+  if (keyProblems.length)
+    throw new ConfigError(`Invalid configuration:\n${keyProblems.map((l) => `  ${l}`).join('\n')}`);
   if (e.HEADERS_TIMEOUT_MS <= e.KEEP_ALIVE_TIMEOUT_MS) {
     throw new ConfigError(
       'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must be above KEEP_ALIVE_TIMEOUT_MS (Node.js closes a reused connection otherwise)',
@@ -446,6 +509,10 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     authSecret: e.AUTH_SECRET,
     cronSecret: e.CRON_SECRET,
     actionIdentitySecret: secretKeyBytes(e.ACTION_IDENTITY_SECRET ?? LOCAL_ACTION_IDENTITY_SECRET)!,
+    ens: {
+      signerKey: (e.ENS_GATEWAY_SIGNER_KEY as `0x${string}` | undefined) ?? LOCAL_ENS_GATEWAY_SIGNER_KEY,
+      parentName: e.ENS_PARENT_NAME,
+    },
     metricsToken: e.METRICS_TOKEN,
     rateLimits: e.RATE_LIMITS,
     clientAddress,
@@ -457,6 +524,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     paymentReferenceTtlSeconds: e.PAYMENT_REFERENCE_TTL_SECONDS,
     dataDir: e.DATA_DIR,
   };
+}
+
+/** The ENS gateway's signer: the public localnet key signs on localnet only; every other cluster brings its own. */
+function ensSignerKeyProblems(e: Env): string[] {
+  if (e.SOLANA_CLUSTER === 'localnet') return [];
+  if (!e.ENS_GATEWAY_SIGNER_KEY) return [`ENS_GATEWAY_SIGNER_KEY: required on ${e.SOLANA_CLUSTER}`];
+  if (e.ENS_GATEWAY_SIGNER_KEY === LOCAL_ENS_GATEWAY_SIGNER_KEY)
+    return [`ENS_GATEWAY_SIGNER_KEY: the localnet key is public and refused on ${e.SOLANA_CLUSTER}`];
+  return [];
 }
 
 /**

@@ -75,6 +75,8 @@ export const identities = pgTable(
     avatar: text('avatar'),
     bio: text('bio'),
     preferredToken: text('preferred_token'),
+    /** The owner's Nostr public key, 64 lower-case hex digits (NIP-05's answer at /.well-known/nostr.json). */
+    nostr: text('nostr'),
     verified: boolean('verified').notNull().default(false),
     merchant: boolean('merchant').notNull().default(false),
     status: text('status', { enum: ['active', 'blocked'] })

@@ -194,6 +194,11 @@ export function createOpenApiDocument(routes: readonly V1RouteDeclaration[], opt
         description: 'For wallets and payment apps: primary tag, reverse lookup, batch resolve, change feed',
       },
       { name: 'webhooks', description: 'The change feed pushed to your URL, signed (Standard Webhooks)' },
+      {
+        name: 'ecosystems',
+        description:
+          'A tag where other ecosystems look: the ENS CCIP-Read gateway (`<tag>.<parent>`); WebFinger and NIP-05 are at /.well-known (docs/integrators.md)',
+      },
       { name: 'meta', description: 'About the API' },
     ],
     paths: v1Paths(routes),

@@ -9,6 +9,8 @@
 
 /** Every observed route handler outside app/v1, `[x]` written `{x}`; catch-alls are left to `OTHER_ROUTE`. */
 export const ROUTE_PATTERNS = [
+  '/.well-known/nostr.json',
+  '/.well-known/webfinger',
   '/api/actions/pay/{tag}',
   '/api/avatar/{tag}',
   '/api/cron/indexer',

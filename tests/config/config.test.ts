@@ -129,6 +129,7 @@ describe('configuration (DESIGN.md "Configuration")', () => {
       NODE_ENV: 'production',
       SOLANA_CLUSTER: 'devnet',
       ACTION_IDENTITY_SECRET: JSON.stringify(secret),
+      ENS_GATEWAY_SIGNER_KEY: `0x${'42'.repeat(32)}`,
     });
     expect(Array.from(fromArray.actionIdentitySecret)).toEqual(secret);
     expect(() => parseConfig({ ACTION_IDENTITY_SECRET: '[1,2,3]' })).toThrow(

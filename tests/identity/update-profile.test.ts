@@ -219,11 +219,11 @@ describe('PATCH /v1/identity/{tag}', () => {
     },
     'an unknown key': {
       body: { displayname: 'typo' },
-      message: 'unknown key `displayname`; editable keys are displayName, avatar, bio, preferredToken',
+      message: 'unknown key `displayname`; editable keys are displayName, avatar, bio, preferredToken, nostr',
     },
     __proto__: {
       body: JSON.parse('{"__proto__": {"verified": true}}'),
-      message: 'unknown key `__proto__`; editable keys are displayName, avatar, bio, preferredToken',
+      message: 'unknown key `__proto__`; editable keys are displayName, avatar, bio, preferredToken, nostr',
     },
   };
   for (const [name, c] of Object.entries(NOT_EDITABLE)) {

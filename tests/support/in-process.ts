@@ -88,15 +88,25 @@ function router(services: Services): (req: Request) => Promise<Response> {
   };
 }
 
+/**
+ * `APP_URL: LISTENER_ORIGIN`: the app's public origin is its own listener, for clients that
+ * derive the host from what they look up (WebFinger's `acct:tag@host`, NIP-05's `tag@host`).
+ */
+export const LISTENER_ORIGIN = 'listener';
+
 /** Services for `env` over the base environment, with a database handle of their own. */
 export async function inProcessApp(env: Record<string, string> = {}): Promise<InProcessApp> {
-  const config = parseConfig({ ...baseEnv(), ...env });
-  const main = await openDb(config.database, { poolSize: 6, name: 'main' });
-  const services = await servicesOf(config, main.db);
-  const route = router(services);
+  // Requests arrive only once this function has answered, after `route` is set.
+  let route: (req: Request) => Promise<Response> = unknownPath;
   const listener = createServer((req, res) => void answer(route, req, res));
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  const merged = { ...baseEnv(), ...env };
+  if (merged.APP_URL === LISTENER_ORIGIN) merged.APP_URL = url;
+  const config = parseConfig(merged);
+  const main = await openDb(config.database, { poolSize: 6, name: 'main' });
+  const services = await servicesOf(config, main.db);
+  route = router(services);
   return {
     config,
     services,

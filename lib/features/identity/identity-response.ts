@@ -10,7 +10,7 @@ import { payoutFindingOf, unsafePayoutWarning } from './payer-warnings';
  */
 export type PublicIdentityColumns = Pick<
   IdentityRow,
-  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'verified' | 'merchant'
+  'tag' | 'owner' | 'wallet' | 'displayName' | 'avatar' | 'bio' | 'preferredToken' | 'nostr' | 'verified' | 'merchant'
 > & {
   createdAt: Date | string;
   /** What a payment request last found about a payout wallet (lib/features/payments/payee-now.ts); read by resolve. */
@@ -28,6 +28,7 @@ export function toIdentity(row: PublicIdentityColumns): Identity {
     avatar: row.avatar,
     bio: row.bio,
     preferredToken: row.preferredToken,
+    nostr: row.nostr,
     verified: row.verified,
     merchant: row.merchant,
     createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(),

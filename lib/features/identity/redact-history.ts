@@ -14,7 +14,7 @@ export interface Redaction {
 /**
  * Moderation's redaction of a blocked tag (`npm run admin -- redact <tag>`): every change-feed
  * event of the tag keeps its id, type, time and place in the feed, but the identity it carries
- * has its profile text (displayName, avatar, bio, preferredToken) replaced by null; the row's
+ * has its profile text (displayName, avatar, bio, preferredToken, nostr) replaced by null; the row's
  * profile is cleared too, so an unblock cannot bring the text back. Nothing new is written to
  * the feed: the tag's last event already says `remove`. Only a blocked tag: a live one's
  * history is what its replicas show (409 otherwise; 404 no such row).

@@ -1,4 +1,5 @@
 import { isPublicKey, PublicKeyString } from '@/lib/core/keys';
+import { nostrKeyHex } from '@/lib/core/nostr-key';
 import { z } from 'zod';
 
 /*
@@ -26,9 +27,10 @@ export const PROFILE_LIMITS = {
   bio: { maxChars: 280, multiline: true },
   avatar: { maxChars: 2048, protocol: 'https:' },
   preferredToken: { symbols: PREFERRED_TOKEN_SYMBOLS },
+  nostr: { maxChars: 90 },
 } as const;
 
-export const EDITABLE_PROFILE_KEYS = ['displayName', 'avatar', 'bio', 'preferredToken'] as const;
+export const EDITABLE_PROFILE_KEYS = ['displayName', 'avatar', 'bio', 'preferredToken', 'nostr'] as const;
 export type EditableProfileKey = (typeof EDITABLE_PROFILE_KEYS)[number];
 
 /** Identity fields that exist but can never be changed through Update profile (SPEC 2.1 rule 1). */
@@ -162,6 +164,16 @@ export function cleanPreferredToken(raw: string): string | null | { problem: str
   return { problem: `must be one of ${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address` };
 }
 
+/** A Nostr public key, `npub1…` or 64 hex digits, stored as lower-case hex (NIP-05 answers hex). */
+export function cleanNostrKey(raw: string): string | null | { problem: string } {
+  const text = cleanText(raw, false);
+  if (typeof text !== 'string') return text;
+  if (text === '') return null;
+  if (countChars(text) > PROFILE_LIMITS.nostr.maxChars)
+    return { problem: 'must be a Nostr public key: npub1… or 64 hex digits' };
+  return nostrKeyHex(text) ?? { problem: 'must be a Nostr public key: npub1… or 64 hex digits' };
+}
+
 function checked(clean: (raw: string) => string | null | { problem: string }) {
   return z.string().transform((raw, ctx): string | null => {
     const value = clean(raw);
@@ -191,6 +203,13 @@ const PreferredTokenInput = checked(cleanPreferredToken).meta({
   example: 'USDC',
 });
 
+const NostrInput = checked(cleanNostrKey).meta({
+  description:
+    'Nostr public key: `npub1…` (NIP-19) or 64 hex digits, stored as lower-case hex; /.well-known/nostr.json (NIP-05) then names the tag. Empty clears it.',
+  maxLength: PROFILE_LIMITS.nostr.maxChars,
+  example: 'npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6',
+});
+
 function unrecognizedKeysMessage(keys: readonly PropertyKey[]): string {
   const names = keys.map(String);
   const fixed = names.filter((k) => NON_EDITABLE_IDENTITY_KEYS.has(k));
@@ -210,6 +229,7 @@ export const ProfilePatch = z
       avatar: AvatarInput.nullable().optional(),
       bio: BioInput.nullable().optional(),
       preferredToken: PreferredTokenInput.nullable().optional(),
+      nostr: NostrInput.nullable().optional(),
     },
     {
       error: (iss) =>
@@ -238,6 +258,7 @@ const identityShape = {
     .string()
     .nullable()
     .meta({ description: `${PREFERRED_TOKEN_SYMBOLS.join(', ')} or a token mint address` }),
+  nostr: z.string().nullable().meta({ description: "The owner's Nostr public key, 64 lower-case hex digits (NIP-05)" }),
   verified: z.boolean().meta({ description: 'Moderation flag' }),
   merchant: z.boolean().meta({ description: 'Moderation flag' }),
   createdAt: z.iso.datetime({ precision: 3 }).meta({
@@ -254,6 +275,7 @@ const IDENTITY_EXAMPLE = {
   avatar: 'https://example.com/alice.png',
   bio: 'Building on Solana.',
   preferredToken: 'USDC',
+  nostr: '3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d',
   verified: false,
   merchant: false,
   createdAt: '2025-01-31T12:00:00.000Z',

@@ -74,6 +74,7 @@ const CLEARED_PROFILE = {
   avatar: null,
   bio: null,
   preferredToken: null,
+  nostr: null,
   verified: false,
   merchant: false,
 } as const satisfies Partial<NewIdentityRow>;

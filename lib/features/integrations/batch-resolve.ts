@@ -16,7 +16,7 @@ import { activeIdentitySql } from '@/lib/features/identity/active';
  * cost in the driver.
  */
 export const ACTIVE_ROWS_SQL = `
-SELECT tag, owner, wallet, display_name, avatar, preferred_token, verified, merchant,
+SELECT tag, owner, wallet, display_name, avatar, preferred_token, nostr, verified, merchant,
        unsafe_payout_wallet, unsafe_payout_reason,
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
 FROM identities
@@ -29,6 +29,7 @@ interface ActiveRow {
   display_name: string | null;
   avatar: string | null;
   preferred_token: string | null;
+  nostr: string | null;
   verified: boolean;
   merchant: boolean;
   unsafe_payout_wallet: string | null;
@@ -54,6 +55,7 @@ export async function resolveMany(db: Db, tags: readonly string[]): Promise<Reco
           avatar: row.avatar,
           bio: null, // not part of a resolve answer
           preferredToken: row.preferred_token,
+          nostr: row.nostr,
           verified: row.verified,
           merchant: row.merchant,
           createdAt: row.created_at,

@@ -6,6 +6,7 @@ import { html, trustedHtml, type Html } from './html';
 import { payerWarningsHtml } from './payer-warnings-html';
 import { qrSvg } from './qr-svg';
 import { payToken, solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
+import { npubOf } from '@/lib/core/nostr-key';
 
 /**
  * The public profile (/@tag) as HTML: what the page shows inside `<main>`. Plain markup; the
@@ -27,8 +28,7 @@ export async function profileViewHtml(
   // The markup is qrcode's own output for our link: rects and paths, no user text.
   const qr = trustedHtml(await qrSvg(link));
   return html`<article aria-labelledby="profile-name">
-    ${headHtml(identity, name)} ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
-    ${payerWarningsHtml(warnings)}
+    ${introHtml(identity, name)} ${payerWarningsHtml(warnings)}
     <section class="card pay" aria-labelledby="pay-heading">
       <div>
         <h2 id="pay-heading">Pay ${identity.tag}</h2>
@@ -48,8 +48,7 @@ export async function profileViewHtml(
 /** The profile of a tag whose payout would lose what it is sent: the warning, the wallet, nothing to pay with. */
 function unpayableHtml(identity: Identity, name: string, warnings: readonly PayerWarning[]): Html {
   return html`<article aria-labelledby="profile-name">
-    ${headHtml(identity, name)} ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
-    ${payerWarningsHtml(warnings)}
+    ${introHtml(identity, name)} ${payerWarningsHtml(warnings)}
     <section class="card pay" aria-labelledby="pay-heading">
       <div>
         <h2 id="pay-heading">Pay ${identity.tag}</h2>
@@ -58,6 +57,12 @@ function unpayableHtml(identity: Identity, name: string, warnings: readonly Paye
       </div>
     </section>
   </article>`;
+}
+
+/** Who the profile is: its head, its bio and its Nostr key, the same whether it can be paid or not. */
+function introHtml(identity: Identity, name: string): Html {
+  return html`${headHtml(identity, name)} ${identity.bio ? html`<p class="bio">${identity.bio}</p>` : ''}
+  ${nostrHtml(identity)}`;
 }
 
 function headHtml(identity: Identity, name: string): Html {
@@ -89,6 +94,12 @@ function avatarHtml(identity: Identity): Html {
       height="96"
     />`;
   return html`<div class="avatar" aria-hidden="true">${identity.tag.slice(1, 2).toUpperCase()}</div>`;
+}
+
+/** The owner's Nostr key as clients show it (npub); NIP-05 clients verify it at /.well-known/nostr.json. */
+function nostrHtml(identity: Identity): Html | '' {
+  if (!identity.nostr) return '';
+  return html`<p class="nostr">Nostr <code class="mono">${npubOf(identity.nostr)}</code></p>`;
 }
 
 function badgesHtml(identity: Identity): Html | '' {

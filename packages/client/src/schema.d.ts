@@ -517,6 +517,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ENS gateway: its URL template, its signer and the parent name
+         * @description What an operator deploys ENS's offchain resolver with for the parent name (docs/integrators.md, "ENS"): the resolver's `url` is `gateway`, its `signers` `[signer]`.
+         */
+        get: operations["ensGatewayInfo"];
+        put?: never;
+        /**
+         * ENS CCIP-Read gateway, POST form: `{sender, data}` in the body
+         * @description The same answer as GET /v1/ens/{sender}/{data}.json, for a resolver whose gateway URL has no `{data}` (EIP-3668 then POSTs the lookup).
+         */
+        post: operations["ensGatewayLookupPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ens/{sender}/{data}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ENS CCIP-Read gateway: resolve `<tag>.<parent>` (`/v1/ens/{sender}/{data}.json`, the offchain resolver's URL template)
+         * @description What an ENS client (viem, ethers, MetaMask…) fetches when the parent name's offchain resolver reverts with OffchainLookup. Answers in the signed-response convention of ENS's reference offchain resolver (ensdomains/offchain-resolver): `addr(node, 501)` is the payout wallet, `addr(node)` and other coin types are empty, `text` answers `avatar`, `description`, `url` and `name`. A name with no live tag (unknown, blocked, released) gets a signed empty answer, never an error. Sends no RPC call.
+         */
+        get: operations["ensGatewayLookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -605,6 +649,7 @@ export interface components {
             avatar?: string | null;
             bio?: string | null;
             preferredToken?: string | null;
+            nostr?: string | null;
         };
         SetWalletRequest: {
             /**
@@ -733,6 +778,19 @@ export interface components {
              */
             asset: "SOL" | string;
         };
+        /** @description An OffchainLookup, as EIP-3668 POSTs it */
+        EnsLookup: {
+            /**
+             * @description The resolver contract that reverted with OffchainLookup
+             * @example 0x8464135c8f25da09e49bc8782676a84730c318bc
+             */
+            sender: string;
+            /**
+             * @description The OffchainLookup's callData: `resolve(bytes name, bytes data)` of the ENS name (DNS-encoded) and its resolver call
+             * @example 0x9061b92300000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000001805616c6963650474616773076578616d706c65036574680000000000000000000000000000000000000000000000000000000000000000000000000000000044f1cb7e06474a6cc2ff3934f8f5ac12dfde4e3526bfb16e00acd5c559f3f5e80054a02b6200000000000000000000000000000000000000000000000000000000000001f500000000000000000000000000000000000000000000000000000000
+             */
+            data: string;
+        };
         IdentityEvent: {
             /** @description Unique id of the event (not its position: page with `next`) */
             id: number;
@@ -763,6 +821,7 @@ export interface components {
          *       "avatar": "https://example.com/alice.png",
          *       "bio": "Building on Solana.",
          *       "preferredToken": "USDC",
+         *       "nostr": "3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d",
          *       "verified": false,
          *       "merchant": false,
          *       "createdAt": "2025-01-31T12:00:00.000Z"
@@ -790,6 +849,8 @@ export interface components {
             bio: string | null;
             /** @description SOL, USDC, USDT, PYUSD, EURC or a token mint address */
             preferredToken: string | null;
+            /** @description The owner's Nostr public key, 64 lower-case hex digits (NIP-05) */
+            nostr: string | null;
             /** @description Moderation flag */
             verified: boolean;
             /** @description Moderation flag */
@@ -989,6 +1050,7 @@ export interface components {
          *       "displayName": "Alice",
          *       "avatar": "https://example.com/alice.png",
          *       "preferredToken": "USDC",
+         *       "nostr": "3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d",
          *       "verified": false,
          *       "merchant": false,
          *       "createdAt": "2025-01-31T12:00:00.000Z"
@@ -1015,6 +1077,8 @@ export interface components {
             avatar: string | null;
             /** @description SOL, USDC, USDT, PYUSD, EURC or a token mint address */
             preferredToken: string | null;
+            /** @description The owner's Nostr public key, 64 lower-case hex digits (NIP-05) */
+            nostr: string | null;
             /** @description Moderation flag */
             verified: boolean;
             /** @description Moderation flag */
@@ -1222,6 +1286,27 @@ export interface components {
             receipt: components["schemas"]["PaymentReceiptOutput"];
         };
         /**
+         * @description What an operator deploys ENS's offchain resolver with for the parent name
+         * @example {
+         *       "gateway": "https://tags.example.com/v1/ens/{sender}/{data}.json",
+         *       "signer": "0x4a9f0a3b0c2c8d7e7d59e6f0e4b3a1e8b1c2d3e4",
+         *       "parent": "tags.example.eth"
+         *     }
+         */
+        EnsGatewayInfo: {
+            /** @description The gateway URL template the resolver contract is deployed with */
+            gateway: string;
+            /** @description The address whose signatures the resolver must trust */
+            signer: string;
+            /** @description The ENS name whose subnames are the tags: `alice.<parent>` */
+            parent: string;
+        };
+        /** @description A signed answer, as ENS's offchain resolver reads it in resolveWithProof */
+        EnsGatewayAnswer: {
+            /** @description abi.encode(bytes result, uint64 expires, bytes sig): the resolver call's result, its expiry (unix seconds, now + 300) and the gateway's secp256k1 signature over keccak256(0x1900 ‖ resolver ‖ expires ‖ keccak256(callData) ‖ keccak256(result)) */
+            data: string;
+        };
+        /**
          * @description A registered tag and its public profile
          * @example {
          *       "tag": "@alice",
@@ -1231,6 +1316,7 @@ export interface components {
          *       "avatar": "https://example.com/alice.png",
          *       "bio": "Building on Solana.",
          *       "preferredToken": "USDC",
+         *       "nostr": "3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d",
          *       "verified": false,
          *       "merchant": false,
          *       "createdAt": "2025-01-31T12:00:00.000Z"
@@ -1258,6 +1344,8 @@ export interface components {
             bio: string | null;
             /** @description SOL, USDC, USDT, PYUSD, EURC or a token mint address */
             preferredToken: string | null;
+            /** @description The owner's Nostr public key, 64 lower-case hex digits (NIP-05) */
+            nostr: string | null;
             /** @description Moderation flag */
             verified: boolean;
             /** @description Moderation flag */
@@ -2573,6 +2661,94 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description No reference issued by this service has this key (or it expired unpaid more than 7 days ago) */
             404: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ensGatewayInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateway, its signer and the parent name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnsGatewayInfo"];
+                };
+            };
+            /** @description The request’s `Accept` excludes `application/json` */
+            406: components["responses"]["Error"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ensGatewayLookupPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnsLookup"];
+            };
+        };
+        responses: {
+            /** @description The signed answer (empty records for a name with no live tag) */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnsGatewayAnswer"];
+                };
+            };
+            /** @description Malformed `sender` or `data`: not a resolver address, not the callData of resolve(bytes,bytes), a malformed DNS name, or a resolver call other than addr, text, contenthash or multicall */
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ensGatewayLookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resolver contract that reverted with OffchainLookup */
+                sender: string;
+                /** @description The OffchainLookup callData, 0x-prefixed hex, then `.json`: the resolver's URL template is `/v1/ens/{sender}/{data}.json` */
+                data: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed answer (empty records for a name with no live tag) */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Indexed-Slot": components["headers"]["X-Indexed-Slot"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnsGatewayAnswer"];
+                };
+            };
+            /** @description Malformed `sender` or `data`: not a resolver address, not the callData of resolve(bytes,bytes), a malformed DNS name, or a resolver call other than addr, text, contenthash or multicall */
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

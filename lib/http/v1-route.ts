@@ -17,7 +17,7 @@ import {
 } from './handler';
 import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
 import { methodNotAllowed } from './other-methods';
-import { parseWith } from './parse';
+import { parseWith, queryOf } from './parse';
 import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
 import { readJson } from './read-json';
 import { getServices, type Services, type ServicesProvider } from './services';
@@ -46,6 +46,8 @@ export const ENFORCED_STATUSES = {
   },
   bearer: { 401: 'Missing, invalid or expired token' },
   rateLimit: { 429: 'Rate limit exceeded' },
+  /** An operation with query parameters: one given more than once (lib/http/parse.ts `queryOf`). */
+  query: { 400: 'A query parameter given more than once, or a malformed one' },
   /** Reading a JSON body (lib/http/read-json.ts): not JSON, not UTF-8, too large, not sent as JSON. */
   body: { 400: 'Malformed body', 413: 'Body too large', 415: 'Body not sent as `Content-Type: application/json`' },
 } as const satisfies Record<string, Partial<Record<ErrorStatus, string>>>;
@@ -130,6 +132,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
     ...ENFORCED_STATUSES.api,
     ...(op.bearer ? ENFORCED_STATUSES.bearer : {}),
     ...(op.rateLimit || op.callerRateLimit ? ENFORCED_STATUSES.rateLimit : {}),
+    ...(op.requestParams?.query ? ENFORCED_STATUSES.query : {}),
     ...(op.body ? ENFORCED_STATUSES.body : {}),
     ...op.errors,
   };
@@ -137,7 +140,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
 
 /**
  * The checks of one operation, in this order: CORS headers on every answer, errors → the
- * envelope, load shedding of heavy work, the rate limit, the bearer token (or after the body with `bearerLast`) and the
+ * envelope, load shedding of heavy work, the rate limit, a repeated query parameter, the bearer token (or after the body with `bearerLast`) and the
  * caller's rate limit, the params, the body; then the handler.
  */
 function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): Handler<RouteContext> {
@@ -145,6 +148,8 @@ function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): H
     req: Request,
     { params: raw, services, countRequest }: ApiContext & { countRequest?: RequestCounter },
   ) => {
+    // One meaning per parameter, before the token and anything that costs a round trip.
+    if (op.requestParams?.query) queryOf(req);
     const tokenFirst = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
     const rest = async () => {
       const params = op.params ? op.params(raw) : raw;

@@ -67,7 +67,8 @@ export function mixedScripts(text: string): string | null {
   for (const ch of text) {
     const scripts = scriptsOf(ch);
     if (!scripts) continue;
-    if (scripts.size === 0) return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} is of no known script`;
+    if (scripts.size === 0)
+      return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} is of no known script`;
     perChar.push({ ch, scripts });
   }
   const shared = perChar.reduce<Set<string> | null>(

@@ -134,7 +134,8 @@ export function displayNameSpoofing(text: string): string | null {
   if (hidden) return `must not contain invisible or text-direction characters (${codePoint(hidden[0])})`;
   if (BLANK.test(text)) return 'must show something: it renders blank';
   const mixed = mixedScripts(text);
-  if (mixed) return `must be written in one script (Common and Inherited characters aside, or Latin with Han and Japanese kana, Bopomofo or Hangul): ${mixed}`;
+  if (mixed)
+    return `must be written in one script (Common and Inherited characters aside, or Latin with Han and Japanese kana, Bopomofo or Hangul): ${mixed}`;
   const mark = CHECK_MARKS.exec(text);
   if (mark) return `must not contain check marks (${mark[0]} ${codePoint(mark[0])}): badges are the service's to show`;
   const word = BADGE_WORDS.exec(text.normalize('NFKC'));

@@ -19,6 +19,8 @@ import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-a
 import { unservedRequest } from '@/lib/http/unserved-request';
 import { shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { ConfigError, parseConfig } from '@/lib/core/config';
+import { verifyCluster } from '@/lib/chain/cluster-identity';
+import { getConnection } from '@/lib/chain/rpc';
 import { flushLogs, logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
@@ -40,12 +42,14 @@ async function main(): Promise<void> {
     });
     process.env.SOLANA_RPC_URL = localnet.url;
     closeLocalnet = localnet.close;
-    logger.info({ url: localnet.url, programId: config.solana.programId }, 'localnet started');
+    logger.debug({ url: localnet.url, programId: config.solana.programId }, 'localnet started');
   }
+  // The cluster is never assumed: its genesis hash must agree with SOLANA_CLUSTER (a localnet
+  // started here is checked too: SOLANA_CLUSTER=devnet without SOLANA_RPC_URL is refused).
+  const running = parseConfig(process.env);
+  await verifyCluster(running, getConnection(running), process.env);
   process.env.CRON_SECRET ??= randomBytes(24).toString('base64url');
-  if (config.database.driver === 'pglite')
-    logger.info({ dataDir: config.database.dataDir }, 'database: embedded PGlite');
-  logger.info({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
+  logger.debug({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
 
   const { default: next } = await import('next');
   const app = next({ dev: mode === 'dev', dir: process.cwd(), hostname: host ?? 'localhost', port });
@@ -69,7 +73,10 @@ async function main(): Promise<void> {
   server.headersTimeout = config.server.headersTimeoutMs;
   if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  logger.info({ url: `http://${host ?? 'localhost'}:${port}`, mode }, 'listening');
+  const url = `http://${host ?? 'localhost'}:${port}`;
+  logger.debug({ url, mode }, 'listening');
+  // One readable line for whoever started it; the routine work after it logs at debug.
+  process.stdout.write(`${readyLine(url, running, !config.solana.rpcUrl)}\n`);
 
   const indexerMs = config.indexerIntervalSeconds * 1000;
   const timer =
@@ -120,6 +127,28 @@ function answerWith(res: ServerResponse, answer: Response): void {
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   void answer.text().then((body) => res.end(body));
+}
+
+/** "Ready: URL · database · cluster · test wallet", with no secret (a URL's credentials and query are left out). */
+function readyLine(url: string, config: ReturnType<typeof parseConfig>, localnetStarted: boolean): string {
+  const { database, solana } = config;
+  const db =
+    database.driver === 'pglite' ? `embedded PGlite in ${database.dataDir}` : `PostgreSQL at ${hostOf(database.url)}`;
+  const rpc = solana.rpcUrl ? hostOf(solana.rpcUrl) : 'no RPC';
+  const cluster = `${solana.cluster} at ${rpc}${localnetStarted ? ', started with the app' : ''}`;
+  const wallet = solana.cluster === 'localnet' ? ' · test wallet: on (localnet only)' : '';
+  return `Ready on ${url} · database: ${db} · cluster: ${cluster}${wallet}`;
+}
+
+/** The host (and port, and a database's name) of a URL: never its user, password or query. */
+function hostOf(text: string): string {
+  try {
+    const parsed = new URL(text);
+    const name = parsed.protocol.startsWith('postgres') ? parsed.pathname : '';
+    return `${parsed.host}${name}`;
+  } catch {
+    return 'an unparsable URL';
+  }
 }
 
 function describeClientAddress(source: ReturnType<typeof parseConfig>['clientAddress']): string {

@@ -297,6 +297,13 @@ export type Env = z.infer<typeof envSchema>;
 const LOCAL_ACTION_IDENTITY_SECRET =
   '46XrSTTxDEJMVVEMhZ9KZCTez9xEM9iXTEu5G5vnxQNaFV7pKVWLPtQgW2k1h4Wm4dZGkfCCk6UUkmGuEP1H3Mg6';
 
+/** Whether a configured ACTION_IDENTITY_SECRET is the embedded, public, localnet key. */
+function isLocalActionIdentity(text: string): boolean {
+  const given = secretKeyBytes(text);
+  const local = secretKeyBytes(LOCAL_ACTION_IDENTITY_SECRET)!;
+  return given !== null && given.every((byte, i) => byte === local[i]);
+}
+
 /** A 64-byte secret key from a `solana-keygen` JSON array or base58; null when it is neither. */
 function secretKeyBytes(text: string): Uint8Array | null {
   try {
@@ -391,9 +398,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
   // The embedded key is public: on a real cluster it would let anyone sign as this service.
-  if (e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET) {
+  // The embedded keys exist on a local cluster only, in development as in production.
+  if (e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET) {
     throw new ConfigError(
-      `Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`,
+      `Invalid configuration:\n  ACTION_IDENTITY_SECRET: required ${e.NODE_ENV === 'production' ? 'in production ' : ''}on ${e.SOLANA_CLUSTER} (the embedded key is the localnet's, and public)`,
+    );
+  }
+  if (e.SOLANA_CLUSTER !== 'localnet' && e.ACTION_IDENTITY_SECRET && isLocalActionIdentity(e.ACTION_IDENTITY_SECRET)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ACTION_IDENTITY_SECRET: is the localnet's public key, written in the source: on ${e.SOLANA_CLUSTER} anyone could sign as this service. Generate a key of your own (solana-keygen new) and set it here`,
     );
   }
   if (e.HEADERS_TIMEOUT_MS <= e.KEEP_ALIVE_TIMEOUT_MS) {

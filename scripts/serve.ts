@@ -8,15 +8,22 @@
 // client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
 // default here), the rate limit must key on the socket's peer: this server stamps it into a
 // header of its own on every request, after deleting any copy the client sent
-// (lib/http/client-address.ts). Besides, it answers what no route serves (TRACE, `OPTIONS *`)
+// (lib/http/client-address.ts). Besides, it answers what no route serves (TRACE, `OPTIONS *`, a
+// target with a dot segment, an encoded slash or a fragment: lib/http/request-target.ts)
 // and sheds heavy requests while the event loop is busy (lib/http/shed-at-the-door.ts), each
 // in the envelope. Pages, their CSP and compression are Next.js's, as under a bare `next start`
 // or on Vercel.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-address';
+import {
+  clientAddress,
+  markSocketAddressServer,
+  SOCKET_ADDRESS_HEADER,
+  stampSocketAddress,
+} from '@/lib/http/client-address';
 import { unservedRequest } from '@/lib/http/unserved-request';
+import { nonCanonicalTarget, nonCanonicalTargetResponse } from '@/lib/http/request-target';
 import { shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { ConfigError, parseConfig } from '@/lib/core/config';
 import { verifyCluster } from '@/lib/chain/cluster-identity';
@@ -58,9 +65,13 @@ async function main(): Promise<void> {
   markSocketAddressServer();
   await app.prepare();
   const server = createServer((req, res) => {
-    const unserved = unservedRequest(req.method, req.url) ?? shedAtTheDoor(req.method, req.url, config.heavyWork);
-    if (unserved) return void answerWith(res, unserved);
+    if (req.url && nonCanonicalTarget(req.url))
+      return void nonCanonicalTargetResponse(req.url).then((answer) => answerWith(res, answer!));
     stampSocketAddress(req);
+    const unserved =
+      unservedRequest(req.method, req.url) ??
+      shedAtTheDoor(req.method, req.url, config.heavyWork, () => clientOfRequest(req, config.clientAddress));
+    if (unserved) return void answerWith(res, unserved);
     handle(req, res).catch((err) => {
       logger.error({ err, method: req.method, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) res.statusCode = 500;
@@ -120,6 +131,20 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/** The client a heavy request is counted for (lib/http/client-address.ts), or undefined when it cannot be known. */
+function clientOfRequest(req: IncomingMessage, source: ReturnType<typeof parseConfig>['clientAddress']) {
+  const headers = new Headers();
+  for (const name of [SOCKET_ADDRESS_HEADER, 'x-forwarded-for', 'x-vercel-forwarded-for']) {
+    const value = req.headers[name];
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  try {
+    return clientAddress(headers, source);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes a web Response (a small envelope) to Node's response. */

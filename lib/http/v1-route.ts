@@ -4,7 +4,8 @@ import type { RequestCounter } from '@/lib/features/auth/rate-limit';
 import { AppError } from '@/lib/core/errors';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { errorResponse } from './error-response';
-import { shedWhileBusy } from './heavy-work';
+import { heavyClient, noteHeavyRequest, shedWhileBusy } from './heavy-work';
+import type { HeavyKind } from './heavy-requests';
 import {
   bearerCaller,
   json,
@@ -90,7 +91,7 @@ export interface V1Operation<
    * Every answer is heavy work of this kind (lib/http/heavy-work.ts): while the event loop is past
    * its bound the request is shed (503 `overloaded`) first, before the rate limit's round trip.
    */
-  heavy?: string;
+  heavy?: HeavyKind;
   /** With `bearer`: the caller's key also counts against this bucket, once the token is checked (429 over it). */
   callerRateLimit?: CallerRateLimitBucket;
   /** The handler counts the request inside its own statement with `countRequest` (one round trip). */
@@ -172,7 +173,9 @@ function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): H
   const heavy = op.heavy;
   const shedding: typeof limited = heavy
     ? (req, ctx) => {
-        shedWhileBusy(heavy, ctx.services.config.heavyWork);
+        const client = heavyClient(req, ctx.services.config);
+        shedWhileBusy(heavy, ctx.services.config.heavyWork, client);
+        noteHeavyRequest(client);
         return limited(req, ctx);
       }
     : limited;

@@ -97,6 +97,8 @@ export function eventLoopUtilization(): number {
 export const HEAVY_SHARE_WINDOW_MS = 2000;
 /** The share of the recent heavy work that makes the load one client's doing. */
 export const DOMINANT_SHARE = 0.5;
+/** Fewer recent heavy requests than this are no client's doing, whatever their share. */
+export const MIN_HEAVIEST_REQUESTS = 4;
 
 interface Ledger {
   /** Start of the current half-window. */
@@ -184,8 +186,9 @@ export function shedWhileBusy(kind: string, bound: HeavyWorkBound, client?: stri
   if (utilization <= bound.maxEventLoopUtilization) return;
   const now = performance.now();
   const top = heaviest(now);
-  if (client && top.client === client && top.count > 1) throw heaviestRefused(kind, client, top.count, top.total);
-  if (top.client && top.client !== client && top.count >= top.total * DOMINANT_SHARE && top.count > 1) return;
+  const counts = top.count >= MIN_HEAVIEST_REQUESTS;
+  if (client && counts && top.client === client) throw heaviestRefused(kind, client, top.count, top.total);
+  if (counts && top.client !== client && top.count >= top.total * DOMINANT_SHARE) return;
   throw shed('load shedding: event loop busy', {
     kind,
     eventLoopUtilization: Math.round(utilization * 100) / 100,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError } from '../support/error-contract';
+import { expectDocumentedError, expectDocumentedErrorAt } from '../support/error-contract';
 import { heldInProcessApp } from '../support/in-process';
 
 /*
@@ -49,6 +49,31 @@ describe('the check itself', () => {
     ];
     for (const error of errors)
       await expect(expectDocumentedError('/v1/register', 'POST', envelope(400, error))).rejects.toThrow();
+  });
+
+  it('finds the operation of a URL for the shared app’s helpers (tests/support/http.ts)', () => {
+    const answer = (status: number, error: object) => ({ status, headers: new Headers(), text: '', json: { error } });
+    expectDocumentedErrorAt(
+      'http://127.0.0.1:1/v1/identity/alice',
+      'GET',
+      answer(404, { code: 'not_found', message: 'm' }),
+    );
+    expect(() =>
+      expectDocumentedErrorAt(
+        'http://127.0.0.1:1/v1/identity/alice',
+        'GET',
+        answer(409, { code: 'conflict', message: 'm' }),
+      ),
+    ).toThrow(/documents 409/);
+    expect(() =>
+      expectDocumentedErrorAt(
+        'http://127.0.0.1:1/v1/register',
+        'POST',
+        answer(409, { code: 'quarantined', message: 'm', when: 'x' }),
+      ),
+    ).toThrow();
+    // A path the document does not name: its 404 is the document's own description's.
+    expectDocumentedErrorAt('http://127.0.0.1:1/v1/no/such', 'GET', answer(404, { code: 'not_found', message: 'm' }));
   });
 
   it('leaves alone what belongs to no operation: 2xx, HEAD, 405', async () => {

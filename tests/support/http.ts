@@ -44,7 +44,7 @@ export async function postJson(
  * failing the test that met it when it is not as documented. Loaded only then: the check builds
  * the document from every route.
  */
-async function withCheckedError<A extends ApiResponse>(url: string, method: string, answer: A): Promise<A> {
+export async function withCheckedError<A extends ApiResponse>(url: string, method: string, answer: A): Promise<A> {
   if (answer.status >= 400 && new URL(url).pathname.startsWith('/v1/')) {
     const { expectDocumentedErrorAt } = await import('./error-contract');
     expectDocumentedErrorAt(url, method, answer);

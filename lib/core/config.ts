@@ -131,7 +131,7 @@ export const envSchema = z.object({
   }),
   SOLANA_CLUSTER: doc(
     z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
-    "`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet's chain)",
+    "`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet's chain); start-up checks it against the genesis hash of `SOLANA_RPC_URL`'s cluster and refuses to run on another (unset: the cluster must be a local one)",
     {
       production: 'required',
     },
@@ -180,7 +180,8 @@ export const envSchema = z.object({
     'the service identity key that signs the Action Identity memo of the payments it builds (docs/integrators.md)',
     {
       production: 'required on mainnet-beta, devnet and testnet',
-      shownDefault: 'a key written in the source, for localnet only (public: it proves nothing)',
+      shownDefault:
+        'a key written in the source, for localnet only (public: it proves nothing; refused on any other cluster, in development too)',
     },
   ),
   CRON_SECRET: doc(

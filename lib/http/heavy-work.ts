@@ -159,7 +159,7 @@ function heaviest(now: number): { client: string | null; count: number; total: n
 const HEAVIEST_RETRY_AFTER_SECONDS = Math.ceil(HEAVY_SHARE_WINDOW_MS / 1000);
 
 /** The 429 of the client whose heavy requests keep the loop busy. */
-function heaviestRefused(kind: string, client: string, count: number, total: number): AppError {
+function heaviestRefused(kind: string, count: number, total: number): AppError {
   const reasons = (shedLog[SHED_LOG] ??= new Map());
   const now = performance.now();
   const message = 'load shedding: the heaviest client refused';
@@ -187,7 +187,7 @@ export function shedWhileBusy(kind: string, bound: HeavyWorkBound, client?: stri
   const now = performance.now();
   const top = heaviest(now);
   const counts = top.count >= MIN_HEAVIEST_REQUESTS;
-  if (client && counts && top.client === client) throw heaviestRefused(kind, client, top.count, top.total);
+  if (client && counts && top.client === client) throw heaviestRefused(kind, top.count, top.total);
   if (counts && top.client !== client && top.count >= top.total * DOMINANT_SHARE) return;
   throw shed('load shedding: event loop busy', {
     kind,

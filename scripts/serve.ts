@@ -154,7 +154,7 @@ function answerWith(res: ServerResponse, answer: Response): void {
   void answer.text().then((body) => res.end(body));
 }
 
-/** "Ready: URL · database · cluster · test wallet", with no secret (a URL's credentials and query are left out). */
+/** "Ready on URL · database · cluster · test wallet", with no secret (a URL's credentials and query are left out). */
 function readyLine(url: string, config: ReturnType<typeof parseConfig>, localnetStarted: boolean): string {
   const { database, solana } = config;
   const db =

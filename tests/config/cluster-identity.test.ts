@@ -130,4 +130,19 @@ describe('the genesis hash at start', () => {
     expect(output).toContain('Set SOLANA_CLUSTER=devnet');
     expect(output).not.toContain('Ready on');
   }, 60_000);
+
+  it("a bare next start (instrumentation.ts) against devnet's hash with SOLANA_CLUSTER unset: exits 1 with the message", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SOLANA_RPC_URL: devnet.url };
+    delete env.SOLANA_CLUSTER;
+    const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', '3988'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('SOLANA_CLUSTER: unset, but SOLANA_RPC_URL answers genesis hash');
+  }, 60_000);
 });

@@ -1,12 +1,17 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { randomBytes } from 'node:crypto';
 import { invalidPercentEncoding } from '@/lib/http/invalid-percent-encoding';
+import { nonCanonicalTargetResponse } from '@/lib/http/request-target';
 import { getConfig } from '@/lib/core/config';
 import { SERVER_ACTION_BODY_LIMIT_BYTES, SERVER_ACTION_TOO_LARGE_MESSAGE } from '@/lib/web/shared/request-limits';
 import { pagePolicyOf, pageSecurityHeaders, type SecurityPolicyInput } from '@/lib/web/server/security-headers';
 
 /**
  * In front of the app's routes (matcher below):
+ * 0. A request target written non-canonically (lib/http/request-target.ts): 400 in the envelope.
+ *    What Next.js hands a proxy is already normalised (dot segments resolved, a backslash made a
+ *    slash, the fragment dropped), so what is left to see here is an encoded slash or backslash;
+ *    `npm start`'s server sees the raw target and refuses every form (scripts/serve.ts).
  * 1. Paths whose percent-escapes do not decode (e.g. `/v1/identity/ali%FFce`): 400 in the
  *    envelope (Next.js would answer a plain-text 500 before any route handler runs), with
  *    the Action's headers on its paths.
@@ -19,6 +24,8 @@ import { pagePolicyOf, pageSecurityHeaders, type SecurityPolicyInput } from '@/l
  *    matched (its handler has no inline script and sends its own fixed CSP).
  */
 export async function proxy(request: NextRequest): Promise<Response | undefined> {
+  const nonCanonical = await nonCanonicalTargetResponse(request.url.slice(request.nextUrl.origin.length));
+  if (nonCanonical) return nonCanonical;
   try {
     decodeURIComponent(request.nextUrl.pathname);
   } catch {

@@ -4,6 +4,8 @@ import bs58 from 'bs58';
 import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { newKeypair } from '@/tests/support/keypair';
+import { startRpcProxy, type RpcCall, type RpcProxy } from '@/tests/support/rpc-proxy';
+import { PUBLIC_GENESIS_HASHES } from '@/lib/chain/cluster-identity';
 import { fund, payTransferRequest, registerOnChain, rpc } from './support/chain';
 import { chooseTag, expect, test } from './support/fixtures';
 
@@ -147,12 +149,20 @@ async function inContext(
 // they check (which wallets the dialog offers) depends on the cluster's name, not on the process.
 test.describe('the same production build served with SOLANA_CLUSTER=devnet', () => {
   let devnet: RunningApp | undefined;
+  let devnetRpc: RpcProxy | undefined;
   const appUrl = () => devnet!.url;
   test.beforeAll(async () => {
+    // Start-up reads the cluster's genesis hash and refuses one that is not devnet's
+    // (lib/chain/cluster-identity.ts): the localnet behind a proxy that answers devnet's; the
+    // pages need nothing else of devnet.
+    devnetRpc = await startRpcProxy(process.env.E2E_RPC_URL!, (request) => {
+      const call = request as RpcCall | undefined;
+      if (Array.isArray(request) || call?.method !== 'getGenesisHash') return undefined;
+      return { json: { jsonrpc: '2.0', id: call.id, result: PUBLIC_GENESIS_HASHES.devnet } };
+    });
     devnet = await startApp({
       DATABASE_URL: process.env.E2E_DATABASE_URL!,
-      // Any reachable RPC will do: the pages only need the cluster's name to be devnet.
-      SOLANA_RPC_URL: process.env.E2E_RPC_URL!,
+      SOLANA_RPC_URL: devnetRpc.url,
       SOLANA_CLUSTER: 'devnet',
       // A production deployment on a public cluster must have a service identity of its own.
       ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(Keypair.generate().secretKey)),
@@ -162,6 +172,7 @@ test.describe('the same production build served with SOLANA_CLUSTER=devnet', () 
   });
   test.afterAll(async () => {
     await devnet?.stop();
+    await devnetRpc?.close();
   });
 
   test('on devnet the test wallet is not offered and its code never loads', async ({ browser }) => {

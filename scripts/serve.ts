@@ -8,18 +8,27 @@
 // client left it out. With nothing in front of the app (CLIENT_ADDRESS_SOURCE=direct, the
 // default here), the rate limit must key on the socket's peer: this server stamps it into a
 // header of its own on every request, after deleting any copy the client sent
-// (lib/http/client-address.ts). Besides, it answers what no route serves (TRACE, `OPTIONS *`)
+// (lib/http/client-address.ts). Besides, it answers what no route serves (TRACE, `OPTIONS *`, a
+// target with a dot segment, an encoded slash or a fragment: lib/http/request-target.ts)
 // and sheds heavy requests while the event loop is busy (lib/http/shed-at-the-door.ts), each
 // in the envelope. Pages, their CSP and compression are Next.js's, as under a bare `next start`
 // or on Vercel.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { markSocketAddressServer, stampSocketAddress } from '@/lib/http/client-address';
+import {
+  clientAddress,
+  markSocketAddressServer,
+  SOCKET_ADDRESS_HEADER,
+  stampSocketAddress,
+} from '@/lib/http/client-address';
 import { unservedRequest } from '@/lib/http/unserved-request';
+import { nonCanonicalTarget, nonCanonicalTargetResponse } from '@/lib/http/request-target';
 import { shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { ConfigError, parseConfig } from '@/lib/core/config';
 import { CRON_ROUTES } from '@/lib/core/schedule';
+import { verifyCluster } from '@/lib/chain/cluster-identity';
+import { getConnection } from '@/lib/chain/rpc';
 import { flushLogs, logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
@@ -41,12 +50,14 @@ async function main(): Promise<void> {
     });
     process.env.SOLANA_RPC_URL = localnet.url;
     closeLocalnet = localnet.close;
-    logger.info({ url: localnet.url, programId: config.solana.programId }, 'localnet started');
+    logger.debug({ url: localnet.url, programId: config.solana.programId }, 'localnet started');
   }
+  // The cluster is never assumed: its genesis hash must agree with SOLANA_CLUSTER (a localnet
+  // started here is checked too: SOLANA_CLUSTER=devnet without SOLANA_RPC_URL is refused).
+  const running = parseConfig(process.env);
+  await verifyCluster(running, getConnection(running), process.env);
   process.env.CRON_SECRET ??= randomBytes(24).toString('base64url');
-  if (config.database.driver === 'pglite')
-    logger.info({ dataDir: config.database.dataDir }, 'database: embedded PGlite');
-  logger.info({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
+  logger.debug({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
 
   const { default: next } = await import('next');
   const app = next({ dev: mode === 'dev', dir: process.cwd(), hostname: host ?? 'localhost', port });
@@ -55,9 +66,13 @@ async function main(): Promise<void> {
   markSocketAddressServer();
   await app.prepare();
   const server = createServer((req, res) => {
-    const unserved = unservedRequest(req.method, req.url) ?? shedAtTheDoor(req.method, req.url, config.heavyWork);
-    if (unserved) return void answerWith(res, unserved);
+    if (req.url && nonCanonicalTarget(req.url))
+      return void nonCanonicalTargetResponse(req.url).then((answer) => answerWith(res, answer!));
     stampSocketAddress(req);
+    const unserved =
+      unservedRequest(req.method, req.url) ??
+      shedAtTheDoor(req.method, req.url, config.heavyWork, () => clientOfRequest(req, config.clientAddress));
+    if (unserved) return void answerWith(res, unserved);
     handle(req, res).catch((err) => {
       logger.error({ err, method: req.method, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) res.statusCode = 500;
@@ -70,21 +85,24 @@ async function main(): Promise<void> {
   server.headersTimeout = config.server.headersTimeoutMs;
   if (mode === 'dev') server.on('upgrade', app.getUpgradeHandler());
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  logger.info({ url: `http://${host ?? 'localhost'}:${port}`, mode }, 'listening');
+  const url = `http://${host ?? 'localhost'}:${port}`;
+  logger.debug({ url, mode }, 'listening');
+  // One readable line for whoever started it; the routine work after it logs at debug.
+  process.stdout.write(`${readyLine(url, running, !config.solana.rpcUrl)}\n`);
 
   // The cron routes on their intervals, as Vercel cron calls them in production
-  // (lib/features/schedule/passes.ts); one call at a time per route.
+  // (lib/core/schedule.ts); one call at a time per route.
   const timers = CRON_ROUTES.map(({ path, intervalSeconds }) => {
     const ms = intervalSeconds(config) * 1000;
     if (ms <= 0) return undefined;
-    let running = false;
+    let calling = false;
     return setInterval(() => {
-      if (running) return;
-      running = true;
+      if (calling) return;
+      calling = true;
       fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } })
         .then((res) => res.arrayBuffer())
         .catch(() => {}) // the server may still be starting
-        .finally(() => (running = false));
+        .finally(() => (calling = false));
     }, ms);
   });
 
@@ -104,11 +122,47 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
+/** The client a heavy request is counted for (lib/http/client-address.ts), or undefined when it cannot be known. */
+function clientOfRequest(req: IncomingMessage, source: ReturnType<typeof parseConfig>['clientAddress']) {
+  const headers = new Headers();
+  for (const name of [SOCKET_ADDRESS_HEADER, 'x-forwarded-for', 'x-vercel-forwarded-for']) {
+    const value = req.headers[name];
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  try {
+    return clientAddress(headers, source);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Writes a web Response (a small envelope) to Node's response. */
 function answerWith(res: ServerResponse, answer: Response): void {
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   void answer.text().then((body) => res.end(body));
+}
+
+/** "Ready on URL · database · cluster · test wallet", with no secret (a URL's credentials and query are left out). */
+function readyLine(url: string, config: ReturnType<typeof parseConfig>, localnetStarted: boolean): string {
+  const { database, solana } = config;
+  const db =
+    database.driver === 'pglite' ? `embedded PGlite in ${database.dataDir}` : `PostgreSQL at ${hostOf(database.url)}`;
+  const rpc = solana.rpcUrl ? hostOf(solana.rpcUrl) : 'no RPC';
+  const cluster = `${solana.cluster} at ${rpc}${localnetStarted ? ', started with the app' : ''}`;
+  const wallet = solana.cluster === 'localnet' ? ' · test wallet: on (localnet only)' : '';
+  return `Ready on ${url} · database: ${db} · cluster: ${cluster}${wallet}`;
+}
+
+/** The host (and port, and a database's name) of a URL: never its user, password or query. */
+function hostOf(text: string): string {
+  try {
+    const parsed = new URL(text);
+    const name = parsed.protocol.startsWith('postgres') ? parsed.pathname : '';
+    return `${parsed.host}${name}`;
+  } catch {
+    return 'an unparsable URL';
+  }
 }
 
 function describeClientAddress(source: ReturnType<typeof parseConfig>['clientAddress']): string {

@@ -9,8 +9,9 @@ export function RegistrationCost({ tag, settings }: { tag: string | null; settin
   if (!cost) return null;
   return (
     <p className="muted" data-testid="registration-cost">
-      Registering costs at most <strong>{formatSol(cost.total)}</strong>: {formatSol(cost.rent)} of rent, held by the
-      tag&apos;s account and returned if you release the tag, and a network fee of at most {formatSol(cost.fee)}.
+      Registering costs at most <strong>{formatSol(cost.total)}</strong>: {formatSol(cost.rent)} of rent, a deposit held
+      by the tag&apos;s account and returned when you close it 30 days after releasing the tag, and a network fee of at
+      most {formatSol(cost.fee)}.
     </p>
   );
 }

@@ -1,10 +1,12 @@
 'use client';
 
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import Link from 'next/link';
 import { isZeroKey, type LifecycleCall } from '@/lib/features/lifecycle/schemas';
 import { isPublicKey } from '@/lib/core/keys';
 import { CodeField } from '@/components/form/CodeField';
 import { confirmsRelease } from '@/lib/web/browser/lifecycle-flow';
+import { RELEASE_HINT } from '@/lib/web/shared/release-words';
 import { LifecycleProgress } from './LifecycleProgress';
 import { useLifecycleAction, type BuildLifecycle } from './useLifecycleAction';
 
@@ -123,6 +125,12 @@ export function TagLifecycle({
   return (
     <section className="card lifecycle" aria-labelledby={`${id}-heading`} data-lifecycle={`@${tag}`}>
       <h2 id={`${id}-heading`}>@{tag} on chain</h2>
+      <p>
+        <Link href={`/charge/${tag}`} data-testid="till-link">
+          Open the till for @{tag}
+        </Link>
+        : a payment request with a QR code, for a customer in front of you.
+      </p>
 
       <AddressForm
         words={CHANGE_WALLET}
@@ -169,7 +177,7 @@ export function TagLifecycle({
           label={`Type @${tag} to release it`}
           value={confirmation}
           onChange={setConfirmation}
-          hint="Releasing deletes the profile and gives the tag up: anyone may register it again. The account's rent comes back to you."
+          hint={RELEASE_HINT}
         />
         <div className="actions">
           <button type="submit" className="button secondary" disabled={busy || !releaseReady}>

@@ -131,7 +131,7 @@ export const envSchema = z.object({
   }),
   SOLANA_CLUSTER: doc(
     z.enum(['mainnet-beta', 'devnet', 'testnet', 'localnet']).default('localnet'),
-    "`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet's chain)",
+    "`mainnet-beta`, `devnet`, `testnet` or `localnet` (explorer links, the wallet's chain); start-up checks it against the genesis hash of `SOLANA_RPC_URL`'s cluster and refuses to run on another (unset: the cluster must be a local one)",
     {
       production: 'required',
     },
@@ -180,7 +180,8 @@ export const envSchema = z.object({
     'the service identity key that signs the Action Identity memo of the payments it builds (docs/integrators.md)',
     {
       production: 'required on mainnet-beta, devnet and testnet',
-      shownDefault: 'a key written in the source, for localnet only (public: it proves nothing)',
+      shownDefault:
+        'a key written in the source, for localnet only (public: it proves nothing; refused on any other cluster, in development too)',
     },
   ),
   ENS_GATEWAY_SIGNER_KEY: doc(
@@ -356,6 +357,13 @@ function isSecp256k1SecretKey(hex: string): hex is `0x${string}` {
   return n > 0n && n < SECP256K1_ORDER;
 }
 
+/** Whether a configured ACTION_IDENTITY_SECRET is the embedded, public, localnet key. */
+function isLocalActionIdentity(text: string): boolean {
+  const given = secretKeyBytes(text);
+  const local = secretKeyBytes(LOCAL_ACTION_IDENTITY_SECRET)!;
+  return given !== null && given.every((byte, i) => byte === local[i]);
+}
+
 /** A 64-byte secret key from a `solana-keygen` JSON array or base58; null when it is neither. */
 function secretKeyBytes(text: string): Uint8Array | null {
   try {
@@ -461,10 +469,18 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: required in production');
   }
   // The embedded keys are public: on a real cluster they would let anyone sign as this service.
-  // Every missing key is named at once, so one failed start lists them all.
+  // They exist on a local cluster only, in development as in production. Every problem with a
+  // key is named at once, so one failed start lists them all.
   const keyProblems = [
-    ...(e.NODE_ENV === 'production' && e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET
-      ? [`ACTION_IDENTITY_SECRET: required in production on ${e.SOLANA_CLUSTER}`]
+    ...(e.SOLANA_CLUSTER !== 'localnet' && !e.ACTION_IDENTITY_SECRET
+      ? [
+          `ACTION_IDENTITY_SECRET: required ${e.NODE_ENV === 'production' ? 'in production ' : ''}on ${e.SOLANA_CLUSTER} (the embedded key is the localnet's, and public)`,
+        ]
+      : []),
+    ...(e.SOLANA_CLUSTER !== 'localnet' && e.ACTION_IDENTITY_SECRET && isLocalActionIdentity(e.ACTION_IDENTITY_SECRET)
+      ? [
+          `ACTION_IDENTITY_SECRET: is the localnet's public key, written in the source: on ${e.SOLANA_CLUSTER} anyone could sign as this service. Generate a key of your own (solana-keygen new) and set it here`,
+        ]
       : []),
     ...ensSignerKeyProblems(e),
   ];
@@ -530,7 +546,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
 function ensSignerKeyProblems(e: Env): string[] {
   if (e.SOLANA_CLUSTER === 'localnet') return [];
   if (!e.ENS_GATEWAY_SIGNER_KEY) return [`ENS_GATEWAY_SIGNER_KEY: required on ${e.SOLANA_CLUSTER}`];
-  if (e.ENS_GATEWAY_SIGNER_KEY === LOCAL_ENS_GATEWAY_SIGNER_KEY)
+  if (e.ENS_GATEWAY_SIGNER_KEY.toLowerCase() === LOCAL_ENS_GATEWAY_SIGNER_KEY)
     return [`ENS_GATEWAY_SIGNER_KEY: the localnet key is public and refused on ${e.SOLANA_CLUSTER}`];
   return [];
 }

@@ -1,6 +1,7 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import type { HeavyWorkBound } from '@/lib/core/config';
-import { overloaded } from '@/lib/core/errors';
+import type { Config, HeavyWorkBound } from '@/lib/core/config';
+import { clientAddress } from './client-address';
+import { AppError, overloaded } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
 
 /*
@@ -79,17 +80,120 @@ export function eventLoopUtilization(): number {
   return meter.utilization;
 }
 
-/** Throws 503 `overloaded` (and logs load shedding) while the event loop is past its bound. */
-export function shedWhileBusy(kind: string, bound: HeavyWorkBound): void {
+/*
+ * Fair shedding (issue 42): while the loop is past its bound, whose doing is it? Each process
+ * keeps, per client, how many heavy requests it started in the last two seconds (the routes
+ * record them: `noteHeavyRequest`). While busy:
+ * - the client holding the most of that work is refused first, 429 with Retry-After: its own
+ *   doing, and a client within its rate limit can still burst the loop (one feed reader at 120
+ *   pages a minute did, and had every other client's heavy requests shed with it);
+ * - the others pass while that one client holds at least half of the recent heavy work (it is
+ *   being refused, so the loop will come back);
+ * - with no such client, the load is everyone's: 503 `overloaded` as before.
+ * A caller that does not know the client (a second check inside a route) gets the last two.
+ */
+
+/** How far back a client's heavy requests count. */
+export const HEAVY_SHARE_WINDOW_MS = 2000;
+/** The share of the recent heavy work that makes the load one client's doing. */
+export const DOMINANT_SHARE = 0.5;
+/** Fewer recent heavy requests than this are no client's doing, whatever their share. */
+export const MIN_HEAVIEST_REQUESTS = 4;
+
+interface Ledger {
+  /** Start of the current half-window. */
+  at: number;
+  current: Map<string, number>;
+  previous: Map<string, number>;
+}
+const LEDGER = Symbol.for('identity-tag-service.heavy-ledger');
+const ledgers = globalThis as unknown as Record<typeof LEDGER, Ledger | undefined>;
+
+function ledger(now: number): Ledger {
+  const half = HEAVY_SHARE_WINDOW_MS / 2;
+  const book = (ledgers[LEDGER] ??= { at: now, current: new Map(), previous: new Map() });
+  if (now - book.at >= 2 * half) {
+    book.previous = new Map();
+    book.current = new Map();
+    book.at = now;
+  } else if (now - book.at >= half) {
+    book.previous = book.current;
+    book.current = new Map();
+    book.at = now;
+  }
+  return book;
+}
+
+/** The client a heavy request is counted for (./client-address.ts), or undefined when it cannot be known. */
+export function heavyClient(req: Request, config: Pick<Config, 'clientAddress'>): string | undefined {
+  try {
+    return clientAddress(req.headers, config.clientAddress);
+  } catch {
+    return undefined; // the rate limit refuses such a request itself
+  }
+}
+
+/** Counts a heavy request `client` starts now (the routes call it once per heavy request). */
+export function noteHeavyRequest(client: string | undefined, now = performance.now()): void {
+  if (!client) return;
+  const book = ledger(now);
+  book.current.set(client, (book.current.get(client) ?? 0) + 1);
+}
+
+/** The client with the most recent heavy requests, its count, and everyone's. */
+function heaviest(now: number): { client: string | null; count: number; total: number } {
+  const book = ledger(now);
+  const counts = new Map(book.previous);
+  for (const [client, n] of book.current) counts.set(client, (counts.get(client) ?? 0) + n);
+  let top: string | null = null;
+  let count = 0;
+  let total = 0;
+  for (const [client, n] of counts) {
+    total += n;
+    if (n > count) [top, count] = [client, n];
+  }
+  return { client: top, count, total };
+}
+
+/** Seconds the heaviest client is told to wait: the window its requests count in. */
+const HEAVIEST_RETRY_AFTER_SECONDS = Math.ceil(HEAVY_SHARE_WINDOW_MS / 1000);
+
+/** The 429 of the client whose heavy requests keep the loop busy. */
+function heaviestRefused(kind: string, count: number, total: number): AppError {
+  const reasons = (shedLog[SHED_LOG] ??= new Map());
+  const now = performance.now();
+  const message = 'load shedding: the heaviest client refused';
+  const last = reasons.get(message);
+  if (!last || now - last.at >= SHED_LOG_INTERVAL_MS) {
+    logger.warn({ kind, heavyRequests: count, ofAll: total, shedSinceLastLine: last ? last.shed + 1 : 1 }, message);
+    reasons.set(message, { at: now, shed: 0 });
+  } else last.shed += 1;
+  return new AppError(
+    'rate_limited',
+    'Your heavy requests are keeping the service busy; slow down and try again after Retry-After.',
+    { 'Retry-After': String(HEAVIEST_RETRY_AFTER_SECONDS) },
+  );
+}
+
+/**
+ * While the event loop is past its bound: throws 429 `rate_limited` for the client holding the
+ * most heavy work, lets the others pass while the load is that one client's doing, and throws
+ * 503 `overloaded` (logged as load shedding) when it is everyone's. `client` unknown: never the 429.
+ */
+export function shedWhileBusy(kind: string, bound: HeavyWorkBound, client?: string): void {
   if (bound.maxEventLoopUtilization >= 1) return;
   const utilization = eventLoopUtilization();
-  if (utilization > bound.maxEventLoopUtilization) {
-    throw shed('load shedding: event loop busy', {
-      kind,
-      eventLoopUtilization: Math.round(utilization * 100) / 100,
-      limit: bound.maxEventLoopUtilization,
-    });
-  }
+  if (utilization <= bound.maxEventLoopUtilization) return;
+  const now = performance.now();
+  const top = heaviest(now);
+  const counts = top.count >= MIN_HEAVIEST_REQUESTS;
+  if (client && counts && top.client === client) throw heaviestRefused(kind, top.count, top.total);
+  if (counts && top.client !== client && top.count >= top.total * DOMINANT_SHARE) return;
+  throw shed('load shedding: event loop busy', {
+    kind,
+    eventLoopUtilization: Math.round(utilization * 100) / 100,
+    limit: bound.maxEventLoopUtilization,
+  });
 }
 
 /**

@@ -77,8 +77,10 @@ const LIFECYCLE_ROUTES: { [K in LifecycleKind]: LifecycleRoute<K> } = {
     operationId: 'releaseTag',
     summary: 'Build an unsigned release_tag transaction (give the tag up)',
     checks:
-      'the caller must be the owner (403). The record is closed, its rent goes to `receiver` (default: the owner), the ' +
-      'identity is deleted and the tag can be registered again, as a new identity.',
+      'the caller must be the owner (403). The identity is deleted and the tag rests 30 days: in that time only its previous ' +
+      'owner may register it again, after it anyone may. The record keeps its rent deposit while it rests (`receiver`, ' +
+      'default the owner, gets only what it holds above it); the previous owner closes it after the rest by releasing ' +
+      'again, and `receiver` then gets the deposit too.',
     errors: { 403: NOT_THE_OWNER },
     schema: ReleaseRequest,
   },

@@ -7,6 +7,8 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
+import { REFUSED_EXTENSIONS } from '@/lib/chain/mint-account';
+import { UNSAFE_PAYOUT_REASONS } from '@/lib/chain/payout-safety';
 import { REVERSE_NOT_FOUND_REASONS } from '@/lib/features/integrations/reverse-reasons';
 import { IDENTITY_CHANGE_WEBHOOK, PAYMENT_RECEIVED_WEBHOOK } from '@/lib/features/webhooks/webhook-doc';
 import { RateLimitHeaders, RetryAfterHeader } from './docs';
@@ -28,20 +30,39 @@ import {
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
+/*
+ * The fields an error carries beside `code` and `message` (AppError's `details`), each with the
+ * codes that carry it. The envelope below is built from this table and from the code → status
+ * table (lib/core/errors.ts), so a new code or a new reason is in the document the moment it is
+ * declared; the in-process test app validates every error answer the suite meets against it
+ * (tests/support/error-contract.ts).
+ */
+const ERROR_DETAILS = {
+  reason: z.enum([...new Set([...REVERSE_NOT_FOUND_REASONS, ...UNSAFE_PAYOUT_REASONS, ...REFUSED_EXTENSIONS])]).meta({
+    description:
+      'Why, for three codes: `not_found` of GET /v1/reverse/{address} (`no_tag`, `primary_not_owned`, `blocked`, `not_indexed`: ' +
+      'docs/integrators.md, "Resolve, reverse, batch"); `unsafe_payout` (`off_curve`, `token_account`, `mint`, `program`, ' +
+      '`not_system_owned`); `unsupported_asset`, the Token-2022 extension that could take, withhold or freeze the payment ' +
+      '(`permanent_delegate`, `transfer_fee`, `transfer_hook`, `default_account_state_frozen`, `non_transferable`, `pausable`)',
+  }),
+  tag: z.string().meta({
+    description: '`lookalike` only: the verified or merchant tag the refused tag looks like',
+    example: '@alice',
+  }),
+  until: z.iso.datetime().meta({
+    description:
+      '`quarantined` only: when the released tag stops resting (ISO 8601); until then only its previous owner may register it',
+    example: '2026-01-31T12:00:00.000Z',
+  }),
+};
+
 /** The one error envelope (DESIGN.md "Errors"), every non-2xx answer of /v1. */
 const ErrorEnvelope = z
   .object({
-    error: z.object({
+    error: z.strictObject({
       code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; each maps to one HTTP status' }),
       message: z.string().meta({ description: 'Human-readable explanation; may change' }),
-      reason: z.enum(REVERSE_NOT_FOUND_REASONS).optional().meta({
-        description:
-          'GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")',
-      }),
-      tag: z.string().optional().meta({
-        description: '`lookalike` only: the verified or merchant tag the refused tag looks like',
-        example: '@alice',
-      }),
+      ...Object.fromEntries(Object.entries(ERROR_DETAILS).map(([name, schema]) => [name, schema.optional()])),
     }),
   })
   .meta({

@@ -4,7 +4,8 @@ import type { RequestCounter } from '@/lib/features/auth/rate-limit';
 import { AppError } from '@/lib/core/errors';
 import { observeRequest } from '@/lib/observability/observe-request';
 import { errorResponse } from './error-response';
-import { shedWhileBusy } from './heavy-work';
+import { heavyClient, noteHeavyRequest, shedWhileBusy } from './heavy-work';
+import type { HeavyKind } from './heavy-requests';
 import {
   bearerCaller,
   json,
@@ -17,7 +18,7 @@ import {
 } from './handler';
 import { allowOf, corsPreflight, HTTP_METHODS, withCors, setCorsHeaders } from './cors';
 import { methodNotAllowed } from './other-methods';
-import { parseWith } from './parse';
+import { parseWith, queryOf } from './parse';
 import type { CallerRateLimitBucket, RateLimitBucket } from './rate-limit';
 import { readJson } from './read-json';
 import { getServices, type Services, type ServicesProvider } from './services';
@@ -46,6 +47,8 @@ export const ENFORCED_STATUSES = {
   },
   bearer: { 401: 'Missing, invalid or expired token' },
   rateLimit: { 429: 'Rate limit exceeded' },
+  /** An operation with query parameters: one given more than once (lib/http/parse.ts `queryOf`). */
+  query: { 400: 'A query parameter given more than once, or a malformed one' },
   /** Reading a JSON body (lib/http/read-json.ts): not JSON, not UTF-8, too large, not sent as JSON. */
   body: { 400: 'Malformed body', 413: 'Body too large', 415: 'Body not sent as `Content-Type: application/json`' },
 } as const satisfies Record<string, Partial<Record<ErrorStatus, string>>>;
@@ -88,7 +91,7 @@ export interface V1Operation<
    * Every answer is heavy work of this kind (lib/http/heavy-work.ts): while the event loop is past
    * its bound the request is shed (503 `overloaded`) first, before the rate limit's round trip.
    */
-  heavy?: string;
+  heavy?: HeavyKind;
   /** With `bearer`: the caller's key also counts against this bucket, once the token is checked (429 over it). */
   callerRateLimit?: CallerRateLimitBucket;
   /** The handler counts the request inside its own statement with `countRequest` (one round trip). */
@@ -130,6 +133,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
     ...ENFORCED_STATUSES.api,
     ...(op.bearer ? ENFORCED_STATUSES.bearer : {}),
     ...(op.rateLimit || op.callerRateLimit ? ENFORCED_STATUSES.rateLimit : {}),
+    ...(op.requestParams?.query ? ENFORCED_STATUSES.query : {}),
     ...(op.body ? ENFORCED_STATUSES.body : {}),
     ...op.errors,
   };
@@ -137,7 +141,7 @@ export function answerableErrors(op: AnyV1Operation): Partial<Record<ErrorStatus
 
 /**
  * The checks of one operation, in this order: CORS headers on every answer, errors → the
- * envelope, load shedding of heavy work, the rate limit, the bearer token (or after the body with `bearerLast`) and the
+ * envelope, load shedding of heavy work, the rate limit, a repeated query parameter, the bearer token (or after the body with `bearerLast`) and the
  * caller's rate limit, the params, the body; then the handler.
  */
 function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): Handler<RouteContext> {
@@ -145,6 +149,8 @@ function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): H
     req: Request,
     { params: raw, services, countRequest }: ApiContext & { countRequest?: RequestCounter },
   ) => {
+    // One meaning per parameter, before the token and anything that costs a round trip.
+    if (op.requestParams?.query) queryOf(req);
     const tokenFirst = op.bearer && !op.bearerLast ? await bearerCaller(req, services.tokenKeys) : undefined;
     const rest = async () => {
       const params = op.params ? op.params(raw) : raw;
@@ -167,7 +173,9 @@ function enforce(op: AnyV1Operation, path: string, provide: ServicesProvider): H
   const heavy = op.heavy;
   const shedding: typeof limited = heavy
     ? (req, ctx) => {
-        shedWhileBusy(heavy, ctx.services.config.heavyWork);
+        const client = heavyClient(req, ctx.services.config);
+        shedWhileBusy(heavy, ctx.services.config.heavyWork, client);
+        noteHeavyRequest(client);
         return limited(req, ctx);
       }
     : limited;

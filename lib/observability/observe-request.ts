@@ -79,7 +79,17 @@ function finish(
   recordRequest(route, method, status, durationMs / 1000);
   const line = { requestId, method, route, path: scrub(path), status, durationMs: Math.round(durationMs * 10) / 10 };
   if (status >= 500 || err !== undefined) logger.error(err === undefined ? line : { ...line, err }, 'request');
+  else if (status < 400 && isRoutineTick(route)) requestLog.debug(line, 'request');
   else requestLog.info(line, 'request');
+}
+
+/**
+ * The scheduler's calls of the cron routes (every second for webhooks under `npm start`): a
+ * routine tick is a debug line, or it would bury everything else; a refused or failed one stays
+ * loud (info for a 4xx, error for a 5xx).
+ */
+function isRoutineTick(route: string): boolean {
+  return route.startsWith('/api/cron/');
 }
 
 /** `response` with `name` set; a response whose headers are frozen (a fetched one) is copied first. */

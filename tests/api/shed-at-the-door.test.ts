@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENT_LOOP_WINDOW_MS, eventLoopUtilization } from '@/lib/http/heavy-work';
+import { v1Routes } from '@/app/v1/v1-routes';
+import {
+  EVENT_LOOP_WINDOW_MS,
+  eventLoopUtilization,
+  HEAVY_SHARE_WINDOW_MS,
+  noteHeavyRequest,
+} from '@/lib/http/heavy-work';
+import { HEAVY_REQUESTS } from '@/lib/http/heavy-requests';
 import { heavyRequestKind, shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { readResponse } from '../support/http';
 
@@ -87,5 +94,57 @@ describe('shedding at the door', () => {
     expect(eventLoopUtilization()).toBeLessThan(bound.maxEventLoopUtilization);
     expect(shedAtTheDoor('GET', '/v1/events', bound)).toBeNull();
     expect(shedAtTheDoor('POST', '/v1/resolve', bound)).toBeNull();
+  });
+});
+
+describe('one table of heavy requests, for the door and the routes', () => {
+  it('every /v1 operation that declares `heavy` is in the table under its kind, and every /v1 entry of the table is declared so', () => {
+    const sample = (template: string) => template.replace(/\{\w+\}/g, 'x');
+    const declared = v1Routes().flatMap(({ path: route, operations }) =>
+      Object.entries(operations)
+        .filter(([, op]) => op.heavy)
+        .map(([method, op]) => `${method} ${route} ${op.heavy}`),
+    );
+    const tabled = HEAVY_REQUESTS.filter((h) => h.path.startsWith('/v1/')).map(
+      (h) => `${h.methods.find((m) => m !== 'HEAD')} ${h.path} ${h.kind}`,
+    );
+    expect(declared.sort()).toEqual(tabled.sort());
+    for (const entry of declared) {
+      const [method, route, ...kind] = entry.split(' ');
+      expect(heavyRequestKind(method, sample(route!))).toBe(kind.join(' '));
+    }
+  });
+});
+
+describe('fair shedding: the heaviest client first', () => {
+  const busy = { concurrency: 100, maxEventLoopUtilization: 0.5, bytesPerSecond: Infinity };
+
+  it('while the loop is busy: 429 with Retry-After for the client holding most heavy work, the others pass', async () => {
+    eventLoopUtilization();
+    for (let i = 0; i < 40; i++) noteHeavyRequest('198.51.100.7'); // one reader's burst of pages
+    noteHeavyRequest('198.51.100.8');
+    await busyLoop();
+    const reader = await readResponse(shedAtTheDoor('GET', '/v1/events', busy, () => '198.51.100.7')!);
+    expect([
+      reader.status,
+      reader.headers.get('retry-after'),
+      (reader.json as { error: { code: string } }).error.code,
+    ]).toEqual([429, '2', 'rate_limited']);
+    expect(reader.headers.get('access-control-allow-origin')).toBe('*');
+    // Everyone else's heavy requests go on: the load is that one client's doing.
+    expect(shedAtTheDoor('GET', '/v1/events', busy, () => '198.51.100.8')).toBeNull();
+    expect(shedAtTheDoor('POST', '/v1/resolve', busy, () => '198.51.100.9')).toBeNull();
+    expect(shedAtTheDoor('GET', '/profile/alice/opengraph-image', busy)).toBeNull();
+  });
+
+  it('when the load is no one client’s doing, every heavy request is shed with 503 as before', async () => {
+    await sleep(HEAVY_SHARE_WINDOW_MS + 50); // the burst above has left the window
+    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'])
+      for (let i = 0; i < 3; i++) noteHeavyRequest(client);
+    await busyLoop();
+    for (const client of ['203.0.113.1', '203.0.113.5']) {
+      const res = await readResponse(shedAtTheDoor('GET', '/v1/events', bound, () => client)!);
+      expect([res.status, res.json]).toEqual([503, OVERLOADED]);
+    }
   });
 });

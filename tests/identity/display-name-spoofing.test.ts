@@ -55,7 +55,36 @@ const BADGE_WORDS: Refusals = {
   'the badge word in full-width letters': ['Alice ＶＥＲＩＦＩＥＤ', badge('VERIFIED')],
 };
 
-const REFUSED: Refusals = { ...INVISIBLE, ...DIRECTION_MARKS, ...CHECK_MARKS, ...BADGE_WORDS };
+const mixed = (scripts: string) =>
+  `\`displayName\`: must be written in one script (Common and Inherited characters aside, or Latin with Han and Japanese kana, Bopomofo or Hangul): ${scripts}`;
+const BLANK_MESSAGE = '`displayName`: must show something: it renders blank';
+
+/** UTS #39 "highly restrictive": a letter of another script passing for a Latin one (issue 42). */
+const MIXED_SCRIPTS: Refusals = {
+  'a Cyrillic е in "Verified"': ['Alice V\u0435rified', mixed('Latin + Cyrillic')],
+  'a Greek Μ in "Merchant"': ['Shop \u039Cerchant', mixed('Latin + Greek')],
+  'a Cyrillic а in "PayPal"': ['P\u0430yPal', mixed('Latin + Cyrillic')],
+  'Hangul with Cyrillic (not an allowed combination)': ['김 Анна', mixed('Hangul + Cyrillic')],
+};
+
+/** Names that render as nothing, and the other invisibles (issue 42). */
+const BLANK_OR_INVISIBLE: Refusals = {
+  'three braille blanks (U+2800)': ['\u2800\u2800\u2800', BLANK_MESSAGE],
+  'a braille blank between spaces': ['\u2800 \u2800', BLANK_MESSAGE],
+  'the interlinear annotation anchor alone (U+FFF9)': ['\uFFF9', hidden('U+FFF9')],
+  'an interlinear annotation around a word (U+FFF9–FFFB)': ['al\uFFF9ice\uFFFAx\uFFFB', hidden('U+FFF9')],
+  'the Hangul filler alone (U+3164)': ['\u3164', hidden('U+3164')],
+  'the halfwidth Hangul filler alone (U+FFA0)': ['\uFFA0', hidden('U+FFA0')],
+};
+
+const REFUSED: Refusals = {
+  ...INVISIBLE,
+  ...DIRECTION_MARKS,
+  ...CHECK_MARKS,
+  ...BADGE_WORDS,
+  ...MIXED_SCRIPTS,
+  ...BLANK_OR_INVISIBLE,
+};
 
 /** Accepted: emoji keep their joiners, selectors and flag tags; words that only contain a badge word. */
 const ACCEPTED: Record<string, string> = {
@@ -66,6 +95,12 @@ const ACCEPTED: Record<string, string> = {
   'a subdivision flag (tag characters)': 'from 🏴󠁧󠁢󠁥󠁮󠁧󠁿',
   'Arabic without marks': 'أليس',
   'a word containing a badge word': 'Unverified Ideas',
+  'Latin with Inherited marks': 'Zoë Müller',
+  'Cyrillic alone': 'Алиса Петрова',
+  'Latin with Han': 'Ren 任',
+  'Latin with Han and kana': 'Taro 山田 たろう カタ',
+  'Latin with Hangul': 'Kim 김철수',
+  'Greek alone': 'Ζωή',
 };
 
 describe('display names that could pass for others', () => {
@@ -93,8 +128,8 @@ describe('display names that could pass for others', () => {
   }
 });
 
-describe('every invisible and direction code point is refused', () => {
-  const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
+describe('every invisible, format and direction code point is refused', () => {
+  const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\p{Cf}]/u;
   // The C0/C1 controls and the bidi embeddings, overrides and isolates are refused earlier, as control characters.
   const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { openDb, type DbHandle } from '@/lib/db/client';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { insertIdentity } from '@/devstack/identities';
-import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
+import { clientHeaders, readResponse, withCheckedError, type ApiResponse } from '../support/http';
 import { IDENTITY_FIELDS } from '../support/identity';
 
 /*
@@ -49,7 +49,12 @@ export async function patchIdentity(tagPath: string, body: unknown, token?: stri
   if (token) headers.authorization = `Bearer ${token}`;
   const payload =
     typeof body === 'string' || body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
-  return readResponse(await fetch(`${appUrl}/v1/identity/${tagPath}`, { method: 'PATCH', headers, body: payload }));
+  const url = `${appUrl}/v1/identity/${tagPath}`;
+  return withCheckedError(
+    url,
+    'PATCH',
+    await readResponse(await fetch(url, { method: 'PATCH', headers, body: payload })),
+  );
 }
 
 /** SPEC 2.1's fields that a response shows as the row stores them (all but `tag` and `createdAt`). */

@@ -33,9 +33,23 @@ export async function postJson(
   body: unknown,
   headers: Record<string, string> = clientHeaders(),
 ): Promise<ApiResponse> {
-  return readResponse(
+  const answer = await readResponse(
     await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }),
   );
+  return withCheckedError(url, 'POST', answer);
+}
+
+/**
+ * An error answer of a /v1 operation is checked against the OpenAPI document (./error-contract.ts),
+ * failing the test that met it when it is not as documented. Loaded only then: the check builds
+ * the document from every route.
+ */
+export async function withCheckedError<A extends ApiResponse>(url: string, method: string, answer: A): Promise<A> {
+  if (answer.status >= 400 && new URL(url).pathname.startsWith('/v1/')) {
+    const { expectDocumentedErrorAt } = await import('./error-contract');
+    expectDocumentedErrorAt(url, method, answer);
+  }
+  return answer;
 }
 
 export async function postAuthed(url: string, token: string | null, body: unknown, headers = clientHeaders()) {
@@ -44,7 +58,7 @@ export async function postAuthed(url: string, token: string | null, body: unknow
     headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  const answer = await readResponse(res);
+  const answer = await withCheckedError(url, 'POST', await readResponse(res));
   // Callers read fields of the body directly.
   return { ...answer, json: answer.json as any };
 }

@@ -13,6 +13,7 @@ import { LIFTED_LOAD_BOUNDS } from '@/devstack/rate-limits';
 import type { TestDatabase } from './database';
 import { held, type Lifetime } from './held';
 import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
+import { expectDocumentedError } from './error-contract';
 
 /*
  * The /v1 API in the test's own process: every route's handlers bound to services of the
@@ -20,6 +21,7 @@ import { startRpcProxy, type RpcIntercept, type RpcProxy } from './rpc-proxy';
  * value here, not another server (tests/README.md "Which tests start a process"). `url` is a
  * listener in this same process that hands each request to the same handlers, so helpers that
  * take a base URL (signIn, the clients) work unchanged; `fetch` skips the socket altogether.
+ * Every /v1 error answer either gives is checked against the OpenAPI document (./error-contract.ts).
  */
 
 /** The environment every in-process app starts from: the shared PostgreSQL and localnet, the client address from the one proxy. */
@@ -64,25 +66,29 @@ function pathPattern(path: string): { pattern: RegExp; names: string[] } {
 /** The /v1 routes and the /api routes that take services (app/api/api-routes.ts), bound to `services`. */
 function router(services: Services): (req: Request) => Promise<Response> {
   const provide = async () => services;
-  const bound: { path: string; handlers: Record<string, MethodHandler> }[] = [
+  const bound: { path: string; v1: boolean; handlers: Record<string, MethodHandler> }[] = [
     ...v1Routes().map((declaration) => ({
       path: declaration.path,
+      v1: true,
       handlers: v1Handlers(declaration, provide) as Record<string, MethodHandler>,
     })),
     ...apiRoutes().map((route) => ({
       path: route.path,
+      v1: false,
       handlers: route.handlers(provide) as Record<string, MethodHandler>,
     })),
   ];
-  const routes = bound.map(({ path, handlers }) => ({ ...pathPattern(path), handlers }));
+  const routes = bound.map(({ path, v1, handlers }) => ({ ...pathPattern(path), path, v1, handlers }));
   return async (req) => {
     const { pathname } = new URL(req.url);
-    for (const { pattern, names, handlers } of routes) {
+    for (const { pattern, names, path, v1, handlers } of routes) {
       const match = pattern.exec(pathname);
       if (!match) continue;
       const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
       const handler = handlers[req.method.toUpperCase()] ?? handlers.GET; // HEAD: what GET answers, as Next.js does
-      return handler!(req, { params: Promise.resolve(params) });
+      const response = await handler!(req, { params: Promise.resolve(params) });
+      if (v1) await expectDocumentedError(path, req.method, response); // the error contract (./error-contract.ts)
+      return response;
     }
     return unknownPath(req);
   };
@@ -142,7 +148,14 @@ async function answer(
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     duplex: 'half',
   } as RequestInit);
-  const response = await route(request);
+  let response: Response;
+  try {
+    response = await route(request);
+  } catch (err) {
+    // An answer outside the error contract (./error-contract.ts): the client sees why, and the test fails.
+    res.writeHead(599, { 'Content-Type': 'text/plain' }).end(String(err));
+    throw err;
+  }
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body && req.method !== 'HEAD')
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);

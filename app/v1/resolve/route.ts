@@ -18,6 +18,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/res
     description:
       'Any accepted spelling (`alice`, `@Alice`, `%40alice`); answers are keyed by the canonical tag (bare, without `@`), each ' +
       'exactly what GET /v1/resolve/{tag} answers, or null where that is a 404 (missing and blocked alike).',
+    heavy: 'resolve batch',
     rateLimit: 'batch',
     body: { schema: ResolveBatchRequest, parse: (schema, value) => parseBatch(schema, value, 'invalid_tag') },
     responses: { 200: ok('Each canonical tag → its resolve object or null', ResolveBatchResponse) },

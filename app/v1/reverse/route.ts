@@ -16,6 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     tags: ['integrators'],
     summary: 'Up to 100 addresses → their tags',
     description: 'Each address answered as GET /v1/reverse/{address} answers it, or null; a duplicate answers once.',
+    heavy: 'reverse batch',
     rateLimit: 'batch',
     body: { schema: ReverseBatchRequest, parse: parseBatch },
     responses: { 200: ok('Each address → `@tag` or null', ReverseBatchResponse) },

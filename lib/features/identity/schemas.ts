@@ -1,6 +1,7 @@
 import { isPublicKey, PublicKeyString } from '@/lib/core/keys';
 import { nostrKeyHex } from '@/lib/core/nostr-key';
 import { z } from 'zod';
+import { mixedScripts } from './display-name-scripts';
 
 /*
  * Identity schemas (SPEC 2.1, 4.3, 4.4; DESIGN.md "Identity"). The same schemas validate
@@ -105,6 +106,10 @@ function textField(maxChars: number, multiline: boolean, spoofing?: (text: strin
  *   the embeddings, overrides and isolates). Emoji keep what makes them emoji: a joiner between
  *   two pictographs (👩‍👩‍👧), a variation selector after an emoji character (❤️), and the tag
  *   characters of a subdivision flag (🏴 + tags + cancel tag);
+ * - other format characters (the interlinear annotation marks U+FFF9–FFFB…), and names that
+ *   render blank (only spaces, braille blanks U+2800, Hangul fillers);
+ * - names that mix scripts beyond what UTS #39's "highly restrictive" level allows
+ *   (display-name-scripts.ts): "PаyPal" with a Cyrillic а reads as the Latin word;
  * - check marks and the badge words: the pages draw "Verified" and "Merchant" badges
  *   (lib/web/server/profile-view.ts), and a check mark next to a name is how other services
  *   show theirs.
@@ -112,7 +117,10 @@ function textField(maxChars: number, multiline: boolean, spoofing?: (text: strin
 const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]?)\u200D(?=\p{Extended_Pictographic})/gu;
 const EMOJI_VARIATION = /(?<=\p{Emoji})[\uFE0E\uFE0F]/gu;
 const FLAG_TAGS = /(?<=\u{1F3F4})[\u{E0061}-\u{E007A}\u{E0030}-\u{E0039}]+\u{E007F}/gu;
-const INVISIBLE_OR_DIRECTIONAL = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
+/** Format characters (Cf: the interlinear annotation marks U+FFF9–FFFB among them) hide or move text too. */
+const INVISIBLE_OR_DIRECTIONAL = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\p{Cf}]/u;
+/** What renders as nothing: spaces, the braille blank, the Hangul fillers, the default-ignorables. */
+const BLANK = /^[\p{White_Space}\u2800\u115F\u1160\u3164\uFFA0\p{Default_Ignorable_Code_Point}]+$/u;
 /** ✓ ✔ ☑ ✅ 🗸 🗹 🆗 √ and the Aegean check mark: what reads as a tick beside a name. */
 const CHECK_MARKS = /[\u2713\u2714\u2611\u2705\u{1F5F8}\u{1F5F9}\u{1F197}\u221A\u{10102}]/u;
 const BADGE_WORDS = /(?<![\p{L}\p{N}])(verified|merchant)(?![\p{L}\p{N}])/iu;
@@ -126,6 +134,10 @@ export function displayNameSpoofing(text: string): string | null {
   const bare = text.replace(EMOJI_JOINER, '').replace(EMOJI_VARIATION, '').replace(FLAG_TAGS, '');
   const hidden = INVISIBLE_OR_DIRECTIONAL.exec(bare);
   if (hidden) return `must not contain invisible or text-direction characters (${codePoint(hidden[0])})`;
+  if (BLANK.test(text)) return 'must show something: it renders blank';
+  const mixed = mixedScripts(text);
+  if (mixed)
+    return `must be written in one script (Common and Inherited characters aside, or Latin with Han and Japanese kana, Bopomofo or Hangul): ${mixed}`;
   const mark = CHECK_MARKS.exec(text);
   if (mark) return `must not contain check marks (${mark[0]} ${codePoint(mark[0])}): badges are the service's to show`;
   const word = BADGE_WORDS.exec(text.normalize('NFKC'));
@@ -183,7 +195,7 @@ function checked(clean: (raw: string) => string | null | { problem: string }) {
 
 const DisplayNameInput = textField(PROFILE_LIMITS.displayName.maxChars, false, displayNameSpoofing).meta({
   description:
-    'Display name: trimmed, NFC, no control characters, at most 50 characters. No invisible or text-direction characters (Default_Ignorable, Bidi_Control; emoji sequences excepted), no check marks, not the badge words "Verified" or "Merchant". Empty clears it.',
+    'Display name: trimmed, NFC, no control characters, at most 50 characters. No invisible, format or text-direction characters (Default_Ignorable, Bidi_Control, Cf; emoji sequences excepted), not blank (spaces, braille blanks, Hangul fillers), one script as UTS #39 "highly restrictive" allows (plus Common and Inherited; Latin + Han + kana, Bopomofo or Hangul), no check marks, not the badge words "Verified" or "Merchant". Empty clears it.',
   maxLength: PROFILE_LIMITS.displayName.maxChars,
   example: 'Alice',
 });

@@ -69,8 +69,7 @@ const batchedLookUp = perHandle((db: Db) =>
 const NOT_FOUND_MESSAGES: Record<ReverseNotFoundReason, string> = {
   no_tag: 'No tag for this address.',
   blocked: 'No tag for this address: the tags it owns or is the payout wallet of are blocked.',
-  not_indexed:
-    'No tag for this address yet: the chain holds a tag record for it that the service has not mirrored yet; try again shortly.',
+  not_indexed: 'No tag for this address in the mirror: the mirror may be behind the chain; try again shortly.',
   primary_not_owned: 'No tag for this address: the primary tag it chose now belongs to another key or was released.',
 };
 

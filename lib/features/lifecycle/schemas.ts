@@ -45,7 +45,9 @@ export type FeePayerOnlyRequest = z.infer<typeof FeePayerOnlyRequest>;
 /** POST /v1/identity/{tag}/release */
 export const ReleaseRequest = z
   .strictObject({
-    receiver: nonZeroKey("Receives the record's rent deposit; defaults to the owner.").optional(),
+    receiver: nonZeroKey(
+      'Receives what the record holds above its rent deposit; the deposit too when the release closes a record whose 30-day rest is over. Defaults to the owner.',
+    ).optional(),
     feePayer,
   })
   .meta({ id: 'ReleaseRequest' });
@@ -84,7 +86,9 @@ export const LifecycleCall = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('accept_transfer') }),
   z.strictObject({
     kind: z.literal('release_tag'),
-    receiver: nonZeroKey("Receives the record's rent deposit.").optional(),
+    receiver: nonZeroKey(
+      'Receives what the record holds above its rent deposit; the deposit too when the release closes a record whose 30-day rest is over.',
+    ).optional(),
   }),
 ]);
 export type LifecycleCall = z.infer<typeof LifecycleCall>;

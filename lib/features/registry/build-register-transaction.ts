@@ -10,7 +10,7 @@ import { checkTag } from './availability';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { registerTagLimit } from '@/lib/chain/compute-units';
 import { registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { unsafePayout, unsafePayoutReason } from '@/lib/chain/payout-safety';
+import { unsafePayout, unsafePayoutReason, unsafePayoutWithoutRpc } from '@/lib/chain/payout-safety';
 import type { RegisterRequest, RegisterResponse } from './schemas';
 
 export const TAG_UNAVAILABLE_MESSAGE = 'This tag is taken, reserved or blocked.';
@@ -47,19 +47,26 @@ export async function buildRegisterTransaction(
   const feePayer = request.feePayer ? new PublicKey(request.feePayer) : ownerKey;
   const { connection, programId } = getChain(config);
 
-  const [pda, bump] = findTagRecordAddress(tag, programId);
+  const [, bump] = findTagRecordAddress(tag, programId);
 
-  // The reads at once: one round trip to the cluster on the happy path.
-  const [unsafe, check, latest, microLamports] = await Promise.all([
+  // What needs no chain first: a payout key off the curve costs no RPC call at all.
+  const offline = unsafePayoutWithoutRpc(wallet);
+  if (offline) throw unsafePayout(wallet, offline);
+  // Then what can refuse the request, at once (the payout account, the mirror and the tag's
+  // record); the blockhash and the fee estimate only for a request that will be answered with
+  // a transaction, so a refused one spends none of the RPC quota on them.
+  const [unsafe, check] = await Promise.all([
     unsafePayoutReason(connection, wallet),
     checkTag(db, connection, programId, tag, owner),
-    rpcCall(() => connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(connection, [pda, feePayer], config.priorityFee),
   ]);
   if (unsafe) throw unsafePayout(wallet, unsafe);
   if (check.reason === 'lookalike') throw lookalikeRefused(tag, check.lookalikes);
   if (check.reason === 'quarantined') throw quarantined(tag, check.until!);
   if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);
+  const [latest, microLamports] = await Promise.all([
+    rpcCall(() => connection.getLatestBlockhash('confirmed')),
+    recentPriorityFee(connection, [check.pda, feePayer], config.priorityFee),
+  ]);
 
   const { transaction, lastValidBlockHeight } = buildUnsignedTransaction({
     feePayer,

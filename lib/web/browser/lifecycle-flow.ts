@@ -37,7 +37,7 @@ export const LIFECYCLE_FAILURES: FailureOptions = {
   messages: {
     conflict: 'The tag changed in the meantime (the offer was taken back, accepted or replaced). Reload the page.',
     forbidden: 'The signed-in wallet may not do this for this tag (any more). Reload the page.',
-    'not-found': 'This tag no longer exists: it was released.',
+    'not-found': 'This tag is no longer live: it was released, and rests for 30 days.',
   },
 };
 

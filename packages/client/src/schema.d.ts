@@ -193,7 +193,7 @@ export interface paths {
         put?: never;
         /**
          * Build an unsigned release_tag transaction (give the tag up)
-         * @description Checks, in order: body and tag (400), token (401), a tag with no record on chain or blocked (404), then the record on chain (not the mirror): the caller must be the owner (403). The record is closed, its rent goes to `receiver` (default: the owner), the identity is deleted and the tag can be registered again, as a new identity. The service never signs, submits or writes the mirror: sign (the caller and, for a new payout wallet that is another key, that wallet; a sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.
+         * @description Checks, in order: body and tag (400), token (401), a tag with no record on chain or blocked (404), then the record on chain (not the mirror): the caller must be the owner (403). The identity is deleted and the tag rests 30 days: in that time only its previous owner may register it again, after it anyone may. The record keeps its rent deposit while it rests (`receiver`, default the owner, gets only what it holds above it); the previous owner closes it after the rest by releasing again, and `receiver` then gets the deposit too. The service never signs, submits or writes the mirror: sign (the caller and, for a new payout wallet that is another key, that wallet; a sponsor given as `feePayer` last), send, then POST /v1/sync with the signature.
          */
         post: operations["releaseTag"];
         delete?: never;
@@ -684,7 +684,7 @@ export interface components {
         };
         ReleaseRequest: {
             /**
-             * @description Receives the record's rent deposit; defaults to the owner.
+             * @description Receives what the record holds above its rent deposit; the deposit too when the release closes a record whose 30-day rest is over. Defaults to the owner.
              * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
              */
             receiver?: string;
@@ -956,15 +956,21 @@ export interface components {
                 /** @description Human-readable explanation; may change */
                 message: string;
                 /**
-                 * @description GET /v1/reverse/{address}’s 404 only: why no tag answers (docs/integrators.md, "Resolve, reverse, batch")
+                 * @description Why, for three codes: `not_found` of GET /v1/reverse/{address} (`no_tag`, `primary_not_owned`, `blocked`, `not_indexed`: docs/integrators.md, "Resolve, reverse, batch"); `unsafe_payout` (`off_curve`, `token_account`, `mint`, `program`, `not_system_owned`); `unsupported_asset`, the Token-2022 extension that could take, withhold or freeze the payment (`permanent_delegate`, `transfer_fee`, `transfer_hook`, `default_account_state_frozen`, `non_transferable`, `pausable`)
                  * @enum {string}
                  */
-                reason?: "no_tag" | "primary_not_owned" | "blocked" | "not_indexed";
+                reason?: "no_tag" | "primary_not_owned" | "blocked" | "not_indexed" | "off_curve" | "token_account" | "mint" | "program" | "not_system_owned" | "permanent_delegate" | "transfer_fee" | "transfer_hook" | "default_account_state_frozen" | "non_transferable" | "pausable";
                 /**
                  * @description `lookalike` only: the verified or merchant tag the refused tag looks like
                  * @example @alice
                  */
                 tag?: string;
+                /**
+                 * Format: date-time
+                 * @description `quarantined` only: when the released tag stops resting (ISO 8601); until then only its previous owner may register it
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                until?: string;
             };
         };
         ChallengeResponse: {

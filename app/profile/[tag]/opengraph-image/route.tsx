@@ -6,7 +6,7 @@
 import { ImageResponse } from 'next/og';
 import { ifNoneMatchHits } from '@/lib/http/conditional';
 import { errorResponse } from '@/lib/http/error-response';
-import { admitHeavyBytes, withHeavyWork } from '@/lib/http/heavy-work';
+import { admitHeavyBytes, heavyClient, noteHeavyRequest, shedWhileBusy, withHeavyWork } from '@/lib/http/heavy-work';
 import { getServices } from '@/lib/http/services';
 import { tagNotFound } from '@/lib/features/identity/get-identity';
 import type { Identity } from '@/lib/features/identity/schemas';
@@ -39,6 +39,10 @@ export async function GET(req: Request, { params }: { params: Promise<{ tag: str
     };
     if (ifNoneMatchHits(req.headers.get('if-none-match'), headers.ETag))
       return new Response(null, { status: 304, headers });
+    // Whose heavy work this is (the door's fair shedding, lib/http/heavy-work.ts): the heaviest client is refused first.
+    const client = heavyClient(req, config);
+    shedWhileBusy('og image', config.heavyWork, client);
+    noteHeavyRequest(client);
     const png = await ogImageBytes(version, () => withHeavyWork('og image', config.heavyWork, () => draw(identity)));
     admitHeavyBytes('og image', png.length, config.heavyWork); // its bytes out of the process's budget, or 503
     return new Response(new Uint8Array(png), { headers: { ...headers, 'Content-Type': 'image/png' } });

@@ -6,7 +6,7 @@ import { getChain } from '@/lib/chain/rpc';
 import { atIndexedSlot } from '@/lib/http/indexed-slot';
 import { getTagAvailability } from '@/lib/features/registry/availability';
 import { AvailabilityQuery, TagAvailability } from '@/lib/features/registry/schemas';
-import { parseWith } from '@/lib/http/parse';
+import { parseWith, queryOf } from '@/lib/http/parse';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,7 +28,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
     },
     handler: async (req, { params: { tag }, services: { db, config } }) => {
       const { connection, programId } = getChain(config);
-      const { wallet } = parseWith(AvailabilityQuery, Object.fromEntries(new URL(req.url).searchParams));
+      const { wallet } = parseWith(AvailabilityQuery, queryOf(req));
       return atIndexedSlot(db, async () =>
         json(await getTagAvailability({ db, connection, programId, tagInput: tag, wallet })),
       );

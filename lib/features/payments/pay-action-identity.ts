@@ -19,11 +19,10 @@ export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqX
 const MEMO_V1_PROGRAM_ID = new PublicKey('Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo');
 
 /**
- * The memo instruction's allowance. In LiteSVM, with the Memo build it ships, this memo (about
- * 180 bytes, no signers) costs 391 CU beside the transfer. A cluster may run another build of
- * the program, which validates the UTF-8 and logs the text at its own cost per byte, so the
- * allowance is well above: a limit too low fails the payment, one too high only raises the
- * priority fee by the difference.
+ * The memo instruction's allowance, well above what this memo (no signers) costs in LiteSVM
+ * with the Memo build it ships (bench/results/figures-once-in-comments.md): a cluster may run another build of the program, which
+ * validates the UTF-8 and logs the text at its own cost per byte. A limit too low fails the
+ * payment, one too high only raises the priority fee by the difference.
  */
 export const IDENTITY_MEMO_UNITS = 6_000;
 

@@ -37,11 +37,9 @@ export interface Payment {
 /*
  * What the transfers cost, known rather than simulated per payment: a System transfer is a
  * builtin charged 150 CU. A token payment is CreateIdempotent (creating the payee's account
- * the first time) then TransferChecked: 15,183 CU with SPL Token and 20,090 with Token-2022
- * for a plain mint in LiteSVM with the programs it ships (6,095 and 8,193 once the account
- * exists). The allowances are about 2.5× that: the programs deployed on a cluster differ by
- * version, and Token-2022 extensions (transfer fees, memo checks) add work; a transfer hook
- * can cost anything, and such a mint's payer needs a wallet that re-budgets it.
+ * the first time) then TransferChecked, measured for a plain mint in LiteSVM with the programs
+ * it ships (bench/results/figures-once-in-comments.md). The allowances are well above that: the programs deployed on a
+ * cluster differ by version, and Token-2022 extensions add work.
  */
 export const PAY_UNITS = {
   sol: 150,

@@ -15,6 +15,8 @@ const DEVNET = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
 /** The localnet's key written in lib/core/config.ts (public: anyone can read it there). */
 const LOCALNET_KEY = '46XrSTTxDEJMVVEMhZ9KZCTez9xEM9iXTEu5G5vnxQNaFV7pKVWLPtQgW2k1h4Wm4dZGkfCCk6UUkmGuEP1H3Mg6';
 const OWN_KEY = JSON.stringify(Array.from({ length: 64 }, (_, i) => (i * 7) % 256));
+/** A public cluster's keys of its own: the service identity and the ENS gateway's signer. */
+const OWN_KEYS = { ACTION_IDENTITY_SECRET: OWN_KEY, ENS_GATEWAY_SIGNER_KEY: `0x${'42'.repeat(32)}` };
 
 /** A JSON-RPC endpoint that answers getGenesisHash with `hash` (and nothing else). */
 async function genesisStub(hash: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -67,9 +69,9 @@ describe('the genesis hash at start', () => {
   });
 
   it("devnet's hash under another public cluster's name, and under localnet: refused", async () => {
-    await expect(
-      check({ SOLANA_RPC_URL: devnet.url, SOLANA_CLUSTER: 'mainnet-beta', ACTION_IDENTITY_SECRET: OWN_KEY }),
-    ).rejects.toThrow(/SOLANA_CLUSTER: is mainnet-beta, but SOLANA_RPC_URL answers genesis hash .*: that is devnet/);
+    await expect(check({ SOLANA_RPC_URL: devnet.url, SOLANA_CLUSTER: 'mainnet-beta', ...OWN_KEYS })).rejects.toThrow(
+      /SOLANA_CLUSTER: is mainnet-beta, but SOLANA_RPC_URL answers genesis hash .*: that is devnet/,
+    );
     await expect(check({ SOLANA_RPC_URL: devnet.url, SOLANA_CLUSTER: 'localnet' })).rejects.toThrow(
       /SOLANA_CLUSTER: is localnet, but .*that is devnet\. Set SOLANA_CLUSTER=devnet/,
     );
@@ -91,18 +93,14 @@ describe('the genesis hash at start', () => {
   });
 
   it('devnet named as devnet, with a key of its own: starts', async () => {
-    await expect(
-      check({ SOLANA_RPC_URL: devnet.url, SOLANA_CLUSTER: 'devnet', ACTION_IDENTITY_SECRET: OWN_KEY }),
-    ).resolves.toBe('devnet');
+    await expect(check({ SOLANA_RPC_URL: devnet.url, SOLANA_CLUSTER: 'devnet', ...OWN_KEYS })).resolves.toBe('devnet');
   });
 
   it('the shared localnet, SOLANA_CLUSTER unset or localnet: starts as localnet; named devnet: refused', async () => {
     const rpc = inject('rpcUrl');
     await expect(check({ SOLANA_RPC_URL: rpc })).resolves.toBe('localnet');
     await expect(check({ SOLANA_RPC_URL: rpc, SOLANA_CLUSTER: 'localnet' })).resolves.toBe('localnet');
-    await expect(
-      check({ SOLANA_RPC_URL: rpc, SOLANA_CLUSTER: 'devnet', ACTION_IDENTITY_SECRET: OWN_KEY }),
-    ).rejects.toThrow(
+    await expect(check({ SOLANA_RPC_URL: rpc, SOLANA_CLUSTER: 'devnet', ...OWN_KEYS })).rejects.toThrow(
       /SOLANA_CLUSTER: is devnet, but SOLANA_RPC_URL answers genesis hash \w+: that is none of the public clusters \(a local one\)/,
     );
   });

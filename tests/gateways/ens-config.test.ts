@@ -25,7 +25,8 @@ describe('ENS_GATEWAY_SIGNER_KEY and ENS_PARENT_NAME', () => {
   });
 
   it.each(['devnet', 'testnet', 'mainnet-beta'])('%s: required, in development too', (cluster) => {
-    expect(() => parseConfig({ SOLANA_CLUSTER: cluster })).toThrow(
+    const ownIdentity = { ACTION_IDENTITY_SECRET: PUBLIC_CLUSTER.ACTION_IDENTITY_SECRET };
+    expect(() => parseConfig({ SOLANA_CLUSTER: cluster, ...ownIdentity })).toThrow(
       new ConfigError(`Invalid configuration:\n  ENS_GATEWAY_SIGNER_KEY: required on ${cluster}`),
     );
   });
@@ -33,7 +34,7 @@ describe('ENS_GATEWAY_SIGNER_KEY and ENS_PARENT_NAME', () => {
   it('in production, names every missing key of a public cluster at once', () => {
     expect(() => parseConfig({ NODE_ENV: 'production', SOLANA_CLUSTER: 'devnet' })).toThrow(
       new ConfigError(
-        'Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on devnet\n  ENS_GATEWAY_SIGNER_KEY: required on devnet',
+        "Invalid configuration:\n  ACTION_IDENTITY_SECRET: required in production on devnet (the embedded key is the localnet's, and public)\n  ENS_GATEWAY_SIGNER_KEY: required on devnet",
       ),
     );
   });

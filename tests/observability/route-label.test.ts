@@ -5,7 +5,7 @@ import { OTHER_ROUTE, pathnameOf, ROUTE_PATTERNS, routeLabel } from '@/lib/obser
 
 /**
  * Every route handler file outside app/v1 (its routes declare their paths) that is observed
- * (through withApi or observeRequest, in the file or in the handlers.ts beside it that builds
+ * (through withApi, observeRequest or cronRouteHandlers, in the file or in the handlers.ts beside it that builds
  * its handlers), as a pattern (`[x]` → `{x}`); catch-alls left out.
  */
 function observedRouteFiles(dir = path.join(process.cwd(), 'app'), prefix = ''): string[] {
@@ -20,7 +20,7 @@ function observedRouteFiles(dir = path.join(process.cwd(), 'app'), prefix = ''):
       const source = [entry.name, ...(existsSync(handlers) ? ['handlers.ts'] : [])]
         .map((name) => readFileSync(path.join(dir, name), 'utf8'))
         .join('\n');
-      if (/\b(withApi|observeRequest)\b/.test(source)) found.push(prefix);
+      if (/\b(withApi|observeRequest|cronRouteHandlers)\b/.test(source)) found.push(prefix);
     }
   }
   return found;

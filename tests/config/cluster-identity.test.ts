@@ -40,6 +40,16 @@ async function genesisStub(hash: string): Promise<{ url: string; close: () => Pr
   };
 }
 
+/** Runs a process to its exit: its exit code and everything it printed. */
+async function exitOf(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
+  child.stderr.on('data', (chunk) => (output += String(chunk)));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, output };
+}
+
 const check = (env: Record<string, string>) => {
   const config = parseConfig(env);
   return verifyCluster(config, getConnection(config), env);
@@ -115,14 +125,7 @@ describe('the genesis hash at start', () => {
   it("npm start's server against devnet's hash with SOLANA_CLUSTER unset: exits 1 with the message, before it listens", async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, SOLANA_RPC_URL: devnet.url, PORT: '3987' };
     delete env.SOLANA_CLUSTER;
-    const child = spawn('node_modules/.bin/tsx', ['scripts/serve.ts', 'start'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
-    child.stderr.on('data', (chunk) => (output += String(chunk)));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, output } = await exitOf('node_modules/.bin/tsx', ['scripts/serve.ts', 'start'], env);
     expect(code).toBe(1);
     expect(output).toContain('SOLANA_CLUSTER: unset, but SOLANA_RPC_URL answers genesis hash');
     expect(output).toContain('Set SOLANA_CLUSTER=devnet');
@@ -132,14 +135,11 @@ describe('the genesis hash at start', () => {
   it("a bare next start (instrumentation.ts) against devnet's hash with SOLANA_CLUSTER unset: exits 1 with the message", async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, SOLANA_RPC_URL: devnet.url };
     delete env.SOLANA_CLUSTER;
-    const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', '3988'], {
+    const { code, output } = await exitOf(
+      process.execPath,
+      ['node_modules/next/dist/bin/next', 'start', '-p', '3988'],
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
-    child.stderr.on('data', (chunk) => (output += String(chunk)));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    );
     expect(code).toBe(1);
     expect(output).toContain('SOLANA_CLUSTER: unset, but SOLANA_RPC_URL answers genesis hash');
   }, 60_000);

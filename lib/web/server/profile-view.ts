@@ -29,19 +29,18 @@ export async function profileViewHtml(
   const qr = trustedHtml(await qrSvg(link));
   return html`<article aria-labelledby="profile-name">
     ${introHtml(identity, name)} ${payerWarningsHtml(warnings)}
-    <section class="card pay" aria-labelledby="pay-heading">
-      <div>
-        <h2 id="pay-heading">Pay ${identity.tag}</h2>
-        ${walletHtml(identity)}
-        <p>
+    ${paySectionHtml(
+      identity,
+      html`<p>
           <a class="button" href="${`/pay/${identity.tag.slice(1)}`}" rel="nofollow"
             >Pay with a Solana wallet (${token.label.length > 12 ? 'token' : token.label})</a
           >
         </p>
-        ${tokenNoteHtml(identity, token)}
-      </div>
-      <div class="qr" role="img" aria-label="${`QR code of the Solana Pay link to pay ${identity.tag}`}">${qr}</div>
-    </section>
+        ${tokenNoteHtml(identity, token)}`,
+      html`<div class="qr" role="img" aria-label="${`QR code of the Solana Pay link to pay ${identity.tag}`}">
+        ${qr}
+      </div>`,
+    )}
   </article>`;
 }
 
@@ -49,14 +48,22 @@ export async function profileViewHtml(
 function unpayableHtml(identity: Identity, name: string, warnings: readonly PayerWarning[]): Html {
   return html`<article aria-labelledby="profile-name">
     ${introHtml(identity, name)} ${payerWarningsHtml(warnings)}
-    <section class="card pay" aria-labelledby="pay-heading">
-      <div>
-        <h2 id="pay-heading">Pay ${identity.tag}</h2>
-        ${walletHtml(identity)}
-        <p>Payments to ${identity.tag} are paused until its owner sets a payout wallet that can receive them.</p>
-      </div>
-    </section>
+    ${paySectionHtml(
+      identity,
+      html`<p>Payments to ${identity.tag} are paused until its owner sets a payout wallet that can receive them.</p>`,
+    )}
   </article>`;
+}
+
+/** The pay card: its heading and the payout wallet, then `body`; `aside` beside it (the QR code). */
+function paySectionHtml(identity: Identity, body: Html, aside: Html | '' = ''): Html {
+  return html`<section class="card pay" aria-labelledby="pay-heading">
+    <div>
+      <h2 id="pay-heading">Pay ${identity.tag}</h2>
+      ${walletHtml(identity)} ${body}
+    </div>
+    ${aside}
+  </section>`;
 }
 
 /** Who the profile is: its head, its bio and its Nostr key, the same whether it can be paid or not. */

@@ -47,6 +47,7 @@ async function pages(appUrl: string, databaseUrl: string): Promise<{ name: strin
     { name: 'a live /@tag (no avatar)', path: `/@${plain.tag}` },
     { name: 'register', path: '/register' },
     { name: 'settings', path: '/settings' },
+    { name: 'till (signed out)', path: `/charge/${tag}` },
   ];
   const docs = await fetch(`${appUrl}${DOCS_PATH}`);
   if (docs.ok && docs.headers.get('content-type')?.startsWith('text/html'))

@@ -1,8 +1,9 @@
-import { SendTransactionError, TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
 import { WalletDisconnectedError, WalletSignTransactionError } from '@solana/wallet-adapter-base';
 import { describe, expect, it } from 'vitest';
 import {
+  BlockHeightExceededError,
   IndexPendingError,
+  RpcError,
   ServiceError,
   TransactionFailedError,
   TransactionRefusedError,
@@ -175,13 +176,23 @@ describe('nextStep and statusLine', () => {
 });
 
 const PROGRAM = 'TagReg1stry11111111111111111111111111111111';
-/** What web3.js throws when preflight meets the program's AlreadyRegistered (6012 = 0x177c). */
-const alreadyRegisteredInPreflight = new SendTransactionError({
-  action: 'simulate',
-  signature: '',
-  transactionMessage: 'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x177c',
-  logs: [`Program ${PROGRAM} invoke [1]`, `Program ${PROGRAM} failed: custom program error: 0x177c`],
-});
+/**
+ * What lib/web/browser/rpc.ts throws when the cluster's preflight meets the program's
+ * AlreadyRegistered (6012 = 0x177c): the JSON-RPC error's code, message, logs and err.
+ */
+const alreadyRegisteredInPreflight = new RpcError(
+  -32002,
+  'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x177c',
+  [`Program ${PROGRAM} invoke [1]`, `Program ${PROGRAM} failed: custom program error: 0x177c`],
+  { InstructionError: [0, { Custom: 6012 }] },
+);
+/** The same refusal by an RPC that sends no logs: the registry's code is found in `err`. */
+const alreadyRegisteredWithoutLogs = new RpcError(
+  -32002,
+  'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x177c',
+  undefined,
+  { InstructionError: [0, { Custom: 6012 }] },
+);
 
 describe('classifyFailure', () => {
   const rejection = new WalletSignTransactionError('User rejected the request.', { code: 4001 });
@@ -205,12 +216,7 @@ describe('classifyFailure', () => {
       new Error('Transaction simulation failed: Blockhash not found'),
       'blockhash-expired',
     ],
-    [
-      'an expired block height',
-      'confirming',
-      new TransactionExpiredBlockheightExceededError('abc'),
-      'blockhash-expired',
-    ],
+    ['an expired block height', 'confirming', new BlockHeightExceededError('abc'), 'blockhash-expired'],
     [
       'no funds',
       'sending',
@@ -236,7 +242,8 @@ describe('classifyFailure', () => {
 
   describe("with the register flow's program errors (matched by code)", () => {
     it.each([
-      ['in preflight (SendTransactionError logs)', 'sending', alreadyRegisteredInPreflight],
+      ["in preflight (the RPC error's logs)", 'sending', alreadyRegisteredInPreflight],
+      ["in preflight (the RPC error's err, no logs)", 'sending', alreadyRegisteredWithoutLogs],
       [
         "on confirmation (the cluster's InstructionError)",
         'confirming',

@@ -6,11 +6,11 @@ import 'client-only';
  * person, and the step a retry resumes at. components/transaction/useTransactionFlow.ts runs
  * the side effects; this file decides what happens next, so it is tested without a browser.
  */
-import { TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
 import { hasTagRegistryError, type TagRegistryError } from '@/packages/tag-registry/src';
 import { isUserRejection } from './api-client';
 import {
   AnotherSignerNeededError,
+  BlockHeightExceededError,
   IndexPendingError,
   ServiceError,
   TransactionFailedError,
@@ -217,7 +217,7 @@ const CODE_KINDS: Readonly<Record<string, FailureKind>> = {
 const WALLET_GONE = new Set(['WalletNotConnectedError', 'WalletNotReadyError', 'WalletDisconnectedError']);
 
 /*
- * The cluster's answers below carry no code of their own (web3.js passes the RPC's text on),
+ * The cluster's answers below carry no code of their own (lib/web/browser/rpc.ts passes the RPC's text on),
  * so they are recognised by the RPC's and browsers' fixed wording.
  */
 const BLOCKHASH_GONE = /blockhash not found|block height exceeded/i;
@@ -246,7 +246,7 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
     return 'wallet-unavailable';
   }
   if (err instanceof Error && WALLET_GONE.has(err.name)) return 'wallet-unavailable';
-  if (err instanceof TransactionExpiredBlockheightExceededError) return 'blockhash-expired';
+  if (err instanceof BlockHeightExceededError) return 'blockhash-expired';
   if (err instanceof TransactionFailedError) return 'transaction-failed';
   const text = messagesOf(err);
   if (BLOCKHASH_GONE.test(text)) return 'blockhash-expired';
@@ -258,7 +258,7 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
 /**
  * Names the failure of `step` from what was thrown: our client errors (a ServiceError holds
  * the server's envelope code), wallet-adapter errors (their cause holds the wallet's own
- * error, 4001 for a refusal), registry errors by code, web3.js errors, a fetch TypeError.
+ * error, 4001 for a refusal), registry errors by code, the cluster's RPC errors, a fetch TypeError.
  */
 export function classifyFailure(step: FlowStep, err: unknown, options: FailureOptions = {}): Failure {
   const kind = kindOf(err, options);

@@ -15,10 +15,11 @@ import { WalletDialogProvider } from './WalletDialog';
 type Bridge = typeof import('./WalletAdapterBridge');
 
 /**
- * The wallet for /register, /settings and the till. The page ships none of wallet-adapter
- * nor web3.js v1 (its reads and sends are lib/web/browser/rpc.ts): wallet-adapter's code, the
- * wallets' and the transaction decoding (components/wallet/WalletAdapterBridge.tsx) are a dynamic import, loaded when
- * the visitor opens the wallet dialog, or at once for a visitor who chose a wallet before.
+ * The wallet for /register, /settings and the till. The page ships none of wallet-adapter,
+ * nor web3.js v1 and its Buffer polyfill: its reads and sends are lib/web/browser/rpc.ts.
+ * wallet-adapter, the wallets and the decoding of built transactions
+ * (components/wallet/WalletAdapterBridge.tsx) are a dynamic import, loaded when the visitor
+ * opens the wallet dialog, or at once for a visitor who chose a wallet before.
  * The bridge renders beside the page, not around it, so loading it re-renders the page with
  * the wallet's state without remounting it (what was typed stays).
  */

@@ -1,15 +1,9 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src/tag-record';
 import { useSiteWallet } from '@/components/wallet/site-wallet-context';
-import type { RegistrationCost } from '@/lib/chain/registration-cost';
-
-/**
- * The record's size and the cost's arithmetic (kit's codecs and PDA derivation): loaded after
- * the page is up, as the cost is shown once a tag is typed, so they stay out of its first load.
- */
-const loadCost = () =>
-  Promise.all([import('@/packages/tag-registry/src/tag-record'), import('@/lib/chain/registration-cost')]);
+import { maxRegistrationCost, tagRecordBump, type RegistrationCost } from '@/lib/chain/registration-cost';
 
 /** What the register page knows of the service's pricing: the program and the priority-fee ceiling. */
 export interface CostSettings {
@@ -27,12 +21,10 @@ export function useRegistrationCost(tag: string | null, settings: CostSettings):
   const [cost, setCost] = useState<{ tag: string; cost: RegistrationCost } | null>(null);
   useEffect(() => {
     let live = true;
-    loadCost()
-      .then(([{ TAG_RECORD_SIZE }]) => rpc.getMinimumBalanceForRentExemption(TAG_RECORD_SIZE))
-      .then(
-        (rent) => live && setRentLamports(rent),
-        () => live && setRentLamports(null),
-      );
+    rpc.getMinimumBalanceForRentExemption(TAG_RECORD_SIZE).then(
+      (rent) => live && setRentLamports(rent),
+      () => live && setRentLamports(null),
+    );
     return () => {
       live = false;
     };
@@ -41,15 +33,12 @@ export function useRegistrationCost(tag: string | null, settings: CostSettings):
     if (!tag || rentLamports === null) return;
     let live = true;
     const { programId, maxMicroLamports } = settings;
-    loadCost()
-      .then(async ([, { maxRegistrationCost, tagRecordBump }]) => {
-        const bump = await tagRecordBump(tag, programId);
-        return maxRegistrationCost({ tag, bump, rentLamports, maxMicroLamports, signatures: 1 });
-      })
-      .then(
-        (found) => live && setCost({ tag, cost: found }),
-        () => live && setCost(null),
-      );
+    tagRecordBump(tag, programId).then(
+      (bump) =>
+        live &&
+        setCost({ tag, cost: maxRegistrationCost({ tag, bump, rentLamports, maxMicroLamports, signatures: 1 }) }),
+      () => live && setCost(null),
+    );
     return () => {
       live = false;
     };

@@ -6,6 +6,7 @@ import { browserRpc } from '@/lib/web/browser/rpc';
 import { classifyFailure } from '@/lib/web/browser/transaction-flow';
 import { connect, fund, web3Keypair } from '@/tests/support/chain';
 import { newKeypair } from '@/tests/support/keypair';
+import { startRpcProxy } from '@/tests/support/rpc-proxy';
 
 /*
  * The pages' JSON-RPC over fetch (lib/web/browser/rpc.ts) against the localnet: what the
@@ -64,5 +65,20 @@ describe('browserRpc on the localnet', () => {
     const expiry = await rpc.confirm('1'.repeat(64), passed).catch((err: unknown) => err);
     expect(expiry).toBeInstanceOf(BlockHeightExceededError);
     expect(classifyFailure('confirming', expiry).kind).toBe('blockhash-expired');
+  });
+
+  it("waits out a provider's 429 for as long as its Retry-After asks, then answers", async () => {
+    let refusals = 0;
+    const limited = await startRpcProxy(rpcUrl, () =>
+      refusals++ < 2 ? { status: 429, text: 'Too many requests', headers: { 'retry-after': '1' } } : undefined,
+    );
+    try {
+      const started = performance.now();
+      expect(await browserRpc(limited.url).getMinimumBalanceForRentExemption(TAG_RECORD_SIZE)).toBeGreaterThan(0);
+      expect(refusals).toBe(3);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(2_000);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -210,6 +210,7 @@ describe('classifyFailure', () => {
     ['a 503 from the build', 'building', new ServiceError('service_unavailable', 'down'), 'cluster-down'],
     ['no session', 'building', new ServiceError('unauthorized', 'Sign in'), 'not-signed-in'],
     ['a 429', 'indexing', new ServiceError('rate_limited', 'slow down', 429), 'rate-limited'],
+    ["the cluster's RPC still answering 429", 'confirming', new RpcError(429, 'answered 429'), 'rate-limited'],
     [
       'an unknown blockhash',
       'sending',

@@ -10,6 +10,13 @@ import { BlockHeightExceededError, RpcError, TransactionFailedError } from './cl
 /** How often a send is looked at while it confirms: a slot is about 400 ms. */
 const CONFIRM_POLL_MS = 400;
 const COMMITMENT = { commitment: 'confirmed' } as const;
+/**
+ * A provider's 429 is waited out a few times (its Retry-After, else a doubling pause) before
+ * the page says so, as web3.js's Connection did for these pages.
+ */
+const RATE_LIMITED_RETRIES = 4;
+const FIRST_PAUSE_MS = 500;
+const LONGEST_PAUSE_MS = 5_000;
 
 interface RpcReply<T> {
   result?: T;
@@ -46,12 +53,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function browserRpc(url: string): BrowserRpc {
   let id = 0;
+  async function post(body: string): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      if (res.status !== 429 || attempt === RATE_LIMITED_RETRIES) return res;
+      const asked = Number(res.headers.get('retry-after')) * 1000;
+      await sleep(Math.min(asked > 0 ? asked : FIRST_PAUSE_MS * 2 ** attempt, LONGEST_PAUSE_MS));
+    }
+  }
+
   async function call<T>(method: string, params: unknown[]): Promise<T> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-    });
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }));
     // An overloaded or unreachable RPC answers with a status and no JSON-RPC body.
     if (!res.ok) throw new RpcError(res.status, `The cluster's RPC answered ${res.status}.`);
     const reply = (await res.json()) as RpcReply<T>;

@@ -12,6 +12,7 @@ import {
   AnotherSignerNeededError,
   BlockHeightExceededError,
   IndexPendingError,
+  RpcError,
   ServiceError,
   TransactionFailedError,
   TransactionRefusedError,
@@ -232,6 +233,8 @@ function messagesOf(err: unknown, depth = 0): string {
 
 function kindOf(err: unknown, options: FailureOptions): FailureKind {
   if (err instanceof ServiceError) return CODE_KINDS[err.code] ?? 'unknown';
+  // The cluster's RPC still answering 429 after lib/web/browser/rpc.ts waited it out.
+  if (err instanceof RpcError && err.code === 429) return 'rate-limited';
   if (err instanceof IndexPendingError) return 'index-pending';
   for (const [code, kind] of Object.entries(options.programErrors ?? {})) {
     if (kind && hasTagRegistryError(err, Number(code) as TagRegistryError)) return kind;

@@ -5,9 +5,8 @@
 //   npm run bench -- web
 import { Agent, request } from 'node:http';
 import { startBareNext, VERCEL_EDGE_HEADERS } from '@/devstack/app';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { seedBenchProfile } from './seed';
-import { WALLET_MARKERS } from './wallet-markers';
+import { pageJavaScript } from './page-javascript';
 
 /** Compressed JavaScript budget of the public profile page (brotli, what a CDN serves). */
 const PROFILE_JS_BUDGET_BYTES = 120 * 1024;
@@ -19,46 +18,11 @@ const TTFB = {
   profileTarget: 1.5,
 } as const;
 
-export interface PageJs {
-  path: string;
-  scripts: number;
-  rawBytes: number;
-  gzipBytes: number;
-  brotliBytes: number;
-  /** Markers of wallet code found, with the chunk each one is in. */
-  walletCode: { marker: string; chunk: string }[];
-}
-
 export interface Ttfb {
   path: string;
   p50Ms: number;
   p99Ms: number;
   meanMs: number;
-}
-
-/** The scripts a modern browser loads for `path`: `<script src>` without `nomodule`, each once. */
-export async function pageJavaScript(appUrl: string, path: string): Promise<PageJs> {
-  const res = await fetch(`${appUrl}${path}`);
-  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
-  const html = await res.text();
-  const sources = new Set<string>();
-  for (const match of html.matchAll(/<script\b([^>]*)>/gi)) {
-    const attrs = match[1];
-    const src = /\bsrc="([^"]+)"/i.exec(attrs)?.[1];
-    if (src && !/\bnomodule\b/i.test(attrs)) sources.add(new URL(src, `${appUrl}${path}`).href);
-  }
-  const result: PageJs = { path, scripts: sources.size, rawBytes: 0, gzipBytes: 0, brotliBytes: 0, walletCode: [] };
-  for (const src of sources) {
-    const body = Buffer.from(await (await fetch(src)).arrayBuffer());
-    result.rawBytes += body.length;
-    result.gzipBytes += gzipSync(body, { level: 6 }).length; // what a client without brotli gets
-    result.brotliBytes += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-    const text = body.toString('utf8');
-    for (const marker of WALLET_MARKERS) {
-      if (text.includes(marker)) result.walletCode.push({ marker, chunk: new URL(src).pathname });
-    }
-  }
-  return result;
 }
 
 /** What a browser asks for: the page compressed, as the server would send it to a visitor. */

@@ -1,4 +1,5 @@
 import type { Page, Response } from '@playwright/test';
+import { pageJavaScript, WALLET_PAGE_JS_BUDGET_BYTES } from '@/bench/page-javascript';
 import { WALLET_MARKERS } from '@/bench/wallet-markers';
 import { expect, test } from './support/fixtures';
 import { openPage } from './support/pages';
@@ -37,10 +38,12 @@ test('/ and /@tag load no wallet code', async ({ page, tags }) => {
   }
 });
 
-test('/register and /settings load wallet code when the visitor asks for a wallet, not with the page', async ({
+test('/register, /settings and the till load wallet code when the visitor asks for a wallet, not with the page', async ({
   page,
+  tags,
 }) => {
-  for (const path of ['/register', '/settings']) {
+  const tag = await tags.seeded('till', { owner: newKeypair().publicKey, displayName: 'Light Till' });
+  for (const path of ['/register', '/settings', `/charge/${tag}`]) {
     const scripts = recordScripts(page);
     await openPage(page, path);
     await page.waitForLoadState('networkidle');
@@ -53,5 +56,19 @@ test('/register and /settings load wallet code when the visitor asks for a walle
     const loadedOnConnect = await walletCodeIn(scripts.slice(before));
     expect(loadedOnConnect.length, `${path}: wallet code loaded by the connect button`).toBeGreaterThan(0);
     await page.keyboard.press('Escape');
+  }
+});
+
+test('/register, /settings and the till load at most 170 KB of JavaScript (brotli) with the page', async ({
+  baseURL,
+  tags,
+}) => {
+  const tag = await tags.seeded('till', { owner: newKeypair().publicKey, displayName: 'Light Till' });
+  for (const path of ['/register', '/settings', `/charge/${tag}`]) {
+    const js = await pageJavaScript(baseURL!, path);
+    expect(js.walletCode, path).toEqual([]);
+    expect(js.brotliBytes, `${path}: first-load JavaScript, brotli q11`).toBeLessThanOrEqual(
+      WALLET_PAGE_JS_BUDGET_BYTES,
+    );
   }
 });

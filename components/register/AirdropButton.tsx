@@ -1,15 +1,15 @@
 'use client';
 
-import { LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { useCallback, useEffect, useState } from 'react';
 import { formatSol } from '@/lib/web/browser/format';
 import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 
 const AIRDROP_SOL = 2;
+const LAMPORTS_PER_SOL = 1_000_000_000;
 
 /** Localnet only: development SOL for the connected wallet, and its balance. */
 export function AirdropButton() {
-  const { connection, publicKey } = useSiteWallet();
+  const { rpc, publicKey } = useSiteWallet();
   const [balance, setBalance] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -17,11 +17,11 @@ export function AirdropButton() {
   const readBalance = useCallback(async (): Promise<number | null> => {
     if (!publicKey) return null;
     try {
-      return await connection.getBalance(publicKey, 'confirmed');
+      return await rpc.getBalance(publicKey.toBase58());
     } catch {
       return null;
     }
-  }, [connection, publicKey]);
+  }, [rpc, publicKey]);
 
   useEffect(() => {
     void readBalance().then(setBalance);
@@ -34,9 +34,7 @@ export function AirdropButton() {
     setBusy(true);
     setMessage(null);
     try {
-      const latest = await connection.getLatestBlockhash('confirmed');
-      const signature = await connection.requestAirdrop(publicKey, AIRDROP_SOL * LAMPORTS_PER_SOL);
-      await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+      await rpc.airdrop(publicKey.toBase58(), AIRDROP_SOL * LAMPORTS_PER_SOL);
       setMessage({ ok: true, text: `Received ${AIRDROP_SOL} development SOL.` });
       setBalance(await readBalance());
     } catch (err) {

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
-import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/core/tag';
-import { isPublicKey } from '@/lib/core/keys';
+import { TAG_MAX_BYTES, INVALID_TAG_MESSAGE, TAG_RULE_IN_WORDS } from '@/lib/core/tag-rules';
+import { isPublicKey } from '@/lib/core/base58';
 import { CodeField } from '@/components/form/CodeField';
 import { useSiteWallet } from '@/components/wallet/site-wallet-context';
 import { TransactionSteps } from '@/components/transaction/TransactionSteps';

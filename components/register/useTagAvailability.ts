@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { normalizeTag } from '@/lib/core/tag';
+import { normalizeTag } from '@/lib/core/tag-rules';
 
 export type Availability =
   | { state: 'empty' }

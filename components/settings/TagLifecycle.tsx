@@ -3,7 +3,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import Link from 'next/link';
 import { isZeroKey, type LifecycleCall } from '@/lib/features/lifecycle/schemas';
-import { isPublicKey } from '@/lib/core/keys';
+import { isPublicKey } from '@/lib/core/base58';
 import { CodeField } from '@/components/form/CodeField';
 import { confirmsRelease } from '@/lib/web/browser/lifecycle-flow';
 import { RELEASE_HINT } from '@/lib/web/shared/release-words';

@@ -8,7 +8,6 @@ import { unwrapAction, type ActionOutcome } from '@/lib/web/browser/action-outco
 import { isUserRejection, syncTransaction } from '@/lib/web/browser/api-client';
 import {
   AnotherSignerNeededError,
-  TransactionFailedError,
   TransactionRefusedError,
   WalletCannotSignError,
   WalletMismatchError,
@@ -24,14 +23,7 @@ import {
   type FlowState,
   type FlowStep,
 } from '@/lib/web/browser/transaction-flow';
-import {
-  blockhashOf,
-  decodeWireTransaction,
-  keepSignature,
-  signedWireBytes,
-  unsignedSigners,
-  type WireTransaction,
-} from '@/lib/web/browser/wire-transaction';
+import type { WireTransaction } from '@/lib/web/browser/wire-transaction';
 
 /** What a builder answers: POST /v1/register's shape, and the lifecycle builders'. */
 export interface BuiltTransaction {
@@ -68,7 +60,8 @@ export interface TransactionFlow<Input> {
 
 interface Work {
   job: TransactionJob | null;
-  built: { tx: WireTransaction; blockhash: string; lastValidBlockHeight: number } | null;
+  /** The build's answer; `tx` is decoded by the wallet's code when signing first needs it. */
+  built: { transaction: string; tx: WireTransaction | null; lastValidBlockHeight: number } | null;
   signed: Uint8Array | null;
   signature: string | null;
 }
@@ -78,7 +71,7 @@ const NO_WORK: Work = { job: null, built: null, signed: null, signature: null };
 /**
  * The steps of an on-chain action, headless (lib/web/browser/transaction-flow.ts decides the order
  * and the retries): build (the job's server action), the wallet signs, send through the
- * app's connection, confirm with the build's blockhash and lastValidBlockHeight, then
+ * app's RPC, confirm before the build's lastValidBlockHeight passes, then
  * POST /v1/sync so the page is live. The steps run from the handlers, one after the other,
  * not from an effect: a re-render never starts a step twice.
  *
@@ -96,7 +89,7 @@ export function useTransactionFlow<Input>(
   const [live, setLive] = useState<Identity | null>(null);
   const [signature, setSignature] = useState<string | null>(null);
   const wallet = useSiteWallet();
-  const { connection } = wallet;
+  const { rpc } = wallet;
   // The wallet as it is when a step runs (it may be switched while the build runs).
   const walletNow = useRef<SiteWallet>(wallet);
   useEffect(() => {
@@ -109,8 +102,11 @@ export function useTransactionFlow<Input>(
     switch (step) {
       case 'building': {
         const built = unwrapAction(await w.job!.build());
-        const tx = decodeWireTransaction(built.transaction);
-        w.built = { tx, blockhash: blockhashOf(tx), lastValidBlockHeight: Number(built.lastValidBlockHeight) };
+        w.built = {
+          transaction: built.transaction,
+          tx: null,
+          lastValidBlockHeight: Number(built.lastValidBlockHeight),
+        };
         w.signed = null;
         w.signature = null;
         return;
@@ -118,10 +114,12 @@ export function useTransactionFlow<Input>(
       case 'signing': {
         // Every key the transaction names signs, one connected account after the other: the
         // owner and a payout wallet of its own (either first); the signatures so far are kept.
-        const { publicKey, signTransaction } = walletNow.current;
-        if (!publicKey) throw new WalletNotConnectedError('Connect a wallet that can sign transactions, then retry.');
+        const { publicKey, signTransaction, wire } = walletNow.current;
+        if (!publicKey || !wire)
+          throw new WalletNotConnectedError('Connect a wallet that can sign transactions, then retry.');
         if (!signTransaction) throw new WalletCannotSignError('signTransaction');
-        const tx = w.built!.tx;
+        const { keepSignature, signedWireBytes, unsignedSigners } = wire;
+        const tx = (w.built!.tx ??= wire.decodeWireTransaction(w.built!.transaction));
         const connected = publicKey.toBase58();
         const missing = unsignedSigners(tx);
         if (!missing.includes(connected)) {
@@ -142,21 +140,12 @@ export function useTransactionFlow<Input>(
         return;
       }
       case 'sending':
-        w.signature = await connection.sendRawTransaction(w.signed!, {
-          preflightCommitment: 'confirmed',
-          maxRetries: 5,
-        });
+        w.signature = await rpc.sendTransaction(w.signed!);
         setSignature(w.signature);
         return;
-      case 'confirming': {
-        const { blockhash, lastValidBlockHeight } = w.built!;
-        const { value } = await connection.confirmTransaction(
-          { signature: w.signature!, blockhash, lastValidBlockHeight },
-          'confirmed',
-        );
-        if (value.err) throw new TransactionFailedError(value.err);
+      case 'confirming':
+        await rpc.confirm(w.signature!, w.built!.lastValidBlockHeight);
         return;
-      }
       case 'indexing':
         setLive(await syncTransaction(w.signature!, { goneIsDone: w.job!.goneIsDone }));
         return;

@@ -1,8 +1,8 @@
 'use client';
 
-import { Connection } from '@solana/web3.js';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Cluster } from '@/lib/core/solana-pay';
+import { browserRpc } from '@/lib/web/browser/rpc';
 import {
   CHOSEN_WALLET_STORAGE_KEY,
   NOT_LOADED,
@@ -15,9 +15,11 @@ import { WalletDialogProvider } from './WalletDialog';
 type Bridge = typeof import('./WalletAdapterBridge');
 
 /**
- * The wallet for /register and /settings. The page ships none of wallet-adapter: its code and
- * the wallets' (components/wallet/WalletAdapterBridge.tsx) are a dynamic import, loaded when
- * the visitor opens the wallet dialog, or at once for a visitor who chose a wallet before.
+ * The wallet for /register, /settings and the till. The page ships none of wallet-adapter,
+ * nor web3.js v1 and its Buffer polyfill: its reads and sends are lib/web/browser/rpc.ts.
+ * wallet-adapter, the wallets and the decoding of built transactions
+ * (components/wallet/WalletAdapterBridge.tsx) are a dynamic import, loaded when the visitor
+ * opens the wallet dialog, or at once for a visitor who chose a wallet before.
  * The bridge renders beside the page, not around it, so loading it re-renders the page with
  * the wallet's state without remounting it (what was typed stays).
  */
@@ -44,10 +46,10 @@ export function LazyWalletRoot({
   useEffect(() => {
     if (localStorage.getItem(CHOSEN_WALLET_STORAGE_KEY)) load();
   }, [load]);
-  const connection = useMemo(() => new Connection(rpcUrl, { commitment: 'confirmed' }), [rpcUrl]);
+  const rpc = useMemo(() => browserRpc(rpcUrl), [rpcUrl]);
   const wallet = useMemo<SiteWallet>(
-    () => ({ ...(state ?? NOT_LOADED), loaded: state !== null, load, connection }),
-    [state, load, connection],
+    () => ({ ...(state ?? NOT_LOADED), loaded: state !== null, load, rpc }),
+    [state, load, rpc],
   );
   return (
     <SiteWalletContext.Provider value={wallet}>

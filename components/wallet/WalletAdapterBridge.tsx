@@ -5,6 +5,7 @@ import { ConnectionProvider, useWallet, WalletProvider } from '@solana/wallet-ad
 import { SolflareWalletAdapter } from '@solana/wallet-adapter-solflare';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { Cluster } from '@/lib/core/solana-pay';
+import { WIRE_TRANSACTIONS } from '@/lib/web/browser/wire-transaction';
 import type { LocalTestWallet } from './local-test-wallet';
 import { useLoaded } from './useLoaded';
 import { CHOSEN_WALLET_STORAGE_KEY, type WalletAdapterState } from './site-wallet-context';
@@ -86,7 +87,7 @@ function PublishWallet({
   useEffect(() => {
     const last = published.current;
     if (last && last.testWallet === testWallet && PUBLISHED.every((key) => last[key] === wallet[key])) return;
-    const next = { testWallet } as WalletAdapterState;
+    const next = { testWallet, wire: WIRE_TRANSACTIONS } as WalletAdapterState;
     for (const key of PUBLISHED) Object.assign(next, { [key]: wallet[key] });
     published.current = next;
     onChange(next);

@@ -3,8 +3,9 @@
 // The pages' wallet, as wallet-adapter's state or before it loads (components/wallet/LazyWalletRoot.tsx).
 
 import type { WalletContextState } from '@solana/wallet-adapter-react';
-import type { Connection } from '@solana/web3.js';
 import { createContext, useContext } from 'react';
+import type { BrowserRpc } from '@/lib/web/browser/rpc';
+import type { WireTransactions } from '@/lib/web/browser/wire-transaction';
 import type { LocalTestWallet } from './local-test-wallet';
 
 /** What the pages use of wallet-adapter's `useWallet()`, and the localnet's test wallet once loaded. */
@@ -21,15 +22,19 @@ export type WalletAdapterState = Pick<
   | 'signIn'
   | 'signMessage'
   | 'signTransaction'
-> & { testWallet: LocalTestWallet | null };
+> & {
+  testWallet: LocalTestWallet | null;
+  /** Decoding and signing built transactions: web3.js v1 code, loaded with the wallet. */
+  wire: WireTransactions | null;
+};
 
 export interface SiteWallet extends WalletAdapterState {
   /** wallet-adapter and the wallets are loaded and have said what they offer. */
   loaded: boolean;
   /** Loads wallet-adapter and the wallets, once: when the visitor asks to connect. */
   load(): void;
-  /** The app's RPC, for reads and sends; web3.js only, no wallet code. */
-  connection: Connection;
+  /** The app's RPC, for reads and sends: plain fetch, no wallet code. */
+  rpc: BrowserRpc;
 }
 
 /**
@@ -55,6 +60,7 @@ export const NOT_LOADED: WalletAdapterState = {
   signMessage: undefined,
   signTransaction: undefined,
   testWallet: null,
+  wire: null,
 };
 
 export const SiteWalletContext = createContext<SiteWallet | null>(null);

@@ -1,6 +1,5 @@
 'use client';
 
-import { signIn as startSession, signOut as endSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { requestChallenge } from '@/lib/web/browser/api-client';
@@ -31,6 +30,12 @@ export interface WalletSignIn {
  * `solana` provider verifies it with the same nonce store as /v1/auth/verify and the page's
  * server components re-read the session.
  */
+/**
+ * next-auth's browser client, loaded when the visitor signs in or out: the pages need none of
+ * it before (the session is read on the server), so it stays out of their first load.
+ */
+const loadSessionClient = () => import('next-auth/react');
+
 export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
   const wallet = useSiteWallet();
   const router = useRouter();
@@ -68,7 +73,9 @@ export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
         const signer = { address: walletKey, signIn: wallet.signIn, signMessage: wallet.signMessage };
         const challenge = await requestChallenge(signInAddressOf(signer));
         const signed = await signChallenge(signer, challenge);
-        const result = await startSession('solana', {
+        const result = await (
+          await loadSessionClient()
+        ).signIn('solana', {
           pubkey: signed.pubkey,
           message: signed.message,
           signature: signed.signature,
@@ -84,7 +91,7 @@ export function useWalletSignIn(sessionKey: string | null): WalletSignIn {
     exclusively(
       'signing-out',
       async () => {
-        await endSession({ redirect: false });
+        await (await loadSessionClient()).signOut({ redirect: false });
       },
       () => 'Sign-out failed. Try again.',
     );

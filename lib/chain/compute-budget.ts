@@ -4,17 +4,9 @@ import {
   type Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
+import type { ComputeBudget } from './network-fee';
 
-/**
- * What a built transaction asks of the runtime (DESIGN "Operating"): a compute-unit limit
- * sized to its instructions (lib/chain/compute-units.ts) and a price per unit from the
- * cluster's recent fees (lib/chain/priority-fee.ts). The priority fee charged is
- * price × limit, so both travel together.
- */
-export interface ComputeBudget {
-  units: number;
-  microLamports: number;
-}
+export { LAMPORTS_PER_SIGNATURE, networkFee, type ComputeBudget } from './network-fee';
 
 /** SetComputeUnitLimit then SetComputeUnitPrice: the two instructions every built transaction starts with. */
 export function computeBudgetInstructions({ units, microLamports }: ComputeBudget): TransactionInstruction[] {
@@ -36,13 +28,4 @@ export function readComputeBudget(tx: Pick<Transaction, 'instructions'>): Comput
       microLamports = Number(ComputeBudgetInstruction.decodeSetComputeUnitPrice(ix).microLamports);
   }
   return units === null || microLamports === null ? null : { units, microLamports };
-}
-
-/** Lamports per signature on every cluster today. */
-export const LAMPORTS_PER_SIGNATURE = 5_000;
-
-/** The network fee of a transaction with `signatures` signatures and this budget, as the runtime charges it. */
-export function networkFee(signatures: number, { units, microLamports }: ComputeBudget): bigint {
-  const priority = (BigInt(microLamports) * BigInt(units) + 999_999n) / 1_000_000n;
-  return BigInt(signatures * LAMPORTS_PER_SIGNATURE) + priority;
 }

@@ -1,8 +1,9 @@
-import { SendTransactionError, TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
 import { WalletDisconnectedError, WalletSignTransactionError } from '@solana/wallet-adapter-base';
 import { describe, expect, it } from 'vitest';
 import {
+  BlockHeightExceededError,
   IndexPendingError,
+  RpcError,
   ServiceError,
   TransactionFailedError,
   TransactionRefusedError,
@@ -175,13 +176,23 @@ describe('nextStep and statusLine', () => {
 });
 
 const PROGRAM = 'TagReg1stry11111111111111111111111111111111';
-/** What web3.js throws when preflight meets the program's AlreadyRegistered (6012 = 0x177c). */
-const alreadyRegisteredInPreflight = new SendTransactionError({
-  action: 'simulate',
-  signature: '',
-  transactionMessage: 'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x177c',
-  logs: [`Program ${PROGRAM} invoke [1]`, `Program ${PROGRAM} failed: custom program error: 0x177c`],
-});
+/**
+ * What lib/web/browser/rpc.ts throws when the cluster's preflight meets the program's
+ * AlreadyRegistered (6012 = 0x177c): the JSON-RPC error's code, message, logs and err.
+ */
+const alreadyRegisteredInPreflight = new RpcError(
+  -32002,
+  'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x177c',
+  [`Program ${PROGRAM} invoke [1]`, `Program ${PROGRAM} failed: custom program error: 0x177c`],
+  { InstructionError: [0, { Custom: 6012 }] },
+);
+/** The same refusal by an RPC that sends no logs: the registry's code is found in `err`. */
+const alreadyRegisteredWithoutLogs = new RpcError(
+  -32002,
+  'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x177c',
+  undefined,
+  { InstructionError: [0, { Custom: 6012 }] },
+);
 
 describe('classifyFailure', () => {
   const rejection = new WalletSignTransactionError('User rejected the request.', { code: 4001 });
@@ -199,18 +210,14 @@ describe('classifyFailure', () => {
     ['a 503 from the build', 'building', new ServiceError('service_unavailable', 'down'), 'cluster-down'],
     ['no session', 'building', new ServiceError('unauthorized', 'Sign in'), 'not-signed-in'],
     ['a 429', 'indexing', new ServiceError('rate_limited', 'slow down', 429), 'rate-limited'],
+    ["the cluster's RPC still answering 429", 'confirming', new RpcError(429, 'answered 429'), 'rate-limited'],
     [
       'an unknown blockhash',
       'sending',
       new Error('Transaction simulation failed: Blockhash not found'),
       'blockhash-expired',
     ],
-    [
-      'an expired block height',
-      'confirming',
-      new TransactionExpiredBlockheightExceededError('abc'),
-      'blockhash-expired',
-    ],
+    ['an expired block height', 'confirming', new BlockHeightExceededError('abc'), 'blockhash-expired'],
     [
       'no funds',
       'sending',
@@ -236,7 +243,8 @@ describe('classifyFailure', () => {
 
   describe("with the register flow's program errors (matched by code)", () => {
     it.each([
-      ['in preflight (SendTransactionError logs)', 'sending', alreadyRegisteredInPreflight],
+      ["in preflight (the RPC error's logs)", 'sending', alreadyRegisteredInPreflight],
+      ["in preflight (the RPC error's err, no logs)", 'sending', alreadyRegisteredWithoutLogs],
       [
         "on confirmation (the cluster's InstructionError)",
         'confirming',

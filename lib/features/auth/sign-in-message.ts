@@ -1,5 +1,5 @@
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
-import { isBase58, isPublicKey } from '@/lib/core/keys';
+import { isBase58, isPublicKey } from '@/lib/core/base58';
 
 /**
  * The sign-in challenge text (SPEC 2.2; DESIGN.md "Sign-in"): a Sign-In With Solana message,

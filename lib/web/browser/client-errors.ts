@@ -116,6 +116,34 @@ export class TransactionFailedError extends ClientError {
   }
 }
 
+/**
+ * The cluster passed the build's lastValidBlockHeight before the transaction was confirmed:
+ * it can no longer land, so the flow builds a fresh one.
+ */
+export class BlockHeightExceededError extends ClientError {
+  override name = 'BlockHeightExceededError';
+  constructor(readonly signature: string) {
+    super(`Transaction ${signature} expired: the cluster passed its last valid block height.`);
+  }
+}
+
+/**
+ * The cluster's JSON-RPC answered an error. `logs` and `err` are the preflight simulation's
+ * (its log lines and the `{ InstructionError: … }` shape) when the send was refused there,
+ * where packages/tag-registry's `tagRegistryErrorOf` finds the registry's code.
+ */
+export class RpcError extends ClientError {
+  override name = 'RpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly logs?: readonly string[],
+    readonly err?: unknown,
+  ) {
+    super(message);
+  }
+}
+
 /** POST /v1/sync kept answering 202: the transaction is not final yet. */
 export class IndexPendingError extends ClientError {
   override name = 'IndexPendingError';

@@ -6,12 +6,13 @@ import 'client-only';
  * person, and the step a retry resumes at. components/transaction/useTransactionFlow.ts runs
  * the side effects; this file decides what happens next, so it is tested without a browser.
  */
-import { TransactionExpiredBlockheightExceededError } from '@solana/web3.js';
 import { hasTagRegistryError, type TagRegistryError } from '@/packages/tag-registry/src';
 import { isUserRejection } from './api-client';
 import {
   AnotherSignerNeededError,
+  BlockHeightExceededError,
   IndexPendingError,
+  RpcError,
   ServiceError,
   TransactionFailedError,
   TransactionRefusedError,
@@ -217,7 +218,7 @@ const CODE_KINDS: Readonly<Record<string, FailureKind>> = {
 const WALLET_GONE = new Set(['WalletNotConnectedError', 'WalletNotReadyError', 'WalletDisconnectedError']);
 
 /*
- * The cluster's answers below carry no code of their own (web3.js passes the RPC's text on),
+ * The cluster's answers below carry no code of their own (lib/web/browser/rpc.ts passes the RPC's text on),
  * so they are recognised by the RPC's and browsers' fixed wording.
  */
 const BLOCKHASH_GONE = /blockhash not found|block height exceeded/i;
@@ -232,6 +233,8 @@ function messagesOf(err: unknown, depth = 0): string {
 
 function kindOf(err: unknown, options: FailureOptions): FailureKind {
   if (err instanceof ServiceError) return CODE_KINDS[err.code] ?? 'unknown';
+  // The cluster's RPC still answering 429 after lib/web/browser/rpc.ts waited it out.
+  if (err instanceof RpcError && err.code === 429) return 'rate-limited';
   if (err instanceof IndexPendingError) return 'index-pending';
   for (const [code, kind] of Object.entries(options.programErrors ?? {})) {
     if (kind && hasTagRegistryError(err, Number(code) as TagRegistryError)) return kind;
@@ -246,7 +249,7 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
     return 'wallet-unavailable';
   }
   if (err instanceof Error && WALLET_GONE.has(err.name)) return 'wallet-unavailable';
-  if (err instanceof TransactionExpiredBlockheightExceededError) return 'blockhash-expired';
+  if (err instanceof BlockHeightExceededError) return 'blockhash-expired';
   if (err instanceof TransactionFailedError) return 'transaction-failed';
   const text = messagesOf(err);
   if (BLOCKHASH_GONE.test(text)) return 'blockhash-expired';
@@ -258,7 +261,7 @@ function kindOf(err: unknown, options: FailureOptions): FailureKind {
 /**
  * Names the failure of `step` from what was thrown: our client errors (a ServiceError holds
  * the server's envelope code), wallet-adapter errors (their cause holds the wallet's own
- * error, 4001 for a refusal), registry errors by code, web3.js errors, a fetch TypeError.
+ * error, 4001 for a refusal), registry errors by code, the cluster's RPC errors, a fetch TypeError.
  */
 export function classifyFailure(step: FlowStep, err: unknown, options: FailureOptions = {}): Failure {
   const kind = kindOf(err, options);

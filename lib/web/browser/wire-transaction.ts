@@ -1,5 +1,10 @@
 import 'client-only';
-/** The unsigned transactions the builders answer (base64 wire format), for the wallet to sign. */
+/**
+ * The unsigned transactions the builders answer (base64 wire format), for the wallet to sign.
+ * web3.js v1, because wallet-adapter signs its classes: imported only by the wallet's lazily
+ * loaded code (components/wallet/WalletAdapterBridge.tsx), which hands `WIRE_TRANSACTIONS`
+ * to the pages with the wallet's state.
+ */
 import { Transaction, VersionedTransaction, type PublicKey } from '@solana/web3.js';
 
 export type WireTransaction = Transaction | VersionedTransaction;
@@ -62,3 +67,12 @@ export function keepSignature(into: WireTransaction, signed: WireTransaction, ke
     throw new Error('The wallet did not sign the transaction.');
   into.signatures[index] = signature;
 }
+
+/** What the pages use of this file, through the wallet's state (components/wallet/site-wallet-context.ts). */
+export const WIRE_TRANSACTIONS = {
+  decodeWireTransaction,
+  signedWireBytes,
+  unsignedSigners,
+  keepSignature,
+};
+export type WireTransactions = typeof WIRE_TRANSACTIONS;

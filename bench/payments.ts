@@ -148,7 +148,6 @@ export async function benchPayments(stack: Stack): Promise<void> {
         `p50 ${(percentile(foundAfterMs, 50) / 1000).toFixed(2)} s, p95 ${(percentile(foundAfterMs, 95) / 1000).toFixed(2)} s` +
         (foundAfterMs.length < PAID ? ` (${PAID - foundAfterMs.length} not settled within 5 minutes)` : ''),
     );
-    console.log('- (a shared machine, other agents running: figures are indicative)');
   } finally {
     await close();
   }

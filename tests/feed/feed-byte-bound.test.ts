@@ -11,6 +11,7 @@ import {
 import { ownDatabase } from '../support/database';
 import { signIn } from '../support/sign-in';
 import { heldInProcessApp } from '../support/in-process';
+import { untilVisible } from '../support/until-visible';
 import { liftedRateLimits } from '@/devstack/rate-limits';
 
 /*
@@ -61,7 +62,11 @@ describe('GET /v1/events is bounded in bytes', () => {
       });
       expect(res.status, await res.text()).toBe(200);
     }
-    const first = await page('limit=1000');
+    // Served once no older transaction is open anywhere in the cluster (tests/README.md): read until it is.
+    const first = await untilVisible(
+      () => page('limit=1000'),
+      (p) => p.status !== 200 || p.body.events.filter((e) => e.tag === `@${tag}`).length >= 100,
+    );
     expect(first.status).toBe(200);
     expect(first.body.events.filter((e) => e.tag === `@${tag}`)).toHaveLength(100);
     expect(first.bytes).toBeLessThanOrEqual(FEED_PAGE_MAX_BYTES);
@@ -83,18 +88,25 @@ describe('GET /v1/events is bounded in bytes', () => {
     }));
     for (let i = 0; i < rows.length; i += 100) await database.db.insert(identityEvents).values(rows.slice(i, i + 100));
 
-    const all: IdentityEvent[] = [];
-    let cursor: string | undefined;
-    const pages: Awaited<ReturnType<typeof page>>[] = [];
-    for (;;) {
-      const p = await page(`limit=1000${cursor ? `&after=${cursor}` : ''}`);
-      expect(p.status).toBe(200);
-      expect(p.bytes).toBeLessThanOrEqual(FEED_PAGE_MAX_BYTES);
-      pages.push(p);
-      all.push(...p.body.events);
-      if (p.body.next === cursor) break;
-      cursor = p.body.next;
-    }
+    /** The whole feed, page after page, as a reader of limit=1000 pages sees it now. */
+    const readAll = async () => {
+      const all: IdentityEvent[] = [];
+      let cursor: string | undefined;
+      const pages: Awaited<ReturnType<typeof page>>[] = [];
+      for (;;) {
+        const p = await page(`limit=1000${cursor ? `&after=${cursor}` : ''}`);
+        expect(p.status).toBe(200);
+        expect(p.bytes).toBeLessThanOrEqual(FEED_PAGE_MAX_BYTES);
+        pages.push(p);
+        all.push(...p.body.events);
+        if (p.body.next === cursor) break;
+        cursor = p.body.next;
+      }
+      return { all, pages };
+    };
+    const bulkOf = (events: IdentityEvent[]) => events.filter((e) => e.tag.startsWith('@bulk'));
+    // The events are served once no older transaction is open anywhere in the cluster: read until they are.
+    const { all, pages } = await untilVisible(readAll, ({ all }) => bulkOf(all).length >= 400);
     // the first page was cut by bytes (well under 1,000 events), filled the bound closely, and may be kept
     expect(pages[0]!.body.events.length).toBeLessThan(500);
     expect(pages[0]!.bytes).toBeGreaterThan(FEED_PAGE_MAX_BYTES - 8 * 1024);
@@ -102,7 +114,7 @@ describe('GET /v1/events is bounded in bytes', () => {
     // the end of the feed is live, not immutable
     expect(pages.at(-1)!.cacheControl).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
     // nothing skipped, nothing twice, in order: the same as a reader of small pages sees
-    const bulk = all.filter((e) => e.tag.startsWith('@bulk')).map((e) => (e.identity as unknown as { n: number }).n);
+    const bulk = bulkOf(all).map((e) => (e.identity as unknown as { n: number }).n);
     expect(bulk).toEqual(Array.from({ length: 400 }, (_, n) => n));
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
   });

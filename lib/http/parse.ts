@@ -27,9 +27,19 @@ export function parseWith<S extends z.ZodType>(
 export function queryOf(req: Request): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of new URL(req.url).searchParams) {
-    if (Object.hasOwn(query, name))
-      throw new AppError('invalid_request', `\`${name}\`: is given more than once; give it once`);
+    if (Object.hasOwn(query, name)) throw repeatedParameter(name);
     query[name] = value;
   }
   return query;
+}
+
+/** One query parameter given at most once (400 otherwise, as queryOf), or undefined: for a route whose other parameters may repeat. */
+export function singleQueryParam(params: URLSearchParams, name: string): string | undefined {
+  const values = params.getAll(name);
+  if (values.length > 1) throw repeatedParameter(name);
+  return values[0];
+}
+
+function repeatedParameter(name: string): AppError {
+  return new AppError('invalid_request', `\`${name}\`: is given more than once; give it once`);
 }

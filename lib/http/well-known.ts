@@ -1,5 +1,4 @@
 import 'server-only';
-import { AppError } from '@/lib/core/errors';
 import { indexedSlotHeaders } from './indexed-slot';
 import { conditionalText } from './conditional';
 import { corsPreflight, PUBLIC_READ_CACHE_CONTROL, withCors } from './cors';
@@ -12,13 +11,6 @@ import { otherMethods } from './other-methods';
  * cache, CORS open to any origin (both protocols ask for it), errors in the one envelope. Never a
  * redirect: NIP-05 forbids one, and a WebFinger client must not be sent elsewhere.
  */
-
-/** A query parameter given at most once (400 otherwise), or undefined. */
-export function single(params: URLSearchParams, name: string): string | undefined {
-  const values = params.getAll(name);
-  if (values.length > 1) throw new AppError('invalid_request', `\`${name}\`: is given more than once; give it once`);
-  return values[0];
-}
 
 /** A public read's answer: ETag (or 304), the short shared cache, the slot it reflects. */
 export function publicRead(req: Request, body: unknown, contentType: string, indexedSlot: string): Response {

@@ -3,7 +3,8 @@
 import { nostrNames } from '@/lib/features/gateways/nostr-names';
 import { withApi } from '@/lib/http/handler';
 import type { ServicesProvider } from '@/lib/http/services';
-import { getOnly, publicRead, single } from '@/lib/http/well-known';
+import { singleQueryParam } from '@/lib/http/parse';
+import { getOnly, publicRead } from '@/lib/http/well-known';
 
 const ROUTE = '/.well-known/nostr.json';
 
@@ -11,7 +12,7 @@ const ROUTE = '/.well-known/nostr.json';
 export function nostrJsonHandlers(provide: ServicesProvider) {
   const GET = withApi(
     async (req, { services: { db } }) => {
-      const { value, indexedSlot } = await nostrNames(db, single(new URL(req.url).searchParams, 'name'));
+      const { value, indexedSlot } = await nostrNames(db, singleQueryParam(new URL(req.url).searchParams, 'name'));
       return publicRead(req, value, 'application/json', indexedSlot);
     },
     ROUTE,

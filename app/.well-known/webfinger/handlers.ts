@@ -5,7 +5,8 @@ import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { indexedSlotHeaders } from '@/lib/http/indexed-slot';
 import { withApi } from '@/lib/http/handler';
 import type { ServicesProvider } from '@/lib/http/services';
-import { getOnly, publicRead, single } from '@/lib/http/well-known';
+import { singleQueryParam } from '@/lib/http/parse';
+import { getOnly, publicRead } from '@/lib/http/well-known';
 
 const ROUTE = '/.well-known/webfinger';
 
@@ -14,7 +15,7 @@ export function webfingerHandlers(provide: ServicesProvider) {
   const GET = withApi(
     async (req, { services: { db, config } }) => {
       const url = new URL(req.url);
-      const resource = single(url.searchParams, 'resource');
+      const resource = singleQueryParam(url.searchParams, 'resource');
       const hosts = { origin: config.appUrl, requestHost: url.host };
       const { value, indexedSlot } = await webfingerJrd(db, hosts, resource, url.searchParams.getAll('rel'));
       if (!value) throw tagNotFound().withHeaders(indexedSlotHeaders(indexedSlot));

@@ -1,8 +1,24 @@
-import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/kit';
+import {
+  address,
+  createSolanaRpcFromTransport,
+  isSolanaError,
+  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+  SolanaError,
+  type Address,
+  type Rpc,
+  type RpcTransport,
+  type SolanaRpcApi,
+} from '@solana/kit';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError, answerKnownFailure, type KnownFailure } from '@/lib/core/errors';
 import type { Config } from '@/lib/core/config';
+import { ClusterUnreachableError, createResilientTransport, describe, rateLimitWaitMs } from './rpc-transport';
+
+export { ClusterUnreachableError, rateLimitWaitMs } from './rpc-transport';
+
+/** The cluster's JSON-RPC API as kit types it. */
+export type SolanaRpc = Rpc<SolanaRpcApi>;
 
 /** Where `solana-test-validator` and our localnet listen when SOLANA_RPC_URL is unset. */
 export const DEFAULT_RPC_URL = 'http://127.0.0.1:8899';
@@ -14,15 +30,6 @@ export const RPC_RETRY_AFTER_SECONDS = 5;
  * unreachable or throttling us; the caller then gets 503 within seconds, never a hung request.
  */
 export const RPC_TIMEOUT_MS = 10_000;
-
-/**
- * A failure to reach the cluster at all (refused, reset, timed out); the fetch's own error is
- * its `cause`. An HTTP 5xx, or a 429 that lasted until the call's deadline, is kit's
- * `SolanaError` SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR with its status code.
- */
-export class ClusterUnreachableError extends Error {
-  override name = 'ClusterUnreachableError';
-}
 
 /**
  * The transport failure the current `rpcCall` met. web3.js rethrows some of them (getAccountInfo,
@@ -44,10 +51,6 @@ function httpError(res: Response, message: string): SolanaError {
     message,
   });
 }
-
-/** Waits between attempts of a call the provider answered 429 without Retry-After: doubling from this, up to the cap. */
-const FIRST_BACKOFF_MS = 200;
-const MAX_BACKOFF_MS = 2000;
 
 const connections = new Map<string, Connection>();
 
@@ -107,25 +110,6 @@ export function deadlineFetch(timeoutMs: number): typeof globalThis.fetch {
       return res;
     }
   };
-}
-
-/**
- * How long to wait after a 429: what its Retry-After says (seconds, or an HTTP date), else
- * FIRST_BACKOFF_MS doubled per attempt up to MAX_BACKOFF_MS.
- */
-export function rateLimitWaitMs(retryAfter: string | null, attempt: number, now: number): number {
-  const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt);
-  if (!retryAfter) return backoff;
-  if (/^\d{1,6}$/.test(retryAfter.trim())) return Number(retryAfter.trim()) * 1000;
-  const at = Date.parse(retryAfter);
-  return Number.isNaN(at) ? backoff : Math.max(0, at - now);
-}
-
-function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  const code = cause && typeof cause === 'object' && 'code' in cause ? ` (${String(cause.code)})` : '';
-  return `${err.name}: ${err.message}${code}`;
 }
 
 /** Node's codes for a socket that could not be opened or was lost (a fetch failure's `cause.code`). */
@@ -220,12 +204,62 @@ export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
 
 const programIds = new Map<string, PublicKey>();
 
+interface KitClient {
+  transport: RpcTransport;
+  rpc: SolanaRpc;
+}
+const kitClients = new Map<string, KitClient>();
+
+function kitClientOf(config: Pick<Config, 'solana'>): KitClient {
+  const url = config.solana.rpcUrl ?? DEFAULT_RPC_URL;
+  let client = kitClients.get(url);
+  if (!client) {
+    client = createKitClient(url, RPC_TIMEOUT_MS);
+    kitClients.set(url, client);
+  }
+  return client;
+}
+
+/** Kit's RPC over our transport (lib/chain/rpc-transport.ts) for `url`, with its deadline. */
+export function createKitClient(url: string, timeoutMs: number): KitClient {
+  const transport = createResilientTransport(url, timeoutMs);
+  return { transport, rpc: createSolanaRpcFromTransport(transport) };
+}
+
+/**
+ * The process's one kit RPC per URL (DESIGN "Configuration": SOLANA_RPC_URL, else the local
+ * validator's address), every call through the resilient transport.
+ */
+export function getRpc(config: Pick<Config, 'solana'>): SolanaRpc {
+  return kitClientOf(config).rpc;
+}
+
+/** The transport under `getRpc`, for what kit's RPC cannot say (a JSON-RPC batch). */
+export function getRpcTransport(config: Pick<Config, 'solana'>): RpcTransport {
+  return kitClientOf(config).transport;
+}
+
+/** The cluster and the tag registry's address, as configured (route handlers' view). */
+export interface Chain {
+  rpc: SolanaRpc;
+  programAddress: Address;
+  /** @deprecated web3.js v1, while the server moves to kit: use `rpc`. */
+  connection: Connection;
+  /** @deprecated web3.js v1, while the server moves to kit: use `programAddress`. */
+  programId: PublicKey;
+}
+
 /** The cluster connection and the tag registry's address, as configured (route handlers' view). */
-export function getChain(config: Pick<Config, 'solana'>): { connection: Connection; programId: PublicKey } {
+export function getChain(config: Pick<Config, 'solana'>): Chain {
   let programId = programIds.get(config.solana.programId);
   if (!programId) {
     programId = new PublicKey(config.solana.programId);
     programIds.set(config.solana.programId, programId);
   }
-  return { connection: getConnection(config), programId };
+  return {
+    rpc: getRpc(config),
+    programAddress: address(config.solana.programId),
+    connection: getConnection(config),
+    programId,
+  };
 }

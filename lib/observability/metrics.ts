@@ -49,6 +49,8 @@ interface Telemetry {
   indexerTransactions: Counter;
   indexerRunDuration: Histogram;
   indexerLag: { read: (() => Promise<IndexerLag | null>) | null };
+  rpcCalls: Counter;
+  rpcCallDuration: Histogram;
 }
 
 function exportIntervalMs(): number {
@@ -147,6 +149,15 @@ function createTelemetry(): Telemetry {
     ),
     indexerRunDuration: durationSeconds('indexer.run.duration.seconds', 'Duration of an indexer run', RUN_BUCKETS),
     indexerLag,
+    rpcCalls: counter(
+      'solana.rpc.calls',
+      'JSON-RPC calls to the Solana cluster, by method and outcome (ok, rate_limited, unreachable, http_error)',
+    ),
+    rpcCallDuration: durationSeconds(
+      'solana.rpc.call.duration.seconds',
+      'Time one JSON-RPC call took, its 429 waits included, by method and outcome',
+      LATENCY_BUCKETS,
+    ),
   };
 }
 
@@ -195,6 +206,17 @@ export function recordIndexerRun(
   t.indexerTransactions.add(transactions.processed, { result: 'processed' });
   t.indexerTransactions.add(transactions.deferred, { result: 'deferred' });
   t.indexerTransactions.add(transactions.recordedSkips, { result: 'recorded_skip' });
+}
+
+/** How one JSON-RPC call to the cluster ended (lib/chain/rpc.ts's transport). */
+export type RpcOutcome = 'ok' | 'rate_limited' | 'unreachable' | 'http_error';
+
+/** One JSON-RPC call (or batch, `method` "batch") to the cluster: its outcome and duration. */
+export function recordRpcCall(method: string, outcome: RpcOutcome, seconds: number): void {
+  const t = telemetry();
+  const attributes = { method, outcome };
+  t.rpcCalls.add(1, attributes);
+  t.rpcCallDuration.record(seconds, attributes);
 }
 
 /** Where the indexer's lag gauges are read from when metrics are collected. */

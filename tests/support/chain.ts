@@ -6,6 +6,8 @@ import {
   Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
+import { getChain, type Chain } from '@/lib/chain/rpc';
+import { parseConfig } from '@/lib/core/config';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { newKeypair, type TestKeypair } from './keypair';
@@ -20,6 +22,11 @@ export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
 
 export function web3Keypair(kp: TestKeypair): Keypair {
   return Keypair.fromSecretKey(kp.secretKey);
+}
+
+/** The cluster at `rpcUrl` and the localnet's program, as the app's services are handed them (lib/chain/rpc.ts `getChain`). */
+export function chainAt(rpcUrl: string): Chain {
+  return getChain(parseConfig({ SOLANA_RPC_URL: rpcUrl }));
 }
 
 export function connect(rpcUrl: string): Connection {

@@ -1,0 +1,142 @@
+import {
+  appendTransactionMessageInstructions,
+  createKeyPairSignerFromBytes,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type Signature,
+  type TransactionSigner,
+} from '@solana/kit';
+import { createKitClient, type SolanaRpc } from '@/lib/chain/rpc';
+import { getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { newKeypair, type TestKeypair } from './keypair';
+
+/*
+ * The chain as the tests use it, on kit: the localnet's program, funded signers, sending and
+ * waiting for transactions, registrations sent straight to the cluster (not through the API).
+ * (tests/support/chain.ts is the web3.js v1 twin, going away as the tests move here.)
+ */
+
+export const PROGRAM_ADDRESS = LOCALNET_PROGRAM_ID as Address;
+const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+/** Kit's RPC at `rpcUrl`, through the app's transport (deadline, 429 waits, metrics). */
+export function rpcAt(rpcUrl: string, timeoutMs = 30_000): SolanaRpc {
+  return createKitClient(rpcUrl, timeoutMs).rpc;
+}
+
+/** A test key pair (tests/support/keypair.ts) as a kit signer. */
+export function signerOf(kp: TestKeypair): Promise<KeyPairSigner> {
+  return createKeyPairSignerFromBytes(kp.secretKey);
+}
+
+/** A new key pair, as the tests hold it and as a kit signer. */
+export async function newSigner(): Promise<{ keypair: TestKeypair; signer: KeyPairSigner }> {
+  const keypair = newKeypair();
+  return { keypair, signer: await signerOf(keypair) };
+}
+
+/** Airdrops SOL and waits until the cluster confirms it. */
+export async function airdrop(rpc: SolanaRpc, to: Address, sol = 10): Promise<void> {
+  const signature = await rpc.requestAirdrop(to, lamports(BigInt(sol) * LAMPORTS_PER_SOL)).send();
+  await reachAll(rpc, [signature], 'confirmed');
+}
+
+/** A new signer funded on the cluster. */
+export async function fundedSigner(rpc: SolanaRpc, sol = 10): Promise<KeyPairSigner> {
+  const { signer } = await newSigner();
+  await airdrop(rpc, signer.address, sol);
+  return signer;
+}
+
+/** Waits until every signature reaches `commitment` (polls getSignatureStatuses, 256 at a time). */
+export async function reachAll(
+  rpc: SolanaRpc,
+  signatures: readonly string[],
+  commitment: 'confirmed' | 'finalized',
+  timeoutMs = 60_000,
+  { refuseFailed = false } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = [...signatures] as Signature[];
+  while (waiting.length > 0) {
+    const still: Signature[] = [];
+    for (let i = 0; i < waiting.length; i += 256) {
+      const chunk = waiting.slice(i, i + 256);
+      const { value } = await rpc.getSignatureStatuses(chunk, { searchTransactionHistory: true }).send();
+      value.forEach((status, j) => {
+        const reached =
+          status &&
+          (status.confirmationStatus === 'finalized' ||
+            (commitment === 'confirmed' && status.confirmationStatus === 'confirmed'));
+        if (refuseFailed && status?.err)
+          throw new Error(
+            `transaction ${chunk[j]} failed: ${JSON.stringify(status.err, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`,
+          );
+        if (!reached) still.push(chunk[j]!);
+      });
+    }
+    waiting = still;
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${waiting.length} signatures did not reach ${commitment}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Signs with the fee payer and every signer the instructions carry, and sends; returns the
+ * signature without waiting for it.
+ */
+export async function sendSigned(
+  rpc: SolanaRpc,
+  instructions: readonly Instruction[],
+  feePayer: TransactionSigner,
+  { skipPreflight = false } = {},
+): Promise<Signature> {
+  const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const message = pipe(
+    createTransactionMessage({ version: 'legacy' }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  return rpc
+    .sendTransaction(getBase64EncodedWireTransaction(signed), {
+      encoding: 'base64',
+      skipPreflight,
+      preflightCommitment: 'confirmed',
+    })
+    .send();
+}
+
+/** A register_tag of the localnet's program, the owner paying; the payout wallet signs too and is the owner unless given. */
+export function registration(
+  owner: TransactionSigner,
+  tag: string,
+  wallet: TransactionSigner = owner,
+): Promise<Instruction> {
+  return getRegisterTagInstructionAsync(
+    { owner, feePayer: owner, wallet, tag, walletArg: wallet.address },
+    { programAddress: PROGRAM_ADDRESS },
+  );
+}
+
+/** A register_tag sent straight to the cluster (not through the API), confirmed. */
+export async function registerOnChain(
+  rpc: SolanaRpc,
+  owner: TransactionSigner,
+  tag: string,
+  wallet: TransactionSigner = owner,
+): Promise<Signature> {
+  const signature = await sendSigned(rpc, [await registration(owner, tag, wallet)], owner);
+  await reachAll(rpc, [signature], 'confirmed', 30_000, { refuseFailed: true });
+  return signature;
+}

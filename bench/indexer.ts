@@ -4,6 +4,8 @@
 import { sign, type KeyObject } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
+import { address } from '@solana/kit';
+import { createKitClient, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
 import { openDb } from '@/lib/db/client';
 import { INDEXER_FETCH_BATCH } from '@/lib/features/indexer/fetch-transactions';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
@@ -256,6 +258,11 @@ export async function benchIndexer(
   }
 }
 
+/** The localnet's program at `rpcUrl` as the indexer takes it (lib/chain/chain-and-mirror.ts). */
+function kitChain(rpcUrl: string) {
+  return { ...createKitClient(rpcUrl, RPC_TIMEOUT_MS), rpcUrl, programAddress: address(PROGRAM_ID.toBase58()) };
+}
+
 /** One runIndexer call over everything the program has on `connection`'s chain, into a fresh database, timed. */
 async function indexIntoFreshDatabase(serverUrl: string, connection: Connection, stops: (() => Promise<void>)[]) {
   const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) }, { poolSize: 10 });
@@ -263,8 +270,7 @@ async function indexIntoFreshDatabase(serverUrl: string, connection: Connection,
   const started = performance.now();
   const summary = await runIndexer({
     db: handle.db,
-    connection,
-    programId: PROGRAM_ID,
+    ...kitChain(connection.rpcEndpoint),
     maxTransactions: 1_000_000,
     pageSize: 1000,
     now: new Date(),
@@ -297,8 +303,7 @@ export async function benchLifecycleBacklog(
   if (summary.processed < backlog) throw new Error(`processed ${summary.processed} of ${backlog}`);
   const report = await reconcileMirror({
     db: handle.db,
-    connection,
-    programId: PROGRAM_ID,
+    ...kitChain(connection.rpcEndpoint),
     repair: false,
     now: new Date(),
   });

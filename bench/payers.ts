@@ -6,7 +6,8 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { Connection, PublicKey } from '@solana/web3.js';
+import { address } from '@solana/kit';
+import { createKitClient, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
 import { createDatabase } from '@/devstack/postgres';
 import { openDb } from '@/lib/db/client';
 import { executePrepared } from '@/lib/db/rows';
@@ -82,8 +83,8 @@ export async function benchAvailabilityAtScale({ databaseUrl, rpcUrl }: { databa
     const seedSeconds = (performance.now() - seeded) / 1000;
     await moderate(db, 'bob1001', 'verify'); // through the moderation path too: one more protected tag
 
-    const connection = new Connection(rpcUrl, 'confirmed');
-    const programId = new PublicKey(LOCALNET_PROGRAM_ID);
+    const { rpc } = createKitClient(rpcUrl, RPC_TIMEOUT_MS);
+    const programAddress = address(LOCALNET_PROGRAM_ID);
     const probe = (i: number): string => {
       const n = (i % 900) * 1000;
       switch (i % 4) {
@@ -106,7 +107,7 @@ export async function benchAvailabilityAtScale({ databaseUrl, rpcUrl }: { databa
       await findSkeletonMates(db, tag);
       mirror.push(performance.now() - t);
       t = performance.now();
-      await checkTag(db, connection, programId, tag);
+      await checkTag(db, rpc, programAddress, tag);
       whole.push(performance.now() - t);
       // PostgreSQL's own execution time of the same statement: the part the index decides, apart from this VM's scheduling.
       const [plan] = await executePrepared<{ 'QUERY PLAN': [{ 'Execution Time': number }] }>(

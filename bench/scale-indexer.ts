@@ -1,6 +1,8 @@
 // Indexer catch-up on a large backlog and reconcile over as many records, for the scale bench.
 import { sign } from 'node:crypto';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
+import { address } from '@solana/kit';
+import { createKitClient, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
 import { openDb } from '@/lib/db/client';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
@@ -88,12 +90,10 @@ export async function indexerCatchUp(
 ): Promise<CatchUp> {
   const handle = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 10 });
   try {
-    const connection = new Connection(rpcUrl, 'confirmed');
     const t0 = performance.now();
     const summary = await runIndexer({
       db: handle.db,
-      connection,
-      programId,
+      ...kitChain(rpcUrl, programId),
       maxTransactions: 1_000_000,
       pageSize: 1000,
       now: new Date(),
@@ -118,9 +118,13 @@ export interface Reconciled {
 export async function reconcileOver(databaseUrl: string, rpcUrl: string, programId: PublicKey): Promise<Reconciled> {
   const handle = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 10 });
   try {
-    const connection = new Connection(rpcUrl, 'confirmed');
     const t0 = performance.now();
-    const report = await reconcileMirror({ db: handle.db, connection, programId, repair: false, now: new Date() });
+    const report = await reconcileMirror({
+      db: handle.db,
+      ...kitChain(rpcUrl, programId),
+      repair: false,
+      now: new Date(),
+    });
     const seconds = (performance.now() - t0) / 1000;
     if (report.differences.length)
       throw new Error(
@@ -130,4 +134,9 @@ export async function reconcileOver(databaseUrl: string, rpcUrl: string, program
   } finally {
     await handle.close();
   }
+}
+
+/** The program at `rpcUrl` as the indexer takes it (lib/chain/chain-and-mirror.ts). */
+function kitChain(rpcUrl: string, programId: PublicKey) {
+  return { ...createKitClient(rpcUrl, RPC_TIMEOUT_MS), rpcUrl, programAddress: address(programId.toBase58()) };
 }

@@ -6,6 +6,7 @@
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
 import { getChain } from '@/lib/chain/rpc';
+import { clusterAccess } from '@/lib/chain/chain-and-mirror';
 import { getConfig } from '@/lib/core/config';
 import { openDb } from '@/lib/db/client';
 import { PASS_NAMES, type PassName } from '@/lib/core/schedule';
@@ -30,15 +31,15 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const config = getConfig();
-  const { connection, programId } = getChain(config);
+  const cluster = { ...clusterAccess(config), connection: getChain(config).connection };
   const { db, close } = await openDb(config.database, { poolSize: 3 });
   try {
     if (isPassName(pass)) {
-      const results = await runPasses([pass], { db, connection, programId, config, now: new Date() });
+      const results = await runPasses([pass], { db, ...cluster, config, now: new Date() });
       console.log(JSON.stringify(results[pass], null, 2));
       return 0;
     }
-    const report = await reconcileMirror({ db, connection, programId, repair, now: new Date() });
+    const report = await reconcileMirror({ db, ...cluster, repair, now: new Date() });
     console.log(
       `reconcile: ${report.records} record(s) on chain, ${report.rows} row(s) in the mirror, ${report.differences.length} difference(s)`,
     );

@@ -28,7 +28,7 @@ import { shedAtTheDoor } from '@/lib/http/shed-at-the-door';
 import { ConfigError, parseConfig } from '@/lib/core/config';
 import { CRON_ROUTES } from '@/lib/core/schedule';
 import { verifyCluster } from '@/lib/chain/cluster-identity';
-import { getConnection } from '@/lib/chain/rpc';
+import { getRpc } from '@/lib/chain/rpc';
 import { flushLogs, logger } from '@/lib/observability/logger';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   // The cluster is never assumed: its genesis hash must agree with SOLANA_CLUSTER (a localnet
   // started here is checked too: SOLANA_CLUSTER=devnet without SOLANA_RPC_URL is refused).
   const running = parseConfig(process.env);
-  await verifyCluster(running, getConnection(running), process.env);
+  await verifyCluster(running, getRpc(running), process.env);
   process.env.CRON_SECRET ??= randomBytes(24).toString('base64url');
   logger.debug({ clientAddress: describeClientAddress(config.clientAddress) }, 'client address source');
 

@@ -1,9 +1,15 @@
 import {
-  Transaction,
-  type BlockhashWithExpiryBlockHeight,
-  type PublicKey,
-  type TransactionInstruction,
-} from '@solana/web3.js';
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Address,
+  type Blockhash,
+  type Instruction,
+} from '@solana/kit';
 import { computeBudgetInstructions, type ComputeBudget } from './compute-budget';
 
 /** The answer of every transaction builder of /v1: wire bytes in base64 and the expiry height. */
@@ -12,21 +18,27 @@ export interface UnsignedTransaction {
   lastValidBlockHeight: string;
 }
 
+/** A recent blockhash and the last block height it is valid at, as getLatestBlockhash answers. */
+export interface LatestBlockhash {
+  blockhash: Blockhash;
+  lastValidBlockHeight: bigint;
+}
+
 export interface UnsignedTransactionInput {
-  feePayer: PublicKey;
+  feePayer: Address;
   /** From `getLatestBlockhash` (the builders read it in parallel with their own checks). */
-  latest: BlockhashWithExpiryBlockHeight;
+  latest: LatestBlockhash;
   /** The limit sized to `instructions` and the price from the cluster's recent fees. */
   budget: ComputeBudget;
-  instructions: readonly TransactionInstruction[];
+  instructions: readonly Instruction[];
 }
 
 /**
  * The pieces every builder of /v1 shares (DESIGN "Register", "Lifecycle", "Operating"): a
  * legacy transaction, fee payer first, the cluster's recent blockhash, SetComputeUnitLimit
- * and SetComputeUnitPrice, then the instructions; serialized without any signature and
- * base64-encoded, with `lastValidBlockHeight` as a decimal string. Never signs. A caller
- * reads the chosen limit and price from the transaction itself (readComputeBudget).
+ * and SetComputeUnitPrice, then the instructions; serialized with every signature slot
+ * empty (zeros) and base64-encoded, with `lastValidBlockHeight` as a decimal string. Never
+ * signs. A caller reads the chosen limit and price from the transaction itself (readComputeBudget).
  */
 export function buildUnsignedTransaction({
   feePayer,
@@ -34,12 +46,14 @@ export function buildUnsignedTransaction({
   budget,
   instructions,
 }: UnsignedTransactionInput): UnsignedTransaction {
-  const tx = new Transaction({
-    feePayer,
-    blockhash: latest.blockhash,
-    lastValidBlockHeight: latest.lastValidBlockHeight,
-  });
-  tx.add(...computeBudgetInstructions(budget), ...instructions);
-  const wire = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
-  return { transaction: wire.toString('base64'), lastValidBlockHeight: String(latest.lastValidBlockHeight) };
+  const message = pipe(
+    createTransactionMessage({ version: 'legacy' }),
+    (m) => setTransactionMessageFeePayer(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+    (m) => appendTransactionMessageInstructions([...computeBudgetInstructions(budget), ...instructions], m),
+  );
+  return {
+    transaction: getBase64EncodedWireTransaction(compileTransaction(message)),
+    lastValidBlockHeight: String(latest.lastValidBlockHeight),
+  };
 }

@@ -1,6 +1,6 @@
-import type { Connection } from '@solana/web3.js';
+import type { Config } from '@/lib/core/config';
 import { logger } from '@/lib/observability/logger';
-import { isClusterUnreachable, rpcCall } from './rpc';
+import { DEFAULT_RPC_URL, getRpc, isClusterUnreachable, rpcCall, type SolanaRpc } from './rpc';
 
 /*
  * The cluster's newest finalized slot as this process last read it, shared by readiness
@@ -29,6 +29,17 @@ export interface ClusterCheck {
   error?: 'timeout' | 'unavailable' | 'failed';
 }
 
+/** A cluster as the checks know it: its RPC, and its endpoint's URL, which keys what is kept of it (lib/chain/chain-and-mirror.ts `ClusterAccess`). */
+export interface ClusterEndpoint {
+  rpc: SolanaRpc;
+  rpcUrl: string;
+}
+
+/** The configured cluster (SOLANA_RPC_URL, else the local validator's address) as an endpoint. */
+export function clusterEndpoint(config: Pick<Config, 'solana'>): ClusterEndpoint {
+  return { rpc: getRpc(config), rpcUrl: config.solana.rpcUrl ?? DEFAULT_RPC_URL };
+}
+
 interface Store {
   checks: Map<string, ClusterCheck>;
   refreshing: Map<string, Promise<ClusterCheck>>;
@@ -41,20 +52,20 @@ const holder = globalThis as unknown as Record<typeof STORE, Store | undefined>;
 const store = (): Store => (holder[STORE] ??= { checks: new Map(), refreshing: new Map() });
 
 /** Records a finalized slot read elsewhere (an indexer run), so that callers need not ask again. */
-export function recordFinalizedSlot(connection: Connection, finalizedSlot: number, at = Date.now()): void {
-  const previous = store().checks.get(connection.rpcEndpoint);
+export function recordFinalizedSlot(url: string, finalizedSlot: number, at = Date.now()): void {
+  const previous = store().checks.get(url);
   if (previous && previous.at > at) return;
-  store().checks.set(connection.rpcEndpoint, { ok: true, finalizedSlot, ms: 0, at });
+  store().checks.set(url, { ok: true, finalizedSlot, ms: 0, at });
 }
 
-/** The last check of `connection`'s cluster if it is fresh enough, else the one refresh in flight. */
-export async function latestClusterCheck(connection: Connection, now = Date.now()): Promise<ClusterCheck> {
-  const key = connection.rpcEndpoint;
+/** The last check of the cluster at `endpoint` if it is fresh enough, else the one refresh in flight. */
+export async function latestClusterCheck(endpoint: ClusterEndpoint, now = Date.now()): Promise<ClusterCheck> {
+  const key = endpoint.rpcUrl;
   const last = store().checks.get(key);
   if (last && now - last.at <= CLUSTER_CHECK_MAX_AGE_MS) return last;
   let refresh = store().refreshing.get(key);
   if (!refresh) {
-    refresh = checkCluster(connection).then((check) => {
+    refresh = checkCluster(endpoint.rpc).then((check) => {
       store().checks.set(key, check);
       return check;
     });
@@ -66,7 +77,7 @@ export async function latestClusterCheck(connection: Connection, now = Date.now(
 
 class DeadlinePassed extends Error {}
 
-async function checkCluster(connection: Connection): Promise<ClusterCheck> {
+async function checkCluster(rpc: SolanaRpc): Promise<ClusterCheck> {
   const started = performance.now();
   const at = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -78,7 +89,8 @@ async function checkCluster(connection: Connection): Promise<ClusterCheck> {
   });
   const ms = () => Math.round(performance.now() - started);
   try {
-    const finalizedSlot = await Promise.race([connection.getSlot('finalized'), deadline]);
+    const slot = await Promise.race([rpc.getSlot({ commitment: 'finalized' }).send(), deadline]);
+    const finalizedSlot = Number(slot);
     return { ok: true, finalizedSlot, ms: ms(), at };
   } catch (err) {
     logger.warn({ err }, 'cluster check failed');
@@ -103,15 +115,18 @@ const blockTimeHolder = globalThis as unknown as Record<
 >;
 
 /** The block time of a finalized `slot` (null when the node has none), asked of the cluster once per slot. */
-export function finalizedBlockTime(connection: Connection, slot: number): Promise<number | null> {
+export function finalizedBlockTime(endpoint: ClusterEndpoint, slot: number): Promise<number | null> {
   const times = (blockTimeHolder[BLOCK_TIMES] ??= new Map());
-  const key = `${connection.rpcEndpoint} ${slot}`;
+  const key = `${endpoint.rpcUrl} ${slot}`;
   let time = times.get(key);
   if (!time) {
-    time = rpcCall(() => connection.getBlockTime(slot)).catch(() => {
-      times.delete(key); // a failure is asked again next time
-      return null;
-    });
+    time = rpcCall(() => endpoint.rpc.getBlockTime(BigInt(slot)).send()).then(
+      (seconds) => (seconds === null ? null : Number(seconds)),
+      () => {
+        times.delete(key); // a failure is asked again next time
+        return null;
+      },
+    );
     times.set(key, time);
     if (times.size > BLOCK_TIMES_KEPT) times.delete(times.keys().next().value!);
   }

@@ -1,6 +1,5 @@
-import type { Connection } from '@solana/web3.js';
 import { ConfigError, getConfig, type Config } from '@/lib/core/config';
-import { getConnection } from './rpc';
+import { getRpc, type SolanaRpc } from './rpc';
 
 /*
  * The cluster is never assumed (issue 42): once SOLANA_RPC_URL is set, start-up reads the
@@ -51,17 +50,17 @@ export function clusterMismatch(
 }
 
 /**
- * Throws ConfigError (the message names the fix) unless the cluster behind `connection` is the
+ * Throws ConfigError (the message names the fix) unless the cluster behind `rpc` is the
  * one `config` names; `env` is what `config` was parsed from (was SOLANA_CLUSTER set at all?).
  */
 export async function verifyCluster(
   config: Pick<Config, 'solana'>,
-  connection: Connection,
+  rpc: SolanaRpc,
   env: Record<string, string | undefined>,
 ): Promise<Cluster> {
   let genesisHash: string;
   try {
-    genesisHash = await connection.getGenesisHash();
+    genesisHash = await rpc.getGenesisHash().send();
   } catch {
     // The provider's message is not quoted: it may carry the URL, and with it an API key.
     throw new ConfigError(
@@ -81,7 +80,7 @@ export async function verifyCluster(
 export async function verifyClusterAtStart(config: Pick<Config, 'solana'> = getConfig()): Promise<void> {
   if (!config.solana.rpcUrl) return;
   try {
-    await verifyCluster(config, getConnection(config), process.env);
+    await verifyCluster(config, getRpc(config), process.env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message);

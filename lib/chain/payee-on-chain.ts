@@ -1,4 +1,5 @@
 import { PublicKey, type Connection } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { KeptBytes } from '@/lib/core/kept-bytes';
 import { rpcCall } from '@/lib/chain/rpc';
 import { liveRecord, recordAt } from '@/lib/chain/record-states';
@@ -64,10 +65,11 @@ async function readNow(
   const { context, value } = await rpcCall(() =>
     connection.getMultipleAccountsInfoAndContext([pda, mirrored], 'confirmed'),
   );
-  const record = liveRecord(recordAt(programId, pda.toBase58(), value[0] ?? null));
+  const held = value[0] && { owner: address(value[0].owner.toBase58()), data: value[0].data };
+  const record = liveRecord(recordAt(address(programId.toBase58()), pda.toBase58(), held ?? null));
   if (!record) return { record: null, unsafe: null, slot: context.slot };
-  const wallet = record.wallet;
-  const answer = { owner: record.owner.toBase58(), wallet: wallet.toBase58() };
+  const wallet = new PublicKey(record.wallet);
+  const answer = { owner: record.owner, wallet: record.wallet };
   const offline = unsafePayoutWithoutRpc(wallet);
   if (offline) return { record: answer, unsafe: offline, slot: context.slot };
   const account = wallet.equals(mirrored)

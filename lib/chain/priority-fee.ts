@@ -1,8 +1,8 @@
-import type { Connection, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import type { PriorityFeePolicy } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
 import { logger } from '@/lib/observability/logger';
-import { rpcCall } from './rpc';
+import { rpcCall, type SolanaRpc } from './rpc';
 
 /** getRecentPrioritizationFees takes at most this many accounts. */
 const MAX_FEE_ACCOUNTS = 128;
@@ -19,14 +19,15 @@ const MAX_FEE_ACCOUNTS = 128;
  * like any other read of the builders (the blockhash read beside this one needs it too).
  */
 export async function recentPriorityFee(
-  connection: Connection,
-  writable: readonly PublicKey[],
+  rpc: SolanaRpc,
+  writable: readonly Address[],
   policy: PriorityFeePolicy,
 ): Promise<number> {
-  const lockedWritableAccounts = dedupe(writable).slice(0, MAX_FEE_ACCOUNTS);
-  let recent: { prioritizationFee: number }[];
+  const accounts = [...new Set(writable)].slice(0, MAX_FEE_ACCOUNTS);
+  let fees: number[];
   try {
-    recent = await rpcCall(() => connection.getRecentPrioritizationFees({ lockedWritableAccounts }));
+    const recent: unknown = await rpcCall(() => rpc.getRecentPrioritizationFees(accounts).send());
+    fees = feesOf(recent);
   } catch (err) {
     if (err instanceof AppError) throw err;
     logger.warn(
@@ -35,13 +36,18 @@ export async function recentPriorityFee(
     );
     return 0;
   }
-  return Math.min(
-    percentile(
-      recent.map((r) => r.prioritizationFee),
-      policy.percentile,
-    ),
-    policy.maxMicroLamports,
-  );
+  return Math.min(percentile(fees, policy.percentile), policy.maxMicroLamports);
+}
+
+/** The fees of the answer; kit does not check an answer's shape, so a malformed one is refused here. */
+function feesOf(recent: unknown): number[] {
+  if (!Array.isArray(recent)) throw new TypeError('getRecentPrioritizationFees did not answer a list');
+  return recent.map((entry: unknown) => {
+    const fee = (entry as { prioritizationFee?: unknown } | null)?.prioritizationFee;
+    if (typeof fee !== 'bigint' && typeof fee !== 'number')
+      throw new TypeError('getRecentPrioritizationFees answered an entry without a fee');
+    return Number(fee);
+  });
 }
 
 /** Nearest-rank percentile (0 → the lowest, 100 → the highest); 0 for no values. */
@@ -50,14 +56,4 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1]!;
-}
-
-function dedupe(keys: readonly PublicKey[]): PublicKey[] {
-  const seen = new Set<string>();
-  return keys.filter((key) => {
-    const text = key.toBase58();
-    if (seen.has(text)) return false;
-    seen.add(text);
-    return true;
-  });
 }

@@ -1,7 +1,7 @@
-import type { Commitment, Connection, PublicKey } from '@solana/web3.js';
-import { rpcCall } from '@/lib/chain/rpc';
-import { liveRecord, recordAt } from '@/lib/chain/record-states';
-import { type TagRecord } from '@/packages/tag-registry/src/web3js';
+import type { Address, Commitment } from '@solana/kit';
+import { accountBytesOf } from '@/lib/chain/account-bytes';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
+import { liveRecord, recordAt, type TagRecord } from '@/lib/chain/record-states';
 
 /**
  * A canonical tag's record as the chain holds it right now, read at its address `pda`, which
@@ -13,11 +13,11 @@ import { type TagRecord } from '@/packages/tag-registry/src/web3js';
  * 503 when the cluster cannot be reached.
  */
 export async function readTagRecord(
-  connection: Connection,
-  programId: PublicKey,
-  pda: PublicKey,
+  rpc: SolanaRpc,
+  programAddress: Address,
+  pda: Address,
   commitment: Commitment = 'confirmed',
 ): Promise<TagRecord | null> {
-  const account = await rpcCall(() => connection.getAccountInfo(pda, commitment));
-  return liveRecord(recordAt(programId, pda.toBase58(), account));
+  const { value } = await rpcCall(() => rpc.getAccountInfo(pda, { encoding: 'base64', commitment }).send());
+  return liveRecord(recordAt(programAddress, pda, accountBytesOf(value)));
 }

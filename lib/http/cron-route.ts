@@ -1,3 +1,4 @@
+import { clusterAccess } from '@/lib/chain/chain-and-mirror';
 import { getChain } from '@/lib/chain/rpc';
 import { cronRoute, type CronPath } from '@/lib/core/schedule';
 import { routeAnswer, runPasses } from '@/lib/features/schedule/passes';
@@ -15,8 +16,8 @@ export function cronRouteHandlers(path: CronPath, provide: ServicesProvider) {
   const { passes } = cronRoute(path);
   const GET = withApi(
     withCron(async (_req, { services: { db, config } }) => {
-      const { connection, programId } = getChain(config);
-      const results = await runPasses(passes, { db, connection, programId, config, now: new Date() });
+      const cluster = { ...clusterAccess(config), connection: getChain(config).connection };
+      const results = await runPasses(passes, { db, ...cluster, config, now: new Date() });
       return json(routeAnswer(passes, results));
     }),
     path,

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError, parseConfig } from '@/lib/core/config';
-import { getConnection } from '@/lib/chain/rpc';
+import { getRpc } from '@/lib/chain/rpc';
 import { clusterOfGenesisHash, PUBLIC_GENESIS_HASHES, verifyCluster } from '@/lib/chain/cluster-identity';
 
 const DEVNET = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
@@ -52,7 +52,7 @@ async function exitOf(command: string, args: string[], env: NodeJS.ProcessEnv) {
 
 const check = (env: Record<string, string>) => {
   const config = parseConfig(env);
-  return verifyCluster(config, getConnection(config), env);
+  return verifyCluster(config, getRpc(config), env);
 };
 
 describe('the genesis hash at start', () => {

@@ -4,7 +4,8 @@ import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startRpcProxy } from '../support/rpc-proxy';
-import { PROGRAM_ID, connect, fund, registerMany } from '../support/chain';
+import { connect, fund, registerMany } from '../support/chain';
+import { kitChainAt } from '../support/kit-chain';
 
 /*
  * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH, lib/features/indexer/fetch-transactions.ts). A provider
@@ -41,8 +42,7 @@ describe('batched transaction reads', () => {
     try {
       const summary = await runIndexer({
         db: database.db,
-        connection: connect(proxy.url),
-        programId: PROGRAM_ID,
+        ...kitChainAt(proxy.url),
         maxTransactions: 1000,
         pageSize: 1000,
         now: new Date(),

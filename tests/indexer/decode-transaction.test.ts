@@ -1,12 +1,6 @@
 import bs58 from 'bs58';
-import {
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-  TransactionInstruction,
-  type VersionedTransactionResponse,
-} from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { decodeTransaction, type TransactionForIndexing } from '@/lib/features/indexer/decode-transaction';
 import { REGISTER_TAG_DISCRIMINATOR } from '@/packages/tag-registry/src';
@@ -44,12 +38,18 @@ function response(
   return {
     slot: 42,
     blockTime: 1_700_000_000,
-    transaction: { message, signatures: [bs58.encode(Buffer.alloc(64, 1))] },
+    transaction: {
+      message: {
+        accountKeys: message.accountKeys.map((key) => key.toBase58()),
+        instructions: message.instructions.map(({ programIdIndex, accounts, data }) => ({
+          programIdIndex,
+          accounts,
+          data,
+        })),
+      },
+    },
     meta: {
       err: null,
-      fee: 5000,
-      preBalances: [],
-      postBalances: [],
       innerInstructions: inner.map((g) => ({
         index: g.index,
         instructions: g.instructions.map((ix) => ({
@@ -60,12 +60,12 @@ function response(
       })),
       loadedAddresses: { writable: [], readonly: [] },
     },
-  } as unknown as VersionedTransactionResponse;
+  };
 }
 
 /** The record address of `tag`: what the indexer re-reads. */
 const record = (tag: string) => findTagRecordAddress(tag, PROGRAM_ID)[0].toBase58();
-const decode = (tx: TransactionForIndexing) => decodeTransaction(tx, PROGRAM_ID);
+const decode = (tx: TransactionForIndexing) => decodeTransaction(tx, address(PROGRAM_ID.toBase58()));
 
 function proxyCall(tag: string): TransactionInstruction {
   const [pda] = findTagRecordAddress(tag, PROGRAM_ID);

@@ -9,6 +9,7 @@ import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
 import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
+import { kitChainAt } from '../support/kit-chain';
 
 /*
  * Hardening, an indexer that never moves past what it has not applied: a node
@@ -23,7 +24,7 @@ describe('the indexer in front of a lagging node', () => {
   const database = ownDatabase({ lifetime: 'each' });
   let lagging: LaggingRpc | undefined;
   let sent: { tag: string; signature: string }[];
-  const base = { programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000 };
+  const base = { maxTransactions: 10_000, pageSize: 1000 };
 
   beforeAll(async () => {
     const owner = Keypair.generate();
@@ -49,10 +50,10 @@ describe('the indexer in front of a lagging node', () => {
 
   it('null to the first getTransaction of every signature: the first run defers and names them, the second mirrors all 20', async () => {
     lagging = await startLaggingRpc(localnet.url, 1);
-    const connection = connect(lagging.url);
+    const chain = kitChainAt(lagging.url);
     const noRetry = { attempts: 1, firstDelayMs: 0 };
 
-    const first = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: noRetry });
+    const first = await runIndexer({ ...base, db: database.db, ...chain, now: new Date(), fetchRetry: noRetry });
     expect(first).toMatchObject({ status: 'completed', processed: 0, indexed: 0, cursor: null, more: true });
     expect(first.deferred.map((d) => d.signature)).toEqual(await landingOrder());
     for (const d of first.deferred)
@@ -60,7 +61,7 @@ describe('the indexer in front of a lagging node', () => {
     expect(await mirroredTags()).toEqual([]);
     expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBeNull();
 
-    const second = await runIndexer({ ...base, db: database.db, connection, now: new Date(), fetchRetry: noRetry });
+    const second = await runIndexer({ ...base, db: database.db, ...chain, now: new Date(), fetchRetry: noRetry });
     expect(second).toMatchObject({
       status: 'completed',
       processed: 20,
@@ -75,7 +76,7 @@ describe('the indexer in front of a lagging node', () => {
 
   it('with the default retries, a node that is behind for a moment costs no run: the run asks again after a pause', async () => {
     lagging = await startLaggingRpc(localnet.url, 1);
-    const summary = await runIndexer({ ...base, db: database.db, connection: connect(lagging.url), now: new Date() });
+    const summary = await runIndexer({ ...base, db: database.db, ...kitChainAt(lagging.url), now: new Date() });
     expect(summary).toMatchObject({ processed: 20, indexed: 20, deferred: [], retried: 20 });
     expect(lagging.nullsServed()).toBe(20);
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
@@ -84,12 +85,12 @@ describe('the indexer in front of a lagging node', () => {
   it('a node behind for longer than a run retries: deferred with attempts counted across runs, then applied', async () => {
     // Null for every ask of the first two runs (each asks INDEXER_FETCH_RETRY.attempts times).
     lagging = await startLaggingRpc(localnet.url, 2 * INDEXER_FETCH_RETRY.attempts);
-    const connection = connect(lagging.url);
+    const chain = kitChainAt(lagging.url);
     const t0 = new Date();
     const first = await runIndexer({
       ...base,
       db: database.db,
-      connection,
+      ...chain,
       now: t0,
       fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 },
     });
@@ -98,7 +99,7 @@ describe('the indexer in front of a lagging node', () => {
     const second = await runIndexer({
       ...base,
       db: database.db,
-      connection,
+      ...chain,
       now: new Date(t0.getTime() + 60_000),
       fetchRetry: { attempts: INDEXER_FETCH_RETRY.attempts, firstDelayMs: 10 },
     });
@@ -107,7 +108,7 @@ describe('the indexer in front of a lagging node', () => {
       attempts: 2,
       since: t0.toISOString(),
     });
-    const third = await runIndexer({ ...base, db: database.db, connection, now: new Date() });
+    const third = await runIndexer({ ...base, db: database.db, ...chain, now: new Date() });
     expect(third).toMatchObject({ processed: 20, indexed: 20, deferred: [] });
     expect(await mirroredTags()).toEqual(sent.map((s) => s.tag).sort());
     expect(await database.db.select().from(indexerDeferrals)).toEqual([]);
@@ -117,6 +118,7 @@ describe('the indexer in front of a lagging node', () => {
     // The first ten are read; from the eleventh on the node lags.
     lagging = await startLaggingRpc(localnet.url, 1);
     const connection = connect(lagging.url);
+    const chain = kitChainAt(lagging.url);
     const order = await landingOrder();
     // Spend the first ten's null answers, so only the last ten answer null in the run.
     for (const s of order.slice(0, 10))
@@ -124,13 +126,13 @@ describe('the indexer in front of a lagging node', () => {
     const first = await runIndexer({
       ...base,
       db: database.db,
-      connection,
+      ...chain,
       now: new Date(),
       fetchRetry: { attempts: 1, firstDelayMs: 0 },
     });
     expect(first).toMatchObject({ processed: 10, indexed: 10, cursor: order[9], more: true });
     expect(first.deferred.map((d) => d.signature)).toEqual(order.slice(10));
-    const second = await runIndexer({ ...base, db: database.db, connection, now: new Date() });
+    const second = await runIndexer({ ...base, db: database.db, ...chain, now: new Date() });
     expect(second).toMatchObject({ processed: 10, indexed: 10, deferred: [], cursor: order[19] });
   });
 });
@@ -141,6 +143,7 @@ describe('a transaction that will never decode', () => {
 
   it('is recorded with its reason, shown in the summary, and passed over once', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const payer = Keypair.generate();
     await fund(connection, payer.publicKey, 10);
     // A transfer that lists the program as an extra account: getSignaturesForAddress names
@@ -155,8 +158,7 @@ describe('a transaction that will never decode', () => {
     await allReach(connection, [signature], 'finalized');
 
     const now = new Date();
-    const indexOnce = () =>
-      runIndexer({ db: database.db, connection, programId: PROGRAM_ID, maxTransactions: 100, pageSize: 100, now });
+    const indexOnce = () => runIndexer({ db: database.db, ...chain, maxTransactions: 100, pageSize: 100, now });
     const summary = await indexOnce();
     expect(summary).toMatchObject({
       processed: 1,

@@ -15,6 +15,7 @@ import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { PROGRAM_ID, connect, fund, registerMany } from '../support/chain';
+import { kitChainAt } from '../support/kit-chain';
 
 /*
  * Reconcile (DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a
@@ -50,12 +51,12 @@ describe('reconcile', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'reconcile-'));
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     await fund(connection, owner.publicKey, 10);
     tags = (await registerMany(connection, owner, 3, 'rc')).map((s) => s.tag);
     await runIndexer({
       db: database.db,
-      connection,
-      programId: PROGRAM_ID,
+      ...chain,
       maxTransactions: 100,
       pageSize: 100,
       now: new Date(),
@@ -67,11 +68,10 @@ describe('reconcile', () => {
 
   it('finds a deleted row, a tampered owner and a row with no record; --repair fixes all three', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const db = database.db;
     const [deleted, tampered, kept] = tags as [string, string, string];
-    expect(
-      (await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() })).differences,
-    ).toEqual([]);
+    expect((await reconcileMirror({ db, ...chain, repair: false, now: new Date() })).differences).toEqual([]);
 
     await db.delete(identityEvents); // the registrations' own events; only the repair's are checked below
     const intruder = bs58.encode(randomBytes(32));
@@ -82,7 +82,7 @@ describe('reconcile', () => {
       .where(eq(identities.tag, tampered));
     const orphan = await insertIdentity(db, { tag: 'rc_no_record' });
 
-    const report = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+    const report = await reconcileMirror({ db, ...chain, repair: false, now: new Date() });
     expect(report).toMatchObject({ records: 3, rows: 3, repaired: null });
     expect(report.differences).toEqual([
       {
@@ -130,7 +130,7 @@ describe('reconcile', () => {
     expect(repair.out).toContain('repaired: 1 row(s) created, 1 updated, 1 removed');
     expect(repair.code).toBe(0);
 
-    const after = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+    const after = await reconcileMirror({ db, ...chain, repair: false, now: new Date() });
     expect(after.differences).toEqual([]);
     const rows = new Map((await db.select().from(identities)).map((r) => [r.tag, r]));
     expect([...rows.keys()].sort()).toEqual([deleted, tampered, kept].sort());

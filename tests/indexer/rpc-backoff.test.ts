@@ -1,18 +1,28 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createConnection } from '@/lib/chain/rpc';
+import { address } from '@solana/kit';
+import { createKitClient } from '@/lib/chain/rpc';
 import { readLastRun } from '@/lib/features/indexer/last-run';
+import { prometheusText } from '@/lib/observability/metrics';
 import { FIRST_BACKOFF_MS } from '@/lib/features/indexer/rpc-backoff';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { PROGRAM_ID } from '../support/chain';
+import { sample } from '../observability/support';
 
 /*
  * An RPC provider that rate-limits the indexer (HTTP 429 past a call's deadline) does not fail
  * it run after run: the run that meets it ends quietly (`backing_off`), the runs of the next
  * seconds do nothing and ask nothing, the pause doubles while the provider keeps refusing, and
- * the first run after the quota returns completes (lib/features/indexer/rpc-backoff.ts).
+ * the first run after the quota returns completes (lib/features/indexer/rpc-backoff.ts). The
+ * 429s are waited out inside one call by the app's transport (lib/chain/rpc-transport.ts, via
+ * createKitClient) until its deadline, and the metrics count that call once, by method and outcome.
  */
+
+/** The calls of `method` the metrics counted with `outcome` so far. */
+async function counted(method: string, outcome: string): Promise<number> {
+  return sample(await prometheusText(), 'solana_rpc_calls_total', { method, outcome });
+}
 
 const database = ownDatabase({ poolSize: 2 });
 let refusing = false;
@@ -29,12 +39,14 @@ afterAll(() => proxy?.close());
 
 describe('the indexer under RPC rate limiting', () => {
   it('backs off instead of failing, asks nothing while it waits, doubles the pause, and recovers', async () => {
-    const connection = createConnection(proxy.url, 2000); // a short deadline: the 429s end the call within it
+    const { rpc, transport } = createKitClient(proxy.url, 2000); // a short deadline: the 429s end the call within it
     const run = (at: number) =>
       runIndexer({
         db: database.db,
-        connection,
-        programId: PROGRAM_ID,
+        rpc,
+        transport,
+        rpcUrl: proxy.url,
+        programAddress: address(PROGRAM_ID.toBase58()),
         maxTransactions: 100,
         pageSize: 100,
         now: new Date(at),
@@ -42,12 +54,18 @@ describe('the indexer under RPC rate limiting', () => {
     const t0 = Date.now();
 
     refusing = true;
+    const [limitedBefore, okBefore] = [await counted('getSlot', 'rate_limited'), await counted('getSlot', 'ok')];
+    calls = 0;
     const first = await run(t0);
     expect(first).toMatchObject({
       status: 'backing_off',
       processed: 0,
       backingOffUntil: new Date(t0 + FIRST_BACKOFF_MS).toISOString(),
     });
+    // one call (its first getSlot), asked again after each 429 until the deadline, counted once as rate limited
+    expect(calls).toBeGreaterThan(1);
+    expect(await counted('getSlot', 'rate_limited')).toBe(limitedBefore + 1);
+    expect(await counted('getSlot', 'ok')).toBe(okBefore);
     // recorded where every instance sees it, as a run the provider stopped
     expect(await readLastRun(database.db, PROGRAM_ID.toBase58())).toMatchObject({ outcome: 'failed' });
 
@@ -65,6 +83,7 @@ describe('the indexer under RPC rate limiting', () => {
     refusing = false;
     const back = await run(t0 + 3 * FIRST_BACKOFF_MS + 2);
     expect(back.status).toBe('completed');
+    expect(await counted('getSlot', 'ok')).toBe(okBefore + 1);
     expect(await readLastRun(database.db, PROGRAM_ID.toBase58())).toMatchObject({ outcome: 'completed' });
 
     // recovered: the next refusal pauses from the start again

@@ -9,6 +9,7 @@ import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
+import { kitChainAt } from '../support/kit-chain';
 
 /*
  * The indexer called directly (no HTTP), each describe with a localnet and a database of its
@@ -24,7 +25,7 @@ describe('runIndexer', () => {
   const localnet = ownLocalnet();
   const database = ownDatabase();
   let owner: Keypair;
-  const base = { programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 7, now: new Date() };
+  const base = { maxTransactions: 10_000, pageSize: 7, now: new Date() };
 
   beforeAll(async () => {
     owner = Keypair.generate();
@@ -33,6 +34,7 @@ describe('runIndexer', () => {
 
   it('indexes a backlog oldest first across pages, skips failed transactions, and moves the cursor', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const sent = await registerMany(connection, owner, 20, 'bk');
     // A failed register (the payer cannot afford the transfer after it) and a transfer-only
     // transaction that mentions nobody's program: neither creates anything.
@@ -55,7 +57,7 @@ describe('runIndexer', () => {
     );
     await allReach(connection, [failed], 'finalized');
 
-    const summary = await runIndexer({ ...base, db: database.db, connection });
+    const summary = await runIndexer({ ...base, db: database.db, ...chain });
     expect(summary).toMatchObject({
       status: 'completed',
       processed: 21,
@@ -82,12 +84,13 @@ describe('runIndexer', () => {
     });
     expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBe(failed);
 
-    const again = await runIndexer({ ...base, db: database.db, connection });
+    const again = await runIndexer({ ...base, db: database.db, ...chain });
     expect(again).toMatchObject({ status: 'completed', processed: 0, indexed: 0, cursor: failed });
   });
 
   it('mirrors a reserved tag that landed anyway as blocked', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const signature = await sendInstructions(
       connection,
       [
@@ -102,13 +105,14 @@ describe('runIndexer', () => {
       [owner],
     );
     await allReach(connection, [signature], 'finalized');
-    await runIndexer({ ...base, db: database.db, connection });
+    await runIndexer({ ...base, db: database.db, ...chain });
     const [row] = await database.db.select().from(identities).where(eq(identities.tag, 'support'));
     expect(row?.status).toBe('blocked');
   });
 
   it('two overlapping runs create each identity exactly once (the second is skipped)', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const before = await countIdentities(database.db);
     await registerMany(connection, owner, 30, 'ov');
     let release!: () => void;
@@ -118,7 +122,7 @@ describe('runIndexer', () => {
     const first = runIndexer({
       ...base,
       db: database.db,
-      connection,
+      ...chain,
       onTransactionProcessed: async () => {
         started();
         await gate;
@@ -129,8 +133,8 @@ describe('runIndexer', () => {
     const second = await openDb({ driver: 'node-postgres', url: database.url }, { poolSize: 10 });
     try {
       const [a, b] = await Promise.all([
-        runIndexer({ ...base, db: database.db, connection }),
-        runIndexer({ ...base, db: second.db, connection }),
+        runIndexer({ ...base, db: database.db, ...chain }),
+        runIndexer({ ...base, db: second.db, ...chain }),
       ]);
       expect(a.status).toBe('skipped');
       expect(b.status).toBe('skipped');
@@ -144,6 +148,7 @@ describe('runIndexer', () => {
 
   it('a run stopped half way, then run again, loses nothing and duplicates nothing', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const before = await countIdentities(database.db);
     const sent = await registerMany(connection, owner, 40, 'hw');
     let seen = 0;
@@ -151,7 +156,7 @@ describe('runIndexer', () => {
       runIndexer({
         ...base,
         db: database.db,
-        connection,
+        ...chain,
         batchSize: 10,
         onTransactionProcessed: () => {
           seen += 1;
@@ -163,7 +168,7 @@ describe('runIndexer', () => {
     expect(await countIdentities(database.db)).toBe(before + 20);
     expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBe(sent[19]!.signature);
 
-    const resumed = await runIndexer({ ...base, db: database.db, connection, batchSize: 10 });
+    const resumed = await runIndexer({ ...base, db: database.db, ...chain, batchSize: 10 });
     expect(resumed).toMatchObject({ status: 'completed', processed: 20, indexed: 20, skipped: 0, deferred: [] });
     expect(await countIdentities(database.db)).toBe(before + 40);
     const tags = await database.db
@@ -175,18 +180,19 @@ describe('runIndexer', () => {
 
   it('stops at maxTransactions and says there is more; the next run finishes', async () => {
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     await registerMany(connection, owner, 12, 'mx');
-    const capped = await runIndexer({ ...base, db: database.db, connection, maxTransactions: 5 });
+    const capped = await runIndexer({ ...base, db: database.db, ...chain, maxTransactions: 5 });
     expect(capped).toMatchObject({ processed: 5, indexed: 5, more: true });
-    const rest = await runIndexer({ ...base, db: database.db, connection, maxTransactions: 5 });
+    const rest = await runIndexer({ ...base, db: database.db, ...chain, maxTransactions: 5 });
     expect(rest).toMatchObject({ processed: 5, indexed: 5, more: true });
-    const last = await runIndexer({ ...base, db: database.db, connection, maxTransactions: 5 });
+    const last = await runIndexer({ ...base, db: database.db, ...chain, maxTransactions: 5 });
     expect(last).toMatchObject({ processed: 2, indexed: 2, more: false });
   });
 
   it('ends with 503 when the cluster is unreachable', async () => {
-    const dead = connect('http://127.0.0.1:9');
-    await expect(runIndexer({ ...base, db: database.db, connection: dead })).rejects.toMatchObject({
+    const dead = kitChainAt('http://127.0.0.1:9', 2000);
+    await expect(runIndexer({ ...base, db: database.db, ...dead })).rejects.toMatchObject({
       code: 'service_unavailable',
       headers: { 'Retry-After': '5' },
     });

@@ -1,14 +1,11 @@
-import {
-  decodeTagRecord,
-  findTagRecordAddress,
-  parseWeb3RegistryInstruction,
-} from '@/packages/tag-registry/src/web3js';
+import { findTagRecordAddress, parseWeb3RegistryInstruction } from '@/packages/tag-registry/src/web3js';
 import { address } from '@solana/kit';
 import {
   getAcceptTransferInstructionDataEncoder,
   getCancelTransferInstructionDataEncoder,
   getReleaseTagInstructionDataEncoder,
   getSetWalletInstructionDataEncoder,
+  parseTagRecord,
   TagRegistryInstruction,
 } from '@/packages/tag-registry/src';
 import { isResting } from '@/lib/chain/record-states';
@@ -169,7 +166,7 @@ describe('lifecycle builders', () => {
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     // The record rests (program/README.md "The resting record"): it stays, marked pending_owner == owner.
-    const resting = decodeTagRecord((await connection.getAccountInfo(pda, 'finalized'))!.data)!;
+    const resting = parseTagRecord((await connection.getAccountInfo(pda, 'finalized'))!.data)!;
     expect(isResting(resting)).toBe(true);
   });
 

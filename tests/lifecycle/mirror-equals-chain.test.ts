@@ -7,14 +7,14 @@ import { identities, type IdentityRow } from '@/lib/db/schema';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { syncTransaction } from '@/lib/features/indexer/sync-signature';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
-import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import { decodeTagRecord } from '@/packages/tag-registry/src/web3js';
+import { parseTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
 import { PROGRAM_ID, connect, fund } from '../support/chain';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { prng, sendCall, type LifecycleCall } from './support';
+import { kitChainAt } from '../support/kit-chain';
 
 /*
  * Mirror equals chain under disorder: hundreds of random lifecycle calls across a
@@ -54,10 +54,10 @@ describe('mirror equals chain under disorder (property test)', () => {
   it(`seed ${SEED}: every step keeps the profile rule, and the mirror ends equal to the chain`, async () => {
     const rand = prng(SEED);
     const connection = connect(localnet.url);
+    const chain = kitChainAt(localnet.url);
     const db = database.db;
     /** What the cron route does: one run over everything the cluster holds. */
-    const cronRun = () =>
-      runIndexer({ db, connection, programId: PROGRAM_ID, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
+    const cronRun = () => runIndexer({ db, ...chain, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
     const model = new Map<string, ChainState | null>(TAGS.map((t) => [t, null]));
     /** Released tags at rest → their previous owner (the localnet's 30 days never pass in this test). */
     const resting = new Map<string, number>();
@@ -143,8 +143,7 @@ describe('mirror equals chain under disorder (property test)', () => {
       try {
         const result = await syncTransaction({
           db,
-          connection,
-          programId: PROGRAM_ID,
+          ...chain,
           signature: entry.signature,
           now: new Date(),
         });
@@ -200,7 +199,7 @@ describe('mirror equals chain under disorder (property test)', () => {
     expect(await rowsOf(db)).toEqual(settled);
     await expectMirrorEqualsChain();
 
-    const report = await reconcileMirror({ db, connection, programId: PROGRAM_ID, repair: false, now: new Date() });
+    const report = await reconcileMirror({ db, ...chain, repair: false, now: new Date() });
     expect(report.differences).toEqual([]);
     console.log(`lifecycle property test (seed ${SEED}):`, { operations: OPERATIONS, indexingSteps: step, ...seen });
     // The run exercised what it claims to.
@@ -219,7 +218,7 @@ describe('mirror equals chain under disorder (property test)', () => {
       });
       // A resting record (a released tag) is no identity: the mirror has no row for it.
       const live = accounts.flatMap(({ pubkey, account }) => {
-        const record = decodeTagRecord(account.data)!;
+        const record = parseTagRecord(account.data)!;
         return isResting(record) ? [] : [{ pubkey, record }];
       });
       const onChain = new Map(
@@ -228,9 +227,9 @@ describe('mirror equals chain under disorder (property test)', () => {
             record.tag,
             {
               pda: pubkey.toBase58(),
-              owner: record.owner.toBase58(),
-              wallet: record.wallet.toBase58(),
-              pendingOwner: record.pendingOwner?.toBase58() ?? null,
+              owner: record.owner,
+              wallet: record.wallet,
+              pendingOwner: record.pendingOwner,
             },
           ];
         }),

@@ -17,6 +17,7 @@ import { captureLogs } from '../support/captured-logs';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
 import { afterBudget, landSigned } from '../support/compute-budget';
+import { decodeWire } from '../support/kit-chain';
 import { signIn } from '../support/sign-in';
 
 const connection = connect(inject('rpcUrl'));
@@ -44,7 +45,10 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
     const tx = Transaction.from(Buffer.from(res.json.transaction, 'base64'));
     afterBudget(tx);
     const [, bump] = findTagRecordAddress(tag, PROGRAM_ID);
-    expect(readComputeBudget(tx)).toEqual({ units: registerTagLimit(tag, bump), microLamports: 0 });
+    expect(readComputeBudget(decodeWire(res.json.transaction).message)).toEqual({
+      units: registerTagLimit(tag, bump),
+      microLamports: 0,
+    });
 
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toBeTruthy();

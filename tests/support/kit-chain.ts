@@ -2,7 +2,11 @@ import {
   appendTransactionMessageInstructions,
   createKeyPairSignerFromBytes,
   createTransactionMessage,
+  decompileTransactionMessage,
   getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
   lamports,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -14,6 +18,7 @@ import {
   type Signature,
   type TransactionSigner,
 } from '@solana/kit';
+import type { ChainAndMirror, ClusterAccess } from '@/lib/chain/chain-and-mirror';
 import { createKitClient, type SolanaRpc } from '@/lib/chain/rpc';
 import { getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { newKeypair, type TestKeypair } from './keypair';
@@ -30,6 +35,22 @@ const LAMPORTS_PER_SOL = 1_000_000_000n;
 /** Kit's RPC at `rpcUrl`, through the app's transport (deadline, 429 waits, metrics). */
 export function rpcAt(rpcUrl: string, timeoutMs = 30_000): SolanaRpc {
   return createKitClient(rpcUrl, timeoutMs).rpc;
+}
+
+/**
+ * The cluster at `rpcUrl` and the localnet's program as the indexer and the checks take them
+ * (lib/chain/chain-and-mirror.ts), through the app's transport.
+ */
+export function kitChainAt(rpcUrl: string, timeoutMs = 30_000): Omit<ChainAndMirror, 'db'> & ClusterAccess {
+  const { rpc, transport } = createKitClient(rpcUrl, timeoutMs);
+  return { rpc, transport, rpcUrl, programAddress: PROGRAM_ADDRESS };
+}
+
+/** A transaction's wire bytes (base64, as the builders answer them) as kit reads them: the transaction and its message. */
+export function decodeWire(base64: string) {
+  const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(base64));
+  const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(transaction.messageBytes));
+  return { transaction, message };
 }
 
 /** A test key pair (tests/support/keypair.ts) as a kit signer. */

@@ -2,8 +2,7 @@
 // own, tests/support/in-process.ts a test's own.
 import { sql } from 'drizzle-orm';
 import { json, withApi } from '@/lib/http/handler';
-import { latestClusterCheck } from '@/lib/chain/cluster-check';
-import { getChain } from '@/lib/chain/rpc';
+import { clusterEndpoint, latestClusterCheck } from '@/lib/chain/cluster-check';
 import { isDatabaseUnavailable } from '@/lib/core/database-errors';
 import { checkReadiness } from '@/lib/http/readiness';
 import { otherMethods } from '@/lib/http/other-methods';
@@ -14,11 +13,10 @@ const ROUTE = '/api/ready';
 export function readyHandlers(provide: ServicesProvider) {
   const GET = withApi(
     async (_req, { services: { db, config } }) => {
-      const { connection } = getChain(config);
       const readiness = await checkReadiness({
         pingDatabase: () => db.execute(sql`select 1`),
         isDatabaseUnavailable,
-        clusterCheck: () => latestClusterCheck(connection),
+        clusterCheck: () => latestClusterCheck(clusterEndpoint(config)),
       });
       return json(readiness, { status: readiness.ok ? 200 : 503 });
     },

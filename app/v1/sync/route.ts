@@ -31,8 +31,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/syn
       503: BRIEFLY_UNREACHABLE,
     },
     handler: async (_req, { body: { signature }, services: { db, config } }) => {
-      const { connection, programId } = getChain(config);
-      const result = await syncTransaction({ db, connection, programId, signature, now: new Date() });
+      const { rpc, programAddress } = getChain(config);
+      const result = await syncTransaction({ db, rpc, programAddress, signature, now: new Date() });
       if (result.status === 'pending')
         return json({ status: 'pending' }, { status: 202, headers: { 'Retry-After': '1' } });
       return result.identity;

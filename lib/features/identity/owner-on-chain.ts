@@ -1,8 +1,9 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import type { IdentityRow } from '@/lib/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { readTagRecord } from '@/lib/chain/read-tag-record';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import type { SolanaRpc } from '@/lib/chain/rpc';
+import { findTagRecordPda } from '@/packages/tag-registry/src';
 import { tagNotFound } from './get-identity';
 
 /**
@@ -20,13 +21,12 @@ export type OwnerCheck = (row: IdentityRow, caller: string) => Promise<void>;
  * an offer the mirror's owner is the chain's (a transfer needs an offer first), so no RPC.
  * An offer and its acceptance both inside the mirror's lag are not seen (docs/security.md, "Threat notes").
  */
-export function ownerOnChain({ connection, programId }: { connection: Connection; programId: PublicKey }): OwnerCheck {
+export function ownerOnChain({ rpc, programAddress }: { rpc: SolanaRpc; programAddress: Address }): OwnerCheck {
   return async (row, caller) => {
     if (row.pendingOwner === null) return;
-    const [pda] = findTagRecordAddress(row.tag, programId);
-    const record = await readTagRecord(connection, programId, pda, 'confirmed');
+    const [pda] = await findTagRecordPda({ tag: row.tag }, { programAddress });
+    const record = await readTagRecord(rpc, programAddress, pda, 'confirmed');
     if (!record) throw tagNotFound();
-    if (!record.owner.equals(new PublicKey(caller)))
-      throw new AppError('forbidden', 'This tag belongs to another public key.');
+    if (record.owner !== caller) throw new AppError('forbidden', 'This tag belongs to another public key.');
   };
 }

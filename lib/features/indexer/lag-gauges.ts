@@ -1,4 +1,4 @@
-import { getChain } from '@/lib/chain/rpc';
+import { clusterAccess } from '@/lib/chain/chain-and-mirror';
 import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
 import { readIndexerLagWith } from '@/lib/observability/metrics';
@@ -17,7 +17,7 @@ export function watchIndexerLag({ db, config }: { db: Db; config: Config }): voi
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LAG_DEADLINE_MS)));
     try {
-      const status = await Promise.race([readIndexerStatus({ db, ...getChain(config) }, false), deadline]);
+      const status = await Promise.race([readIndexerStatus({ db, ...clusterAccess(config) }, false), deadline]);
       if (!status?.lag) return null;
       return { slots: status.lag.slots, seconds: status.lag.seconds, deferred: status.deferred.count };
     } finally {

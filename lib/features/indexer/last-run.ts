@@ -1,7 +1,6 @@
-import type { Connection } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
 import { recordFinalizedSlot } from '@/lib/chain/cluster-check';
-import { isRpcRateLimited, rpcCall } from '@/lib/chain/rpc';
+import { isRpcRateLimited, rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { indexerRuns } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
@@ -27,7 +26,7 @@ export type LastRun = typeof indexerRuns.$inferSelect;
  * everything up to it, which is what the lag is measured from (`caughtUpSlot`).
  */
 export async function recordedRun<T extends RunOutcome>(
-  { db, connection, now }: { db: Db; connection: Connection; now: Date },
+  { db, rpc, rpcUrl, now }: { db: Db; rpc: SolanaRpc; rpcUrl: string; now: Date },
   programId: string,
   run: () => Promise<T>,
 ): Promise<T> {
@@ -35,8 +34,8 @@ export async function recordedRun<T extends RunOutcome>(
   let summary: T;
   let finalizedSlot: number;
   try {
-    finalizedSlot = await rpcCall(() => connection.getSlot('finalized'));
-    recordFinalizedSlot(connection, finalizedSlot); // readiness and the status take it instead of asking again
+    finalizedSlot = Number(await rpcCall(() => rpc.getSlot({ commitment: 'finalized' }).send()));
+    recordFinalizedSlot(rpcUrl, finalizedSlot); // readiness and the status take it instead of asking again
     summary = await run();
   } catch (err) {
     const durationMs = Math.round(performance.now() - started);

@@ -1,11 +1,11 @@
 import { and, getTableColumns, inArray, or, sql } from 'drizzle-orm';
-import type { Connection, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
 import { skeletonOf } from '@/lib/core/skeleton';
 import { isReservedTag } from '@/lib/core/tag';
-import { type TagRecord } from '@/packages/tag-registry/src/web3js';
-import { readRecordStates, type RecordStates } from '@/lib/chain/record-states';
+import { readRecordStates, type RecordStates, type TagRecord } from '@/lib/chain/record-states';
+import type { SolanaRpc } from '@/lib/chain/rpc';
 import { isActiveIdentity } from '@/lib/features/identity/active';
 import { recordIdentityChanges } from '@/lib/features/identity/identity-changes';
 import { lockMirror } from './mirror-lock';
@@ -42,8 +42,8 @@ export function changedTags(changes: MirrorChanges): string[] {
 }
 
 export interface MirrorTouchedInput {
-  connection: Connection;
-  programId: PublicKey;
+  rpc: SolanaRpc;
+  programAddress: Address;
   /** Each record address a landed transaction touched → the newest such transaction. */
   touched: ReadonlyMap<string, Provenance>;
   now: Date;
@@ -58,11 +58,11 @@ export interface MirrorTouchedInput {
  */
 export async function mirrorTouchedRecords(
   tx: Db,
-  { connection, programId, touched, now }: MirrorTouchedInput,
+  { rpc, programAddress, touched, now }: MirrorTouchedInput,
 ): Promise<MirrorChanges> {
   if (touched.size === 0) return noChanges();
-  await lockMirror(tx, programId.toBase58());
-  const states = await readRecordStates(connection, programId, [...touched.keys()], 'finalized');
+  await lockMirror(tx, programAddress);
+  const states = await readRecordStates(rpc, programAddress, [...touched.keys()], 'finalized');
   const changes = await mirrorRecordStates(tx, states, (address) => touched.get(address)!, now);
   await recordIdentityChanges(tx, changedTags(changes), now);
   return changes;
@@ -179,9 +179,9 @@ const WRITTEN_BACK = Object.fromEntries(
 /** The columns a record dictates (reconcile compares these too). */
 export function mirroredFields(record: TagRecord, address: string) {
   return {
-    owner: record.owner.toBase58(),
-    wallet: record.wallet.toBase58(),
-    pendingOwner: record.pendingOwner?.toBase58() ?? null,
+    owner: record.owner,
+    wallet: record.wallet,
+    pendingOwner: record.pendingOwner,
     pda: address,
     createdAt: registeredAtOf(record),
   };

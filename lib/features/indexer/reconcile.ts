@@ -1,13 +1,13 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { address, type Address, type Base58EncodedBytes } from '@solana/kit';
+import { accountBytesOf } from '@/lib/chain/account-bytes';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow } from '@/lib/db/schema';
-import { rpcCall } from '@/lib/chain/rpc';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import { TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import { type TagRecord } from '@/packages/tag-registry/src/web3js';
 import { mirroredFields, mirrorTouchedRecords, noChanges, type MirrorChanges, type Provenance } from './mirror-records';
-import { liveRecord, recordAt } from '@/lib/chain/record-states';
+import { liveRecord, recordAt, type TagRecord } from '@/lib/chain/record-states';
 
 /** One way the mirror and the chain disagree about a tag. */
 export type MirrorDifference =
@@ -56,12 +56,12 @@ export interface ReconcileInput extends ChainAndMirror {
  */
 export async function reconcileMirror({
   db,
-  connection,
-  programId,
+  rpc,
+  programAddress,
   repair,
   now,
 }: ReconcileInput): Promise<ReconcileReport> {
-  const [records, rows] = await Promise.all([listRecords(connection, programId), db.select().from(identities)]);
+  const [records, rows] = await Promise.all([listRecords(rpc, programAddress), db.select().from(identities)]);
   const differences = compare(records, rows);
   const report: ReconcileReport = { records: records.size, rows: rows.length, differences, repaired: null };
   if (!repair) return report;
@@ -70,28 +70,38 @@ export async function reconcileMirror({
     return report;
   }
   const touched = new Map<string, Provenance>();
-  for (const difference of differences)
-    touched.set(difference.address, await provenanceOf(connection, difference.address));
+  for (const difference of differences) touched.set(difference.address, await provenanceOf(rpc, difference.address));
   const changes = await db.transaction((tx) =>
-    mirrorTouchedRecords(tx as unknown as Db, { connection, programId, touched, now }),
+    mirrorTouchedRecords(tx as unknown as Db, { rpc, programAddress, touched, now }),
   );
   report.repaired = changes;
   return report;
 }
 
 /** Every live TagRecord of the program at `finalized`, by address: a resting record is no identity (`liveRecord`). */
-async function listRecords(connection: Connection, programId: PublicKey): Promise<Map<string, TagRecord>> {
+async function listRecords(rpc: SolanaRpc, programAddress: Address): Promise<Map<string, TagRecord>> {
   const accounts = await rpcCall(() =>
-    connection.getProgramAccounts(programId, {
-      commitment: 'finalized',
-      filters: [{ dataSize: TAG_RECORD_SIZE }, { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } }],
-    }),
+    rpc
+      .getProgramAccounts(programAddress, {
+        commitment: 'finalized',
+        encoding: 'base64',
+        filters: [
+          { dataSize: BigInt(TAG_RECORD_SIZE) },
+          {
+            memcmp: {
+              offset: 0n,
+              bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) as Base58EncodedBytes,
+              encoding: 'base58',
+            },
+          },
+        ],
+      })
+      .send(),
   );
   const records = new Map<string, TagRecord>();
   for (const { pubkey, account } of accounts) {
-    const address = pubkey.toBase58();
-    const record = liveRecord(recordAt(programId, address, account));
-    if (record) records.set(address, record);
+    const record = liveRecord(recordAt(programAddress, pubkey, accountBytesOf(account)));
+    if (record) records.set(pubkey, record);
   }
   return records;
 }
@@ -142,9 +152,9 @@ function stateOfRow(row: IdentityRow): MirroredState {
  * The newest transaction that touched the record, stamped on the row a repair writes. A node
  * that has pruned it answers nothing: the row then carries no signature ('') and slot 0.
  */
-async function provenanceOf(connection: Connection, address: string): Promise<Provenance> {
+async function provenanceOf(rpc: SolanaRpc, account: string): Promise<Provenance> {
   const [newest] = await rpcCall(() =>
-    connection.getSignaturesForAddress(new PublicKey(address), { limit: 1 }, 'finalized'),
+    rpc.getSignaturesForAddress(address(account), { limit: 1, commitment: 'finalized' }).send(),
   );
-  return newest ? { signature: newest.signature, slot: newest.slot } : { signature: '', slot: 0 };
+  return newest ? { signature: newest.signature, slot: Number(newest.slot) } : { signature: '', slot: 0 };
 }

@@ -1,6 +1,7 @@
-import type { ConfirmedSignatureInfo, PublicKey } from '@solana/web3.js';
-import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
+import type { Address } from '@solana/kit';
+import type { ChainAndMirror, ClusterAccess } from '@/lib/chain/chain-and-mirror';
 import { isRpcRateLimited } from '@/lib/chain/rpc';
+import type { ListedSignature } from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { logger } from '@/lib/observability/logger';
 import { recordIndexerRun } from '@/lib/observability/metrics';
@@ -30,7 +31,7 @@ export const INDEXER_BATCH_SIZE = 500;
  */
 export const MAX_TRANSACTIONS_PER_RUN = 5000;
 
-export interface RunIndexerInput extends ChainAndMirror {
+export interface RunIndexerInput extends ChainAndMirror, ClusterAccess {
   /** At most this many signatures are processed per run; the rest wait for the next run. */
   maxTransactions: number;
   /** getSignaturesForAddress page size (a node answers at most 1,000). */
@@ -102,10 +103,9 @@ export interface IndexerSummary {
  */
 export async function runIndexer(input: RunIndexerInput): Promise<IndexerSummary> {
   const started = performance.now();
-  const { db, programId, now } = input;
-  const key = programId.toBase58();
+  const { db, programAddress: key, now } = input;
   // The pause is the provider's: another endpoint has a quota of its own.
-  const provider = `${input.connection.rpcEndpoint} ${key}`;
+  const provider = `${input.rpcUrl} ${key}`;
   const pausedUntil = backingOffUntil(provider, now.getTime());
   if (pausedUntil !== null) return notRun(input, 'backing_off', started, pausedUntil);
   let locked;
@@ -131,7 +131,7 @@ async function notRun(
   until?: number,
 ): Promise<IndexerSummary> {
   recordIndexerRun('skipped', elapsed(started) / 1000, { processed: 0, deferred: 0, recordedSkips: 0 });
-  const cursor = await readCursor(input.db, input.programId.toBase58());
+  const cursor = await readCursor(input.db, input.programAddress);
   return {
     ...emptySummary(status, cursor.signature),
     durationMs: elapsed(started),
@@ -157,32 +157,32 @@ function emptySummary(status: IndexerSummary['status'], cursor: string | null): 
 }
 
 async function indexBacklog(input: RunIndexerInput, started: number): Promise<IndexerSummary> {
-  const { db, connection, programId, now } = input;
-  const key = programId.toBase58();
+  const { db, rpc, programAddress, now } = input;
+  const key = programAddress;
   const retry = input.fetchRetry ?? INDEXER_FETCH_RETRY;
   const cursor = await readCursor(db, key);
-  const backlog = await listSince(connection, programId, cursor.signature, input.pageSize);
+  const backlog = await listSince(rpc, programAddress, cursor.signature, input.pageSize);
   const work = backlog.slice(0, input.maxTransactions);
   const summary = emptySummary('completed', cursor.signature);
   summary.more = backlog.length > work.length;
   // Deferred by an earlier run: their rows go once they are applied.
   const knownDeferrals = new Set(await listDeferrals(db, key));
   const batchSize = Math.max(1, input.batchSize ?? INDEXER_BATCH_SIZE);
-  const batches: ConfirmedSignatureInfo[][] = [];
+  const batches: ListedSignature[][] = [];
   for (let i = 0; i < work.length; i += batchSize) batches.push(work.slice(i, i + batchSize));
 
   const run = { stopped: false };
   // The next batch is fetched from the cluster while this one is written to the database.
-  let prefetch = batches.length ? fetchBatch(connection, batches[0]!, retry, run) : null;
+  let prefetch = batches.length ? fetchBatch(input, batches[0]!, retry, run) : null;
   try {
     for (let b = 0; b < batches.length; b++) {
       const batch = batches[b]!;
       const { fetched, retried } = await prefetch!;
       summary.retried += retried;
-      prefetch = b + 1 < batches.length ? fetchBatch(connection, batches[b + 1]!, retry, run) : null;
+      prefetch = b + 1 < batches.length ? fetchBatch(input, batches[b + 1]!, retry, run) : null;
       prefetch?.catch(() => {}); // awaited next turn; a run that stops here must not leave it unhandled
 
-      const outcomes = batch.map((info, i) => outcomeOf(programId, info, fetched[i]!));
+      const outcomes = batch.map((info, i) => outcomeOf(programAddress, info, fetched[i]!));
       const firstDeferred = outcomes.findIndex((o) => o.kind === 'defer');
       const ready = firstDeferred === -1 ? batch.length : firstDeferred;
       const toDefer = batch.flatMap((info, i) => {
@@ -251,7 +251,7 @@ async function indexBacklog(input: RunIndexerInput, started: number): Promise<In
 type Outcome = { kind: 'apply'; touched: string[]; skipReason: string | null } | { kind: 'defer'; reason: string };
 type Applicable = Extract<Outcome, { kind: 'apply' }>;
 
-function outcomeOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: Fetched): Outcome {
+function outcomeOf(programAddress: Address, info: ListedSignature, fetched: Fetched): Outcome {
   if (info.err) return { kind: 'apply', touched: [], skipReason: null };
   if (fetched === 'not-needed') throw new Error(`indexer: ${info.signature} was not fetched`);
   if (fetched === null) return { kind: 'defer', reason: 'the node answered null (not found yet)' };
@@ -264,7 +264,7 @@ function outcomeOf(programId: PublicKey, info: ConfirmedSignatureInfo, fetched: 
   if (!fetched.meta) return { kind: 'defer', reason: 'the node answered without the transaction status' };
   if (fetched.meta.err) return { kind: 'apply', touched: [], skipReason: null };
   try {
-    const decoded = decodeTransaction(fetched, programId);
+    const decoded = decodeTransaction(fetched, programAddress);
     if (!decoded.invokesProgram) return { kind: 'apply', touched: [], skipReason: 'no instruction of the program' };
     return { kind: 'apply', touched: decoded.touched, skipReason: decoded.malformed.join('; ') || null };
   } catch (err) {
@@ -291,8 +291,8 @@ interface BatchCounts {
  */
 async function applyBatch(
   db: Db,
-  { connection, programId, now, onTransactionProcessed }: RunIndexerInput,
-  batch: ConfirmedSignatureInfo[],
+  { rpc, programAddress, now, onTransactionProcessed }: RunIndexerInput,
+  batch: ListedSignature[],
   outcomes: Applicable[],
 ): Promise<BatchCounts> {
   const touched = new Map<string, Provenance>();
@@ -300,7 +300,7 @@ async function applyBatch(
     for (const address of outcomes[i]!.touched)
       touched.set(address, { signature: info.signature, slot: info.slot, blockTime: info.blockTime });
   });
-  const changes = await mirrorTouchedRecords(db, { connection, programId, touched, now });
+  const changes = await mirrorTouchedRecords(db, { rpc, programAddress, touched, now });
   const counts: BatchCounts = {
     indexed: changes.created.length,
     updated: changes.updated.length + changes.quietlyUpdated.length,

@@ -1,7 +1,11 @@
-import type { Connection } from '@solana/web3.js';
 import { count, desc, eq, max, min } from 'drizzle-orm';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { finalizedBlockTime, latestClusterCheck, type ClusterCheck } from '@/lib/chain/cluster-check';
+import {
+  finalizedBlockTime,
+  latestClusterCheck,
+  type ClusterCheck,
+  type ClusterEndpoint,
+} from '@/lib/chain/cluster-check';
 import type { Db } from '@/lib/db';
 import { indexerDeferrals, indexerSkips } from '@/lib/db/schema';
 import { readPaymentsStatus, type PaymentsStatus } from '@/lib/features/payments/find-payments';
@@ -54,17 +58,17 @@ export interface IndexerStatus {
 }
 
 /**
- * The indexer's status for `programId`; `withPrivate` adds the reasons (operator only). The
+ * The indexer's status for the program at `programAddress`; `withPrivate` adds the reasons (operator only). The
  * finalized slot is the cluster's last check (`clusterCheck`, by default the process's shared
  * one, at most a few seconds old), and block times are asked once per slot: a request never
  * asks the cluster itself (docs/operating-rpc.md).
  */
 export async function readIndexerStatus(
-  { db, connection, programId }: ChainAndMirror,
+  { db, rpc, rpcUrl, programAddress }: ChainAndMirror & ClusterEndpoint,
   withPrivate: boolean,
-  clusterCheck: () => Promise<ClusterCheck> = () => latestClusterCheck(connection),
+  clusterCheck: () => Promise<ClusterCheck> = () => latestClusterCheck({ rpc, rpcUrl }),
 ): Promise<IndexerStatus> {
-  const key = programId.toBase58();
+  const key: string = programAddress;
   const [cursor, lastRun, deferred, skipped, finalizedSlot, payments] = await Promise.all([
     readCursor(db, key),
     readLastRun(db, key),
@@ -93,7 +97,7 @@ export async function readIndexerStatus(
     lag:
       finalizedSlot === null
         ? null
-        : await lagOf(connection, finalizedSlot, Math.max(cursorSlot ?? 0, caughtUpSlot ?? 0)),
+        : await lagOf({ rpc, rpcUrl }, finalizedSlot, Math.max(cursorSlot ?? 0, caughtUpSlot ?? 0)),
     deferred: {
       count: deferred[0]?.count ?? 0,
       oldestSince: deferred[0]?.oldest?.toISOString() ?? null,
@@ -117,7 +121,7 @@ export async function readIndexerStatus(
 
 /** Slots from `indexedThrough` to `finalized`, and the block time between them. */
 async function lagOf(
-  connection: Connection,
+  cluster: ClusterEndpoint,
   finalized: number,
   indexedThrough: number,
 ): Promise<{ slots: number; seconds: number | null }> {
@@ -125,7 +129,7 @@ async function lagOf(
   if (slots === 0) return { slots, seconds: 0 };
   // slot 0 (nothing indexed yet) has a block time too: the lag is then the chain's whole age
   const [newest, oldest] = await Promise.all(
-    [finalized, indexedThrough].map((slot) => finalizedBlockTime(connection, slot)),
+    [finalized, indexedThrough].map((slot) => finalizedBlockTime(cluster, slot)),
   );
   return { slots, seconds: newest != null && oldest != null ? Math.max(0, newest - oldest) : null };
 }

@@ -1,4 +1,4 @@
-import type { Connection, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/core/errors';
 import { rpcCall } from '@/lib/chain/rpc';
@@ -8,11 +8,8 @@ import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { findActiveIdentityByRecord } from '@/lib/features/identity/queries';
 import { toIdentity } from '@/lib/features/identity/identity-response';
 import type { Identity } from '@/lib/features/identity/schemas';
-import {
-  decodeTransaction,
-  MAX_SUPPORTED_TRANSACTION_VERSION,
-  type TransactionForIndexing,
-} from './decode-transaction';
+import { decodeTransaction, type TransactionForIndexing } from './decode-transaction';
+import { fetchTransaction } from './fetch-transactions';
 import { recordSyncedSlot } from './cursor';
 import { mirrorTouchedRecords, type Provenance } from './mirror-records';
 
@@ -39,49 +36,40 @@ export const NOT_OURS_MESSAGE = 'The transaction has no instruction of the tag r
  */
 export async function syncTransaction({
   db,
-  connection,
-  programId,
+  rpc,
+  programAddress,
   signature,
   now,
 }: SyncTransactionInput): Promise<SyncResult> {
-  const finalized = await getTransaction(connection, signature, 'finalized');
+  const finalized = await rpcCall(() => fetchTransaction(rpc, signature, 'finalized'));
   if (!finalized) {
-    const confirmed = await getTransaction(connection, signature, 'confirmed');
+    const confirmed = await rpcCall(() => fetchTransaction(rpc, signature, 'confirmed'));
     if (!confirmed) throw new AppError('not_found', 'The cluster knows no transaction with this signature (yet).');
-    touchedBy(confirmed, programId);
+    touchedBy(confirmed, programAddress);
     return { status: 'pending' };
   }
-  const touched = touchedBy(finalized, programId);
+  const touched = touchedBy(finalized, programAddress);
   const provenance: Provenance = { signature, slot: finalized.slot, blockTime: finalized.blockTime };
   await db.transaction(async (tx) => {
     await mirrorTouchedRecords(tx as unknown as Db, {
-      connection,
-      programId,
+      rpc,
+      programAddress,
       touched: new Map(touched.map((address) => [address, provenance])),
       now,
     });
-    await recordSyncedSlot(tx as unknown as Db, programId.toBase58(), finalized.slot, now);
+    await recordSyncedSlot(tx as unknown as Db, programAddress, finalized.slot, now);
   });
   const row = await findActiveIdentityByRecord(db, touched[0]!);
   if (!row) throw tagNotFound();
   return { status: 'indexed', identity: toIdentity(row) };
 }
 
-function getTransaction(connection: Connection, signature: string, commitment: 'confirmed' | 'finalized') {
-  return rpcCall(() =>
-    connection.getTransaction(signature, {
-      commitment,
-      maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION,
-    }),
-  );
-}
-
 /** The tag records the transaction touched, first named first; 422 when it failed or has none of ours. */
-function touchedBy(tx: TransactionForIndexing, programId: PublicKey): string[] {
+function touchedBy(tx: TransactionForIndexing, programAddress: Address): string[] {
   if (tx.meta?.err) throw new AppError('unprocessable', FAILED_TRANSACTION_MESSAGE);
   let touched: string[] = [];
   try {
-    touched = decodeTransaction(tx, programId).touched;
+    touched = decodeTransaction(tx, programAddress).touched;
   } catch (err) {
     logger.error({ err }, 'sync: cannot decode transaction');
   }

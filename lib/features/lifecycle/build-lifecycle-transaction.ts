@@ -1,4 +1,5 @@
-import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
+import { address, isWritableRole, type Address, type Instruction } from '@solana/kit';
 import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/core/errors';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
@@ -7,17 +8,18 @@ import { tagNotFound } from '@/lib/features/identity/get-identity';
 import { findIdentityRow } from '@/lib/features/identity/queries';
 import { isReservedTag } from '@/lib/core/tag';
 import {
-  type TagRecord,
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  offerTransferInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+  findTagRecordPda,
+  getAcceptTransferInstruction,
+  getCancelTransferInstruction,
+  getOfferTransferInstruction,
+  getReleaseTagInstruction,
+  getSetWalletInstruction,
+} from '@/packages/tag-registry/src';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { lifecycleLimit } from '@/lib/chain/compute-units';
+import { noopSigners } from '@/lib/chain/noop-signers';
 import { readTagRecord } from '@/lib/chain/read-tag-record';
+import type { TagRecord } from '@/lib/chain/record-states';
 import { unsafePayout, unsafePayoutReason } from '@/lib/chain/payout-safety';
 import type { LifecycleTransaction } from './schemas';
 
@@ -61,22 +63,23 @@ export async function buildLifecycleTransaction(
   { db, config }: BuilderServices,
   { caller, tag, operation, feePayer }: BuildLifecycleInput,
 ): Promise<LifecycleTransaction> {
-  const { connection, programId } = getChain(config);
-  const [pda] = findTagRecordAddress(tag, programId);
-  if (operation.kind === 'release_tag' && operation.receiver === pda.toBase58()) {
+  const { rpc, programAddress, connection } = getChain(config);
+  const [pda] = await findTagRecordPda({ tag }, { programAddress });
+  if (operation.kind === 'release_tag' && operation.receiver === pda) {
     throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
   }
-  const signer = new PublicKey(caller);
-  const payer = feePayer ? new PublicKey(feePayer) : signer;
-  const instruction = instructionFor(operation, { programId, tagRecord: pda, signer });
-  const writable = instruction.keys.filter((key) => key.isWritable).map((key) => key.pubkey);
-  // The reads at once: one round trip to each side on the happy path.
-  const [unsafe, row, record, latest, microLamports] = await Promise.all([
+  const signer = address(caller);
+  const payer = feePayer ? address(feePayer) : signer;
+  const instruction = instructionFor(operation, { programAddress, tagRecord: pda, signer });
+  const writable = (instruction.accounts ?? []).filter((account) => isWritableRole(account.role)).map((a) => a.address);
+  // The reads at once: one round trip to each side on the happy path. lib/chain/payout-safety.ts
+  // reads the wallet through web3.js until it moves to kit.
+  const [unsafe, row, record, { value: latest }, microLamports] = await Promise.all([
     operation.kind === 'set_wallet' ? unsafePayoutReason(connection, new PublicKey(operation.wallet)) : null,
     findIdentityRow(db, tag),
-    readTagRecord(connection, programId, pda),
-    rpcCall(() => connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(connection, [...writable, payer], config.priorityFee),
+    readTagRecord(rpc, programAddress, pda),
+    rpcCall(() => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()),
+    recentPriorityFee(rpc, [...writable, payer], config.priorityFee),
   ]);
   if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(new PublicKey(operation.wallet), unsafe);
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
@@ -97,7 +100,7 @@ function checkState(record: TagRecord, operation: LifecycleOperation): void {
   if ((operation.kind === 'cancel_transfer' || operation.kind === 'accept_transfer') && pending === null) {
     throw new AppError('conflict', NO_OFFER_MESSAGE);
   }
-  if (operation.kind === 'offer_transfer' && operation.newOwner === record.owner.toBase58()) {
+  if (operation.kind === 'offer_transfer' && operation.newOwner === record.owner) {
     throw new AppError('conflict', OFFER_TO_OWNER_MESSAGE);
   }
 }
@@ -106,39 +109,37 @@ function checkState(record: TagRecord, operation: LifecycleOperation): void {
 function checkCaller(record: TagRecord, operation: LifecycleOperation, caller: string): void {
   if (operation.kind === 'accept_transfer') {
     if (pendingOwnerOf(record) !== caller) throw new AppError('forbidden', NOT_PENDING_OWNER_MESSAGE);
-  } else if (record.owner.toBase58() !== caller) {
+  } else if (record.owner !== caller) {
     throw new AppError('forbidden', NOT_OWNER_MESSAGE);
   }
 }
 
 function pendingOwnerOf(record: TagRecord): string | null {
-  return record.pendingOwner ? record.pendingOwner.toBase58() : null;
+  return record.pendingOwner;
 }
 
 function instructionFor(
   operation: LifecycleOperation,
-  { programId, tagRecord, signer }: { programId: PublicKey; tagRecord: PublicKey; signer: PublicKey },
-): TransactionInstruction {
+  { programAddress, tagRecord, signer }: { programAddress: Address; tagRecord: Address; signer: Address },
+): Instruction {
+  const signerOf = noopSigners();
+  const owner = signerOf(signer);
+  const config = { programAddress };
   switch (operation.kind) {
-    case 'set_wallet':
-      return setWalletInstruction({ programId, tagRecord, owner: signer, wallet: new PublicKey(operation.wallet) });
+    case 'set_wallet': {
+      const wallet = address(operation.wallet);
+      return getSetWalletInstruction({ tagRecord, owner, wallet: signerOf(wallet), walletArg: wallet }, config);
+    }
     case 'offer_transfer':
-      return offerTransferInstruction({
-        programId,
-        tagRecord,
-        owner: signer,
-        newOwner: new PublicKey(operation.newOwner),
-      });
+      return getOfferTransferInstruction({ tagRecord, owner, newOwner: address(operation.newOwner) }, config);
     case 'cancel_transfer':
-      return cancelTransferInstruction({ programId, tagRecord, owner: signer });
+      return getCancelTransferInstruction({ tagRecord, owner }, config);
     case 'accept_transfer':
-      return acceptTransferInstruction({ programId, tagRecord, newOwner: signer });
+      return getAcceptTransferInstruction({ tagRecord, newOwner: owner }, config);
     case 'release_tag':
-      return releaseTagInstruction({
-        programId,
-        tagRecord,
-        owner: signer,
-        receiver: operation.receiver ? new PublicKey(operation.receiver) : signer,
-      });
+      return getReleaseTagInstruction(
+        { tagRecord, owner, receiver: operation.receiver ? address(operation.receiver) : signer },
+        config,
+      );
   }
 }

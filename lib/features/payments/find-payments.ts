@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, count, eq, gt, inArray, min } from 'drizzle-orm';
 import type { ConfirmedSignatureInfo } from '@solana/web3.js';
-import { rpcCall } from '@/lib/chain/rpc';
+import { createKitClient, rpcCall, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
 import { signaturesForAddresses } from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
@@ -78,7 +78,7 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
   await inParallel(chunks(payouts, ACCOUNTS_PER_BATCH), BATCHES_IN_FLIGHT, async (batch) => {
     summary.rpcCalls += batch.length;
     const pages = await signaturesForAddresses(
-      connection,
+      createKitClient(connection.rpcEndpoint, RPC_TIMEOUT_MS),
       batch.map((payout) => firstPage(payout, cursors.get(payout.account))),
     ).catch((err: unknown) => batch.map(() => (err instanceof Error ? err : new Error(String(err)))));
     await inParallel(

@@ -1,7 +1,8 @@
 import { PublicKey, type Connection, type Keypair } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { z } from 'zod';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
-import { rpcCall } from '@/lib/chain/rpc';
+import { createKitClient, rpcCall, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
 import type { PayerWarning } from '@/lib/features/identity/payer-warnings';
 import type { PriorityFeePolicy } from '@/lib/core/config';
 import type { Identity } from '@/lib/features/identity/schemas';
@@ -175,7 +176,11 @@ export async function buildPayAction(input: PayActionInput) {
   );
   const [latest, microLamports] = await Promise.all([
     rpcCall(() => input.connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(input.connection, writable, input.priorityFee),
+    recentPriorityFee(
+      createKitClient(input.connection.rpcEndpoint, RPC_TIMEOUT_MS).rpc,
+      writable.map((key) => address(key.toBase58())),
+      input.priorityFee,
+    ),
   ]);
   const { transaction } = buildPayTransaction({ payment, identity: input.actionIdentity, latest, microLamports });
   return {

@@ -5,6 +5,7 @@ import {
   type PublicKey,
   type TransactionInstruction,
 } from '@solana/web3.js';
+import { AccountRole, address, blockhash, type Instruction } from '@solana/kit';
 import { TOKEN_PROGRAM_ID } from './pay-asset';
 import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { limitFor } from '@/lib/chain/compute-units';
@@ -77,10 +78,10 @@ export function buildPayTransaction({
   // The identity beside the reference, as a read-only key of the transfer: found by either.
   instructions.at(-1)!.keys.push(readonly(identity.publicKey));
   return buildUnsignedTransaction({
-    feePayer: payment.payer,
-    latest,
+    feePayer: address(payment.payer.toBase58()),
+    latest: { blockhash: blockhash(latest.blockhash), lastValidBlockHeight: BigInt(latest.lastValidBlockHeight) },
     budget: { units: payLimit(payment.asset), microLamports },
-    instructions: [...instructions, identityMemoInstruction(identity, payment.reference)],
+    instructions: [...instructions, identityMemoInstruction(identity, payment.reference)].map(kitInstruction),
   });
 }
 
@@ -110,4 +111,22 @@ export function payInstructions({ payer, wallet, asset, amount, reference }: Pay
   });
   transfer.keys.push(referenceKey);
   return [createDestination, transfer];
+}
+
+/** A web3.js instruction as kit's, for the shared builder (lib/chain/build-unsigned-transaction.ts) until this file moves to kit. */
+function kitInstruction(ix: TransactionInstruction): Instruction {
+  return {
+    programAddress: address(ix.programId.toBase58()),
+    accounts: ix.keys.map((key) => ({
+      address: address(key.pubkey.toBase58()),
+      role: key.isSigner
+        ? key.isWritable
+          ? AccountRole.WRITABLE_SIGNER
+          : AccountRole.READONLY_SIGNER
+        : key.isWritable
+          ? AccountRole.WRITABLE
+          : AccountRole.READONLY,
+    })),
+    data: new Uint8Array(ix.data),
+  };
 }

@@ -1,6 +1,8 @@
-import { PublicKey, SystemProgram, SYSVAR_CLOCK_PUBKEY, type AccountInfo, type Connection } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
+import { address, getI64Decoder, type Address } from '@solana/kit';
+import { accountBytesOf, type AccountBytes } from '@/lib/chain/account-bytes';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { rpcCall } from '@/lib/chain/rpc';
+import { rpcCall, type Chain, type SolanaRpc } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import {
   findSkeletonMates,
@@ -9,7 +11,7 @@ import {
   type Lookalike,
 } from '@/lib/features/identity/lookalikes';
 import { displayTag, isReservedTag, normalizePathTag } from '@/lib/core/tag';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { findTagRecordPda } from '@/packages/tag-registry/src';
 import { isResting, recordAt, restEndsAt } from '@/lib/chain/record-states';
 import { refuseUnsafePayout } from '@/lib/chain/payout-safety';
 import type { TagAvailability } from './schemas';
@@ -20,7 +22,9 @@ export interface TagCheck {
   /** With `quarantined`: when the rest ends, ISO 8601 (the chain's clock); from then on anyone may register. */
   until?: string;
   /** The tag record's address. */
-  pda: PublicKey;
+  pda: Address;
+  /** Its canonical bump (the register_tag limit depends on it: lib/chain/compute-units.ts). */
+  bump: number;
   /** Active tags it looks like (lib/core/skeleton.ts), protected ones first. */
   lookalikes: Lookalike[];
 }
@@ -38,43 +42,55 @@ export interface TagCheck {
  */
 export async function checkTag(
   db: Db,
-  connection: Connection,
-  programId: PublicKey,
+  rpc: SolanaRpc,
+  programAddress: Address,
   tag: string,
   caller?: string,
 ): Promise<TagCheck> {
-  const [pda] = findTagRecordAddress(tag, programId);
-  if (isReservedTag(tag)) return { reason: 'reserved', pda, lookalikes: [] };
+  const [pda, bump] = await findTagRecordPda({ tag }, { programAddress });
+  const at = { pda, bump };
+  if (isReservedTag(tag)) return { reason: 'reserved', ...at, lookalikes: [] };
   const { own, lookalikes } = await findSkeletonMates(db, tag);
-  if (own) return { reason: 'taken', pda, lookalikes };
-  if (protectedLookalike(lookalikes)) return { reason: 'lookalike', pda, lookalikes };
-  const account = await rpcCall(() => connection.getAccountInfo(pda, 'confirmed'));
-  const record = recordAt(programId, pda.toBase58(), account);
+  if (own) return { reason: 'taken', ...at, lookalikes };
+  if (protectedLookalike(lookalikes)) return { reason: 'lookalike', ...at, lookalikes };
+  const { value } = await rpcCall(() =>
+    rpc.getAccountInfo(pda, { encoding: 'base64', commitment: 'confirmed' }).send(),
+  );
+  const account = accountBytesOf(value);
+  const record = recordAt(programAddress, pda, account);
   if (record && isResting(record)) {
-    if (caller !== undefined && record.owner.equals(new PublicKey(caller))) return { reason: null, pda, lookalikes };
+    if (caller !== undefined && record.owner === caller) return { reason: null, ...at, lookalikes };
     const until = restEndsAt(record);
-    if ((await chainTime(connection)) < until)
-      return { reason: 'quarantined', until: new Date(Number(until) * 1000).toISOString(), pda, lookalikes };
-    return { reason: null, pda, lookalikes };
+    if ((await chainTime(rpc)) < until)
+      return { reason: 'quarantined', until: new Date(Number(until) * 1000).toISOString(), ...at, lookalikes };
+    return { reason: null, ...at, lookalikes };
   }
-  return { reason: account && inUse(account) ? 'taken' : null, pda, lookalikes };
+  return { reason: account && inUse(account) ? 'taken' : null, ...at, lookalikes };
 }
 
+const SYSVAR_CLOCK_ADDRESS = address('SysvarC1ock11111111111111111111111111111111');
+
 /** The Clock sysvar's unix time (the program judges the rest by it, not by this server's clock). */
-async function chainTime(connection: Connection): Promise<bigint> {
-  const clock = await rpcCall(() => connection.getAccountInfo(SYSVAR_CLOCK_PUBKEY, 'confirmed'));
+async function chainTime(rpc: SolanaRpc): Promise<bigint> {
+  const { value } = await rpcCall(() =>
+    rpc.getAccountInfo(SYSVAR_CLOCK_ADDRESS, { encoding: 'base64', commitment: 'confirmed' }).send(),
+  );
+  const clock = accountBytesOf(value);
   // slot, epoch_start_timestamp, epoch, leader_schedule_epoch (8 bytes each), then unix_timestamp
   if (!clock || clock.data.length < 40) return BigInt(Math.floor(Date.now() / 1000));
-  return clock.data.readBigInt64LE(32);
+  return getI64Decoder().decode(clock.data, 32);
 }
+
+/** The System Program, owner of every address nothing has claimed. */
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 /**
  * The program's own test (AlreadyRegistered): an address owned by another program or holding
  * data. Lamports alone do not count: anyone can send some to any PDA, and register_tag takes
  * such an address over (top up, allocate, assign), so they must not make a tag unavailable.
  */
-function inUse(account: AccountInfo<Buffer>): boolean {
-  return !account.owner.equals(SystemProgram.programId) || account.data.length > 0;
+function inUse(account: AccountBytes): boolean {
+  return account.owner !== SYSTEM_PROGRAM || account.data.length > 0;
 }
 
 /**
@@ -87,18 +103,21 @@ function inUse(account: AccountInfo<Buffer>): boolean {
  */
 export async function getTagAvailability({
   db,
+  rpc,
+  programAddress,
   connection,
-  programId,
   tagInput,
   wallet,
 }: ChainAndMirror & {
+  /** The web3.js handle lib/chain/payout-safety.ts still reads the wallet with, until it moves to kit. */
+  connection: Chain['connection'];
   tagInput: string;
   wallet?: string;
 }): Promise<TagAvailability> {
   if (wallet !== undefined) await refuseUnsafePayout(connection, new PublicKey(wallet));
   const tag = normalizePathTag(tagInput);
   if (!tag) return { tag: null, available: false, reason: 'invalid', lookalikes: [], warning: null };
-  const { reason, until, lookalikes } = await checkTag(db, connection, programId, tag);
+  const { reason, until, lookalikes } = await checkTag(db, rpc, programAddress, tag);
   return {
     tag,
     available: reason === null,

@@ -1,4 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
 import { AppError } from '@/lib/core/errors';
@@ -9,7 +10,8 @@ import { normalizeTag } from '@/lib/core/tag';
 import { checkTag } from './availability';
 import { buildUnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
 import { registerTagLimit } from '@/lib/chain/compute-units';
-import { registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { getRegisterTagInstruction } from '@/packages/tag-registry/src';
+import { noopSigners } from '@/lib/chain/noop-signers';
 import { unsafePayout, unsafePayoutReason, unsafePayoutWithoutRpc } from '@/lib/chain/payout-safety';
 import type { RegisterRequest, RegisterResponse } from './schemas';
 
@@ -42,12 +44,12 @@ export async function buildRegisterTransaction(
   }
   const tag = normalizeTag(request.tag);
   if (!tag) throw new AppError('invalid_tag', INVALID_TAG_MESSAGE);
-  const ownerKey = new PublicKey(owner);
-  const wallet = request.wallet ? new PublicKey(request.wallet) : ownerKey;
-  const feePayer = request.feePayer ? new PublicKey(request.feePayer) : ownerKey;
-  const { connection, programId } = getChain(config);
-
-  const [, bump] = findTagRecordAddress(tag, programId);
+  const ownerAddress = address(owner);
+  const walletAddress = request.wallet ? address(request.wallet) : ownerAddress;
+  const feePayer = request.feePayer ? address(request.feePayer) : ownerAddress;
+  // lib/chain/payout-safety.ts reads the wallet through web3.js until it moves to kit.
+  const wallet = new PublicKey(walletAddress);
+  const { rpc, programAddress, connection } = getChain(config);
 
   // What needs no chain first: a payout key off the curve costs no RPC call at all.
   const offline = unsafePayoutWithoutRpc(wallet);
@@ -57,24 +59,36 @@ export async function buildRegisterTransaction(
   // a transaction, so a refused one spends none of the RPC quota on them.
   const [unsafe, check] = await Promise.all([
     unsafePayoutReason(connection, wallet),
-    checkTag(db, connection, programId, tag, owner),
+    checkTag(db, rpc, programAddress, tag, owner),
   ]);
   if (unsafe) throw unsafePayout(wallet, unsafe);
   if (check.reason === 'lookalike') throw lookalikeRefused(tag, check.lookalikes);
   if (check.reason === 'quarantined') throw quarantined(tag, check.until!);
   if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);
-  const [latest, microLamports] = await Promise.all([
-    rpcCall(() => connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(connection, [check.pda, feePayer], config.priorityFee),
+  const [{ value: latest }, microLamports] = await Promise.all([
+    rpcCall(() => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()),
+    recentPriorityFee(rpc, [check.pda, feePayer], config.priorityFee),
   ]);
 
+  const signer = noopSigners();
+  const instruction = getRegisterTagInstruction(
+    {
+      tagRecord: check.pda,
+      owner: signer(ownerAddress),
+      feePayer: signer(feePayer),
+      wallet: signer(walletAddress),
+      tag,
+      walletArg: walletAddress,
+    },
+    { programAddress },
+  );
   const { transaction, lastValidBlockHeight } = buildUnsignedTransaction({
     feePayer,
     latest,
-    budget: { units: registerTagLimit(tag, bump), microLamports },
-    instructions: [registerTagInstruction({ programId, tag, owner: ownerKey, wallet, feePayer })],
+    budget: { units: registerTagLimit(tag, check.bump), microLamports },
+    instructions: [instruction],
   });
-  return { transaction, pda: check.pda.toBase58(), lastValidBlockHeight };
+  return { transaction, pda: check.pda, lastValidBlockHeight };
 }
 
 /** 409 `lookalike`, naming the protected tag the new one imitates (message and `tag`). */

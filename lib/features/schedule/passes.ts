@@ -1,5 +1,6 @@
 import 'server-only';
-import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
+import type { ChainAndMirror, ClusterAccess } from '@/lib/chain/chain-and-mirror';
+import type { Chain } from '@/lib/chain/rpc';
 import type { Config } from '@/lib/core/config';
 import type { PassName } from '@/lib/core/schedule';
 import { logger } from '@/lib/observability/logger';
@@ -17,7 +18,9 @@ import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run
 
 export type PassConfig = Pick<Config, 'indexerPageSize' | 'webhooks' | 'actionIdentitySecret'>;
 
-export interface PassContext extends ChainAndMirror {
+export interface PassContext extends ChainAndMirror, ClusterAccess {
+  /** The web3.js handle the payments pass still reads with, until lib/features/payments moves to kit. */
+  connection: Chain['connection'];
   config: PassConfig;
   now: Date;
 }
@@ -34,11 +37,13 @@ interface ScheduledPass {
 
 export const SCHEDULED_PASSES = {
   index: {
-    run: ({ db, connection, programId, config, now }) =>
+    run: ({ db, rpc, programAddress, transport, rpcUrl, config, now }) =>
       runIndexer({
         db,
-        connection,
-        programId,
+        rpc,
+        programAddress,
+        transport,
+        rpcUrl,
         maxTransactions: MAX_TRANSACTIONS_PER_RUN,
         pageSize: config.indexerPageSize,
         now,

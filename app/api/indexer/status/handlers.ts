@@ -2,7 +2,7 @@
 // process's own, tests/support/in-process.ts a test's own.
 import { hasBearerSecret } from '@/lib/http/cron-auth';
 import { json, withApi, withRateLimit } from '@/lib/http/handler';
-import { getChain } from '@/lib/chain/rpc';
+import { clusterAccess } from '@/lib/chain/chain-and-mirror';
 import { readIndexerStatus } from '@/lib/features/indexer/status';
 import { otherMethods } from '@/lib/http/other-methods';
 import type { ServicesProvider } from '@/lib/http/services';
@@ -13,7 +13,7 @@ export function indexerStatusHandlers(provide: ServicesProvider) {
   const GET = withApi(
     withRateLimit('status', async (req, { services: { db, config } }) => {
       const withPrivate = hasBearerSecret(req.headers.get('authorization'), config.metricsToken);
-      return json(await readIndexerStatus({ db, ...getChain(config) }, withPrivate));
+      return json(await readIndexerStatus({ db, ...clusterAccess(config) }, withPrivate));
     }),
     ROUTE,
     provide,

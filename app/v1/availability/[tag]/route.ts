@@ -27,11 +27,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
       503: BRIEFLY_UNREACHABLE,
     },
     handler: async (req, { params: { tag }, services: { db, config } }) => {
-      const { connection, programId } = getChain(config);
+      const chain = getChain(config);
       const { wallet } = parseWith(AvailabilityQuery, queryOf(req));
-      return atIndexedSlot(db, async () =>
-        json(await getTagAvailability({ db, connection, programId, tagInput: tag, wallet })),
-      );
+      return atIndexedSlot(db, async () => json(await getTagAvailability({ db, ...chain, tagInput: tag, wallet })));
     },
   }),
 });

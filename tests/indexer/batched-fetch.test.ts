@@ -1,11 +1,9 @@
-import { Keypair } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startRpcProxy } from '../support/rpc-proxy';
-import { connect, fund, registerMany } from '../support/chain';
-import { kitChainAt } from '../support/kit-chain';
+import { fundedSigner, kitChainAt, registerMany, rpcAt } from '../support/kit-chain';
 
 /*
  * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH, lib/features/indexer/fetch-transactions.ts). A provider
@@ -35,9 +33,9 @@ describe('batched transaction reads', () => {
   const database = ownDatabase();
 
   it('a provider that refuses batch requests: every transaction is read one by one instead, none passed over', async () => {
-    const owner = Keypair.generate();
-    await fund(connect(localnet.url), owner.publicKey, 10);
-    await registerMany(connect(localnet.url), owner, 60, 'bf');
+    const rpc = rpcAt(localnet.url);
+    const owner = await fundedSigner(rpc, 10);
+    await registerMany(rpc, owner, 60, 'bf');
     const proxy = await batchRefusingProxy(localnet.url);
     try {
       const summary = await runIndexer({

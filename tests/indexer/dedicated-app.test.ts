@@ -1,11 +1,11 @@
-import { Keypair } from '@solana/web3.js';
+import type { KeyPairSigner } from '@solana/kit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identities } from '@/lib/db/schema';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { confirmed, connect, fund, registerDirect, registerMany } from '../support/chain';
+import { fundedSigner, reachAll, registerMany, registration, rpcAt, sendSigned } from '../support/kit-chain';
 import { getIdentity, postAuthed } from '../support/http';
 import { cron } from './support';
 import { liftedRateLimits } from '@/devstack/rate-limits';
@@ -23,7 +23,7 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
   const localnet = ownLocalnet({ finalityDelayMs: FINALITY_MS });
   const database = ownDatabase();
   let app: RunningApp;
-  let owner: Keypair;
+  let owner: KeyPairSigner;
 
   beforeAll(async () => {
     app = await startApp({
@@ -32,17 +32,16 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
       INDEXER_PAGE_SIZE: '20',
       RATE_LIMITS: liftedRateLimits(['sync', 'auth']),
     });
-    owner = Keypair.generate();
-    await fund(connect(localnet.url), owner.publicKey, 100);
+    owner = await fundedSigner(rpcAt(localnet.url), 100);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
   it('sync: 202 while only confirmed, then 200 once finalized', async () => {
-    const connection = connect(localnet.url);
-    const signature = await registerDirect(connection, owner, 'pending_one');
-    await confirmed(connection, signature, 'confirmed');
+    const rpc = rpcAt(localnet.url);
+    const signature = await sendSigned(rpc, [await registration(owner, 'pending_one')], owner);
+    await reachAll(rpc, [signature], 'confirmed');
     const early = await postAuthed(`${app.url}/v1/sync`, null, { signature });
     expect(early.status).toBe(202);
     expect(early.json).toEqual({ status: 'pending' });
@@ -52,15 +51,14 @@ describe('indexer on a dedicated app (finality delay, small pages)', () => {
     expect(run.indexed).toBe(0);
     expect((await getIdentity(app.url, 'pending_one')).status).toBe(404);
 
-    await confirmed(connection, signature, 'finalized');
+    await reachAll(rpc, [signature], 'finalized');
     const late = await postAuthed(`${app.url}/v1/sync`, null, { signature });
     expect(late.status).toBe(200);
-    expect(late.json).toMatchObject({ tag: '@pending_one', owner: owner.publicKey.toBase58() });
+    expect(late.json).toMatchObject({ tag: '@pending_one', owner: owner.address });
   });
 
   it('250 registrations land and a single cron call indexes them all across pages', async () => {
-    const connection = connect(localnet.url);
-    const sent = await registerMany(connection, owner, 250, 'bulk_');
+    const sent = await registerMany(rpcAt(localnet.url), owner, 250, 'bulk_');
     const res = await cron(app.url);
     expect(res.status).toBe(200);
     const summary = await res.json();

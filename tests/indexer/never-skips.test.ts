@@ -1,4 +1,5 @@
-import { Keypair, SystemProgram } from '@solana/web3.js';
+import { AccountRole, generateKeyPairSigner, lamports, type Signature } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { identities, indexerDeferrals, indexerSkips } from '@/lib/db/schema';
@@ -8,8 +9,15 @@ import { INDEXER_FETCH_RETRY } from '@/lib/features/indexer/fetch-transactions';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
-import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
-import { kitChainAt } from '../support/kit-chain';
+import {
+  fundedSigner,
+  kitChainAt,
+  PROGRAM_ADDRESS,
+  reachAll,
+  registerMany,
+  rpcAt,
+  sendSigned,
+} from '../support/kit-chain';
 
 /*
  * Hardening, an indexer that never moves past what it has not applied: a node
@@ -27,10 +35,8 @@ describe('the indexer in front of a lagging node', () => {
   const base = { maxTransactions: 10_000, pageSize: 1000 };
 
   beforeAll(async () => {
-    const owner = Keypair.generate();
-    const direct = connect(localnet.url);
-    await fund(direct, owner.publicKey, 100);
-    sent = await registerMany(direct, owner, 20, 'lag');
+    const direct = rpcAt(localnet.url);
+    sent = await registerMany(direct, await fundedSigner(direct, 100), 20, 'lag');
   });
   afterEach(async () => {
     await lagging?.close();
@@ -39,7 +45,9 @@ describe('the indexer in front of a lagging node', () => {
 
   /** The registrations' signatures in the order they landed (the order the indexer reads). */
   async function landingOrder(): Promise<string[]> {
-    const newestFirst = await connect(localnet.url).getSignaturesForAddress(PROGRAM_ID, {}, 'finalized');
+    const newestFirst = await rpcAt(localnet.url)
+      .getSignaturesForAddress(PROGRAM_ADDRESS, { commitment: 'finalized' })
+      .send();
     return newestFirst.map((s) => s.signature).reverse();
   }
 
@@ -59,7 +67,7 @@ describe('the indexer in front of a lagging node', () => {
     for (const d of first.deferred)
       expect(d).toMatchObject({ reason: 'the node answered null (not found yet)', attempts: 1 });
     expect(await mirroredTags()).toEqual([]);
-    expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBeNull();
+    expect((await readCursor(database.db, PROGRAM_ADDRESS)).signature).toBeNull();
 
     const second = await runIndexer({ ...base, db: database.db, ...chain, now: new Date(), fetchRetry: noRetry });
     expect(second).toMatchObject({
@@ -117,12 +125,13 @@ describe('the indexer in front of a lagging node', () => {
   it('stops the cursor at the first transaction it could not read, keeping what came before', async () => {
     // The first ten are read; from the eleventh on the node lags.
     lagging = await startLaggingRpc(localnet.url, 1);
-    const connection = connect(lagging.url);
     const chain = kitChainAt(lagging.url);
     const order = await landingOrder();
     // Spend the first ten's null answers, so only the last ten answer null in the run.
     for (const s of order.slice(0, 10))
-      await connection.getTransaction(s, { commitment: 'finalized', maxSupportedTransactionVersion: 0 });
+      await chain.rpc
+        .getTransaction(s as Signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .send();
     const first = await runIndexer({
       ...base,
       db: database.db,
@@ -142,20 +151,21 @@ describe('a transaction that will never decode', () => {
   const database = ownDatabase({ lifetime: 'each' });
 
   it('is recorded with its reason, shown in the summary, and passed over once', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
-    const payer = Keypair.generate();
-    await fund(connection, payer.publicKey, 10);
+    const payer = await fundedSigner(chain.rpc, 10);
     // A transfer that lists the program as an extra account: getSignaturesForAddress names
     // it, but it holds no instruction of the program.
-    const transfer = SystemProgram.transfer({
-      fromPubkey: payer.publicKey,
-      toPubkey: Keypair.generate().publicKey,
-      lamports: 1_000_000,
+    const transfer = getTransferSolInstruction({
+      source: payer,
+      destination: (await generateKeyPairSigner()).address,
+      amount: lamports(1_000_000n),
     });
-    transfer.keys.push({ pubkey: PROGRAM_ID, isSigner: false, isWritable: false });
-    const signature = await sendInstructions(connection, [transfer], [payer]);
-    await allReach(connection, [signature], 'finalized');
+    const withProgram = {
+      ...transfer,
+      accounts: [...transfer.accounts, { address: PROGRAM_ADDRESS, role: AccountRole.READONLY }],
+    };
+    const signature = await sendSigned(chain.rpc, [withProgram], payer);
+    await reachAll(chain.rpc, [signature], 'finalized');
 
     const now = new Date();
     const indexOnce = () => runIndexer({ db: database.db, ...chain, maxTransactions: 100, pageSize: 100, now });
@@ -172,7 +182,7 @@ describe('a transaction that will never decode', () => {
     expect(rows).toEqual([
       {
         signature,
-        programId: PROGRAM_ID.toBase58(),
+        programId: PROGRAM_ADDRESS,
         slot: expect.any(BigInt),
         reason: 'no instruction of the program',
         recordedAt: now,

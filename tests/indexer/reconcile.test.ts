@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Keypair } from '@solana/web3.js';
+import type { KeyPairSigner } from '@solana/kit';
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
@@ -11,11 +11,9 @@ import { insertIdentity } from '@/devstack/identities';
 import { identities, identityEvents } from '@/lib/db/schema';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { PROGRAM_ID, connect, fund, registerMany } from '../support/chain';
-import { kitChainAt } from '../support/kit-chain';
+import { fundedSigner, kitChainAt, recordAddress, registerMany } from '../support/kit-chain';
 
 /*
  * Reconcile (DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a
@@ -46,14 +44,13 @@ describe('reconcile', () => {
   const database = ownDatabase();
   let dataDir: string;
   let tags: string[];
-  const owner = Keypair.generate();
+  let owner: KeyPairSigner;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'reconcile-'));
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
-    await fund(connection, owner.publicKey, 10);
-    tags = (await registerMany(connection, owner, 3, 'rc')).map((s) => s.tag);
+    owner = await fundedSigner(chain.rpc, 10);
+    tags = (await registerMany(chain.rpc, owner, 3, 'rc')).map((s) => s.tag);
     await runIndexer({
       db: database.db,
       ...chain,
@@ -67,7 +64,6 @@ describe('reconcile', () => {
   });
 
   it('finds a deleted row, a tampered owner and a row with no record; --repair fixes all three', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
     const db = database.db;
     const [deleted, tampered, kept] = tags as [string, string, string];
@@ -88,10 +84,10 @@ describe('reconcile', () => {
       {
         kind: 'missing-row',
         tag: deleted,
-        address: findTagRecordAddress(deleted, PROGRAM_ID)[0].toBase58(),
+        address: await recordAddress(deleted),
         chain: {
-          owner: owner.publicKey.toBase58(),
-          wallet: owner.publicKey.toBase58(),
+          owner: owner.address,
+          wallet: owner.address,
           pendingOwner: null,
           createdAt: expect.any(String),
         },
@@ -99,13 +95,13 @@ describe('reconcile', () => {
       {
         kind: 'mismatch',
         tag: tampered,
-        address: findTagRecordAddress(tampered, PROGRAM_ID)[0].toBase58(),
-        fields: [{ field: 'owner', mirror: intruder, chain: owner.publicKey.toBase58() }],
+        address: await recordAddress(tampered),
+        fields: [{ field: 'owner', mirror: intruder, chain: owner.address }],
       },
       {
         kind: 'row-without-record',
         tag: orphan.tag,
-        address: findTagRecordAddress(orphan.tag, PROGRAM_ID)[0].toBase58(),
+        address: await recordAddress(orphan.tag),
         mirror: expect.objectContaining({ owner: orphan.owner }),
       },
     ]);
@@ -121,7 +117,7 @@ describe('reconcile', () => {
     expect(check.out).toContain('3 record(s) on chain, 3 row(s) in the mirror, 3 difference(s)');
     expect(check.out).toContain(`@${deleted}: on chain`);
     expect(check.out).toContain(
-      `@${tampered}: owner is ${intruder} in the mirror, ${owner.publicKey.toBase58()} on chain`,
+      `@${tampered}: owner is ${intruder} in the mirror, ${owner.address} on chain`,
     );
     expect(check.out).toContain(`@${orphan.tag}: a row in the mirror`);
     expect(check.code).toBe(1);
@@ -134,16 +130,14 @@ describe('reconcile', () => {
     expect(after.differences).toEqual([]);
     const rows = new Map((await db.select().from(identities)).map((r) => [r.tag, r]));
     expect([...rows.keys()].sort()).toEqual([deleted, tampered, kept].sort());
-    expect(rows.get(tampered)).toMatchObject({ owner: owner.publicKey.toBase58(), displayName: null }); // the profile went with the wrong owner
-    const landed = await connection.getSignaturesForAddress(
-      findTagRecordAddress(deleted, PROGRAM_ID)[0],
-      { limit: 1 },
-      'finalized',
-    );
+    expect(rows.get(tampered)).toMatchObject({ owner: owner.address, displayName: null }); // the profile went with the wrong owner
+    const landed = await chain.rpc
+      .getSignaturesForAddress(await recordAddress(deleted), { limit: 1, commitment: 'finalized' })
+      .send();
     expect(rows.get(deleted)).toMatchObject({
-      owner: owner.publicKey.toBase58(),
+      owner: owner.address,
       signature: landed[0]!.signature,
-      slot: BigInt(landed[0]!.slot),
+      slot: landed[0]!.slot,
     });
 
     // Each repaired tag is an event of the change feed; the untouched one is not.

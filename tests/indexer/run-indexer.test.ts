@@ -1,15 +1,22 @@
-import { Keypair, SystemProgram } from '@solana/web3.js';
+import { lamports, type KeyPairSigner, type Signature } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '@/lib/db/client';
 import { identities } from '@/lib/db/schema';
 import { readCursor } from '@/lib/features/indexer/cursor';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { PROGRAM_ID, allReach, connect, fund, registerMany, sendInstructions } from '../support/chain';
-import { kitChainAt } from '../support/kit-chain';
+import {
+  fundedSigner,
+  kitChainAt,
+  PROGRAM_ADDRESS,
+  reachAll,
+  registerMany,
+  registration,
+  sendSigned,
+} from '../support/kit-chain';
 
 /*
  * The indexer called directly (no HTTP), each describe with a localnet and a database of its
@@ -24,38 +31,30 @@ async function countIdentities(db: Db): Promise<number> {
 describe('runIndexer', () => {
   const localnet = ownLocalnet();
   const database = ownDatabase();
-  let owner: Keypair;
+  let owner: KeyPairSigner;
   const base = { maxTransactions: 10_000, pageSize: 7, now: new Date() };
 
   beforeAll(async () => {
-    owner = Keypair.generate();
-    await fund(connect(localnet.url), owner.publicKey, 100);
+    owner = await fundedSigner(kitChainAt(localnet.url).rpc, 100);
   });
 
   it('indexes a backlog oldest first across pages, skips failed transactions, and moves the cursor', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
-    const sent = await registerMany(connection, owner, 20, 'bk');
+    const { rpc } = chain;
+    const sent = await registerMany(rpc, owner, 20, 'bk');
     // A failed register (the payer cannot afford the transfer after it) and a transfer-only
     // transaction that mentions nobody's program: neither creates anything.
-    const poor = Keypair.generate();
-    await fund(connection, poor.publicKey, 1);
-    const failed = await sendInstructions(
-      connection,
+    const poor = await fundedSigner(rpc, 1);
+    const failed = await sendSigned(
+      rpc,
       [
-        registerTagInstruction({
-          programId: PROGRAM_ID,
-          tag: 'bkfailed',
-          owner: poor.publicKey,
-          wallet: poor.publicKey,
-          feePayer: poor.publicKey,
-        }),
-        SystemProgram.transfer({ fromPubkey: poor.publicKey, toPubkey: owner.publicKey, lamports: 5e9 }),
+        await registration(poor, 'bkfailed'),
+        getTransferSolInstruction({ source: poor, destination: owner.address, amount: lamports(5_000_000_000n) }),
       ],
-      [poor],
+      poor,
       { skipPreflight: true },
     );
-    await allReach(connection, [failed], 'finalized');
+    await reachAll(rpc, [failed], 'finalized');
 
     const summary = await runIndexer({ ...base, db: database.db, ...chain });
     expect(summary).toMatchObject({
@@ -70,51 +69,42 @@ describe('runIndexer', () => {
     });
     expect(await countIdentities(database.db)).toBe(20);
     const [first] = await database.db.select().from(identities).where(eq(identities.tag, sent[0]!.tag));
-    const landed = await connection.getTransaction(sent[0]!.signature, {
-      commitment: 'finalized',
-      maxSupportedTransactionVersion: 0,
-    });
+    const landed = await rpc
+      .getTransaction(sent[0]!.signature as Signature, {
+        commitment: 'finalized',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
     expect(first).toMatchObject({
-      owner: owner.publicKey.toBase58(),
-      wallet: owner.publicKey.toBase58(),
+      owner: owner.address,
+      wallet: owner.address,
       status: 'active',
       signature: sent[0]!.signature,
-      slot: BigInt(landed!.slot),
-      createdAt: new Date(landed!.blockTime! * 1000),
+      slot: landed!.slot,
+      createdAt: new Date(Number(landed!.blockTime!) * 1000),
     });
-    expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBe(failed);
+    expect((await readCursor(database.db, PROGRAM_ADDRESS)).signature).toBe(failed);
 
     const again = await runIndexer({ ...base, db: database.db, ...chain });
     expect(again).toMatchObject({ status: 'completed', processed: 0, indexed: 0, cursor: failed });
   });
 
   it('mirrors a reserved tag that landed anyway as blocked', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
-    const signature = await sendInstructions(
-      connection,
-      [
-        registerTagInstruction({
-          programId: PROGRAM_ID,
-          tag: 'support',
-          owner: owner.publicKey,
-          wallet: owner.publicKey,
-          feePayer: owner.publicKey,
-        }),
-      ],
-      [owner],
-    );
-    await allReach(connection, [signature], 'finalized');
+    const { rpc } = chain;
+    const signature = await sendSigned(rpc, [await registration(owner, 'support')], owner);
+    await reachAll(rpc, [signature], 'finalized');
     await runIndexer({ ...base, db: database.db, ...chain });
     const [row] = await database.db.select().from(identities).where(eq(identities.tag, 'support'));
     expect(row?.status).toBe('blocked');
   });
 
   it('two overlapping runs create each identity exactly once (the second is skipped)', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
+    const { rpc } = chain;
     const before = await countIdentities(database.db);
-    await registerMany(connection, owner, 30, 'ov');
+    await registerMany(rpc, owner, 30, 'ov');
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let started!: () => void;
@@ -147,10 +137,10 @@ describe('runIndexer', () => {
   });
 
   it('a run stopped half way, then run again, loses nothing and duplicates nothing', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
+    const { rpc } = chain;
     const before = await countIdentities(database.db);
-    const sent = await registerMany(connection, owner, 40, 'hw');
+    const sent = await registerMany(rpc, owner, 40, 'hw');
     let seen = 0;
     await expect(
       runIndexer({
@@ -166,7 +156,7 @@ describe('runIndexer', () => {
     ).rejects.toThrow('injected failure');
     // Two batches of ten were committed with their cursor; the third was rolled back.
     expect(await countIdentities(database.db)).toBe(before + 20);
-    expect((await readCursor(database.db, PROGRAM_ID.toBase58())).signature).toBe(sent[19]!.signature);
+    expect((await readCursor(database.db, PROGRAM_ADDRESS)).signature).toBe(sent[19]!.signature);
 
     const resumed = await runIndexer({ ...base, db: database.db, ...chain, batchSize: 10 });
     expect(resumed).toMatchObject({ status: 'completed', processed: 20, indexed: 20, skipped: 0, deferred: [] });
@@ -179,9 +169,9 @@ describe('runIndexer', () => {
   });
 
   it('stops at maxTransactions and says there is more; the next run finishes', async () => {
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
-    await registerMany(connection, owner, 12, 'mx');
+    const { rpc } = chain;
+    await registerMany(rpc, owner, 12, 'mx');
     const capped = await runIndexer({ ...base, db: database.db, ...chain, maxTransactions: 5 });
     expect(capped).toMatchObject({ processed: 5, indexed: 5, more: true });
     const rest = await runIndexer({ ...base, db: database.db, ...chain, maxTransactions: 5 });

@@ -1,56 +1,56 @@
 import bs58 from 'bs58';
-import { Keypair, SystemProgram } from '@solana/web3.js';
+import { generateKeyPairSigner, lamports, type KeyPairSigner, type Signature } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { NO_PROFILE } from '../support/identity';
-import { confirmed, connect, fund, registerDirect, sendInstructions } from '../support/chain';
+import { fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/kit-chain';
 import { getIdentity, postAuthed } from '../support/http';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
-const connection = connect(rpcUrl);
+const rpc = rpcAt(rpcUrl);
 
 function sync(body: unknown) {
   return postAuthed(`${appUrl}/v1/sync`, null, body);
 }
 
 describe('POST /v1/sync', () => {
-  let owner: Keypair;
+  let owner: KeyPairSigner;
   beforeAll(async () => {
-    owner = Keypair.generate();
-    await fund(connection, owner.publicKey);
+    owner = await fundedSigner(rpc);
   });
 
   it('200 with the identity for a finalized register_tag, and again (idempotent)', async () => {
     const tag = randomTag('sy');
-    const signature = await registerDirect(connection, owner, tag);
-    await confirmed(connection, signature, 'finalized');
+    const signature = await sendSigned(rpc, [await registration(owner, tag)], owner);
+    await reachAll(rpc, [signature], 'finalized');
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     const first = await sync({ signature });
     expect(first.status).toBe(200);
-    const landed = await connection.getTransaction(signature, {
-      commitment: 'finalized',
-      maxSupportedTransactionVersion: 0,
-    });
+    const landed = await rpc
+      .getTransaction(signature as Signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
     expect(first.json).toEqual({
       tag: `@${tag}`,
-      owner: owner.publicKey.toBase58(),
-      wallet: owner.publicKey.toBase58(),
+      owner: owner.address,
+      wallet: owner.address,
       ...NO_PROFILE,
-      createdAt: new Date(landed!.blockTime! * 1000).toISOString(),
+      createdAt: new Date(Number(landed!.blockTime!) * 1000).toISOString(),
     });
     expect((await sync({ signature })).json).toEqual(first.json);
     expect((await getIdentity(appUrl, tag)).status).toBe(200);
   });
 
   it('422 for a transaction that is not a register_tag (a transfer)', async () => {
-    const signature = await sendInstructions(
-      connection,
-      [SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1e6 })],
-      [owner],
+    const destination = (await generateKeyPairSigner()).address;
+    const signature = await sendSigned(
+      rpc,
+      [getTransferSolInstruction({ source: owner, destination, amount: lamports(1_000_000n) })],
+      owner,
     );
-    await confirmed(connection, signature, 'finalized');
+    await reachAll(rpc, [signature], 'finalized');
     const res = await sync({ signature });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
@@ -69,10 +69,9 @@ describe('POST /v1/sync', () => {
   it('a blocked (reserved) tag that landed answers the same 404 as GET', async () => {
     const taken = await fetch(`${appUrl}/v1/availability/root`).then((r) => r.json());
     expect(taken.reason).toBe('reserved');
-    const squatter = Keypair.generate();
-    await fund(connection, squatter.publicKey);
-    const signature = await registerDirect(connection, squatter, 'root');
-    await confirmed(connection, signature, 'finalized');
+    const squatter = await fundedSigner(rpc);
+    const signature = await sendSigned(rpc, [await registration(squatter, 'root')], squatter);
+    await reachAll(rpc, [signature], 'finalized');
     const res = await sync({ signature });
     expect(res.status).toBe(404);
     expect(res.json).toEqual({ error: { code: 'not_found', message: 'No identity with this tag.' } });

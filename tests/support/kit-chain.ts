@@ -13,6 +13,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type Address,
+  type Base64EncodedWireTransaction,
   type Instruction,
   type KeyPairSigner,
   type Signature,
@@ -20,7 +21,7 @@ import {
 } from '@solana/kit';
 import type { ChainAndMirror, ClusterAccess } from '@/lib/chain/chain-and-mirror';
 import { createKitClient, type SolanaRpc } from '@/lib/chain/rpc';
-import { getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
+import { findTagRecordPda, getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { newKeypair, type TestKeypair } from './keypair';
 
 /*
@@ -35,6 +36,11 @@ const LAMPORTS_PER_SOL = 1_000_000_000n;
 /** Kit's RPC at `rpcUrl`, through the app's transport (deadline, 429 waits, metrics). */
 export function rpcAt(rpcUrl: string, timeoutMs = 30_000): SolanaRpc {
   return createKitClient(rpcUrl, timeoutMs).rpc;
+}
+
+/** The address of `tag`'s record under the localnet's program. */
+export async function recordAddress(tag: string): Promise<Address> {
+  return (await findTagRecordPda({ tag }, { programAddress: PROGRAM_ADDRESS }))[0];
 }
 
 /**
@@ -111,6 +117,23 @@ export async function reachAll(
   }
 }
 
+type LatestBlockhash = Awaited<ReturnType<ReturnType<SolanaRpc['getLatestBlockhash']>['send']>>['value'];
+
+/** The wire transaction (base64) of `instructions`, signed by the fee payer and every signer they carry. */
+export async function signedWire(
+  instructions: readonly Instruction[],
+  feePayer: TransactionSigner,
+  latest: LatestBlockhash,
+): Promise<Base64EncodedWireTransaction> {
+  const message = pipe(
+    createTransactionMessage({ version: 'legacy' }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  return getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message));
+}
+
 /**
  * Signs with the fee payer and every signer the instructions carry, and sends; returns the
  * signature without waiting for it.
@@ -122,20 +145,49 @@ export async function sendSigned(
   { skipPreflight = false } = {},
 ): Promise<Signature> {
   const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const message = pipe(
-    createTransactionMessage({ version: 'legacy' }),
-    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
+  const wire = await signedWire(instructions, feePayer, latest);
+  return rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight, preflightCommitment: 'confirmed' }).send();
+}
+
+/**
+ * `count` registrations by `owner`, sent with a few in flight; resolves with `{ tag, signature }`
+ * in sending order once every one is finalized. Each hundred is signed before the first of it
+ * is sent (kit signs asynchronously), so they are sent, and land, in that order; every
+ * transaction is a block on localnet, and a blockhash lives 150 blocks, so each hundred gets
+ * a fresh one.
+ */
+export async function registerMany(
+  rpc: SolanaRpc,
+  owner: TransactionSigner,
+  count: number,
+  prefix: string,
+  inFlight = 8,
+): Promise<{ tag: string; signature: Signature }[]> {
+  const sent: { tag: string; signature: Signature }[] = [];
+  for (let start = 0; start < count; start += 100) {
+    const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const wires: { tag: string; wire: Base64EncodedWireTransaction }[] = [];
+    for (let i = start; i < Math.min(count, start + 100); i++) {
+      const tag = `${prefix}${i}`;
+      wires.push({ tag, wire: await signedWire([await registration(owner, tag)], owner, latest) });
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < wires.length) {
+        const i = next++;
+        const { tag, wire } = wires[i]!;
+        const signature = await rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true }).send();
+        sent[start + i] = { tag, signature };
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, worker));
+  }
+  await reachAll(
+    rpc,
+    sent.map((s) => s.signature),
+    'finalized',
   );
-  const signed = await signTransactionMessageWithSigners(message);
-  return rpc
-    .sendTransaction(getBase64EncodedWireTransaction(signed), {
-      encoding: 'base64',
-      skipPreflight,
-      preflightCommitment: 'confirmed',
-    })
-    .send();
+  return sent;
 }
 
 /** A register_tag of the localnet's program, the owner paying; the payout wallet signs too and is the owner unless given. */

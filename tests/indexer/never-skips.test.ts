@@ -130,7 +130,11 @@ describe('the indexer in front of a lagging node', () => {
     // Spend the first ten's null answers, so only the last ten answer null in the run.
     for (const s of order.slice(0, 10))
       await chain.rpc
-        .getTransaction(s as Signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .getTransaction(s as Signature, {
+          commitment: 'finalized',
+          encoding: 'json',
+          maxSupportedTransactionVersion: 0,
+        })
         .send();
     const first = await runIndexer({
       ...base,

@@ -116,9 +116,7 @@ describe('reconcile', () => {
     const check = await indexerCli(['reconcile'], env);
     expect(check.out).toContain('3 record(s) on chain, 3 row(s) in the mirror, 3 difference(s)');
     expect(check.out).toContain(`@${deleted}: on chain`);
-    expect(check.out).toContain(
-      `@${tampered}: owner is ${intruder} in the mirror, ${owner.address} on chain`,
-    );
+    expect(check.out).toContain(`@${tampered}: owner is ${intruder} in the mirror, ${owner.address} on chain`);
     expect(check.out).toContain(`@${orphan.tag}: a row in the mirror`);
     expect(check.code).toBe(1);
 

@@ -30,7 +30,11 @@ describe('POST /v1/sync', () => {
     const first = await sync({ signature });
     expect(first.status).toBe(200);
     const landed = await rpc
-      .getTransaction(signature as Signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .getTransaction(signature as Signature, {
+        commitment: 'finalized',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
       .send();
     expect(first.json).toEqual({
       tag: `@${tag}`,

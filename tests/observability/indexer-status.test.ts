@@ -1,4 +1,4 @@
-import { Keypair } from '@solana/web3.js';
+import { generateKeyPairSigner } from '@solana/kit';
 import { describe, expect, inject, it } from 'vitest';
 import { TEST_CRON_SECRET } from '@/devstack/app';
 import { createDatabase } from '@/devstack/postgres';
@@ -7,7 +7,7 @@ import type { IndexerStatus } from '@/lib/features/indexer/status';
 import { held } from '../support/held';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { ownLocalnet } from '../support/localnet';
-import { connect, fund, registerDirect, confirmed } from '../support/chain';
+import { airdrop, fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/kit-chain';
 import { runCron } from '../indexer/support';
 import { sample } from './support';
 import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
@@ -46,16 +46,16 @@ async function status(): Promise<IndexerStatus> {
 
 /** Transactions that are not the program's: they move the chain on, not the cursor. */
 async function otherTransactions(n: number): Promise<void> {
-  const connection = connect(localnet.url);
-  for (let i = 0; i < n; i++) await fund(connection, Keypair.generate().publicKey, 1);
+  const rpc = rpcAt(localnet.url);
+  for (let i = 0; i < n; i++) await airdrop(rpc, (await generateKeyPairSigner()).address, 1);
 }
 
 describe('GET /api/indexer/status', () => {
   it('reports a lag that grows while the indexer is stopped and falls after a run', async () => {
-    const connection = connect(localnet.url);
-    const owner = Keypair.generate();
-    await fund(connection, owner.publicKey);
-    await confirmed(connection, await registerDirect(connection, owner, `lag${Date.now() % 100000}`), 'finalized');
+    const rpc = rpcAt(localnet.url);
+    const owner = await fundedSigner(rpc);
+    const registered = await sendSigned(rpc, [await registration(owner, `lag${Date.now() % 100000}`)], owner);
+    await reachAll(rpc, [registered], 'finalized');
 
     const before = await status();
     expect(before.lastRun).toBeNull();

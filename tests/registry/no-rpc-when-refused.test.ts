@@ -5,8 +5,7 @@
 // behind a proxy that counts each method; the app's handlers run in this process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { PROGRAM_ID } from '../support/chain';
+import { PROGRAM_ADDRESS, recordAddress } from '../support/kit-chain';
 import { postAuthed } from '../support/http';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
@@ -31,12 +30,12 @@ async function methodsDuring(act: () => Promise<void>): Promise<string[]> {
 describe('POST /v1/register refused', () => {
   it('16 registrations with a payout key off the curve: 400 unsafe_payout, and no RPC call at all', async () => {
     const { token } = await signIn(app().url);
-    const [offCurve] = findTagRecordAddress('some_tag', PROGRAM_ID);
+    const offCurve = await recordAddress('some_tag');
     const methods = await methodsDuring(async () => {
       for (let i = 0; i < 16; i++) {
         const res = await postAuthed(`${app().url}/v1/register`, token, {
           tag: randomTag('offc_'),
-          wallet: offCurve.toBase58(),
+          wallet: offCurve,
         });
         expect([res.status, res.json.error.reason]).toEqual([400, 'off_curve']);
       }
@@ -49,7 +48,7 @@ describe('POST /v1/register refused', () => {
     const methods = await methodsDuring(async () => {
       const res = await postAuthed(`${app().url}/v1/register`, token, {
         tag: randomTag('prog_'),
-        wallet: PROGRAM_ID.toBase58(),
+        wallet: PROGRAM_ADDRESS,
       });
       expect([res.status, res.json.error.reason]).toEqual([400, 'program']);
     });

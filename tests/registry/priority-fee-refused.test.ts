@@ -4,23 +4,21 @@
 // shared localnet behind a proxy that answers that one method with the error a provider
 // gives for a method it does not serve; every other call reaches the localnet unchanged. The
 // app's handlers run in this process (tests/support/in-process.ts); its log lines are read here.
-import { Transaction } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { readComputeBudget } from '@/lib/chain/compute-budget';
 import { registerTagLimit } from '@/lib/chain/compute-units';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { connect, fund, PROGRAM_ID, web3Keypair } from '../support/chain';
+import { findTagRecordPda } from '@/packages/tag-registry/src';
 import { postAuthed } from '../support/http';
 import { loggedLine } from '../observability/support';
 import { captureLogs } from '../support/captured-logs';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
-import { afterBudget, landSigned } from '../support/compute-budget';
-import { decodeWire } from '../support/kit-chain';
+import { airdrop, decodeWire, PROGRAM_ADDRESS, rpcAt, signerOf } from '../support/kit-chain';
+import { afterBudget, landBuilt } from '../support/kit-built';
 import { signIn } from '../support/sign-in';
 
-const connection = connect(inject('rpcUrl'));
+const rpc = rpcAt(inject('rpcUrl'));
 const METHOD_NOT_FOUND = { code: -32601, message: 'Method not found' };
 let refusals = 0;
 const logs = captureLogs();
@@ -34,18 +32,18 @@ const app = heldInProcessBehindRpcProxy((request) => {
 describe('a cluster that refuses getRecentPrioritizationFees', () => {
   it('POST /v1/register answers 200 with a transaction priced at 0, logs why under the request id, and the transaction lands', async () => {
     const { token, keypair } = await signIn(app().url);
-    const owner = web3Keypair(keypair);
-    await fund(connection, owner.publicKey, 2);
+    const owner = await signerOf(keypair);
+    await airdrop(rpc, owner.address, 2);
     const tag = randomTag('nofee_');
     const before = refusals;
 
     const res = await postAuthed(`${app().url}/v1/register`, token, { tag });
     expect(res.status, res.text).toBe(200);
     expect(refusals).toBe(before + 1);
-    const tx = Transaction.from(Buffer.from(res.json.transaction, 'base64'));
-    afterBudget(tx);
-    const [, bump] = findTagRecordAddress(tag, PROGRAM_ID);
-    expect(readComputeBudget(decodeWire(res.json.transaction).message)).toEqual({
+    const { message } = decodeWire(res.json.transaction);
+    afterBudget(message);
+    const [, bump] = await findTagRecordPda({ tag }, { programAddress: PROGRAM_ADDRESS });
+    expect(readComputeBudget(message)).toEqual({
       units: registerTagLimit(tag, bump),
       microLamports: 0,
     });
@@ -62,6 +60,6 @@ describe('a cluster that refuses getRecentPrioritizationFees', () => {
       err: { message: expect.stringContaining('Method not found') },
     });
 
-    await landSigned(connection, tx, owner);
+    await landBuilt(rpc, res.json.transaction, owner);
   });
 });

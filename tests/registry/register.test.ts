@@ -1,47 +1,88 @@
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
-import { PublicKey, SystemProgram, Transaction, ComputeBudgetProgram, TransactionInstruction } from '@solana/web3.js';
+import {
+  address,
+  getAddressDecoder,
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  isSignerRole,
+  isWritableRole,
+  lamports,
+  partiallySignTransaction,
+  type Address,
+  type KeyPairSigner,
+  type Signature,
+} from '@solana/kit';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { encodeRegisterTagData, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { getRegisterTagInstructionDataEncoder } from '@/packages/tag-registry/src';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
-import { afterBudget } from '../support/compute-budget';
+import { afterBudget } from '../support/kit-built';
 import { signIn } from '../support/sign-in';
 import {
-  PROGRAM_ID,
-  confirmed,
-  connect,
-  fund,
-  ownRegistration,
-  registerDirect,
-  sendInstructions,
-  web3Keypair,
-} from '../support/chain';
+  decodeWire,
+  fundedSigner,
+  PROGRAM_ADDRESS,
+  reachAll,
+  recordAddress,
+  registration,
+  rpcAt,
+  sendSigned,
+  signerOf,
+  airdrop,
+} from '../support/kit-chain';
 import { runCron } from '../indexer/support';
 
 const appUrl = inject('appUrl');
 const rpcUrl = inject('rpcUrl');
-const connection = connect(rpcUrl);
-const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+const rpc = rpcAt(rpcUrl);
+const MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 function register(token: string | null, body: unknown, headers?: Record<string, string>) {
   return postAuthed(`${appUrl}/v1/register`, token, body, headers);
 }
 
-function decode(base64: string): Transaction {
-  return Transaction.from(Buffer.from(base64, 'base64'));
+const decode = (base64: string) => decodeWire(base64);
+
+/** An instruction's accounts as the message says them: address, signer, writable. */
+const keysOf = (ix: { accounts?: readonly { address: Address; role: number }[] }) =>
+  (ix.accounts ?? []).map((a) => ({
+    pubkey: a.address,
+    isSigner: isSignerRole(a.role),
+    isWritable: isWritableRole(a.role),
+  }));
+
+/** The signer slots a transaction carries, in order. */
+const signersOf = (base64: string) => Object.keys(decode(base64).transaction.signatures);
+
+/** Signs a built transaction with each signer in turn; its wire bytes, missing signatures left empty. */
+async function signedWire(base64: string, ...signers: KeyPairSigner[]) {
+  let { transaction } = decode(base64);
+  for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
+  return getBase64EncodedWireTransaction(transaction);
+}
+
+const send = (wire: ReturnType<typeof getBase64EncodedWireTransaction>) =>
+  rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+
+/** A register_tag sent straight to the cluster (not through the API), confirmed. */
+async function registerDirect(owner: KeyPairSigner, tag: string): Promise<void> {
+  await reachAll(rpc, [await sendSigned(rpc, [await registration(owner, tag)], owner)], 'confirmed');
 }
 
 describe('POST /v1/register', () => {
   let token: string;
   let keypair: TestKeypair;
-  let owner: ReturnType<typeof web3Keypair>;
+  let owner: KeyPairSigner;
 
   beforeAll(async () => {
     ({ token, keypair } = await signIn(appUrl));
-    owner = web3Keypair(keypair);
-    await fund(connection, owner.publicKey);
+    owner = await signerOf(keypair);
+    await airdrop(rpc, owner.address);
   });
 
   it('the whole journey: unsigned tx → signed by the owner → landed → mirrored only by the indexer', async () => {
@@ -51,27 +92,25 @@ describe('POST /v1/register', () => {
     expect(Object.keys(res.json).sort()).toEqual(['lastValidBlockHeight', 'pda', 'transaction']);
     expect(res.json.lastValidBlockHeight).toMatch(/^\d+$/);
 
-    const tx = decode(res.json.transaction);
-    expect(tx.signatures.every((s) => s.signature === null)).toBe(true); // never signed by the service
-    tx.partialSign(owner);
-    const signature = await connection.sendRawTransaction(tx.serialize());
-    await confirmed(connection, signature);
+    const { transaction } = decode(res.json.transaction);
+    expect(Object.values(transaction.signatures).every((s) => s === null)).toBe(true); // never signed by the service
+    const signature = await send(await signedWire(res.json.transaction, owner));
+    await reachAll(rpc, [signature], 'confirmed');
 
     // Landed, but the register endpoint never writes the mirror: still 404 until the indexer runs.
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     expect((await runCron(appUrl)).status).toBe('completed');
 
-    const landed = await connection.getTransaction(signature, {
-      commitment: 'confirmed',
-      maxSupportedTransactionVersion: 0,
-    });
+    const landed = await rpc
+      .getTransaction(signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
     const identity = await getIdentity(appUrl, tag);
     expect(identity.status).toBe(200);
     expect(await identity.json()).toMatchObject({
       tag: `@${tag}`,
       owner: keypair.publicKey,
       wallet: keypair.publicKey,
-      createdAt: new Date(landed!.blockTime! * 1000).toISOString(),
+      createdAt: new Date(Number(landed!.blockTime!) * 1000).toISOString(),
     });
 
     // Now taken: in the mirror.
@@ -85,75 +124,66 @@ describe('POST /v1/register', () => {
     const wallet = newKeypair().publicKey;
     const res = await register(token, { tag, wallet });
     expect(res.status).toBe(200);
-    const tx = decode(res.json.transaction);
-    const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-    expect(res.json.pda).toBe(pda.toBase58());
-    expect(tx.feePayer?.toBase58()).toBe(keypair.publicKey);
-    const own = afterBudget(tx);
+    const { transaction, message } = decode(res.json.transaction);
+    const pda = await recordAddress(tag);
+    expect(res.json.pda).toBe(pda);
+    expect(message.feePayer.address).toBe(keypair.publicKey);
+    const own = afterBudget(message);
     expect(own).toHaveLength(1);
     const [ix] = own;
-    expect(ix!.programId.toBase58()).toBe(PROGRAM_ID.toBase58());
-    expect(
-      ix!.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
-    ).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+    expect(ix!.programAddress).toBe(PROGRAM_ADDRESS);
+    expect(keysOf(ix!)).toEqual([
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: keypair.publicKey, isSigner: true, isWritable: true }, // owner is also the fee payer here
       { pubkey: keypair.publicKey, isSigner: true, isWritable: true },
-      { pubkey: SystemProgram.programId.toBase58(), isSigner: false, isWritable: false },
+      { pubkey: SYSTEM_PROGRAM, isSigner: false, isWritable: false },
       { pubkey: wallet, isSigner: true, isWritable: false }, // the payout wallet consents by signing
     ]);
-    expect(Buffer.from(ix!.data)).toEqual(encodeRegisterTagData(tag, new PublicKey(wallet)));
-    const message = tx.compileMessage();
-    expect(message.header.numRequiredSignatures).toBe(2);
-    expect(message.accountKeys[0]!.toBase58()).toBe(keypair.publicKey);
-    expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([keypair.publicKey, wallet]);
+    expect(Buffer.from(ix!.data!)).toEqual(
+      Buffer.from(getRegisterTagInstructionDataEncoder().encode({ tag, wallet: address(wallet) })),
+    );
+    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    expect(compiled.header.numSignerAccounts).toBe(2);
+    expect(compiled.staticAccounts[0]).toBe(keypair.publicKey);
+    expect(signersOf(res.json.transaction)).toEqual([keypair.publicKey, wallet]);
   });
 
   it('lastValidBlockHeight is what the cluster reported for the blockhash', async () => {
     for (let attempt = 0; ; attempt++) {
-      const before = await connection.getLatestBlockhash('confirmed');
+      const { value: before } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
       const res = await register(token, { tag: randomTag('lv') });
-      const after = await connection.getLatestBlockhash('confirmed');
+      const { value: after } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
       if (before.blockhash !== after.blockhash && attempt < 10) continue; // another test's block landed in between
-      const tx = decode(res.json.transaction);
-      expect(tx.recentBlockhash).toBe(after.blockhash);
+      const { message } = decode(res.json.transaction);
+      expect(message.lifetimeConstraint).toMatchObject({ blockhash: after.blockhash });
       expect(res.json.lastValidBlockHeight).toBe(String(after.lastValidBlockHeight));
       return;
     }
   });
 
   it('sponsor form: needs both signatures; one is refused by the cluster, both land and are indexed', async () => {
-    const sponsor = web3Keypair(newKeypair());
-    await fund(connection, sponsor.publicKey);
+    const sponsor = await fundedSigner(rpc);
     const tag = randomTag('sp');
-    const res = await register(token, { tag, feePayer: sponsor.publicKey.toBase58() });
+    const res = await register(token, { tag, feePayer: sponsor.address });
     expect(res.status).toBe(200);
-    const tx = decode(res.json.transaction);
-    expect(tx.feePayer?.toBase58()).toBe(sponsor.publicKey.toBase58());
-    expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
+    const { transaction, message } = decode(res.json.transaction);
+    expect(message.feePayer.address).toBe(sponsor.address);
+    expect(getCompiledTransactionMessageDecoder().decode(transaction.messageBytes).header.numSignerAccounts).toBe(2);
     expect(
-      afterBudget(tx)[0]!
-        .keys.slice(1, 3)
-        .map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable]),
+      keysOf(afterBudget(message)[0]!)
+        .slice(1, 3)
+        .map((k) => [k.pubkey, k.isSigner, k.isWritable]),
     ).toEqual([
       [keypair.publicKey, true, false],
-      [sponsor.publicKey.toBase58(), true, true],
+      [sponsor.address, true, true],
     ]);
 
-    const ownerOnly = decode(res.json.transaction);
-    ownerOnly.partialSign(owner);
-    await expect(connection.sendRawTransaction(ownerOnly.serialize({ requireAllSignatures: false }))).rejects.toThrow();
-    const sponsorOnly = decode(res.json.transaction);
-    sponsorOnly.partialSign(sponsor);
-    await expect(
-      connection.sendRawTransaction(sponsorOnly.serialize({ requireAllSignatures: false })),
-    ).rejects.toThrow();
+    await expect(send(await signedWire(res.json.transaction, owner))).rejects.toThrow();
+    await expect(send(await signedWire(res.json.transaction, sponsor))).rejects.toThrow();
 
     // Owner first, sponsor last (DESIGN "Register").
-    tx.partialSign(owner);
-    tx.partialSign(sponsor);
-    const signature = await connection.sendRawTransaction(tx.serialize());
-    await confirmed(connection, signature, 'finalized');
+    const signature = await send(await signedWire(res.json.transaction, owner, sponsor));
+    await reachAll(rpc, [signature], 'finalized');
     const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
     expect(synced.status).toBe(200);
     expect(synced.json).toMatchObject({ tag: `@${tag}`, owner: keypair.publicKey, wallet: keypair.publicKey });
@@ -161,9 +191,7 @@ describe('POST /v1/register', () => {
 
   it('409 when the tag is already on chain but not yet mirrored', async () => {
     const tag = randomTag('oc');
-    const other = web3Keypair(newKeypair());
-    await fund(connection, other.publicKey);
-    await confirmed(connection, await registerDirect(connection, other, tag));
+    await registerDirect(await fundedSigner(rpc), tag);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     const res = await register(token, { tag });
     expect(res.status).toBe(409);
@@ -237,8 +265,8 @@ describe('POST /v1/register', () => {
     const wallet = newKeypair().publicKey;
     const res = await register(token, { tag: `  ${randomTag('OLD').toUpperCase()} `, wallet });
     expect(res.status).toBe(200);
-    const ix = afterBudget(decode(res.json.transaction))[0]!;
-    expect(new PublicKey(ix.data.subarray(ix.data.length - 32)).toBase58()).toBe(wallet);
+    const ix = afterBudget(decode(res.json.transaction).message)[0]!;
+    expect(getAddressDecoder().decode(ix.data!.subarray(ix.data!.length - 32))).toBe(wallet);
   });
 
   it('401 without a token, with the envelope', async () => {
@@ -259,23 +287,25 @@ describe('POST /v1/register', () => {
 
   it('a failed transaction is never mirrored; sync says 422', async () => {
     const tag = randomTag('fl');
-    const poor = web3Keypair(newKeypair());
-    await fund(connection, poor.publicKey, 1);
+    const poor = await fundedSigner(rpc, 1);
     // register_tag, then a transfer the payer cannot afford: the whole transaction fails, fee paid.
-    const signature = await sendInstructions(
-      connection,
+    const signature = await sendSigned(
+      rpc,
       [
-        ownRegistration(poor, tag),
-        SystemProgram.transfer({ fromPubkey: poor.publicKey, toPubkey: owner.publicKey, lamports: 50 * 1e9 }),
+        await registration(poor, tag),
+        getTransferSolInstruction({ source: poor, destination: owner.address, amount: lamports(50_000_000_000n) }),
       ],
-      [poor],
+      poor,
       { skipPreflight: true },
     );
-    await confirmed(connection, signature, 'finalized');
-    const landed = await connection.getTransaction(signature, {
-      commitment: 'finalized',
-      maxSupportedTransactionVersion: 0,
-    });
+    await reachAll(rpc, [signature], 'finalized');
+    const landed = await rpc
+      .getTransaction(signature as Signature, {
+        commitment: 'finalized',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
     expect(landed?.meta?.err).not.toBeNull();
     await runCron(appUrl);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
@@ -295,21 +325,21 @@ describe('POST /v1/register', () => {
 
   it('a registration preceded by compute-budget and memo instructions is mirrored', async () => {
     const tag = randomTag('cb');
-    const signature = await sendInstructions(
-      connection,
+    const signature = await sendSigned(
+      rpc,
       [
-        ComputeBudgetProgram.setComputeUnitLimit({ units: 200_000 }),
-        ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
-        new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from('hello') }),
-        ownRegistration(owner, tag),
+        getSetComputeUnitLimitInstruction({ units: 200_000 }),
+        getSetComputeUnitPriceInstruction({ microLamports: 1 }),
+        { programAddress: MEMO_PROGRAM_ADDRESS, data: new TextEncoder().encode('hello') },
+        await registration(owner, tag),
       ],
-      [owner],
+      owner,
     );
-    await confirmed(connection, signature, 'finalized');
+    await reachAll(rpc, [signature], 'finalized');
     await runCron(appUrl);
     const identity = await getIdentity(appUrl, tag);
     expect(identity.status).toBe(200);
-    expect(await identity.json()).toMatchObject({ tag: `@${tag}`, owner: owner.publicKey.toBase58() });
+    expect(await identity.json()).toMatchObject({ tag: `@${tag}`, owner: owner.address });
   });
 });
 
@@ -360,10 +390,8 @@ describe('GET /v1/availability/{tag}', () => {
   });
 
   it('a tag on chain is taken', async () => {
-    const owner = web3Keypair(newKeypair());
-    await fund(connection, owner.publicKey);
     const tag = randomTag('tk');
-    await confirmed(connection, await registerDirect(connection, owner, tag));
+    await registerDirect(await fundedSigner(rpc), tag);
     expect(await fetch(`${appUrl}/v1/availability/${tag}`).then((r) => r.json())).toEqual({
       tag,
       available: false,

@@ -1,24 +1,43 @@
-import { findTagRecordAddress, parseWeb3RegistryInstruction } from '@/packages/tag-registry/src/web3js';
-import { address } from '@solana/kit';
+import {
+  address,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  isSignerRole,
+  isWritableRole,
+  partiallySignTransaction,
+  type KeyPairSigner,
+} from '@solana/kit';
 import {
   getAcceptTransferInstructionDataEncoder,
   getCancelTransferInstructionDataEncoder,
   getReleaseTagInstructionDataEncoder,
   getSetWalletInstructionDataEncoder,
+  parseRegistryInstruction,
   parseTagRecord,
   TagRegistryInstruction,
 } from '@/packages/tag-registry/src';
 import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
-import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { stackDatabase } from '../support/database';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
-import { afterBudget } from '../support/compute-budget';
-import { PROGRAM_ID, confirmed, connect, fund, registerDirect, fundedParty, type Party } from '../support/chain';
+import { afterBudget } from '../support/kit-built';
+import {
+  decodeWire,
+  fundedParty,
+  fundedSigner,
+  PROGRAM_ADDRESS,
+  reachAll,
+  recordAddress,
+  registration,
+  rpcAt,
+  sendSigned,
+  type Party,
+} from '../support/kit-chain';
 
 /*
  * The lifecycle builders of /v1 over HTTP against the built app: every builder's
@@ -27,43 +46,54 @@ import { PROGRAM_ID, confirmed, connect, fund, registerDirect, fundedParty, type
  */
 
 const appUrl = inject('appUrl');
-const connection = connect(inject('rpcUrl'));
-const ZERO = new PublicKey(new Uint8Array(32)).toBase58();
+const rpc = rpcAt(inject('rpcUrl'));
+const ZERO = '11111111111111111111111111111111';
 
-const party = () => fundedParty(appUrl, connection);
+const party = () => fundedParty(appUrl, rpc);
 
 const url = (tag: string, path: string) => `${appUrl}/v1/identity/${tag}${path}`;
-const decode = (base64: string) => Transaction.from(Buffer.from(base64, 'base64'));
-const metas = (tx: Transaction) =>
-  afterBudget(tx)[0]!.keys.map((k) => ({
-    pubkey: k.pubkey.toBase58(),
-    isSigner: k.isSigner,
-    isWritable: k.isWritable,
+/** A built transaction (base64) as kit reads it: its own instructions after the budget, checked first. */
+const own = (tx: string) => afterBudget(decodeWire(tx).message);
+const metas = (tx: string) =>
+  own(tx)[0]!.accounts!.map((a) => ({
+    pubkey: a.address,
+    isSigner: isSignerRole(a.role),
+    isWritable: isWritableRole(a.role),
   }));
+const feePayerOf = (tx: string) => decodeWire(tx).message.feePayer.address;
+const signaturesOf = (tx: string) => decodeWire(tx).transaction.signatures;
+const requiredSignatures = (tx: string) =>
+  getCompiledTransactionMessageDecoder().decode(decodeWire(tx).transaction.messageBytes).header.numSignerAccounts;
+
+/** Signs a built transaction with every signer given, in that order; its wire bytes. */
+async function signed(base64: string, ...signers: KeyPairSigner[]) {
+  let { transaction } = decodeWire(base64);
+  for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
+  return getBase64EncodedWireTransaction(transaction);
+}
+
+const sendWire = (wire: ReturnType<typeof getBase64EncodedWireTransaction>) =>
+  rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
 
 /** Signs a built transaction with every signer given (caller first, sponsor last), sends it, waits until final, syncs it. */
-async function land(base64: string, ...signers: Keypair[]): Promise<string> {
-  const tx = decode(base64);
-  for (const signer of signers) tx.partialSign(signer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  await confirmed(connection, signature, 'finalized');
+async function land(base64: string, ...signers: KeyPairSigner[]): Promise<string> {
+  const signature = await sendWire(await signed(base64, ...signers));
+  await reachAll(rpc, [signature], 'finalized');
   const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
   expect([200, 404]).toContain(synced.status);
   return signature;
 }
 
 /** Signs a built transaction and sends it, without syncing: the mirror does not hear of it. */
-async function send(base64: string, signer: Keypair): Promise<void> {
-  const tx = decode(base64);
-  tx.partialSign(signer);
-  await confirmed(connection, await connection.sendRawTransaction(tx.serialize()), 'finalized');
+async function send(base64: string, signer: KeyPairSigner): Promise<void> {
+  await reachAll(rpc, [await sendWire(await signed(base64, signer))], 'finalized');
 }
 
 /** A tag registered on chain by `owner` and mirrored. */
 async function registered(owner: Party, prefix = 'lc'): Promise<string> {
   const tag = randomTag(prefix);
-  const signature = await registerDirect(connection, owner.signer, tag);
-  await confirmed(connection, signature, 'finalized');
+  const signature = await sendSigned(rpc, [await registration(owner.signer, tag)], owner.signer);
+  await reachAll(rpc, [signature], 'finalized');
   expect((await postAuthed(`${appUrl}/v1/sync`, null, { signature })).status).toBe(200);
   return tag;
 }
@@ -80,47 +110,48 @@ describe('lifecycle builders', () => {
 
   it('the whole lifecycle through /v1: wallet, offer, GET transfer, accept, release; every transaction exactly the ABI', async () => {
     const tag = await registered(alice);
-    const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-    const payoutKey = Keypair.generate();
-    const payout = payoutKey.publicKey.toBase58();
+    const pda = await recordAddress(tag);
+    const payoutKey = await generateKeyPairSigner();
+    const payout = payoutKey.address;
 
     // set_wallet: tag_record (w), owner (s), wallet (s); the owner pays, the new wallet consents by signing.
     const wallet = await postAuthed(url(tag, '/wallet'), alice.token, { wallet: payout });
     expect(wallet.status).toBe(200);
     expect(Object.keys(wallet.json).sort()).toEqual(['lastValidBlockHeight', 'transaction']);
     expect(wallet.json.lastValidBlockHeight).toMatch(/^\d+$/);
-    let tx = decode(wallet.json.transaction);
-    expect(tx.signatures.every((s) => s.signature === null)).toBe(true); // never signed by the service
-    expect(tx.feePayer?.toBase58()).toBe(alice.key);
-    expect(afterBudget(tx)).toHaveLength(1);
-    expect(afterBudget(tx)[0]!.programId.toBase58()).toBe(PROGRAM_ID.toBase58());
+    let tx: string = wallet.json.transaction;
+    expect(Object.values(signaturesOf(tx)).every((s) => s === null)).toBe(true); // never signed by the service
+    expect(feePayerOf(tx)).toBe(alice.key);
+    expect(own(tx)).toHaveLength(1);
+    expect(own(tx)[0]!.programAddress).toBe(PROGRAM_ADDRESS);
     expect(metas(tx)).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true }, // also the fee payer
       { pubkey: payout, isSigner: true, isWritable: false },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
+    expect(Buffer.from(own(tx)[0]!.data!)).toEqual(
       Buffer.from(getSetWalletInstructionDataEncoder().encode({ wallet: address(payout) })),
     );
-    expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
-    expect(tx.signatures.map((s) => s.publicKey.toBase58())).toEqual([alice.key, payout]);
+    expect(requiredSignatures(tx)).toBe(2);
+    expect(Object.keys(signaturesOf(tx))).toEqual([alice.key, payout]);
     await land(wallet.json.transaction, alice.signer, payoutKey);
     expect(await (await getIdentity(appUrl, tag)).json()).toMatchObject({ owner: alice.key, wallet: payout });
 
     // offer_transfer: data carries the new owner.
     const offer = await postAuthed(url(tag, '/transfer'), alice.token, { newOwner: bob.key });
     expect(offer.status).toBe(200);
-    tx = decode(offer.json.transaction);
+    tx = offer.json.transaction;
     expect(metas(tx)).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true },
     ]);
+    const [offered] = own(tx);
     expect(
-      parseWeb3RegistryInstruction(
-        PROGRAM_ID,
-        afterBudget(tx)[0]!.data,
-        afterBudget(tx)[0]!.keys.map((k) => k.pubkey),
-      ),
+      parseRegistryInstruction({
+        programAddress: offered!.programAddress,
+        accounts: offered!.accounts!.map((a) => a.address),
+        data: offered!.data!,
+      }),
     ).toMatchObject({
       instructionType: TagRegistryInstruction.OfferTransfer,
       data: { newOwner: bob.key },
@@ -134,15 +165,13 @@ describe('lifecycle builders', () => {
     // accept_transfer: signed by the pending owner, who pays; no body at all.
     const accept = await postAuthed(url(tag, '/transfer/accept'), bob.token, '');
     expect(accept.status).toBe(200);
-    tx = decode(accept.json.transaction);
-    expect(tx.feePayer?.toBase58()).toBe(bob.key);
+    tx = accept.json.transaction;
+    expect(feePayerOf(tx)).toBe(bob.key);
     expect(metas(tx)).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
-      Buffer.from(getAcceptTransferInstructionDataEncoder().encode({})),
-    );
+    expect(Buffer.from(own(tx)[0]!.data!)).toEqual(Buffer.from(getAcceptTransferInstructionDataEncoder().encode({})));
     await land(accept.json.transaction, bob.signer);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toEqual({
       tag: `@${tag}`,
@@ -154,65 +183,57 @@ describe('lifecycle builders', () => {
     // release_tag: receiver defaults to the owner (one account, signer and writable).
     const release = await postAuthed(url(tag, '/release'), bob.token, {});
     expect(release.status).toBe(200);
-    tx = decode(release.json.transaction);
+    tx = release.json.transaction;
     expect(metas(tx)).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
       { pubkey: bob.key, isSigner: true, isWritable: true },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
-      Buffer.from(getReleaseTagInstructionDataEncoder().encode({})),
-    );
+    expect(Buffer.from(own(tx)[0]!.data!)).toEqual(Buffer.from(getReleaseTagInstructionDataEncoder().encode({})));
     await land(release.json.transaction, bob.signer);
     expect((await getIdentity(appUrl, tag)).status).toBe(404);
     // The record rests (program/README.md "The resting record"): it stays, marked pending_owner == owner.
-    const resting = parseTagRecord((await connection.getAccountInfo(pda, 'finalized'))!.data)!;
+    const { value: account } = await rpc.getAccountInfo(pda, { encoding: 'base64', commitment: 'finalized' }).send();
+    const resting = parseTagRecord(Buffer.from(account!.data[0], 'base64'))!;
     expect(isResting(resting)).toBe(true);
   });
 
   it('cancel, a receiver of its own, and the sponsor form: the sponsor pays and signs last', async () => {
     const tag = await registered(alice);
-    const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-    const sponsor = Keypair.generate();
-    await fund(connection, sponsor.publicKey);
+    const pda = await recordAddress(tag);
+    const sponsor = await fundedSigner(rpc);
     await land(
       (await postAuthed(url(tag, '/transfer'), alice.token, { newOwner: carol.key })).json.transaction,
       alice.signer,
     );
 
     const cancel = await postAuthed(url(tag, '/transfer/cancel'), alice.token, {
-      feePayer: sponsor.publicKey.toBase58(),
+      feePayer: sponsor.address,
     });
     expect(cancel.status).toBe(200);
-    const tx = decode(cancel.json.transaction);
-    expect(tx.feePayer?.toBase58()).toBe(sponsor.publicKey.toBase58());
-    expect(tx.compileMessage().header.numRequiredSignatures).toBe(2);
+    const tx: string = cancel.json.transaction;
+    expect(feePayerOf(tx)).toBe(sponsor.address);
+    expect(requiredSignatures(tx)).toBe(2);
     expect(metas(tx)).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: false },
     ]);
-    expect(Buffer.from(afterBudget(tx)[0]!.data)).toEqual(
-      Buffer.from(getCancelTransferInstructionDataEncoder().encode({})),
-    );
+    expect(Buffer.from(own(tx)[0]!.data!)).toEqual(Buffer.from(getCancelTransferInstructionDataEncoder().encode({})));
     // The caller alone cannot send it: the sponsor's signature is missing.
-    const callerOnly = decode(cancel.json.transaction);
-    callerOnly.partialSign(alice.signer);
-    await expect(
-      connection.sendRawTransaction(callerOnly.serialize({ requireAllSignatures: false })),
-    ).rejects.toThrow();
+    await expect(sendWire(await signed(cancel.json.transaction, alice.signer))).rejects.toThrow();
     await land(cancel.json.transaction, alice.signer, sponsor);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toMatchObject({ pendingOwner: null });
 
-    const receiver = Keypair.generate().publicKey.toBase58();
+    const receiver = (await generateKeyPairSigner()).address;
     const release = await postAuthed(url(tag, '/release'), alice.token, { receiver });
-    expect(metas(decode(release.json.transaction))).toEqual([
-      { pubkey: pda.toBase58(), isSigner: false, isWritable: true },
+    expect(metas(release.json.transaction)).toEqual([
+      { pubkey: pda, isSigner: false, isWritable: true },
       { pubkey: alice.key, isSigner: true, isWritable: true },
       { pubkey: receiver, isSigner: false, isWritable: true },
     ]);
     await land(release.json.transaction, alice.signer);
     // The record keeps its deposit while it rests; the receiver gets what was above it (nothing here).
-    expect(await connection.getBalance(new PublicKey(receiver), 'finalized')).toBe(0);
+    expect((await rpc.getBalance(receiver, { commitment: 'finalized' }).send()).value).toBe(0n);
   });
 
   it('the caller is judged on the chain: a stale mirror row neither grants nor refuses', async () => {

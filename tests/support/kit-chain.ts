@@ -23,6 +23,7 @@ import type { ChainAndMirror, ClusterAccess } from '@/lib/chain/chain-and-mirror
 import { createKitClient, type SolanaRpc } from '@/lib/chain/rpc';
 import { findTagRecordPda, getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { newKeypair, type TestKeypair } from './keypair';
+import { signIn } from './sign-in';
 
 /*
  * The chain as the tests use it, on kit: the localnet's program, funded signers, sending and
@@ -212,4 +213,19 @@ export async function registerOnChain(
   const signature = await sendSigned(rpc, [await registration(owner, tag, wallet)], owner);
   await reachAll(rpc, [signature], 'confirmed', 30_000, { refuseFailed: true });
   return signature;
+}
+
+/** A wallet signed in to the app and funded on its chain: its session token, its keys as the tests and as kit hold them, its address. */
+export interface Party {
+  token: string;
+  keypair: TestKeypair;
+  signer: KeyPairSigner;
+  key: Address;
+}
+
+export async function fundedParty(appUrl: string, rpc: SolanaRpc, sol?: number): Promise<Party> {
+  const { token, keypair } = await signIn(appUrl, newKeypair());
+  const signer = await signerOf(keypair);
+  await airdrop(rpc, signer.address, sol);
+  return { token, keypair, signer, key: signer.address };
 }

@@ -2,7 +2,8 @@
 // (docs/operating-rpc.md): reverse lookups answering 404, readiness, the indexer's status and
 // the pay Action's GET naming a mint.
 //   npm run bench -- rpc
-import { Keypair } from '@solana/web3.js';
+import { randomBytes } from 'node:crypto';
+import { generateKeyPairSigner, getAddressDecoder } from '@solana/kit';
 import { startApp } from '@/devstack/app';
 import { insertIdentity } from '@/devstack/identities';
 import { openDb } from '@/lib/db/client';
@@ -21,7 +22,7 @@ export async function benchRpcBudget({ databaseUrl, rpcUrl }: { databaseUrl: str
     return undefined;
   });
   const { db, close } = await openDb({ driver: 'node-postgres', url: databaseUrl }, { poolSize: 2 });
-  const { tag } = await insertIdentity(db, { preferredToken: Keypair.generate().publicKey.toBase58() });
+  const { tag } = await insertIdentity(db, { preferredToken: (await generateKeyPairSigner()).address });
   await close();
   const app = await startApp({
     DATABASE_URL: databaseUrl,
@@ -32,7 +33,7 @@ export async function benchRpcBudget({ databaseUrl, rpcUrl }: { databaseUrl: str
   });
   try {
     const routes: [string, () => string][] = [
-      ['GET /v1/reverse/{address} → 404', () => `/v1/reverse/${Keypair.generate().publicKey.toBase58()}`],
+      ['GET /v1/reverse/{address} → 404', () => `/v1/reverse/${getAddressDecoder().decode(randomBytes(32))}`],
       ['GET /api/ready', () => '/api/ready'],
       ['GET /api/indexer/status', () => '/api/indexer/status'],
       ['GET /api/actions/pay/{tag}, a mint named', () => `/api/actions/pay/${tag}`],

@@ -3,7 +3,7 @@
 // plans PostgreSQL picks at a million; indexer catch-up on a 20,000-transaction backlog, and
 // reconcile over 20,000 records. Memory after 100,000 /@tag views is its own section (memory.ts).
 //   npm run bench -- scale
-import { PublicKey } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import pg from 'pg';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { startLocalnetProcess } from '@/devstack/localnet';
@@ -32,7 +32,7 @@ const STATEMENT_RUNS = 300;
 const BACKLOG = 20_000;
 /** Every read at a million within 10% of the same read at 500 tags; the feed's tail ≥ 80% of its head. */
 const TARGETS = { read: 0.9, feedTail: 0.8 };
-const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+const PROGRAM_ID = address(LOCALNET_PROGRAM_ID);
 /** Both databases share one server, so each read sees the same cache size at 500 tags and at 1M. */
 const DATABASE_SERVER = { shared_buffers: '1GB' };
 

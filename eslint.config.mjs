@@ -54,7 +54,7 @@ export default defineConfig(
     // the house's rules (scripts/lint/house-rules.mjs)
     files: ['app/**/route.ts', 'app/**/route.tsx'],
     plugins: { house: houseRules },
-    rules: { 'house/route-is-dynamic': 'error' },
+    rules: { 'house/route-is-dynamic': 'error', 'house/heavy-work-is-at-the-door': 'error' },
   },
   {
     files: ['app/v1/**/route.ts'],

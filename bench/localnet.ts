@@ -1,32 +1,57 @@
-// npx tsx bench/localnet.ts — register_tag transactions sent and confirmed per second through Connection
+// npx tsx bench/localnet.ts — register_tag transactions sent and confirmed per second through kit's RPC
 import { pathToFileURL } from 'node:url';
-import { sign } from 'node:crypto';
-import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from '@solana/web3.js';
-import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
-import { PublicKey } from '@solana/web3.js';
+import {
+  appendTransactionMessageInstructions,
+  assertIsTransactionWithBlockhashLifetime,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getSignatureFromTransaction,
+  lamports,
+  pipe,
+  sendAndConfirmTransactionFactory,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+} from '@solana/kit';
+import { getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { startLocalnetProcess } from '@/devstack/localnet';
-import { nodeKey } from './node-key';
+
+/** The localnet's PubSub listens one port above its HTTP one (localnet/index.ts). */
+function pubSubUrl(httpUrl: string): string {
+  const url = new URL(httpUrl);
+  url.protocol = 'ws:';
+  url.port = String(Number(url.port) + 1);
+  return url.toString();
+}
 
 export interface LocalnetThroughput {
   transactions: number;
   concurrency: number;
   seconds: number;
   perSecond: number;
-  /** Per transaction: getLatestBlockhash → sendRawTransaction → confirmTransaction. */
+  /** Per transaction: getLatestBlockhash → sendTransaction → confirmed through signatureSubscribe. */
   latencyMs: { p50: number; p95: number; max: number };
 }
 
 /** Registers `count` tags, `concurrency` in flight at once, each owner signing and one sponsor paying. */
 export async function measureLocalnetThroughput({ count = 300, concurrency = 8 } = {}): Promise<LocalnetThroughput> {
   const localnet = await startLocalnetProcess();
-  const connection = new Connection(localnet.url, 'confirmed');
-  const programId = new PublicKey(LOCALNET_PROGRAM_ID);
-  const sponsor = Keypair.generate();
-  const sponsorKey = nodeKey(sponsor);
+  const rpc = createSolanaRpc(localnet.url);
+  const rpcSubscriptions = createSolanaRpcSubscriptions(pubSubUrl(localnet.url));
+  const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions });
+  const programAddress = LOCALNET_PROGRAM_ID as Address;
+  // kit signs with WebCrypto's ed25519 (native in Node), so the client's signing stays cheap.
+  const sponsor = await generateKeyPairSigner();
   try {
-    const airdrop = await connection.requestAirdrop(sponsor.publicKey, 100 * LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
+    const airdrop = await rpc.requestAirdrop(sponsor.address, lamports(100_000_000_000n)).send();
+    for (;;) {
+      const { value } = await rpc.getSignatureStatuses([airdrop]).send();
+      if (value[0]?.confirmationStatus === 'confirmed' || value[0]?.confirmationStatus === 'finalized') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const prefix = `bench_${Date.now().toString(36)}`;
     const latencies: number[] = [];
     let next = 0;
@@ -34,23 +59,24 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
       while (next < count) {
         const i = next++;
         const started = performance.now();
-        const owner = Keypair.generate();
-        const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
-        const tx = new Transaction({ feePayer: sponsor.publicKey, blockhash, lastValidBlockHeight }).add(
-          registerTagInstruction({
-            programId,
-            tag: `${prefix}_${i}`,
-            owner: owner.publicKey,
-            wallet: owner.publicKey,
-            feePayer: sponsor.publicKey,
-          }),
+        const owner = await generateKeyPairSigner();
+        const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+        const register = await getRegisterTagInstructionAsync(
+          { owner, wallet: owner, feePayer: sponsor, tag: `${prefix}_${i}`, walletArg: owner.address },
+          { programAddress },
         );
-        const message = tx.serializeMessage();
-        tx.addSignature(owner.publicKey, sign(null, message, nodeKey(owner)));
-        tx.addSignature(sponsor.publicKey, sign(null, message, sponsorKey));
-        const signature = await connection.sendRawTransaction(tx.serialize({ verifySignatures: false }));
-        const { value } = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
-        if (value.err) throw new Error(`registration ${i} failed: ${JSON.stringify(value.err)}`);
+        const message = pipe(
+          createTransactionMessage({ version: 'legacy' }),
+          (m) => setTransactionMessageFeePayerSigner(sponsor, m),
+          (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+          (m) => appendTransactionMessageInstructions([register], m),
+        );
+        const tx = await signTransactionMessageWithSigners(message);
+        assertIsTransactionWithBlockhashLifetime(tx);
+        // A failed registration throws here (preflight, or the confirmed status's error).
+        await sendAndConfirm(tx, { commitment: 'confirmed' }).catch((e: unknown) => {
+          throw new Error(`registration ${i} (${getSignatureFromTransaction(tx)}) failed`, { cause: e });
+        });
         latencies.push(performance.now() - started);
       }
     };
@@ -76,7 +102,7 @@ export async function measureLocalnetThroughput({ count = 300, concurrency = 8 }
 export async function benchLocalnet(): Promise<LocalnetThroughput> {
   const r = await measureLocalnetThroughput();
   console.log(
-    `\n## Localnet: ${r.transactions} register_tag transactions through Connection, ${r.concurrency} in flight`,
+    `\n## Localnet: ${r.transactions} register_tag transactions through kit's RPC, ${r.concurrency} in flight`,
   );
   console.log(`  ${r.perSecond} tx/s sent and confirmed (${r.seconds} s)`);
   console.log(`  latency p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms`);

@@ -8,13 +8,12 @@
  * ignores accounts past its own (the wallet), so the two figures price the same calls.
  * `npm run bench -- cu`, or `npx tsx bench/program-cu-sample.ts [tags]`.
  */
-import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import type { LiteSVM } from 'litesvm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { instructionOf, type LifecycleCall as AnyLifecycleCall } from '@/devstack/lifecycle-instructions';
 import { COMMITTED_SO } from '@/program/build';
 import { programFixture } from './program-cu';
 import { generateSigner, type Signer } from '@/program/deploy/keys';
@@ -27,7 +26,11 @@ import {
   REST_SECONDS,
   send,
   setUnixTime,
+  transferInstruction,
 } from '@/program/litesvm-harness';
+import { findTagRecordAddress } from '@/program/pda';
+
+type LifecycleCall = AnyLifecycleCall<Signer>;
 
 const BEFORE_SO = programFixture('tag_registry_v1.so');
 export const SAMPLE_TAGS = 1_000;
@@ -69,10 +72,10 @@ export function randomTags(count: number): string[] {
 }
 
 /** A fresh LiteSVM with `so` deployed through loader-v3 at the address of `program`. */
-export function deployAt(so: Uint8Array, program: Signer): { svm: LiteSVM; programId: PublicKey } {
+export function deployAt(so: Uint8Array, program: Signer): { svm: LiteSVM; programId: Address } {
   const svm = allFeaturesSvm();
   deployToLiteSvm(svm, so, { program });
-  return { svm, programId: new PublicKey(program.address) };
+  return { svm, programId: program.address };
 }
 
 export interface TagCost {
@@ -93,7 +96,7 @@ export function sampleCosts(
   so: Uint8Array,
   program: Signer,
   tags: readonly string[],
-): { programId: PublicKey; costs: TagCost[] } {
+): { programId: Address; costs: TagCost[] } {
   const { svm, programId } = deployAt(so, program);
   const funds = 10n * LAMPORTS_PER_SOL + BigInt(tags.length) * 10_000_000n;
   const [alice, bob, carol] = [fundedKeypair(svm, funds), fundedKeypair(svm, funds), fundedKeypair(svm, funds)];
@@ -103,7 +106,7 @@ export function sampleCosts(
     /** Sends the call, its signer paying (a payout wallet of its own signing too), checks the outcome and keeps its compute units. */
     const run = (label: Sampled | null, call: LifecycleCall, refusal?: number) => {
       const { instruction, signer, cosigners } = instructionOf(call, programId);
-      const result = send(svm, [instruction], signer.publicKey, [signer, ...cosigners]);
+      const result = send(svm, [instruction], signer.address, [signer, ...cosigners]);
       if (refusal === undefined) expectSuccess(result);
       else if (customErrorCode(result) !== refusal)
         throw new Error(`${label} for ${tag}: expected error ${refusal}, got ${customErrorCode(result)}`);
@@ -112,27 +115,27 @@ export function sampleCosts(
           (('meta' in result ? result.meta() : result) as { computeUnitsConsumed(): bigint }).computeUnitsConsumed(),
         );
     };
-    const register = (owner: Keypair, wallet: Keypair = owner): LifecycleCall => ({
+    const register = (owner: Signer, wallet: Signer = owner): LifecycleCall => ({
       kind: 'register',
       tag,
       owner,
       wallet,
     });
-    const setWallet = (owner: Keypair, wallet: Keypair): LifecycleCall => ({ kind: 'set_wallet', tag, owner, wallet });
-    const offerToBob: LifecycleCall = { kind: 'offer', tag, owner: alice, newOwner: bob.publicKey };
-    run('register_tag, a separate wallet signing', register(alice, Keypair.generate()));
+    const setWallet = (owner: Signer, wallet: Signer): LifecycleCall => ({ kind: 'set_wallet', tag, owner, wallet });
+    const offerToBob: LifecycleCall = { kind: 'offer', tag, owner: alice, newOwner: bob.address };
+    run('register_tag, a separate wallet signing', register(alice, generateSigner()));
     run('register_tag refused (AlreadyRegistered)', register(carol), ALREADY_REGISTERED);
-    run('set_wallet, a separate wallet signing', setWallet(alice, Keypair.generate()));
+    run('set_wallet, a separate wallet signing', setWallet(alice, generateSigner()));
     run('set_wallet, the owner as wallet', setWallet(alice, alice));
     run('set_wallet refused (NotTagOwner)', setWallet(bob, bob), NOT_TAG_OWNER);
     run('offer_transfer', offerToBob);
     run('cancel_transfer', { kind: 'cancel', tag, owner: alice });
     run(null, offerToBob);
     run('accept_transfer', { kind: 'accept', tag, newOwner: bob });
-    run('release_tag', { kind: 'release', tag, owner: bob, receiver: carol.publicKey });
+    run('release_tag', { kind: 'release', tag, owner: bob, receiver: carol.address });
     setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
-    const fund = SystemProgram.transfer({ fromPubkey: carol.publicKey, toPubkey: tagRecord, lamports: 1_000_000 });
-    expectSuccess(send(svm, [fund], carol.publicKey, [carol]));
+    const fund = transferInstruction(carol.address, tagRecord, 1_000_000n);
+    expectSuccess(send(svm, [fund], carol.address, [carol]));
     run('register_tag after the rest, address funded', register(carol));
     return { tag, bump, units };
   });

@@ -5,12 +5,11 @@
  * same tags, and beside the v0 figures recorded earlier. Then the binary's size and what
  * a deploy costs at today's rent. `npx tsx bench/program-cu.ts`, or `npm run bench -- program`.
  */
-import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { registerTagInstruction, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { registerTagInstruction } from '@/devstack/lifecycle-instructions';
 import { COMMITTED_SO } from '@/program/build';
 import { estimateDeployCost } from '@/program/deploy/deploy';
 import { generateSigner } from '@/program/deploy/keys';
@@ -21,7 +20,15 @@ import {
   PROGRAM_DATA_HEADER_SIZE,
   writeChunkSize,
 } from '@/program/deploy/loader-v3';
-import { expectSuccess, fundedKeypair, PROGRAM_ID, send, startSvm, toAddress } from '@/program/litesvm-harness';
+import {
+  expectSuccess,
+  fundedKeypair,
+  PROGRAM_ID,
+  send,
+  startSvm,
+  transferInstruction,
+} from '@/program/litesvm-harness';
+import { findTagRecordAddress } from '@/program/pda';
 
 export const PROGRAM_CU_TARGET = 10_000;
 /** No worse than v0, at most this when the owner pays. */
@@ -60,18 +67,18 @@ function registerCu(svm: LiteSVM, { sponsored = false, preFunded = false, tag = 
   if (preFunded) {
     const stranger = fundedKeypair(svm);
     const [pda] = findTagRecordAddress(tag, PROGRAM_ID);
-    const transfer = SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: pda, lamports: 1_000_000 });
-    expectSuccess(send(svm, [transfer], stranger.publicKey, [stranger]));
+    const transfer = transferInstruction(stranger.address, pda, 1_000_000n);
+    expectSuccess(send(svm, [transfer], stranger.address, [stranger]));
   }
-  const wallet = Keypair.generate(); // the payout wallet signs (the v0 build ignores the account)
+  const wallet = generateSigner(); // the payout wallet signs (the v0 build ignores the account)
   const ix = registerTagInstruction({
-    programId: PROGRAM_ID,
+    programAddress: PROGRAM_ID,
     tag,
-    owner: owner.publicKey,
-    wallet: wallet.publicKey,
-    feePayer: payer.publicKey,
+    owner: owner.address,
+    wallet: wallet.address,
+    feePayer: payer.address,
   });
-  const result = expectSuccess(send(svm, [ix], payer.publicKey, sponsored ? [payer, owner, wallet] : [owner, wallet]));
+  const result = expectSuccess(send(svm, [ix], payer.address, sponsored ? [payer, owner, wallet] : [owner, wallet]));
   return Number(result.computeUnitsConsumed());
 }
 
@@ -98,7 +105,7 @@ export function measureV0ComputeUnits(): ProgramComputeUnits {
   const v0 = new Uint8Array(readFileSync(V0_SO_PATH));
   return measure(() => {
     const svm = allFeaturesSvm();
-    svm.addProgram(toAddress(PROGRAM_ID), v0);
+    svm.addProgram(PROGRAM_ID, v0);
     return svm;
   });
 }
@@ -153,7 +160,7 @@ export function benchProgram(): ProgramComputeUnits {
   const v3 = measureProgramComputeUnits();
   const v0 = measureV0ComputeUnits();
   const bumps = ['alice', LONGEST_TAG]
-    .map((t) => `${t.length > 8 ? '32-byte tag' : t}: ${findTagRecordAddress(t, new PublicKey(PROGRAM_ID))[1]}`)
+    .map((t) => `${t.length > 8 ? '32-byte tag' : t}: ${findTagRecordAddress(t, PROGRAM_ID)[1]}`)
     .join(', ');
   console.log(`\n## Program compute units (LiteSVM, every feature on; PDA bumps ${bumps})`);
   console.log(`${'register_tag'.padEnd(30)} ${'v3'.padStart(7)} ${'v0 now'.padStart(7)} ${'v0 README'.padStart(10)}`);

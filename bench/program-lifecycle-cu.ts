@@ -9,20 +9,23 @@
  * bump costs about 340 CU per bump tried beyond the first, so it is printed per tag (and
  * over 1,000 random tags by bench/program-cu-sample.ts).
  */
-import { Keypair } from '@solana/web3.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { instructionOf, type LifecycleCall as AnyLifecycleCall } from '@/devstack/lifecycle-instructions';
+import { findTagRecordAddress } from '@/program/pda';
 import {
   expectSuccess,
   fundedKeypair,
   PROGRAM_ID,
   REST_SECONDS,
   send,
+  generateSigner,
   setUnixTime,
   startSvm,
+  type Signer,
 } from '@/program/litesvm-harness';
+
+type LifecycleCall = AnyLifecycleCall<Signer>;
 
 export const LIFECYCLE_CU_TARGET = 3_000;
 
@@ -41,26 +44,26 @@ export function measureLifecycleComputeUnits(tag = 'alice'): LifecycleComputeUni
   /** Sends the call, its signer paying (a payout wallet of its own signing too), and records its compute units. */
   const measure = (label: string, call: LifecycleCall, target: number | null = LIFECYCLE_CU_TARGET) => {
     const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
-    const result = expectSuccess(send(svm, [instruction], signer.publicKey, [signer, ...cosigners]));
+    const result = expectSuccess(send(svm, [instruction], signer.address, [signer, ...cosigners]));
     rows.push({ label, units: Number(result.computeUnitsConsumed()), target });
   };
   const afterTheRest = () => setUnixTime(svm, svm.getClock().unixTimestamp + REST_SECONDS);
-  const register = (owner: Keypair): LifecycleCall => ({ kind: 'register', tag, owner, wallet: owner });
-  const release = (owner: Keypair, receiver = owner): LifecycleCall => ({
+  const register = (owner: Signer): LifecycleCall => ({ kind: 'register', tag, owner, wallet: owner });
+  const release = (owner: Signer, receiver = owner): LifecycleCall => ({
     kind: 'release',
     tag,
     owner,
-    receiver: receiver.publicKey,
+    receiver: receiver.address,
   });
 
   measure(`register_tag, owner pays (bump ${bump})`, register(alice), null);
-  measure('set_wallet, a separate wallet', { kind: 'set_wallet', tag, owner: alice, wallet: Keypair.generate() });
+  measure('set_wallet, a separate wallet', { kind: 'set_wallet', tag, owner: alice, wallet: generateSigner() });
   measure('set_wallet, the owner', { kind: 'set_wallet', tag, owner: alice, wallet: alice });
-  measure('offer_transfer', { kind: 'offer', tag, owner: alice, newOwner: bob.publicKey });
-  measure('offer_transfer, replacing an offer', { kind: 'offer', tag, owner: alice, newOwner: carol.publicKey });
+  measure('offer_transfer', { kind: 'offer', tag, owner: alice, newOwner: bob.address });
+  measure('offer_transfer, replacing an offer', { kind: 'offer', tag, owner: alice, newOwner: carol.address });
   measure('cancel_transfer', { kind: 'cancel', tag, owner: alice });
-  const offerToBob = instructionOf({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey }, PROGRAM_ID);
-  expectSuccess(send(svm, [offerToBob.instruction], alice.publicKey, [alice]));
+  const offerToBob = instructionOf({ kind: 'offer', tag, owner: alice, newOwner: bob.address }, PROGRAM_ID);
+  expectSuccess(send(svm, [offerToBob.instruction], alice.address, [alice]));
   measure('accept_transfer', { kind: 'accept', tag, newOwner: bob });
   measure('release_tag, to another receiver', release(bob, carol));
   measure('register_tag, previous owner, resting', register(bob), null);

@@ -1,10 +1,8 @@
-import { Keypair } from '@solana/web3.js';
+import { generateKeyPairSigner } from '@solana/kit';
 import { randomBytes } from 'node:crypto';
-import { PublicKey } from '@solana/web3.js';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { findTagRecordAddress } from '@/program/pda';
 
 /** A canonical tag nobody else uses: the prefix (naming the test) and 12 hex digits. */
 export function randomTag(prefix = 't_'): string {
@@ -13,7 +11,7 @@ export function randomTag(prefix = 't_'): string {
 
 /** The address of `tag`'s record under the localnet's program: what the indexer writes as `pda`. */
 export function recordAddressOf(tag: string): string {
-  return findTagRecordAddress(tag, new PublicKey(LOCALNET_PROGRAM_ID))[0].toBase58();
+  return findTagRecordAddress(tag)[0];
 }
 
 /**
@@ -23,7 +21,7 @@ export function recordAddressOf(tag: string): string {
 export async function insertIdentity(db: Db, overrides: Partial<NewIdentityRow> = {}): Promise<IdentityRow> {
   // Any 32 bytes are an address; the mirror never checks that a key is on the curve.
   // a key on the curve, as a wallet's is: an off-curve payout wallet gets an `unsafe_payout` warning
-  const owner = overrides.owner ?? Keypair.generate().publicKey.toBase58();
+  const owner = overrides.owner ?? (await generateKeyPairSigner()).address;
   const tag = overrides.tag ?? randomTag();
   const [row] = await db
     .insert(identities)

@@ -1,9 +1,7 @@
-import { PublicKey } from '@solana/web3.js';
 import { parseConfig } from '@/lib/core/config';
 import { networkFee } from '@/lib/chain/compute-budget';
 import { registerTagLimit } from '@/lib/chain/compute-units';
-import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { findTagRecordAddress } from '@/program/pda';
 import { formatSol } from '@/lib/web/browser/format';
 import { REGISTER_STEP_LABELS } from '@/lib/web/browser/register-flow';
 import { FLOW_STEPS } from '@/lib/web/browser/transaction-flow';
@@ -31,7 +29,7 @@ test('connect, sign in, airdrop, register a tag, land on its page, then edit the
 
   await chooseTag(page, tag.toUpperCase(), /^Available$/); // typed in capitals: the canonical form is checked
   // Before anything is signed: the most it costs, the network fee at the priority-fee ceiling for this tag's limit.
-  const [, bump] = findTagRecordAddress(tag, new PublicKey(LOCALNET_PROGRAM_ID));
+  const [, bump] = findTagRecordAddress(tag); // under the localnet's program
   const maxFee = networkFee(1, {
     units: registerTagLimit(tag, bump),
     microLamports: parseConfig({}).priorityFee.maxMicroLamports,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { devices, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { newKeypair } from '@/tests/support/keypair';
 import { startRpcProxy, type RpcCall, type RpcProxy } from '@/tests/support/rpc-proxy';
 import { PUBLIC_GENESIS_HASHES } from '@/lib/chain/cluster-identity';
-import { fund, payTransferRequest, registerOnChain, rpc } from './support/chain';
+import { balanceOf, fund, LAMPORTS_PER_SOL, payTransferRequest, registerOnChain, rpc, signerOf } from './support/chain';
 import { chooseTag, expect, test } from './support/fixtures';
 
 /** What only the test wallet's module contains: its storage key and its name. */
@@ -73,7 +72,7 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   await expect(page.getByText('Signed in as')).toBeVisible();
   const owner = (await page.locator('.session .mono').getAttribute('title'))!;
   // Funded by the localnet's airdrop on first use.
-  expect(await connection.getBalance(new PublicKey(owner))).toBe(5 * LAMPORTS_PER_SOL);
+  expect(await balanceOf(connection, owner)).toBe(5 * LAMPORTS_PER_SOL);
 
   await chooseTag(page, tag, /^Available$/);
   await page.getByRole('button', { name: `Register @${tag}` }).click();
@@ -105,11 +104,11 @@ test('with no injected wallet: / → the test wallet → sign in → register �
   expect(request.pathname).toBe(payee.publicKey);
   expect(request.searchParams.get('reference')).toBeTruthy();
   const testWalletKey = await page.evaluate(() => localStorage.getItem('identity-tags:local-test-wallet'));
-  const payer = Keypair.fromSecretKey(bs58.decode(testWalletKey!));
-  expect(payer.publicKey.toBase58()).toBe(owner);
-  const payeeBefore = await connection.getBalance(new PublicKey(payee.publicKey), 'confirmed');
-  const paid = await payTransferRequest(connection, payer, request);
-  expect(await connection.getBalance(new PublicKey(payee.publicKey), 'confirmed')).toBe(payeeBefore + paid);
+  const payer = await signerOf(bs58.decode(testWalletKey!));
+  expect(payer.address).toBe(owner);
+  const payeeBefore = await balanceOf(connection, payee.publicKey);
+  const { lamports: paid } = await payTransferRequest(connection, payer, request);
+  expect(await balanceOf(connection, payee.publicKey)).toBe(payeeBefore + paid);
 
   // Reset forgets the key: the wallet disconnects, and the next connect is a new, funded key.
   await page.goto('/settings');
@@ -165,7 +164,7 @@ test.describe('the same production build served with SOLANA_CLUSTER=devnet', () 
       SOLANA_RPC_URL: devnetRpc.url,
       SOLANA_CLUSTER: 'devnet',
       // A production deployment on a public cluster must have a service identity of its own.
-      ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(Keypair.generate().secretKey)),
+      ACTION_IDENTITY_SECRET: JSON.stringify(Array.from(newKeypair().secretKey)),
       // and an ENS gateway key of its own
       ENS_GATEWAY_SIGNER_KEY: `0x${randomBytes(32).toString('hex')}`,
     });

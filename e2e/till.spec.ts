@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import { generateKeyPairSigner } from '@solana/kit';
 import type { Page } from '@playwright/test';
 import { TEST_CRON_SECRET } from '@/devstack/app';
 import { newKeypair } from '@/tests/support/keypair';
-import { fund, registerOnChain, rpc } from './support/chain';
+import { airdropTo, fund, payTransferRequest, registerOnChain, rpc } from './support/chain';
 import { expect, signInOn, test } from './support/fixtures';
 
 /*
@@ -30,21 +30,11 @@ async function axeViolations(page: Page): Promise<string[]> {
 /** Pays a `solana:` transfer request as a wallet does: the amount to the recipient, the reference a read-only key. */
 async function payRequest(url: string): Promise<string> {
   const request = new URL(url);
-  const recipient = new PublicKey(request.pathname);
-  const reference = new PublicKey(request.searchParams.get('reference')!);
-  const lamports = Math.round(Number(request.searchParams.get('amount')) * LAMPORTS_PER_SOL);
-  const connection = new Connection(process.env.E2E_RPC_URL!, 'confirmed');
-  const payer = Keypair.generate(); // the second wallet
-  const airdrop = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
-  const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports });
-  transfer.keys.push({ pubkey: reference, isSigner: false, isWritable: false });
-  const latest = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: payer.publicKey, ...latest }).add(transfer);
-  tx.sign(payer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-  return signature;
+  expect(request.searchParams.get('amount'), 'the till names its amount').not.toBeNull();
+  const connection = rpc();
+  const payer = await generateKeyPairSigner(); // the second wallet
+  await airdropTo(connection, payer.address, 1);
+  return (await payTransferRequest(connection, payer, request)).signature;
 }
 
 test('the till: its owner charges 0.05 SOL, a second wallet pays the QR code’s request, and it turns green', async ({

@@ -3,9 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata, type InnerInstruction } from 'litesvm';
 import { readKeypairFile, signerFromSecretKey } from '@/program/deploy/keys';
 import { allFeaturesSvm, ensureDeployedInLiteSvm } from '@/program/deploy/litesvm-deploy';
-import { getTransactionDecoder, address as toAddress } from '@solana/kit';
-import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import { signedTransaction, SYSTEM_PROGRAM_ADDRESS, wireBytes } from '@/program/deploy/loader-v3';
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  address as toAddress,
+  createNoopSigner,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  isAddress,
+} from '@solana/kit';
 import bs58 from 'bs58';
+import nacl from 'tweetnacl';
 import {
   RpcError,
   RPC_INVALID_PARAMS,
@@ -34,6 +42,8 @@ export const BLOCKHASH_VALIDITY_BLOCKS = 150;
 const STATUS_CACHE_SLOTS = 300;
 export const SLOTS_PER_EPOCH = 432_000;
 const FAUCET_SEED = createHash('sha256').update('identity-tag-service localnet faucet').digest();
+/** A key from a 32-byte seed, as solana-keygen derives one (ed25519: the seed's key pair). */
+const signerFromSeed = (seed: Uint8Array) => signerFromSecretKey(nacl.sign.keyPair.fromSeed(seed).secretKey);
 /** Pays for the localnet's programs and holds their upgrade authority, so a rebuilt .so goes live on restart. */
 const PROGRAM_AUTHORITY_SEED = createHash('sha256').update('identity-tag-service localnet program authority').digest();
 // Kept below 2^53 so every balance is exact as a JSON number.
@@ -131,7 +141,7 @@ export class LocalChain {
   private readonly blockhashSlots = new Map<string, number>();
   private readonly listeners = new Set<StatusListener>();
   private readonly finalityTimers = new Set<NodeJS.Timeout>();
-  private readonly faucet = Keypair.fromSeed(FAUCET_SEED);
+  private readonly faucet = signerFromSeed(FAUCET_SEED);
   private readonly priorityFees = new PrioritizationFees();
   private readonly now: () => number;
 
@@ -163,7 +173,7 @@ export class LocalChain {
     const program = readKeypairFile(p.keypairPath);
     if (program.address !== p.programId)
       throw new Error(`localnet: ${p.keypairPath} is ${program.address}, not ${p.programId}`);
-    const authority = signerFromSecretKey(Keypair.fromSeed(PROGRAM_AUTHORITY_SEED).secretKey);
+    const authority = signerFromSeed(PROGRAM_AUTHORITY_SEED);
     const outcome = ensureDeployedInLiteSvm(this.svm, new Uint8Array(readFileSync(p.soPath)), { program, authority });
     if (outcome === 'not ours') {
       console.warn(
@@ -192,14 +202,14 @@ export class LocalChain {
   }
 
   private topUpFaucet(): void {
-    const faucet = toAddress(this.faucet.publicKey.toBase58());
+    const faucet = this.faucet.address;
     const balance = this.svm.getBalance(faucet) ?? 0n;
     if (balance < FAUCET_LAMPORTS / 2n) {
       this.svm.setAccount({
         address: faucet,
         lamports: FAUCET_LAMPORTS as never,
         data: new Uint8Array(0),
-        programAddress: toAddress(SystemProgram.programId.toBase58()),
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
         executable: false,
         space: 0n,
       });
@@ -296,7 +306,7 @@ export class LocalChain {
 
   /** The node's identity: the faucet doubles as the single leader. */
   get identity(): string {
-    return this.faucet.publicKey.toBase58();
+    return this.faucet.address;
   }
 
   getBalance(address: string): number {
@@ -491,25 +501,22 @@ export class LocalChain {
 
   /** requestAirdrop: a real System transfer from the faucet, so it has a status and history. */
   airdrop(recipient: string, lamports: number): string {
-    let to: PublicKey;
-    try {
-      to = new PublicKey(recipient);
-    } catch {
-      throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
-    }
+    if (!isAddress(recipient)) throw new RpcError(RPC_INVALID_PARAMS, 'Invalid param: Invalid');
     if (!Number.isSafeInteger(lamports) || lamports <= 0) {
       throw new RpcError(RPC_INVALID_PARAMS, 'Invalid params: lamports must be a positive integer');
     }
     this.topUpFaucet();
-    const tx = new Transaction({
-      feePayer: this.faucet.publicKey,
-      recentBlockhash: this.latestBlockhash('processed').blockhash,
-    }).add(SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: to, lamports }));
+    const transfer = getTransferSolInstruction({
+      source: createNoopSigner(this.faucet.address),
+      destination: recipient,
+      amount: BigInt(lamports),
+    });
     // Each airdrop lands in its own slot with that slot's fresh blockhash, so two airdrops
     // of the same amount to the same key never share a signature.
-    tx.sign(this.faucet);
-    const bytes: Uint8Array = tx.serialize({ verifySignatures: false });
-    const signature = bs58.encode(tx.signature!);
+    const recent = { blockhash: this.latestBlockhash('processed').blockhash, lastValidBlockHeight: 0n };
+    const tx = signedTransaction([transfer], this.faucet.address, recent, [this.faucet]);
+    const bytes = wireBytes(tx);
+    const signature = getSignatureFromTransaction(tx);
     const wire = decodeWireTransaction(bytes);
     const blockTime = Math.max(this.meta.blockTimes[this.meta.slot]!, Math.floor(this.now() / 1000));
     return this.execute(wire, bytes, signature, this.meta.slot + 1, blockTime).signature;

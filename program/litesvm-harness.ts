@@ -1,26 +1,39 @@
 /**
  * LiteSVM harness for the program tests and the CU bench (bench/program-cu.ts): a LiteSVM
  * with every feature on (SIMD-0500 included, as current clusters run), the committed .so
- * deployed at the localnet program id through real loader-v3 transactions, web3.js v1
- * transactions converted to @solana/kit ones. The deploy runs once per .so and process;
- * every `startSvm()` after that starts from a snapshot of the deployed state.
+ * deployed at the localnet program id through real loader-v3 transactions, and kit
+ * transactions sent straight to it. Keys are program/deploy/keys.ts signers, which sign
+ * synchronously as LiteSVM runs. The deploy runs once per .so and process; every
+ * `startSvm()` after that starts from a snapshot of the deployed state.
  */
-import { address, getTransactionDecoder, lamports as toLamports } from '@solana/kit';
-import { Keypair, PublicKey, Transaction, type TransactionInstruction } from '@solana/web3.js';
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  lamports as toLamports,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Address,
+  type Blockhash,
+  type Instruction,
+  type SignatureBytes,
+  type Transaction,
+} from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import nacl from 'tweetnacl';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from './build';
-import { readKeypairFile } from './deploy/keys';
+import { generateSigner, readKeypairFile, sign, type Signer } from './deploy/keys';
 import { allFeaturesSvm, deployToLiteSvm } from './deploy/litesvm-deploy';
 
-export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+export { generateSigner, type Signer } from './deploy/keys';
+export const PROGRAM_ID = LOCALNET_PROGRAM_ID as Address;
 export const FEE_PER_SIGNATURE = 5000n;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
-
-export const toAddress = (key: PublicKey) => address(key.toBase58());
 
 /** A LiteSVM as mainnet will run it: every feature on, SIMD-0500 included. */
 export function newSvm(): LiteSVM {
@@ -53,48 +66,73 @@ export function setUnixTime(svm: LiteSVM, unixTimestamp: bigint): void {
   svm.setClock(clock);
 }
 
-export function fundedKeypair(svm: LiteSVM, lamports = 10n * LAMPORTS_PER_SOL): Keypair {
-  const keypair = Keypair.generate();
-  svm.airdrop(toAddress(keypair.publicKey), toLamports(lamports));
-  return keypair;
+export function fundedKeypair(svm: LiteSVM, lamports = 10n * LAMPORTS_PER_SOL): Signer {
+  const signer = generateSigner();
+  svm.airdrop(signer.address, toLamports(lamports));
+  return signer;
 }
 
-export function balance(svm: LiteSVM, key: PublicKey): bigint {
-  return BigInt(svm.getBalance(toAddress(key)) ?? 0n);
+export function balance(svm: LiteSVM, key: Address): bigint {
+  return BigInt(svm.getBalance(key) ?? 0n);
 }
 
-export function accountData(svm: LiteSVM, key: PublicKey) {
-  const account = svm.getAccount(toAddress(key));
+export function accountData(svm: LiteSVM, key: Address) {
+  const account = svm.getAccount(key);
   if (!account.exists) return null;
   return {
     data: new Uint8Array(account.data),
-    owner: new PublicKey(account.programAddress),
+    owner: account.programAddress,
     lamports: BigInt(account.lamports),
   };
+}
+
+/** A System transfer of `lamports` from `from` (who signs when the transaction is sent) to `to`. */
+export function transferInstruction(from: Address, to: Address, lamports: bigint): Instruction {
+  return getTransferSolInstruction({ source: createNoopSigner(from), destination: to, amount: lamports });
 }
 
 export type SendResult = TransactionMetadata | FailedTransactionMetadata;
 
 /**
- * Builds, signs and sends. `forgedFor` keys get a signature made by some other key, so
+ * A legacy transaction signed by those of `signers` it needs; a signer it needs but was not
+ * given leaves its slot zero. `forgedFor` keys get a signature made by some other key, so
  * the runtime (not the client library) is what refuses a transaction missing theirs.
  */
+export function signedBy(
+  instructions: Instruction[],
+  feePayer: Address,
+  blockhash: string,
+  signers: Signer[],
+  forgedFor: Address[] = [],
+): Transaction {
+  const message = pipe(
+    createTransactionMessage({ version: 'legacy' }),
+    (m) => setTransactionMessageFeePayer(feePayer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash as Blockhash, lastValidBlockHeight: 0n }, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const compiled = compileTransaction(message);
+  const messageBytes = new Uint8Array(compiled.messageBytes);
+  const impostor = generateSigner();
+  const signatures = { ...compiled.signatures };
+  for (const key of Object.keys(signatures) as Address[]) {
+    const signer = forgedFor.includes(key) ? impostor : signers.find((s) => s.address === key);
+    if (signer) signatures[key] = sign(signer, messageBytes) as SignatureBytes;
+  }
+  return { ...compiled, signatures };
+}
+
+/** Builds, signs and sends (see `signedBy`), on a fresh blockhash. */
 export function send(
   svm: LiteSVM,
-  instructions: TransactionInstruction[],
-  feePayer: PublicKey,
-  signers: Keypair[],
-  forgedFor: PublicKey[] = [],
+  instructions: Instruction[],
+  feePayer: Address,
+  signers: Signer[],
+  forgedFor: Address[] = [],
 ): SendResult {
   svm.expireBlockhash();
-  const tx = new Transaction({ feePayer, recentBlockhash: svm.latestBlockhash() }).add(...instructions);
-  if (signers.length > 0) tx.partialSign(...signers);
-  const impostor = Keypair.generate();
-  for (const key of forgedFor) {
-    tx.addSignature(key, Buffer.from(nacl.sign.detached(tx.serializeMessage(), impostor.secretKey)));
-  }
-  const wire = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
-  return svm.sendTransaction(getTransactionDecoder().decode(wire));
+  return svm.sendTransaction(signedBy(instructions, feePayer, svm.latestBlockhash(), signers, forgedFor));
 }
 
 /** The custom error code of a failed instruction, or a description of any other outcome. */

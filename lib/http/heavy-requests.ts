@@ -2,7 +2,9 @@
  * The heavy requests, one table for the door and the routes (issue 42): `npm start`'s server sheds
  * them by method and path before Next.js sees them (./shed-at-the-door.ts), and the routes name
  * their kind from here when they bound their work (./heavy-work.ts; a /v1 operation's `heavy`).
- * tests/api/shed-at-the-door.test.ts checks the table against the routes' declarations both ways.
+ * tests/api/shed-at-the-door.test.ts checks the table against the /v1 operations' declarations both
+ * ways; the lint rule house/heavy-work-is-at-the-door (scripts/lint/house-rules.mjs) holds every
+ * route's heavy work to it.
  */
 
 export const HEAVY_REQUESTS = [

@@ -20,6 +20,7 @@ import {
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
+  getAddressEncoder,
   getTransactionEncoder,
   getU32Encoder,
   getU64Encoder,
@@ -32,7 +33,7 @@ import {
   type SignatureBytes,
   type Transaction,
 } from '@solana/kit';
-import { PublicKey } from '@solana/web3.js';
+import { findProgramAddressSync } from '../pda';
 import { sign, type Signer } from './keys';
 
 export { LOADER_V3_PROGRAM_ADDRESS };
@@ -52,11 +53,10 @@ export interface RecentBlockhash {
 }
 
 export function programDataAddress(programId: string): Address {
-  const [pda] = PublicKey.findProgramAddressSync(
-    [new PublicKey(programId).toBytes()],
-    new PublicKey(LOADER_V3_PROGRAM_ADDRESS),
-  );
-  return address(pda.toBase58());
+  return findProgramAddressSync(
+    [new Uint8Array(getAddressEncoder().encode(address(programId)))],
+    LOADER_V3_PROGRAM_ADDRESS,
+  )[0];
 }
 
 const noop = (a: Address) => createNoopSigner(a);

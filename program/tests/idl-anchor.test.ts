@@ -9,26 +9,35 @@ import {
   BorshAccountsCoder,
   parseIdlErrors,
   ProgramError,
+  translateAddress,
   translateError,
   type Idl,
 } from '@coral-xyz/anchor';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { createSolanaRpc, getBase64Encoder, type Base58EncodedBytes } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import idlJson from '@/program/idl/tag_registry.json';
-import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import { decodeTagRecord, encodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { parseTagRecord, TAG_RECORD_SIZE, tagRecordBytes } from '@/packages/tag-registry/src';
+import { startLocalnet, type Localnet } from '@/localnet';
+import { Cluster } from '@/program/deploy/cluster';
+import { registerTagInstruction } from '@/devstack/lifecycle-instructions';
 import { REGISTRY_ERRORS } from './idl';
-import { customErrorCode, logs } from '@/program/litesvm-harness';
-import { airdrop, PROGRAM_ID, registerTransaction, startTestNet, type TestNet } from '@/tests/chain/helpers';
+import { customErrorCode, generateSigner, logs, PROGRAM_ID } from '@/program/litesvm-harness';
+import { findTagRecordAddress } from '@/program/pda';
+import { sendToCluster } from './cluster-calls';
 import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';
 
 const idl = idlJson as unknown as Idl;
 const coder = new BorshAccountsCoder(idl);
 
+/** Anchor's coder reads and writes keys as its own PublicKey objects: a base58 string in, this out. */
+interface AnchorKey {
+  toBase58(): string;
+}
+
 interface AnchorTagRecord {
-  owner: PublicKey;
-  wallet: PublicKey;
-  pending_owner: PublicKey;
+  owner: AnchorKey;
+  wallet: AnchorKey;
+  pending_owner: AnchorKey;
   bump: number;
   registered_at: { toString(): string };
   tag_len: number;
@@ -46,14 +55,14 @@ describe('TagRecord through Anchor', () => {
   it.each(['abc', 'bob_smith', 'abcdefghijklmnopqrstuvwxyz012345'])(
     'encodes %j byte for byte as packages/tag-registry does, and decodes it back',
     async (tag) => {
-      const owner = Keypair.generate().publicKey;
-      const wallet = Keypair.generate().publicKey;
-      const ours = encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 253, registeredAt: 1_700_000_000n, tag });
+      const owner = generateSigner().address;
+      const wallet = generateSigner().address;
+      const ours = tagRecordBytes({ owner, wallet, pendingOwner: null, bump: 253, registeredAt: 1_700_000_000n, tag });
       const padded = [...Buffer.from(tag)].concat(Array(32 - tag.length).fill(0));
       const theirs = await coder.encode('TagRecord', {
-        owner,
-        wallet,
-        pending_owner: PublicKey.default,
+        owner: translateAddress(owner),
+        wallet: translateAddress(wallet),
+        pending_owner: translateAddress('11111111111111111111111111111111'),
         bump: 253,
         registered_at: new BN(1_700_000_000),
         tag_len: tag.length,
@@ -65,35 +74,46 @@ describe('TagRecord through Anchor', () => {
   );
 
   describe('on a localnet', () => {
-    let net: TestNet;
+    let net: Localnet;
     beforeAll(async () => {
-      net = await startTestNet();
+      net = await startLocalnet({ port: 0, dataDir: null });
     });
     afterAll(() => net?.close());
 
     it("finds a landed record with the dataSize and discriminator filters Anchor's coder gives, and decodes it", async () => {
-      const owner = Keypair.generate();
-      await airdrop(net.connection, owner.publicKey);
+      const owner = generateSigner();
+      const cluster = new Cluster(net.url, 50);
+      await cluster.airdrop(owner.address, 10_000_000_000);
       const tag = `idl_${Date.now().toString(36)}`;
-      const { tx, blockhash, lastValidBlockHeight } = await registerTransaction(net.connection, {
+      const register = registerTagInstruction({
+        programAddress: PROGRAM_ID,
         tag,
-        owner,
-        sponsor: owner,
+        owner: owner.address,
+        wallet: owner.address,
+        feePayer: owner.address,
       });
-      const signature = await net.connection.sendRawTransaction(tx.serialize());
-      await net.connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed');
+      await sendToCluster(cluster, owner, [register]);
 
-      const found = await net.connection.getProgramAccounts(PROGRAM_ID, {
-        filters: [{ dataSize: coder.size('TagRecord') }, { memcmp: coder.memcmp('TagRecord') }],
-      });
+      const { offset, bytes } = coder.memcmp('TagRecord');
+      const found = await createSolanaRpc(net.url)
+        .getProgramAccounts(PROGRAM_ID, {
+          commitment: 'confirmed',
+          encoding: 'base64',
+          filters: [
+            { dataSize: BigInt(coder.size('TagRecord')) },
+            { memcmp: { offset: BigInt(offset ?? 0), bytes: bytes as Base58EncodedBytes, encoding: 'base58' } },
+          ],
+        })
+        .send();
       const [address] = findTagRecordAddress(tag, PROGRAM_ID);
-      const mine = found.find((a) => a.pubkey.equals(address));
+      const mine = found.find((a) => a.pubkey === address);
       expect(mine).toBeDefined();
-      const decoded = coder.decode<AnchorTagRecord>('TagRecord', mine!.account.data);
+      const data = new Uint8Array(getBase64Encoder().encode(mine!.account.data[0]));
+      const decoded = coder.decode<AnchorTagRecord>('TagRecord', Buffer.from(data));
       expect(tagOf(decoded)).toBe(tag);
-      expect(decoded.owner.equals(owner.publicKey)).toBe(true);
+      expect(decoded.owner.toBase58()).toBe(owner.address);
       expect(decoded.bump).toBe(findTagRecordAddress(tag, PROGRAM_ID)[1]);
-      expect(decodeTagRecord(mine!.account.data)?.tag).toBe(tag);
+      expect(parseTagRecord(data)?.tag).toBe(tag);
     });
   });
 });
@@ -112,7 +132,7 @@ describe('errors through Anchor', () => {
       const fromLogs = translateError({ logs: logs(failed) }, idlErrors);
       expect(fromLogs).toBeInstanceOf(AnchorError);
       expect((fromLogs as AnchorError).error.errorCode).toEqual({ code: name, number: code });
-      expect((fromLogs as AnchorError).program.equals(PROGRAM_ID)).toBe(true);
+      expect((fromLogs as AnchorError).program.toBase58()).toBe(PROGRAM_ID);
 
       const preflight = new Error(
         `failed to send transaction: Transaction simulation failed: Error processing Instruction 0: custom program error: 0x${code.toString(16)}`,

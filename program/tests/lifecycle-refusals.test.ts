@@ -1,16 +1,26 @@
 // Every way a lifecycle call is refused gives a code of its own, and a refused call leaves
 // the record exactly as it was. LiteSVM with every feature on, the committed .so.
-import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { isSignerRole, type Address } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import {
   getCancelTransferInstructionDataEncoder,
   getSetWalletInstructionDataEncoder,
   TAG_RECORD_OFFSETS,
 } from '@/packages/tag-registry/src';
-import { findTagRecordAddress, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
+import { setWalletInstruction } from '@/devstack/lifecycle-instructions';
+import { SYSTEM_PROGRAM_ADDRESS } from '@/program/deploy/loader-v3';
+import { findTagRecordAddress } from '@/program/pda';
 import { type RegistryErrorName, INSTRUCTION_DISCRIMINATORS, type RegistryInstructionName } from './idl';
-import { expectSuccess, fundedKeypair, PROGRAM_ID as programId, send, toAddress } from '@/program/litesvm-harness';
 import {
+  expectSuccess,
+  fundedKeypair,
+  generateSigner,
+  PROGRAM_ID as programId,
+  send,
+  type Signer,
+} from '@/program/litesvm-harness';
+import {
+  accountMeta,
   aliceHoldsTag,
   expectRefusal,
   freshForEachTest,
@@ -21,43 +31,39 @@ import {
   recordBytes,
   snapshot,
   withAccount,
+  type FullInstruction,
 } from './lifecycle-support';
 
 const world = freshForEachTest(() => {
   const start = aliceHoldsTag();
-  return { ...start, mallory: fundedKeypair(start.svm), payee: Keypair.generate() };
+  return { ...start, mallory: fundedKeypair(start.svm), payee: generateSigner() };
 });
 
 /** Each lifecycle instruction as `signer` would send it against `record`; set_wallet names the payee, who signs. */
 const CALLS: Record<
   Exclude<RegistryInstructionName, 'register_tag'>,
-  (record: PublicKey, signer: Keypair) => TransactionInstruction
+  (record: Address, signer: Signer) => FullInstruction
 > = {
   set_wallet: (record, owner) =>
     lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner, wallet: world.payee }, record),
   offer_transfer: (record, owner) =>
-    lifecycleInstruction({ kind: 'offer', tag: 'alice', owner, newOwner: Keypair.generate().publicKey }, record),
+    lifecycleInstruction({ kind: 'offer', tag: 'alice', owner, newOwner: generateSigner().address }, record),
   cancel_transfer: (record, owner) => lifecycleInstruction({ kind: 'cancel', tag: 'alice', owner }, record),
   accept_transfer: (record, newOwner) => lifecycleInstruction({ kind: 'accept', tag: 'alice', newOwner }, record),
   release_tag: (record, owner) =>
-    lifecycleInstruction({ kind: 'release', tag: 'alice', owner, receiver: owner.publicKey }, record),
+    lifecycleInstruction({ kind: 'release', tag: 'alice', owner, receiver: owner.address }, record),
 };
 const LIFECYCLE = Object.keys(CALLS) as Array<keyof typeof CALLS>;
 const OWNER_CALLS = LIFECYCLE.filter((name) => name !== 'accept_transfer');
 
 /** Sends `ix` paid and signed by `signer`, and by the payee where `ix` names it as a signer (set_wallet's wallet). */
-function sendAs(ix: TransactionInstruction, signer: Keypair) {
-  const payeeSigns = ix.keys.some((k) => k.isSigner && k.pubkey.equals(world.payee.publicKey));
-  return send(world.svm, [ix], signer.publicKey, payeeSigns ? [signer, world.payee] : [signer]);
+function sendAs(ix: FullInstruction, signer: Signer) {
+  const payeeSigns = ix.accounts.some((k) => isSignerRole(k.role) && k.address === world.payee.address);
+  return send(world.svm, [ix], signer.address, payeeSigns ? [signer, world.payee] : [signer]);
 }
 
 /** Sends `ix` as `sendAs` does, and checks the refusal and that `address` did not change. */
-function expectRefused(
-  ix: TransactionInstruction,
-  signer: Keypair,
-  error: RegistryErrorName,
-  address = world.tagRecord,
-) {
+function expectRefused(ix: FullInstruction, signer: Signer, error: RegistryErrorName, address = world.tagRecord) {
   const before = snapshot(world.svm, address);
   expectRefusal(sendAs(ix, signer), error);
   expect(snapshot(world.svm, address)).toEqual(before);
@@ -67,7 +73,7 @@ function expectRefused(
 const offerToBob = () => offerAliceToBob(world);
 
 /** The rightful signer of each call, after an offer to bob when the call needs one (cancel, accept). */
-function rightful(name: keyof typeof CALLS): Keypair {
+function rightful(name: keyof typeof CALLS): Signer {
   if (name === 'cancel_transfer' || name === 'accept_transfer') offerToBob();
   return name === 'accept_transfer' ? world.bob : world.alice;
 }
@@ -102,7 +108,12 @@ describe('the signer', () => {
 
 describe('the arguments and the offer', () => {
   it('offer_transfer refuses the zero address with NewOwnerIsZero', () => {
-    const ix = lifecycleInstruction({ kind: 'offer', tag: 'alice', owner: world.alice, newOwner: PublicKey.default });
+    const ix = lifecycleInstruction({
+      kind: 'offer',
+      tag: 'alice',
+      owner: world.alice,
+      newOwner: SYSTEM_PROGRAM_ADDRESS,
+    });
     expectRefused(ix, world.alice, 'NewOwnerIsZero');
   });
 
@@ -111,7 +122,7 @@ describe('the arguments and the offer', () => {
       kind: 'offer',
       tag: 'alice',
       owner: world.alice,
-      newOwner: world.alice.publicKey,
+      newOwner: world.alice.address,
     });
     expectRefused(ix, world.alice, 'NewOwnerIsOwner');
   });
@@ -120,11 +131,11 @@ describe('the arguments and the offer', () => {
     // Nobody can sign for the zero address (the System Program's): the account goes unsigned.
     const ix = withAccount(
       setWalletInstruction({
-        programId,
+        programAddress: programId,
         tagRecord: world.tagRecord,
-        owner: world.alice.publicKey,
-        wallet: PublicKey.default,
-      }),
+        owner: world.alice.address,
+        wallet: SYSTEM_PROGRAM_ADDRESS,
+      }) as FullInstruction,
       2,
       { isSigner: false },
     );
@@ -141,7 +152,7 @@ describe('the arguments and the offer', () => {
 
   it('release_tag refuses a read-only receiver with ReceiverNotWritable', () => {
     const ix = withAccount(
-      lifecycleInstruction({ kind: 'release', tag: 'alice', owner: world.alice, receiver: world.bob.publicKey }),
+      lifecycleInstruction({ kind: 'release', tag: 'alice', owner: world.alice, receiver: world.bob.address }),
       2,
       { isWritable: false },
     );
@@ -151,7 +162,7 @@ describe('the arguments and the offer', () => {
 
 describe('the record account', () => {
   /** A record that is not the one at its address: where it is planted, and its bytes bent from alice's. */
-  const MISPLACED: Array<[string, () => { address: PublicKey; data: Uint8Array }]> = [
+  const MISPLACED: Array<[string, () => { address: Address; data: Uint8Array }]> = [
     [
       'a record of tag A planted at the address of tag B',
       // alice's exact record bytes, owned by the program, but at bob's PDA.
@@ -159,7 +170,7 @@ describe('the record account', () => {
     ],
     [
       'a program-owned record at an address that is no PDA of its tag',
-      () => ({ address: Keypair.generate().publicKey, data: accountBytes(world.tagRecord) }),
+      () => ({ address: generateSigner().address, data: accountBytes(world.tagRecord) }),
     ],
     [
       'a record whose stored bump is not the one of its address',
@@ -181,8 +192,8 @@ describe('the record account', () => {
   );
 
   it.each([
-    ['the System Program', () => SystemProgram.programId],
-    ['another program', () => Keypair.generate().publicKey],
+    ['the System Program', () => SYSTEM_PROGRAM_ADDRESS],
+    ['another program', () => generateSigner().address],
   ])('every call refuses a look-alike owned by %s with TagRecordNotProgramOwned', (_owner, lookAlikeOwner) => {
     for (const name of LIFECYCLE) {
       // The right discriminator, the right owner key and offer, at the real PDA of an unregistered tag.
@@ -191,7 +202,7 @@ describe('the record account', () => {
       plantAccount(
         world.svm,
         address,
-        recordBytes('lookalike', world.alice.publicKey, { pendingOwner: world.bob.publicKey }),
+        recordBytes('lookalike', world.alice.address, { pendingOwner: world.bob.address }),
         lookAlikeOwner(),
       );
       expectRefused(CALLS[name](address, signer), signer, 'TagRecordNotProgramOwned', address);
@@ -248,7 +259,7 @@ describe('the instruction', () => {
       const signer = rightful(name);
       const ix = CALLS[name](world.tagRecord, signer);
       expectRefused(
-        rawInstruction(ix.keys.slice(0, -1), ix.data),
+        rawInstruction(ix.accounts.slice(0, -1), ix.data),
         signer,
         name === 'set_wallet' ? 'WalletAccountMissing' : 'NotEnoughAccounts',
       );
@@ -258,23 +269,16 @@ describe('the instruction', () => {
   it.each(LIFECYCLE)('%s ignores accounts past the ones its ABI lists', (name) => {
     const signer = rightful(name);
     const ix = CALLS[name](world.tagRecord, signer);
-    const extra = [
-      { pubkey: world.tagRecord, isSigner: false, isWritable: true },
-      { pubkey: world.mallory.publicKey, isSigner: false, isWritable: true },
-    ];
-    expectSuccess(sendAs(rawInstruction([...ix.keys, ...extra], ix.data), signer));
+    const extra = [accountMeta(world.tagRecord, false, true), accountMeta(world.mallory.address, false, true)];
+    expectSuccess(sendAs(rawInstruction([...ix.accounts, ...extra], ix.data), signer));
   });
 
   it.each(LIFECYCLE)('%s refuses a trailing byte, and a byte short, with InvalidInstructionData', (name) => {
     const signer = rightful(name);
     const ix = CALLS[name](world.tagRecord, signer);
-    expectRefused(
-      rawInstruction(ix.keys, Buffer.concat([ix.data, Buffer.from([0])])),
-      signer,
-      'InvalidInstructionData',
-    );
+    expectRefused(rawInstruction(ix.accounts, new Uint8Array([...ix.data, 0])), signer, 'InvalidInstructionData');
     if (ix.data.length > 8)
-      expectRefused(rawInstruction(ix.keys, ix.data.subarray(0, -1)), signer, 'InvalidInstructionData');
+      expectRefused(rawInstruction(ix.accounts, ix.data.slice(0, -1)), signer, 'InvalidInstructionData');
   });
 
   it.each([
@@ -282,18 +286,18 @@ describe('the instruction', () => {
     ['seven bytes of a discriminator', Buffer.from(INSTRUCTION_DISCRIMINATORS.release_tag).subarray(0, 7)],
     ['an unknown discriminator', Buffer.from('unknown!')],
   ])('refuses %s with InvalidInstructionData', (_case, data) => {
-    const keys = CALLS.release_tag(world.tagRecord, world.alice).keys;
+    const keys = CALLS.release_tag(world.tagRecord, world.alice).accounts;
     expectRefused(rawInstruction(keys, data), world.alice, 'InvalidInstructionData');
   });
 
   it('encodes exactly what the program expects (sanity of the codec the tests use)', () => {
     expect(getCancelTransferInstructionDataEncoder().encode({})).toHaveLength(8);
-    expect(getSetWalletInstructionDataEncoder().encode({ wallet: toAddress(world.alice.publicKey) })).toHaveLength(40);
+    expect(getSetWalletInstructionDataEncoder().encode({ wallet: world.alice.address })).toHaveLength(40);
   });
 });
 
-function accountBytes(address: PublicKey): Uint8Array {
-  const account = world.svm.getAccount(toAddress(address));
-  if (!account.exists) throw new Error(`no account at ${address.toBase58()}`);
+function accountBytes(address: Address): Uint8Array {
+  const account = world.svm.getAccount(address);
+  if (!account.exists) throw new Error(`no account at ${address}`);
   return new Uint8Array(account.data);
 }

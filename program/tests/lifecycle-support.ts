@@ -4,17 +4,28 @@
  * the program reports it (its code and Anchor's error line).
  */
 import { AnchorError } from '@coral-xyz/anchor';
-import { lamports as toLamports } from '@solana/kit';
-import { Keypair, PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import {
+  AccountRole,
+  isSignerRole,
+  isWritableRole,
+  lamports as toLamports,
+  type AccountMeta,
+  type Address,
+  type Instruction,
+  type InstructionWithAccounts,
+  type InstructionWithData,
+  type ReadonlyUint8Array,
+} from '@solana/kit';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, expect } from 'vitest';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
+import { instructionOf, type LifecycleCall as AnyLifecycleCall } from '@/devstack/lifecycle-instructions';
 import {
-  decodeTagRecord,
-  encodeTagRecord,
-  type TagRecord,
-  findTagRecordAddress,
-} from '@/packages/tag-registry/src/web3js';
+  getRegisterTagInstructionDataEncoder,
+  parseTagRecord,
+  tagRecordBytes,
+  type TagRecordFields as TagRecord,
+} from '@/packages/tag-registry/src';
+import { findTagRecordAddress } from '@/program/pda';
 import { REGISTRY_ERRORS, type RegistryErrorName } from './idl';
 import {
   accountData,
@@ -25,18 +36,26 @@ import {
   PROGRAM_ID,
   send,
   startSvm,
-  toAddress,
   type SendResult,
+  type Signer,
 } from '@/program/litesvm-harness';
+
+/** A lifecycle call whose parties are the harness's signers. */
+export type LifecycleCall = AnyLifecycleCall<Signer>;
+
+/** An instruction with its accounts and data spelled out, as the tests bend them. */
+export type FullInstruction = Instruction &
+  InstructionWithAccounts<readonly AccountMeta[]> &
+  InstructionWithData<ReadonlyUint8Array>;
 
 /**
  * Sends one lifecycle call (devstack/lifecycle-calls.ts) to the program at PROGRAM_ID: its
  * signer pays unless `payer` is given, and a payout wallet other than the signer signs too.
  */
-export function sendCall(svm: LiteSVM, call: LifecycleCall, payer?: Keypair): SendResult {
+export function sendCall(svm: LiteSVM, call: LifecycleCall, payer?: Signer): SendResult {
   const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
   const feePayer = payer ?? signer;
-  return send(svm, [instruction], feePayer.publicKey, [feePayer, signer, ...cosigners]);
+  return send(svm, [instruction], feePayer.address, [feePayer, signer, ...cosigners]);
 }
 
 /**
@@ -44,19 +63,19 @@ export function sendCall(svm: LiteSVM, call: LifecycleCall, payer?: Keypair): Se
  * account in the record's place (position 0 of every call but register_tag), for the tests
  * that plant one.
  */
-export function lifecycleInstruction(call: LifecycleCall, tagRecord?: PublicKey): TransactionInstruction {
-  const { instruction } = instructionOf(call, PROGRAM_ID);
-  return tagRecord ? withAccount(instruction, 0, { pubkey: tagRecord }) : instruction;
+export function lifecycleInstruction(call: LifecycleCall, tagRecord?: Address): FullInstruction {
+  const instruction = instructionOf(call, PROGRAM_ID).instruction as FullInstruction;
+  return tagRecord ? withAccount(instruction, 0, { address: tagRecord }) : instruction;
 }
 
 /** Registers `tag` for `owner` (who pays; the payout wallet signs too) and returns the record's address. */
-export function registerTag(svm: LiteSVM, tag: string, owner: Keypair, wallet: Keypair = owner): PublicKey {
+export function registerTag(svm: LiteSVM, tag: string, owner: Signer, wallet: Signer = owner): Address {
   expectSuccess(sendCall(svm, { kind: 'register', tag, owner, wallet }));
   return findTagRecordAddress(tag, PROGRAM_ID)[0];
 }
 
 /** Where every lifecycle test starts: a fresh LiteSVM in which alice holds the tag `alice`, and bob has a funded key. */
-export function aliceHoldsTag(): { svm: LiteSVM; alice: Keypair; bob: Keypair; tagRecord: PublicKey } {
+export function aliceHoldsTag(): { svm: LiteSVM; alice: Signer; bob: Signer; tagRecord: Address } {
   const svm = startSvm();
   const alice = fundedKeypair(svm);
   const bob = fundedKeypair(svm);
@@ -64,8 +83,8 @@ export function aliceHoldsTag(): { svm: LiteSVM; alice: Keypair; bob: Keypair; t
 }
 
 /** In a world of `aliceHoldsTag`: alice offers her tag to bob, an offer that stands. */
-export function offerAliceToBob({ svm, alice, bob }: { svm: LiteSVM; alice: Keypair; bob: Keypair }): void {
-  expectSuccess(sendCall(svm, { kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.publicKey }));
+export function offerAliceToBob({ svm, alice, bob }: { svm: LiteSVM; alice: Signer; bob: Signer }): void {
+  expectSuccess(sendCall(svm, { kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.address }));
 }
 
 /**
@@ -82,20 +101,20 @@ export function freshForEachTest<T extends object>(make: () => T): T {
 }
 
 /** The decoded record at `address`; fails the test when there is none or it does not decode. */
-export function recordAt(svm: LiteSVM, address: PublicKey): TagRecord {
+export function recordAt(svm: LiteSVM, address: Address): TagRecord {
   const account = accountData(svm, address);
-  const record = account && decodeTagRecord(account.data);
-  if (!record) throw new Error(`no TagRecord at ${address.toBase58()}`);
+  const record = account && parseTagRecord(account.data);
+  if (!record) throw new Error(`no TagRecord at ${address}`);
   return record;
 }
 
 /** Everything about an account that a refused call must leave as it was. */
-export function snapshot(svm: LiteSVM, address: PublicKey) {
+export function snapshot(svm: LiteSVM, address: Address) {
   const account = accountData(svm, address);
   return (
     account && {
       data: Buffer.from(account.data).toString('hex'),
-      owner: account.owner.toBase58(),
+      owner: account.owner,
       lamports: account.lamports,
     }
   );
@@ -107,25 +126,25 @@ export function snapshot(svm: LiteSVM, address: PublicKey) {
  */
 export function plantAccount(
   svm: LiteSVM,
-  address: PublicKey,
+  address: Address,
   data: Uint8Array,
-  owner: PublicKey = PROGRAM_ID,
+  owner: Address = PROGRAM_ID,
   lamports = 10_000_000n,
 ) {
   svm.setAccount({
-    address: toAddress(address),
+    address,
     data,
     executable: false,
     lamports: toLamports(lamports),
-    programAddress: toAddress(owner),
+    programAddress: owner,
     space: BigInt(data.length),
   });
 }
 
 /** A record the program could have written for `tag` (canonical bump), as bytes. */
-export function recordBytes(tag: string, owner: PublicKey, overrides: Partial<TagRecord> = {}): Uint8Array {
+export function recordBytes(tag: string, owner: Address, overrides: Partial<TagRecord> = {}): Uint8Array {
   const [, bump] = findTagRecordAddress(tag, PROGRAM_ID);
-  return encodeTagRecord({
+  return tagRecordBytes({
     owner,
     wallet: owner,
     pendingOwner: null,
@@ -137,18 +156,43 @@ export function recordBytes(tag: string, owner: PublicKey, overrides: Partial<Ta
 }
 
 /** An instruction of the program with every account spelled out, so a test can bend one. */
-export function rawInstruction(keys: AccountMeta[], data: Uint8Array): TransactionInstruction {
-  return new TransactionInstruction({ programId: PROGRAM_ID, keys, data: Buffer.from(data) });
+export function rawInstruction(accounts: readonly AccountMeta[], data: ReadonlyUint8Array): FullInstruction {
+  return { programAddress: PROGRAM_ID, accounts, data };
 }
 
-/** The instruction's metas with one position replaced (flags kept unless given). */
+/** `register_tag`'s data: discriminator ‖ borsh string tag ‖ wallet. */
+export function encodeRegisterTagData(tag: string, wallet: Address): Uint8Array {
+  return new Uint8Array(getRegisterTagInstructionDataEncoder().encode({ tag, wallet }));
+}
+
+/** An account meta from its address and flags. */
+export function accountMeta(address: Address, signer: boolean, writable: boolean): AccountMeta {
+  const role = signer
+    ? writable
+      ? AccountRole.WRITABLE_SIGNER
+      : AccountRole.READONLY_SIGNER
+    : writable
+      ? AccountRole.WRITABLE
+      : AccountRole.READONLY;
+  return { address, role };
+}
+
+/** The instruction's metas with one position replaced (its address and flags kept unless given). */
 export function withAccount(
-  ix: TransactionInstruction,
+  ix: FullInstruction,
   position: number,
-  change: Partial<AccountMeta>,
-): TransactionInstruction {
-  const keys = ix.keys.map((key, i) => (i === position ? { ...key, ...change } : key));
-  return new TransactionInstruction({ programId: ix.programId, keys, data: ix.data });
+  change: { address?: Address; isSigner?: boolean; isWritable?: boolean },
+): FullInstruction {
+  const accounts = ix.accounts.map((meta, i) =>
+    i === position
+      ? accountMeta(
+          change.address ?? meta.address,
+          change.isSigner ?? isSignerRole(meta.role),
+          change.isWritable ?? isWritableRole(meta.role),
+        )
+      : meta,
+  );
+  return { ...ix, accounts };
 }
 
 /**
@@ -168,5 +212,5 @@ export function expectRefusal(result: SendResult, name: RegistryErrorName) {
     comparedValues: undefined,
     origin: undefined,
   });
-  expect(parsed?.program.toBase58()).toBe(PROGRAM_ID.toBase58());
+  expect(parsed?.program.toBase58()).toBe(PROGRAM_ID);
 }

@@ -1,7 +1,5 @@
 // Our SBPF v3 linker on small fixtures: the layout the v3 loader requires, programs that run
 // after a real loader-v3 deploy with every feature on, and each construct it refuses.
-import { TransactionInstruction } from '@solana/web3.js';
-import { PublicKey } from '@solana/web3.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,14 +37,7 @@ function deployAndRun(so: Uint8Array, ...data: number[][]) {
   const svm = newSvm();
   const { programId } = deployToLiteSvm(svm, so, { program: generateSigner() });
   const payer = fundedKeypair(svm);
-  return data.map((d) =>
-    send(
-      svm,
-      [new TransactionInstruction({ programId: new PublicKey(programId), keys: [], data: Buffer.from(d) })],
-      payer.publicKey,
-      [payer],
-    ),
-  );
+  return data.map((d) => send(svm, [{ programAddress: programId, data: new Uint8Array(d) }], payer.address, [payer]));
 }
 
 describe('murmur3_32, the syscall hash', () => {

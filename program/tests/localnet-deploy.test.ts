@@ -1,15 +1,14 @@
 // The localnet serves the registry the way a cluster does: deployed through loader-v3 with
 // every feature on (a v0 deploy is refused there), its state kept across a restart, and a
 // rebuilt .so put live on the next start through a real upgrade.
-import { Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { instructionOf } from '@/devstack/lifecycle-calls';
+import { instructionOf } from '@/devstack/lifecycle-instructions';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { COMMITTED_SO, LOCALNET_PROGRAM_KEYPAIR } from '@/program/build';
 import { runCli } from '@/program/deploy/cli';
@@ -21,10 +20,11 @@ import {
   deployInstructions,
   LOADER_V3_PROGRAM_ADDRESS,
   PROGRAM_ACCOUNT_SIZE,
-  signedTransaction,
   writeChunkSize,
   writeInstruction,
 } from '@/program/deploy/loader-v3';
+import { findTagRecordAddress } from '@/program/pda';
+import { logsOf, sendToCluster } from './cluster-calls';
 import { buildChangedProgram } from './sbpf-changed-build';
 
 const V0_SO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tag_registry_v0.so');
@@ -48,32 +48,13 @@ async function funded(cluster: Cluster): Promise<Signer> {
   return signer;
 }
 
-async function send(
-  cluster: Cluster,
-  payer: Signer,
-  instructions: Parameters<typeof signedTransaction>[0],
-  signers: Signer[] = [],
-) {
-  const recent = await cluster.latestBlockhash();
-  return cluster.sendAndConfirm(
-    signedTransaction(instructions, payer.address, recent, [payer, ...signers]),
-    recent.lastValidBlockHeight,
-  );
-}
-
 async function register(url: string, tag: string): Promise<string[]> {
-  const connection = new Connection(url, 'confirmed');
-  const owner = Keypair.generate();
-  await new Cluster(url).airdrop(owner.publicKey.toBase58(), 1_000_000_000);
-  const programId = new PublicKey(LOCALNET_PROGRAM_ID);
-  const tx = new Transaction().add(
-    instructionOf({ kind: 'register', tag, owner, wallet: owner }, programId).instruction,
-  );
-  const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });
-  return (
-    (await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }))?.meta
-      ?.logMessages ?? []
-  );
+  const cluster = new Cluster(url);
+  const owner = generateSigner();
+  await cluster.airdrop(owner.address, 1_000_000_000);
+  const programId = address(LOCALNET_PROGRAM_ID);
+  const { instruction } = instructionOf({ kind: 'register', tag, owner, wallet: owner }, programId);
+  return logsOf(url, await sendToCluster(cluster, owner, [instruction]));
 }
 
 describe('the localnet deploys the registry through loader-v3 with every feature on', () => {
@@ -100,7 +81,7 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     const buffer = generateSigner();
     const program = generateSigner();
     const lamports = await cluster.minimumBalance(BUFFER_HEADER_SIZE + so.length);
-    await send(
+    await sendToCluster(
       cluster,
       payer,
       createBufferInstructions({
@@ -114,7 +95,7 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     );
     const chunk = writeChunkSize({ payer, authority: payer });
     for (let offset = 0; offset < so.length; offset += chunk) {
-      await send(cluster, payer, [
+      await sendToCluster(cluster, payer, [
         writeInstruction({
           buffer: buffer.address,
           authority: payer.address,
@@ -131,7 +112,7 @@ describe('the localnet deploys the registry through loader-v3 with every feature
       maxDataLength: so.length,
       programAccountLamports: await cluster.minimumBalance(PROGRAM_ACCOUNT_SIZE),
     });
-    const refused = await send(cluster, payer, deploy, [program]).catch((e: unknown) => e);
+    const refused = await sendToCluster(cluster, payer, deploy, [program]).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TransactionFailed);
     expect((refused as TransactionFailed).logs).toContain(
       'Detected sbpf_version required by the executable which are not enabled',
@@ -151,9 +132,7 @@ describe('the localnet deploys the registry through loader-v3 with every feature
     writeFileSync(soPath, buildChangedProgram(path.join(work, 'build'), UPGRADE_LOG));
     const second = await start({ dataDir, programs });
     const cluster = new Cluster(second.url);
-    expect(
-      await cluster.account(findTagRecordAddress('persisted', new PublicKey(LOCALNET_PROGRAM_ID))[0].toBase58()),
-    ).not.toBeNull();
+    expect(await cluster.account(findTagRecordAddress('persisted', address(LOCALNET_PROGRAM_ID))[0])).not.toBeNull();
     expect(await register(second.url, 'rebuilt')).toContain(`Program log: ${UPGRADE_LOG}`);
     const lines: string[] = [];
     expect(

@@ -2,22 +2,29 @@
 // and the mainnet guard, a deploy stopped half way and resumed from its buffer while the node
 // drops writes, verify (match, and mismatch after one changed byte), upgrade, final, and a
 // multisig-held authority.
-import { Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
+import { registerTagInstruction } from '@/devstack/lifecycle-instructions';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { COMMITTED_SO } from '@/program/build';
 import { runCli } from '@/program/deploy/cli';
 import { Cluster } from '@/program/deploy/cluster';
-import { generateSigner, readKeypairFile, writeKeypairFile, type Signer } from '@/program/deploy/keys';
+import {
+  generateSigner,
+  readKeypairFile,
+  signerFromSecretKey,
+  writeKeypairFile,
+  type Signer,
+} from '@/program/deploy/keys';
 import { programDataAddress, signedTransaction, upgradeInstruction } from '@/program/deploy/loader-v3';
 import { parseBuffer, parseProgramData } from '@/program/deploy/program-data';
 import { startRpcProxy } from '@/tests/support/rpc-proxy';
+import { logsOf, sendToCluster } from './cluster-calls';
 import { buildChangedProgram } from './sbpf-changed-build';
 
 const MAINNET_GENESIS = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
@@ -31,7 +38,6 @@ const committed = new Uint8Array(readFileSync(COMMITTED_SO));
 const upgradeSoPath = path.join(work, 'upgraded.so');
 let localnet: Localnet;
 let cluster: Cluster;
-let connection: Connection;
 let payerPath: string;
 let payer: Signer;
 
@@ -88,23 +94,16 @@ function deployArgs(url: string, programKeypair: string, ...more: string[]): str
 }
 
 async function registerLogs(programId: string, tag: string): Promise<string[]> {
-  const owner = Keypair.generate();
-  await cluster.airdrop(owner.publicKey.toBase58(), 1_000_000_000);
-  const tx = new Transaction().add(
-    registerTagInstruction({
-      programId: new PublicKey(programId),
-      tag,
-      owner: owner.publicKey,
-      wallet: owner.publicKey,
-      feePayer: owner.publicKey,
-    }),
-  );
-  const signature = await sendAndConfirmTransaction(connection, tx, [owner], { commitment: 'confirmed' });
-  const landed = await connection.getTransaction(signature, {
-    commitment: 'confirmed',
-    maxSupportedTransactionVersion: 0,
+  const owner = generateSigner();
+  await cluster.airdrop(owner.address, 1_000_000_000);
+  const instruction = registerTagInstruction({
+    programAddress: address(programId),
+    tag,
+    owner: owner.address,
+    wallet: owner.address,
+    feePayer: owner.address,
   });
-  return landed?.meta?.logMessages ?? [];
+  return logsOf(localnet.url, await sendToCluster(cluster, owner, [instruction]));
 }
 
 const shaLines = (out: string) => [...out.matchAll(/sha256 ([0-9a-f]{64})/g)].map((m) => m[1]);
@@ -112,7 +111,6 @@ const shaLines = (out: string) => [...out.matchAll(/sha256 ([0-9a-f]{64})/g)].ma
 beforeAll(async () => {
   localnet = await startLocalnet({ port: 0, dataDir: null, programs: [] });
   cluster = new Cluster(localnet.url);
-  connection = new Connection(localnet.url, 'confirmed');
   payer = generateSigner();
   payerPath = path.join(work, 'payer.json');
   writeKeypairFile(payerPath, payer);
@@ -274,6 +272,6 @@ describe('program:deploy and program:verify against a localnet', () => {
 /** The buffer address a deploy state file remembers. */
 function bufferOfStateFile(stateFile: string): string {
   const { buffer } = JSON.parse(readFileSync(stateFile, 'utf8')) as { buffer: number[] };
-  const key = Keypair.fromSecretKey(Uint8Array.from(buffer));
-  return key.publicKey.toBase58();
+  const key = signerFromSecretKey(Uint8Array.from(buffer));
+  return key.address;
 }

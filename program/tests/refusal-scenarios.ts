@@ -3,9 +3,9 @@
  * a fresh LiteSVM where alice holds the tag `alice`, for the tests that check what clients
  * read from them (Anchor's log parser and IDL errors, packages/tag-registry's matcher).
  */
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { type RegistryErrorName } from './idl';
-import { expectSuccess, send, type SendResult } from '@/program/litesvm-harness';
+import { expectSuccess, generateSigner, send, type SendResult } from '@/program/litesvm-harness';
 import {
   aliceHoldsTag,
   lifecycleInstruction,
@@ -15,13 +15,13 @@ import {
   withAccount,
 } from './lifecycle-support';
 
-const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
+const TOKEN_PROGRAM_ID = address('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
 /** alice's tag, released (resting). */
 function released() {
   const world = aliceHoldsTag();
   const { svm, alice } = world;
-  expectSuccess(sendCall(svm, { kind: 'release', tag: 'alice', owner: alice, receiver: alice.publicKey }));
+  expectSuccess(sendCall(svm, { kind: 'release', tag: 'alice', owner: alice, receiver: alice.address }));
   return world;
 }
 
@@ -30,24 +30,24 @@ export const PAYOUT_AND_REST_REFUSALS: Array<[RegistryErrorName, () => SendResul
     'WalletNotSigner',
     () => {
       const { svm, alice } = aliceHoldsTag();
-      const ix = lifecycleInstruction({ kind: 'register', tag: 'carol', owner: alice, wallet: Keypair.generate() });
-      return send(svm, [withAccount(ix, 4, { isSigner: false })], alice.publicKey, [alice]);
+      const ix = lifecycleInstruction({ kind: 'register', tag: 'carol', owner: alice, wallet: generateSigner() });
+      return send(svm, [withAccount(ix, 4, { isSigner: false })], alice.address, [alice]);
     },
   ],
   [
     'WalletAccountMismatch',
     () => {
       const { svm, alice, bob } = aliceHoldsTag();
-      const ix = lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner: alice, wallet: Keypair.generate() });
-      return send(svm, [withAccount(ix, 2, { pubkey: bob.publicKey })], alice.publicKey, [alice, bob]);
+      const ix = lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner: alice, wallet: generateSigner() });
+      return send(svm, [withAccount(ix, 2, { address: bob.address })], alice.address, [alice, bob]);
     },
   ],
   [
     'WalletNotSystemOwned',
     () => {
       const { svm, alice } = aliceHoldsTag();
-      const wallet = Keypair.generate(); // signs for an account the token program owns
-      plantAccount(svm, wallet.publicKey, new Uint8Array(165), TOKEN_PROGRAM_ID);
+      const wallet = generateSigner(); // signs for an account the token program owns
+      plantAccount(svm, wallet.address, new Uint8Array(165), TOKEN_PROGRAM_ID);
       return sendCall(svm, { kind: 'set_wallet', tag: 'alice', owner: alice, wallet });
     },
   ],
@@ -56,7 +56,7 @@ export const PAYOUT_AND_REST_REFUSALS: Array<[RegistryErrorName, () => SendResul
     () => {
       const { svm, alice } = aliceHoldsTag();
       const ix = lifecycleInstruction({ kind: 'set_wallet', tag: 'alice', owner: alice, wallet: alice });
-      return send(svm, [rawInstruction(ix.keys.slice(0, 2), ix.data)], alice.publicKey, [alice]);
+      return send(svm, [rawInstruction(ix.accounts.slice(0, 2), ix.data)], alice.address, [alice]);
     },
   ],
   [

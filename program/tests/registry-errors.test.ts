@@ -1,8 +1,8 @@
 // tagRegistryErrorOf / hasTagRegistryError against the error values each client really
-// produces: a LiteSVM failure from the program itself, web3.js SendTransactionError, the
-// RPC's JSON shape, kit's SolanaError, and wrappers around them. Matched by code only.
+// produces: a LiteSVM failure from the program itself, the SendTransactionError a v1 wallet
+// adapter throws in the browser, the RPC's JSON shape, kit's SolanaError, and wrappers around
+// them. Matched by code only.
 import { SolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from '@solana/kit';
-import { Keypair, SendTransactionError, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import {
   getTagRegistryErrorMessage,
@@ -18,13 +18,14 @@ import {
   TAG_REGISTRY_ERROR_CODES,
   tagRegistryErrorOf,
 } from '@/packages/tag-registry/src';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
-import { fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
+import { registerTagInstruction } from '@/devstack/lifecycle-instructions';
+import { SYSTEM_PROGRAM_ADDRESS } from '@/program/deploy/loader-v3';
+import { fundedKeypair, generateSigner, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
 import { REGISTRY_ERRORS } from './idl';
 import { PAYOUT_AND_REST_REFUSALS } from './refusal-scenarios';
 
-const ours = PROGRAM_ID.toBase58();
-const other = Keypair.generate().publicKey.toBase58();
+const ours = PROGRAM_ID;
+const other = generateSigner().address;
 const code = TAG_REGISTRY_ERROR__ALREADY_REGISTERED;
 const hex = `0x${code.toString(16)}`;
 
@@ -36,12 +37,22 @@ function failedLogs(program: string) {
   ];
 }
 
+/**
+ * What web3.js v1's SendTransactionError holds (the wallet boundary's wallet-adapter throws
+ * it; the server no longer loads v1): the simulation's message and logs as own fields, the
+ * logs again in its message text, and `transactionError` and `logs` getters over them.
+ */
 function sendTransactionError(logs: string[] | undefined) {
-  return new SendTransactionError({
-    action: 'simulate',
+  const transactionMessage = `Transaction simulation failed: Error processing Instruction 0: custom program error: ${hex}`;
+  const logsText = logs ? `Logs: \n${JSON.stringify(logs.slice(-10), null, 2)}. ` : '';
+  const error = Object.assign(new Error(`Simulation failed. \nMessage: ${transactionMessage}. \n${logsText}`), {
     signature: '',
-    transactionMessage: `Transaction simulation failed: Error processing Instruction 0: custom program error: ${hex}`,
-    logs,
+    transactionMessage,
+    transactionLogs: logs,
+  });
+  return Object.defineProperties(error, {
+    transactionError: { get: () => ({ message: transactionMessage, logs }) },
+    logs: { get: () => logs },
   });
 }
 
@@ -55,14 +66,14 @@ describe('tagRegistryErrorOf', () => {
     const owner = fundedKeypair(svm);
     const ix = () =>
       registerTagInstruction({
-        programId: PROGRAM_ID,
+        programAddress: PROGRAM_ID,
         tag: 'alice',
-        owner: owner.publicKey,
-        wallet: owner.publicKey,
-        feePayer: owner.publicKey,
+        owner: owner.address,
+        wallet: owner.address,
+        feePayer: owner.address,
       });
-    send(svm, [ix()], owner.publicKey, [owner]);
-    const failed = send(svm, [ix()], owner.publicKey, [owner]);
+    send(svm, [ix()], owner.address, [owner]);
+    const failed = send(svm, [ix()], owner.address, [owner]);
     expect(tagRegistryErrorOf(failed)).toBe(code);
     expect(hasTagRegistryError(failed, code, { programAddress: PROGRAM_ID })).toBe(true);
     expect(hasTagRegistryError(failed, TAG_REGISTRY_ERROR__TAG_TOO_SHORT)).toBe(false);
@@ -109,7 +120,7 @@ describe('tagRegistryErrorOf', () => {
     );
 
     const rpc = { InstructionError: [1, { Custom: code }] };
-    const programs = [SystemProgram.programId, PROGRAM_ID];
+    const programs = [SYSTEM_PROGRAM_ADDRESS, PROGRAM_ID];
     expect(hasTagRegistryError(rpc, code, { programAddress: ours })).toBe(false);
     expect(hasTagRegistryError(rpc, code, { programAddress: ours, instructionPrograms: programs })).toBe(true);
     expect(

@@ -2,23 +2,25 @@
 // may register it again meanwhile, anyone after; the previous owner may close the record
 // once the rest is over. Every lamport accounted for (program/README.md "Where each lamport
 // goes"). LiteSVM with every feature on, the committed .so.
-import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { getAddressDecoder, type Address } from '@solana/kit';
 import { Rent } from 'litesvm';
 import { describe, expect, it } from 'vitest';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
+import { instructionOf, registerTagInstruction } from '@/devstack/lifecycle-instructions';
 import { TAG_RECORD_OFFSETS, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import {
   accountData,
   balance,
   expectSuccess,
   FEE_PER_SIGNATURE,
   fundedKeypair,
+  generateSigner,
   PROGRAM_ID,
   REST_SECONDS,
   send,
   setUnixTime,
+  transferInstruction,
   type SendResult,
+  type Signer,
 } from '@/program/litesvm-harness';
 import {
   aliceHoldsTag,
@@ -28,6 +30,7 @@ import {
   recordAt,
   sendCall,
   snapshot,
+  type LifecycleCall,
 } from './lifecycle-support';
 
 const RELEASED_AT = 1_800_000_000n;
@@ -42,57 +45,54 @@ const world = freshForEachTest(() => {
   return { ...start, mallory, deposit: start.svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE)) };
 });
 
-const release = (owner: Keypair, receiver: PublicKey, payer?: Keypair): SendResult =>
+const release = (owner: Signer, receiver: Address, payer?: Signer): SendResult =>
   sendCall(world.svm, { kind: 'release', tag: 'alice', owner, receiver }, payer);
 
 /** register_tag of `alice` for `owner`, paid by `payer` (the instruction's fee payer), the payout wallet signing. */
-function register(owner: Keypair, payer: Keypair = owner, wallet: Keypair = owner): SendResult {
+function register(owner: Signer, payer: Signer = owner, wallet: Signer = owner): SendResult {
   const ix = registerTagInstruction({
-    programId: PROGRAM_ID,
+    programAddress: PROGRAM_ID,
     tag: 'alice',
-    owner: owner.publicKey,
-    wallet: wallet.publicKey,
-    feePayer: payer.publicKey,
+    owner: owner.address,
+    wallet: wallet.address,
+    feePayer: payer.address,
   });
-  return send(world.svm, [ix], payer.publicKey, [payer, owner, wallet]);
+  return send(world.svm, [ix], payer.address, [payer, owner, wallet]);
 }
 
 /** Sends lamports to the record, as anyone may (a System transfer to a program-owned account). */
 function fundRecord(lamports: bigint) {
   expectSuccess(
-    send(
-      world.svm,
-      [SystemProgram.transfer({ fromPubkey: world.mallory.publicKey, toPubkey: world.tagRecord, lamports })],
-      world.mallory.publicKey,
-      [world.mallory],
-    ),
+    send(world.svm, [transferInstruction(world.mallory.address, world.tagRecord, lamports)], world.mallory.address, [
+      world.mallory,
+    ]),
   );
 }
 
 /** alice releases at RELEASED_AT, the record holding EXTRA above its deposit, to a fresh receiver. */
-function releaseWithExtra(): PublicKey {
+function releaseWithExtra(): Address {
   fundRecord(EXTRA);
   setUnixTime(world.svm, RELEASED_AT);
-  const receiver = Keypair.generate().publicKey;
+  const receiver = generateSigner().address;
   expectSuccess(release(world.alice, receiver));
   return receiver;
 }
 
 const rawRecord = () => accountData(world.svm, world.tagRecord)!.data;
 const field = (data: Uint8Array, name: keyof typeof TAG_RECORD_OFFSETS) =>
-  new PublicKey(data.subarray(TAG_RECORD_OFFSETS[name], TAG_RECORD_OFFSETS[name] + 32));
+  getAddressDecoder().decode(data.subarray(TAG_RECORD_OFFSETS[name], TAG_RECORD_OFFSETS[name] + 32));
 
 describe('release_tag puts the tag to rest', () => {
   it('keeps the record, resting: wallet zero, pending_owner = owner = the previous owner, registered_at = the release time', () => {
     fundRecord(EXTRA);
     setUnixTime(world.svm, RELEASED_AT);
-    const result = expectSuccess(release(world.alice, Keypair.generate().publicKey));
+    const result = expectSuccess(release(world.alice, generateSigner().address));
     expect(result.logs()).toContain('Program log: release_tag: alice');
     const data = rawRecord();
     expect(data.length).toBe(TAG_RECORD_SIZE);
-    expect(field(data, 'owner')).toEqual(world.alice.publicKey);
-    expect(field(data, 'wallet')).toEqual(PublicKey.default);
-    expect(field(data, 'pendingOwner')).toEqual(world.alice.publicKey);
+    expect(field(data, 'owner')).toEqual(world.alice.address);
+    expect(field(data, 'wallet')).toEqual('11111111111111111111111111111111');
+    expect(field(data, 'pendingOwner')).toEqual(world.alice.address);
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({ tag: 'alice', registeredAt: RELEASED_AT });
     expect(accountData(world.svm, world.tagRecord)!.owner).toEqual(PROGRAM_ID);
   });
@@ -104,22 +104,22 @@ describe('release_tag puts the tag to rest', () => {
   });
 
   it('pays nothing when the record holds exactly its deposit', () => {
-    const before = balance(world.svm, world.alice.publicKey);
-    expectSuccess(release(world.alice, world.alice.publicKey));
-    expect(balance(world.svm, world.alice.publicKey)).toBe(before - FEE_PER_SIGNATURE);
+    const before = balance(world.svm, world.alice.address);
+    expectSuccess(release(world.alice, world.alice.address));
+    expect(balance(world.svm, world.alice.address)).toBe(before - FEE_PER_SIGNATURE);
     expect(balance(world.svm, world.tagRecord)).toBe(world.deposit);
   });
 
   it('pays the owner as receiver (one account in two positions), a sponsor paying the fee', () => {
     fundRecord(EXTRA);
     const sponsor = fundedKeypair(world.svm);
-    const before = balance(world.svm, world.alice.publicKey);
-    expectSuccess(release(world.alice, world.alice.publicKey, sponsor));
-    expect(balance(world.svm, world.alice.publicKey)).toBe(before + EXTRA);
+    const before = balance(world.svm, world.alice.address);
+    expectSuccess(release(world.alice, world.alice.address, sponsor));
+    expect(balance(world.svm, world.alice.address)).toBe(before + EXTRA);
   });
 
   it('ends the standing offer: the pending owner is refused with TagReleased', () => {
-    expectSuccess(release(world.alice, world.alice.publicKey));
+    expectSuccess(release(world.alice, world.alice.address));
     expectRefusal(sendCall(world.svm, { kind: 'accept', tag: 'alice', newOwner: world.bob }), 'TagReleased');
   });
 });
@@ -132,10 +132,10 @@ describe('during the rest', () => {
     releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + after);
     const before = snapshot(world.svm, world.tagRecord);
-    const payerBefore = balance(world.svm, world.bob.publicKey);
+    const payerBefore = balance(world.svm, world.bob.address);
     expectRefusal(register(world.bob), 'TagResting');
     expect(snapshot(world.svm, world.tagRecord)).toEqual(before);
-    expect(balance(world.svm, world.bob.publicKey)).toBe(payerBefore - FEE_PER_SIGNATURE);
+    expect(balance(world.svm, world.bob.address)).toBe(payerBefore - FEE_PER_SIGNATURE);
   });
 
   it('refuses another key even with the previous owner paying (the owner account decides)', () => {
@@ -146,17 +146,17 @@ describe('during the rest', () => {
   it('lets the previous owner register it again: the record is rewritten in place, and the fee payer pays no rent', () => {
     releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + 86_400n);
-    const wallet = Keypair.generate();
+    const wallet = generateSigner();
     const sponsor = fundedKeypair(world.svm);
-    const sponsorBefore = balance(world.svm, sponsor.publicKey);
+    const sponsorBefore = balance(world.svm, sponsor.address);
     const result = expectSuccess(register(world.alice, sponsor, wallet));
     expect(result.logs()).toContain('Program log: register_tag: alice');
     expect(result.innerInstructions()[0] ?? []).toHaveLength(0); // no System Program call at all
-    expect(balance(world.svm, sponsor.publicKey)).toBe(sponsorBefore - 3n * FEE_PER_SIGNATURE);
+    expect(balance(world.svm, sponsor.address)).toBe(sponsorBefore - 3n * FEE_PER_SIGNATURE);
     expect(balance(world.svm, world.tagRecord)).toBe(world.deposit);
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
-      owner: world.alice.publicKey,
-      wallet: wallet.publicKey,
+      owner: world.alice.address,
+      wallet: wallet.address,
       pendingOwner: null,
       registeredAt: RELEASED_AT + 86_400n,
       tag: 'alice',
@@ -166,13 +166,13 @@ describe('during the rest', () => {
   it('lets the owner release and register again in one transaction', () => {
     const alice = world.alice;
     const ixs = [
-      instructionOf({ kind: 'release', tag: 'alice', owner: alice, receiver: alice.publicKey }, PROGRAM_ID),
+      instructionOf({ kind: 'release', tag: 'alice', owner: alice, receiver: alice.address }, PROGRAM_ID),
       instructionOf({ kind: 'register', tag: 'alice', owner: alice, wallet: alice }, PROGRAM_ID),
     ].map(({ instruction }) => instruction);
-    expectSuccess(send(world.svm, ixs, alice.publicKey, [alice]));
+    expectSuccess(send(world.svm, ixs, alice.address, [alice]));
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
-      owner: world.alice.publicKey,
-      wallet: world.alice.publicKey,
+      owner: world.alice.address,
+      wallet: world.alice.address,
       pendingOwner: null,
     });
   });
@@ -181,8 +181,8 @@ describe('during the rest', () => {
     releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + REST_SECONDS - 1n);
     const before = snapshot(world.svm, world.tagRecord);
-    expectRefusal(release(world.alice, world.alice.publicKey), 'TagResting');
-    expectRefusal(release(world.mallory, world.mallory.publicKey), 'NotTagOwner');
+    expectRefusal(release(world.alice, world.alice.address), 'TagResting');
+    expectRefusal(release(world.mallory, world.mallory.address), 'NotTagOwner');
     expect(snapshot(world.svm, world.tagRecord)).toEqual(before);
   });
 });
@@ -190,7 +190,7 @@ describe('during the rest', () => {
 /** Every lifecycle call but release_tag, as the previous owner would send it (accept as if offered to her). */
 const OTHER_CALLS = (): LifecycleCall[] => [
   { kind: 'set_wallet', tag: 'alice', owner: world.alice, wallet: world.alice },
-  { kind: 'offer', tag: 'alice', owner: world.alice, newOwner: world.bob.publicKey },
+  { kind: 'offer', tag: 'alice', owner: world.alice, newOwner: world.bob.address },
   { kind: 'cancel', tag: 'alice', owner: world.alice },
   { kind: 'accept', tag: 'alice', newOwner: world.alice },
 ];
@@ -215,20 +215,20 @@ describe('after the rest', () => {
   it('anyone registers the tag the second the 30 days end; the record keeps the deposit, the fee payer pays no rent', () => {
     releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + REST_SECONDS);
-    const before = balance(world.svm, world.bob.publicKey);
+    const before = balance(world.svm, world.bob.address);
     expectSuccess(register(world.bob));
-    expect(balance(world.svm, world.bob.publicKey)).toBe(before - FEE_PER_SIGNATURE);
+    expect(balance(world.svm, world.bob.address)).toBe(before - FEE_PER_SIGNATURE);
     expect(balance(world.svm, world.tagRecord)).toBe(world.deposit);
     expect(recordAt(world.svm, world.tagRecord)).toMatchObject({
-      owner: world.bob.publicKey,
-      wallet: world.bob.publicKey,
+      owner: world.bob.address,
+      wallet: world.bob.address,
       pendingOwner: null,
       registeredAt: RELEASED_AT + REST_SECONDS,
     });
     // A live record again: bob manages it, alice no longer can.
-    expectRefusal(release(world.alice, world.alice.publicKey), 'NotTagOwner');
+    expectRefusal(release(world.alice, world.alice.address), 'NotTagOwner');
     expectSuccess(
-      sendCall(world.svm, { kind: 'offer', tag: 'alice', owner: world.bob, newOwner: world.alice.publicKey }),
+      sendCall(world.svm, { kind: 'offer', tag: 'alice', owner: world.bob, newOwner: world.alice.address }),
     );
   });
 
@@ -239,9 +239,9 @@ describe('after the rest', () => {
     const grown = world.svm.minimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE));
     expect(grown).toBeGreaterThan(world.deposit);
     setUnixTime(world.svm, RELEASED_AT + REST_SECONDS + 1n);
-    const before = balance(world.svm, world.bob.publicKey);
+    const before = balance(world.svm, world.bob.address);
     const result = expectSuccess(register(world.bob));
-    expect(balance(world.svm, world.bob.publicKey)).toBe(before - FEE_PER_SIGNATURE - (grown - world.deposit));
+    expect(balance(world.svm, world.bob.address)).toBe(before - FEE_PER_SIGNATURE - (grown - world.deposit));
     expect(balance(world.svm, world.tagRecord)).toBe(grown);
     expect(result.innerInstructions()[0].map((i) => i.instruction().data()[0])).toEqual([2]); // one System Transfer
   });
@@ -249,7 +249,7 @@ describe('after the rest', () => {
   it('the previous owner closes the record: the receiver gets the whole deposit, no account is left', () => {
     const firstReceiver = releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + REST_SECONDS);
-    const receiver = Keypair.generate().publicKey;
+    const receiver = generateSigner().address;
     const result = expectSuccess(release(world.alice, receiver));
     expect(result.logs()).toContain('Program log: release_tag: alice');
     expect(balance(world.svm, receiver)).toBe(world.deposit);
@@ -257,15 +257,15 @@ describe('after the rest', () => {
     // Every lamport the record ever held: the extra at release, the deposit now.
     expect(balance(world.svm, firstReceiver) + balance(world.svm, receiver)).toBe(world.deposit + EXTRA);
     // And the tag registers afresh, the fee payer paying the rent again.
-    const before = balance(world.svm, world.bob.publicKey);
+    const before = balance(world.svm, world.bob.address);
     expectSuccess(register(world.bob));
-    expect(balance(world.svm, world.bob.publicKey)).toBe(before - FEE_PER_SIGNATURE - world.deposit);
+    expect(balance(world.svm, world.bob.address)).toBe(before - FEE_PER_SIGNATURE - world.deposit);
   });
 
   it('a closed record cannot be closed twice (nothing left to release)', () => {
     releaseWithExtra();
     setUnixTime(world.svm, RELEASED_AT + REST_SECONDS);
-    expectSuccess(release(world.alice, world.alice.publicKey));
-    expectRefusal(release(world.alice, world.alice.publicKey), 'TagRecordNotProgramOwned');
+    expectSuccess(release(world.alice, world.alice.address));
+    expectRefusal(release(world.alice, world.alice.address), 'TagRecordNotProgramOwned');
   });
 });

@@ -1,6 +1,6 @@
 // The committed program is SBPF v3 and goes through loader-v3 as mainnet will run it
 // (SIMD-0500 on): deploy, register_tag, upgrade, final. The v0 build is the control.
-import { PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import bs58 from 'bs58';
 import { FeatureSet, type LiteSVM } from 'litesvm';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instructionOf } from '@/devstack/lifecycle-calls';
-import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { instructionOf } from '@/devstack/lifecycle-instructions';
+import { parseTagRecord } from '@/packages/tag-registry/src';
 import { COMMITTED_SO } from '@/program/build';
 import { generateSigner } from '@/program/deploy/keys';
 import {
@@ -21,6 +21,7 @@ import {
 import { PROGRAM_DATA_HEADER_SIZE } from '@/program/deploy/loader-v3';
 import { parseProgramData } from '@/program/deploy/program-data';
 import { accountData, expectSuccess, fundedKeypair, logs, newSvm, send } from '@/program/litesvm-harness';
+import { findTagRecordAddress } from '@/program/pda';
 import { buildChangedProgram } from './sbpf-changed-build';
 import { elfHeader } from './sbpf-elf-layout';
 
@@ -38,10 +39,10 @@ function mainnetLikeSvm(): LiteSVM {
   return newSvm();
 }
 
-function register(svm: LiteSVM, programId: PublicKey, tag: string) {
+function register(svm: LiteSVM, programId: Address, tag: string) {
   const owner = fundedKeypair(svm);
   const { instruction } = instructionOf({ kind: 'register', tag, owner, wallet: owner }, programId);
-  const result = send(svm, [instruction], owner.publicKey, [owner]);
+  const result = send(svm, [instruction], owner.address, [owner]);
   return { owner, result };
 }
 
@@ -67,7 +68,7 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
       program: generateSigner(),
       maxDataLength: 2 * committed.length,
     });
-    const programData = accountData(svm, new PublicKey(deployed.programData))!;
+    const programData = accountData(svm, deployed.programData)!;
     expect(programData.data.length).toBe(PROGRAM_DATA_HEADER_SIZE + 2 * committed.length);
     expect(
       Buffer.from(
@@ -75,12 +76,12 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
       ).equals(Buffer.from(committed)),
     ).toBe(true);
 
-    const programId = new PublicKey(deployed.programId);
+    const programId = deployed.programId;
     const { owner, result } = register(svm, programId, 'alice');
     expectSuccess(result);
-    const record = decodeTagRecord(accountData(svm, findTagRecordAddress('alice', programId)[0])!.data);
+    const record = parseTagRecord(accountData(svm, findTagRecordAddress('alice', programId)[0])!.data);
     expect(record).toMatchObject({ tag: 'alice' });
-    expect(record!.owner.equals(owner.publicKey)).toBe(true);
+    expect(record!.owner).toBe(owner.address);
   });
 
   it('refuses the old v0 build in the same setting (the control)', () => {
@@ -98,7 +99,7 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
     it('an upgrade to a build with a new log line answers with that line; after final the loader refuses an upgrade', () => {
       const svm = mainnetLikeSvm();
       const deployed = deployToLiteSvm(svm, committed, { program: generateSigner() });
-      const programId = new PublicKey(deployed.programId);
+      const programId = deployed.programId;
       expect(logs(expectSuccess(register(svm, programId, 'before').result))).not.toContain(
         `Program log: ${UPGRADE_LOG}`,
       );
@@ -108,7 +109,7 @@ describe('SBPF v3 program through loader-v3 with every feature on', () => {
 
       const final = finalizeInLiteSvm(svm, deployed);
       expect(final.authority).toBeNull();
-      expect(parseProgramData(accountData(svm, new PublicKey(deployed.programData))!.data).authority).toBeNull();
+      expect(parseProgramData(accountData(svm, deployed.programData)!.data).authority).toBeNull();
       let refused: unknown;
       try {
         upgradeInLiteSvm(svm, { ...final, authority: deployed.authority }, committed);

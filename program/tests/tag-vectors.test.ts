@@ -1,43 +1,57 @@
 // The program's side of lib/core/tag-vectors.json: the raw bytes of every vector go on
 // chain as they are (no trimming, no lower-casing). Service side: tests/identity/tag-rules.test.ts.
-import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import type { LiteSVM } from 'litesvm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import vectors from '@/lib/core/tag-vectors.json';
-import { encodeRegisterTagData, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { SYSTEM_PROGRAM_ADDRESS } from '@/program/deploy/loader-v3';
+import { findTagRecordAddress } from '@/program/pda';
 import { registryErrorCode, type RegistryErrorName } from './idl';
-import { accountData, customErrorCode, fundedKeypair, PROGRAM_ID, send, startSvm } from '@/program/litesvm-harness';
-import { expectRefusal, recordAt, registerTag } from './lifecycle-support';
+import {
+  accountData,
+  customErrorCode,
+  fundedKeypair,
+  generateSigner,
+  PROGRAM_ID,
+  send,
+  startSvm,
+  type Signer,
+} from '@/program/litesvm-harness';
+import {
+  accountMeta,
+  encodeRegisterTagData,
+  expectRefusal,
+  rawInstruction,
+  recordAt,
+  registerTag,
+} from './lifecycle-support';
 
 let svm: LiteSVM;
-let owner: Keypair;
+let owner: Signer;
 beforeEach(() => {
   svm = startSvm();
   owner = fundedKeypair(svm);
 });
 
 /** The PDA when the tag fits one seed; any address otherwise (the tag rule fails first). */
-function recordAddressFor(tag: string): PublicKey {
+function recordAddressFor(tag: string): Address {
   try {
     return findTagRecordAddress(tag, PROGRAM_ID)[0];
   } catch {
-    return Keypair.generate().publicKey;
+    return generateSigner().address;
   }
 }
 
 function registerRaw(tag: string) {
-  const ix = new TransactionInstruction({
-    programId: PROGRAM_ID,
-    keys: [
-      { pubkey: recordAddressFor(tag), isSigner: false, isWritable: true },
-      { pubkey: owner.publicKey, isSigner: true, isWritable: false },
-      { pubkey: owner.publicKey, isSigner: true, isWritable: true },
-      { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-      { pubkey: owner.publicKey, isSigner: true, isWritable: false },
-    ],
-    data: encodeRegisterTagData(tag, owner.publicKey),
-  });
-  return send(svm, [ix], owner.publicKey, [owner]);
+  const keys = [
+    accountMeta(recordAddressFor(tag), false, true),
+    accountMeta(owner.address, true, false),
+    accountMeta(owner.address, true, true),
+    accountMeta(SYSTEM_PROGRAM_ADDRESS, false, false),
+    accountMeta(owner.address, true, false),
+  ];
+  const ix = rawInstruction(keys, encodeRegisterTagData(tag, owner.address));
+  return send(svm, [ix], owner.address, [owner]);
 }
 
 describe('tag vectors: program side', () => {

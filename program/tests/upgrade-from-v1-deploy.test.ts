@@ -3,35 +3,32 @@
 // registered and offered with v1's account lists, `program:deploy --upgrade` puts the
 // committed build live, then each instruction runs on that record over JSON-RPC.
 // The 30-day clock is LiteSVM's: upgrade-from-v1.test.ts and resting.test.ts.
-import {
-  Connection,
-  Keypair,
-  PublicKey,
-  sendAndConfirmTransaction,
-  Transaction,
-  TransactionInstruction,
-} from '@solana/web3.js';
+import type { Address, Instruction } from '@solana/kit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
-import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { tagRegistryErrorOf } from '@/packages/tag-registry/src';
+import { instructionOf, type LifecycleCall as AnyLifecycleCall } from '@/devstack/lifecycle-instructions';
+import { parseTagRecord, tagRegistryErrorOf } from '@/packages/tag-registry/src';
 import { registryErrorCode, type RegistryErrorName } from './idl';
 import { startLocalnet, type Localnet } from '@/localnet';
 import { runCli } from '@/program/deploy/cli';
 import { Cluster } from '@/program/deploy/cluster';
-import { generateSigner, readKeypairFile, writeKeypairFile } from '@/program/deploy/keys';
+import { generateSigner, readKeypairFile, writeKeypairFile, type Signer } from '@/program/deploy/keys';
+import { SYSTEM_PROGRAM_ADDRESS } from '@/program/deploy/loader-v3';
+import { findTagRecordAddress } from '@/program/pda';
+import { sendToCluster } from './cluster-calls';
+
+type LifecycleCall = AnyLifecycleCall<Signer>;
 
 const V1_SO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tag_registry_v1.so');
 const work = mkdtempSync(path.join(tmpdir(), 'upgrade-v1-'));
 let localnet: Localnet;
-let connection: Connection;
-let programId: PublicKey;
-let tagRecord: PublicKey;
-const [alice, bob, payee] = [Keypair.generate(), Keypair.generate(), Keypair.generate()];
+let cluster: Cluster;
+let programId: Address;
+let tagRecord: Address;
+const [alice, bob, payee] = [generateSigner(), generateSigner(), generateSigner()];
 
 async function deploy(...more: string[]) {
   const lines: string[] = [];
@@ -52,10 +49,8 @@ async function deploy(...more: string[]) {
   return lines.join('\n');
 }
 
-function submit(ix: TransactionInstruction, payer: Keypair, ...more: Keypair[]) {
-  return sendAndConfirmTransaction(connection, new Transaction().add(ix), [payer, ...more], {
-    commitment: 'confirmed',
-  });
+function submit(ix: Instruction, payer: Signer, ...more: Signer[]) {
+  return sendToCluster(cluster, payer, [ix], more);
 }
 
 /** The instruction of a lifecycle call to the deployed program. */
@@ -67,7 +62,7 @@ function submitCall(call: LifecycleCall) {
   return submit(instruction, signer, ...cosigners);
 }
 
-async function expectRefused(ix: TransactionInstruction, name: RegistryErrorName, payer: Keypair, ...more: Keypair[]) {
+async function expectRefused(ix: Instruction, name: RegistryErrorName, payer: Signer, ...more: Signer[]) {
   const error = await submit(ix, payer, ...more).then(
     () => null,
     (e: unknown) => e,
@@ -76,32 +71,30 @@ async function expectRefused(ix: TransactionInstruction, name: RegistryErrorName
 }
 
 async function record() {
-  const account = await connection.getAccountInfo(tagRecord, 'confirmed');
-  return account && decodeTagRecord(account.data);
+  const account = await cluster.account(tagRecord);
+  return account && parseTagRecord(account.data);
 }
 
 /** v1's account lists: register_tag without the wallet account, set_wallet without it. */
-const v1 = (ix: TransactionInstruction, accounts: number) =>
-  new TransactionInstruction({ programId: ix.programId, keys: ix.keys.slice(0, accounts), data: ix.data });
+const v1 = (ix: Instruction, accounts: number): Instruction => ({ ...ix, accounts: ix.accounts?.slice(0, accounts) });
 
 beforeAll(async () => {
   localnet = await startLocalnet({ port: 0, dataDir: null, programs: [] });
-  connection = new Connection(localnet.url, 'confirmed');
-  const cluster = new Cluster(localnet.url);
+  cluster = new Cluster(localnet.url, 50);
   const payer = generateSigner();
   writeKeypairFile(path.join(work, 'payer.json'), payer);
   await cluster.airdrop(payer.address, 100_000_000_000);
 
   await deploy('--so', V1_SO_PATH);
-  for (const key of [alice, bob]) await cluster.airdrop(key.publicKey.toBase58(), 1_000_000_000);
-  programId = new PublicKey(readKeypairFile(path.join(work, 'program.json')).address);
+  for (const key of [alice, bob]) await cluster.airdrop(key.address, 1_000_000_000);
+  programId = readKeypairFile(path.join(work, 'program.json')).address;
   tagRecord = findTagRecordAddress('alice', programId)[0];
   await submit(v1(instructionTo({ kind: 'register', tag: 'alice', owner: alice, wallet: alice }), 4), alice);
-  await submitCall({ kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.publicKey });
+  await submitCall({ kind: 'offer', tag: 'alice', owner: alice, newOwner: bob.address });
 
   expect(await deploy('--upgrade')).toMatch(/upgraded: \w+/);
   // An upgraded program runs from the next slot: this airdrop is a transaction of its own.
-  await cluster.airdrop(payee.publicKey.toBase58(), 1_000_000_000);
+  await cluster.airdrop(payee.address, 1_000_000_000);
 });
 
 afterAll(async () => {
@@ -112,9 +105,9 @@ afterAll(async () => {
 describe('a v1 record after program:deploy --upgrade', () => {
   it('reads as v1 wrote it', async () => {
     expect(await record()).toMatchObject({
-      owner: alice.publicKey,
-      wallet: alice.publicKey,
-      pendingOwner: bob.publicKey,
+      owner: alice.address,
+      wallet: alice.address,
+      pendingOwner: bob.address,
       tag: 'alice',
     });
   });
@@ -123,23 +116,23 @@ describe('a v1 record after program:deploy --upgrade', () => {
     const setWallet: LifecycleCall = { kind: 'set_wallet', tag: 'alice', owner: alice, wallet: payee };
     await expectRefused(v1(instructionTo(setWallet), 2), 'WalletAccountMissing', alice);
     await submitCall(setWallet);
-    expect((await record())?.wallet).toEqual(payee.publicKey);
+    expect((await record())?.wallet).toEqual(payee.address);
   });
 
   it('the offer made under v1 is accepted; the new owner offers and cancels', async () => {
     await submitCall({ kind: 'accept', tag: 'alice', newOwner: bob });
-    expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
-    await submitCall({ kind: 'offer', tag: 'alice', owner: bob, newOwner: alice.publicKey });
+    expect(await record()).toMatchObject({ owner: bob.address, wallet: bob.address, pendingOwner: null });
+    await submitCall({ kind: 'offer', tag: 'alice', owner: bob, newOwner: alice.address });
     await submitCall({ kind: 'cancel', tag: 'alice', owner: bob });
     expect((await record())?.pendingOwner).toBeNull();
   });
 
   it('release rests it: another key gets TagResting, the previous owner registers it again', async () => {
-    await submitCall({ kind: 'release', tag: 'alice', owner: bob, receiver: bob.publicKey });
+    await submitCall({ kind: 'release', tag: 'alice', owner: bob, receiver: bob.address });
     expect(await record()).toMatchObject({
-      owner: bob.publicKey,
-      wallet: PublicKey.default,
-      pendingOwner: bob.publicKey,
+      owner: bob.address,
+      wallet: SYSTEM_PROGRAM_ADDRESS,
+      pendingOwner: bob.address,
     });
     await expectRefused(
       instructionTo({ kind: 'register', tag: 'alice', owner: alice, wallet: alice }),
@@ -147,6 +140,6 @@ describe('a v1 record after program:deploy --upgrade', () => {
       alice,
     );
     await submitCall({ kind: 'register', tag: 'alice', owner: bob, wallet: bob });
-    expect(await record()).toMatchObject({ owner: bob.publicKey, wallet: bob.publicKey, pendingOwner: null });
+    expect(await record()).toMatchObject({ owner: bob.address, wallet: bob.address, pendingOwner: null });
   });
 });

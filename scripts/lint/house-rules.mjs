@@ -1,5 +1,8 @@
 // The house's own ESLint rules (eslint.config.mjs turns them on where they apply): what a review
 // kept finding, said once as a rule instead of a test that greps the sources.
+import { parse } from '@typescript-eslint/parser';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** Whether `node` is `export const <name> = <literal value>`. */
 function exportsConst(node, name, value) {
@@ -66,8 +69,72 @@ const v1RouteExportsEveryMethod = {
   },
 };
 
+/** `lib/http/heavy-requests.ts`'s HEAVY_REQUESTS as `{ kind, path }` pairs, read from its syntax tree (the door's one table). */
+function heavyRequestsTable(root) {
+  const file = path.join(root, 'lib/http/heavy-requests.ts');
+  const program = parse(readFileSync(file, 'utf8'), { range: false, loc: false });
+  const declarator = program.body
+    .flatMap((node) => (node.type === 'ExportNamedDeclaration' ? (node.declaration?.declarations ?? []) : []))
+    .find((d) => d.id.name === 'HEAVY_REQUESTS');
+  const array = declarator?.init?.type === 'TSAsExpression' ? declarator.init.expression : declarator?.init;
+  if (array?.type !== 'ArrayExpression') throw new Error(`${file}: HEAVY_REQUESTS is not an array literal`);
+  const field = (object, name) => object.properties.find((p) => p.key?.name === name)?.value?.value;
+  return array.elements.map((object) => ({ kind: field(object, 'kind'), path: field(object, 'path') }));
+}
+
+/** The path an app/ route file serves, as the table writes it: `(group)` segments dropped, `[tag]` as `{tag}`. */
+function routePathOf(root, filename) {
+  const segments = path.relative(path.join(root, 'app'), path.dirname(filename)).split(path.sep);
+  const kept = segments.filter((s) => s && !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'));
+  return `/${kept.join('/')}`;
+}
+
+/** The calls that bound or count heavy work, each naming its kind first. */
+const HEAVY_CALLS = new Set(['withHeavyWork', 'shedWhileBusy', 'admitHeavyBytes']);
+
+/**
+ * A route that bounds its work as heavy (withHeavyWork and its kin, or a /v1 operation's
+ * `heavy:`) is listed at the door under that kind and its own path (lib/http/heavy-requests.ts),
+ * so `npm start`'s server sheds it before Next.js sees it. The kind is a literal, as the table's.
+ */
+const heavyWorkIsAtTheDoor = {
+  meta: {
+    type: 'problem',
+    messages: {
+      untabled:
+        "Heavy work of kind '{{kind}}' on {{route}}: list the route under that kind in lib/http/heavy-requests.ts, so the door sheds it too.",
+      notLiteral: 'Name the heavy work’s kind as a string literal (a kind of lib/http/heavy-requests.ts).',
+    },
+    schema: [],
+  },
+  create(context) {
+    const root = context.cwd;
+    const route = routePathOf(root, context.filename);
+    const table = heavyRequestsTable(root);
+    const check = (node, kindNode) => {
+      if (kindNode?.type !== 'Literal' || typeof kindNode.value !== 'string')
+        return context.report({ node, messageId: 'notLiteral' });
+      const kind = kindNode.value;
+      if (!table.some((entry) => entry.kind === kind && entry.path === route))
+        context.report({ node, messageId: 'untabled', data: { kind, route } });
+    };
+    return {
+      CallExpression(node) {
+        if (node.callee.type === 'Identifier' && HEAVY_CALLS.has(node.callee.name)) check(node, node.arguments[0]);
+      },
+      Property(node) {
+        if (node.key.type === 'Identifier' && node.key.name === 'heavy') check(node, node.value);
+      },
+    };
+  },
+};
+
 export const houseRules = {
-  rules: { 'route-is-dynamic': routeIsDynamic, 'v1-route-exports-every-method': v1RouteExportsEveryMethod },
+  rules: {
+    'route-is-dynamic': routeIsDynamic,
+    'v1-route-exports-every-method': v1RouteExportsEveryMethod,
+    'heavy-work-is-at-the-door': heavyWorkIsAtTheDoor,
+  },
 };
 
 const GLOBAL = /^(globalThis|global)$/;

@@ -1,54 +1,80 @@
 // What packages/tag-registry adds to the generated client: the program's strictness when
-// reading data back, the TagRecord as the app reads it, the synchronous PDA, and the web3.js
-// v1 builders, each checked against the generated code and the IDL.
-import { address, getAddressDecoder } from '@solana/kit';
-import { Keypair, PublicKey } from '@solana/web3.js';
+// reading data back, the TagRecord as the app reads it; the generated builders against the
+// IDL, and program/pda.ts's synchronous PDA against the generated one.
+import {
+  createNoopSigner,
+  getAddressDecoder,
+  isSignerRole,
+  isWritableRole,
+  type Address,
+  type Instruction,
+  type InstructionWithAccounts,
+  type InstructionWithData,
+  type AccountMeta,
+  type ReadonlyUint8Array,
+} from '@solana/kit';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import idl from '@/program/idl/tag_registry.json';
 import {
   findTagRecordPda,
+  getAcceptTransferInstruction,
   getAcceptTransferInstructionDataEncoder,
+  getCancelTransferInstruction,
   getCancelTransferInstructionDataEncoder,
+  getOfferTransferInstruction,
   getOfferTransferInstructionDataEncoder,
+  getRegisterTagInstruction,
+  getRegisterTagInstructionDataEncoder,
+  getReleaseTagInstruction,
   getReleaseTagInstructionDataEncoder,
+  getSetWalletInstruction,
   getSetWalletInstructionDataEncoder,
   LOCALNET_PROGRAM_ID,
+  parseRegistryInstruction,
   parseRegistryInstructionData,
+  parseTagRecord,
   REGISTER_TAG_DISCRIMINATOR,
   TAG_RECORD_OFFSETS,
   TAG_RECORD_SIZE,
+  tagRecordBytes,
   TagRegistryInstruction,
 } from '@/packages/tag-registry/src';
-import {
-  acceptTransferInstruction,
-  cancelTransferInstruction,
-  decodeTagRecord,
-  encodeRegisterTagData,
-  encodeTagRecord,
-  findTagRecordAddress,
-  offerTransferInstruction,
-  parseWeb3RegistryInstruction,
-  registerTagInstruction,
-  releaseTagInstruction,
-  setWalletInstruction,
-} from '@/packages/tag-registry/src/web3js';
+import { findTagRecordAddress } from '@/program/pda';
 
-const programId = new PublicKey(LOCALNET_PROGRAM_ID);
-const key = () => Keypair.generate().publicKey;
-const kit = (k: PublicKey) => address(k.toBase58());
+const programAddress = LOCALNET_PROGRAM_ID as Address;
+/** Any 32 bytes are an address; the codecs never ask whether one is on the curve. */
+const key = (): Address => getAddressDecoder().decode(randomBytes(32));
+/** The builders want a signer for each signing account; an unsigned instruction needs only its address. */
+const signer = (address: Address) => createNoopSigner(address);
+const encodeRegisterTagData = (tag: string, wallet: Address) =>
+  Buffer.from(getRegisterTagInstructionDataEncoder().encode({ tag, wallet }));
+type Built = Instruction & InstructionWithAccounts<readonly AccountMeta[]> & InstructionWithData<ReadonlyUint8Array>;
 
-describe('web3.js builders', () => {
+describe('the generated builders', () => {
   const owner = key();
   const other = key();
-  const [tagRecord] = findTagRecordAddress('alice', programId);
-  const BUILT = {
-    register_tag: () => registerTagInstruction({ programId, tag: 'alice', owner, wallet: other, feePayer: other }),
-    set_wallet: () => setWalletInstruction({ programId, tagRecord, owner, wallet: other }),
-    offer_transfer: () => offerTransferInstruction({ programId, tagRecord, owner, newOwner: other }),
-    cancel_transfer: () => cancelTransferInstruction({ programId, tagRecord, owner }),
-    accept_transfer: () => acceptTransferInstruction({ programId, tagRecord, newOwner: owner }),
-    release_tag: () => releaseTagInstruction({ programId, tagRecord, owner, receiver: other }),
+  const [tagRecord] = findTagRecordAddress('alice', programAddress);
+  const config = { programAddress };
+  const BUILT: Record<string, () => Built> = {
+    register_tag: () =>
+      getRegisterTagInstruction(
+        {
+          tagRecord,
+          owner: signer(owner),
+          wallet: signer(other),
+          feePayer: signer(other),
+          tag: 'alice',
+          walletArg: other,
+        },
+        config,
+      ),
+    set_wallet: () =>
+      getSetWalletInstruction({ tagRecord, owner: signer(owner), wallet: signer(other), walletArg: other }, config),
+    offer_transfer: () => getOfferTransferInstruction({ tagRecord, owner: signer(owner), newOwner: other }, config),
+    cancel_transfer: () => getCancelTransferInstruction({ tagRecord, owner: signer(owner) }, config),
+    accept_transfer: () => getAcceptTransferInstruction({ tagRecord, newOwner: signer(owner) }, config),
+    release_tag: () => getReleaseTagInstruction({ tagRecord, owner: signer(owner), receiver: other }, config),
   };
 
   it.each(Object.entries(BUILT))(
@@ -56,30 +82,25 @@ describe('web3.js builders', () => {
     (name, build) => {
       const ix = idl.instructions.find((i) => i.name === name)!;
       const built = build();
-      expect(built.programId.equals(programId)).toBe(true);
-      expect(built.keys.map((k) => ({ signer: k.isSigner, writable: k.isWritable }))).toEqual(
+      expect(built.programAddress).toBe(programAddress);
+      expect(built.accounts.map((k) => ({ signer: isSignerRole(k.role), writable: isWritableRole(k.role) }))).toEqual(
         ix.accounts.map((a) => ({
           signer: 'signer' in a && a.signer === true,
           writable: 'writable' in a && a.writable === true,
         })),
       );
-      expect(built.keys[0]!.pubkey.equals(tagRecord)).toBe(true);
+      expect(built.accounts[0]!.address).toBe(tagRecord);
       expect([...built.data.subarray(0, 8)]).toEqual(ix.discriminator);
-      expect(
-        parseWeb3RegistryInstruction(
-          programId,
-          built.data,
-          built.keys.map((k) => k.pubkey),
-        ),
-      ).not.toBeNull();
+      const raw = { programAddress, data: built.data, accounts: built.accounts.map((k) => k.address) };
+      expect(parseRegistryInstruction(raw)).not.toBeNull();
     },
   );
 
-  it('findTagRecordAddress is the generated findTagRecordPda, synchronously', async () => {
+  it("program/pda.ts's findTagRecordAddress is the generated findTagRecordPda, synchronously", async () => {
     for (const tag of ['alice', 'bob_smith', 'x'.repeat(32)]) {
-      const [pda, bump] = findTagRecordAddress(tag, programId);
-      expect(await findTagRecordPda({ tag }, { programAddress: kit(programId) })).toEqual([pda.toBase58(), bump]);
+      expect(await findTagRecordPda({ tag }, { programAddress })).toEqual(findTagRecordAddress(tag, programAddress));
     }
+    expect(() => findTagRecordAddress('x'.repeat(33), programAddress)).toThrow(RangeError);
   });
 });
 
@@ -87,8 +108,8 @@ describe("instruction data, with the program's strictness", () => {
   const wallet = key();
   const ALL = [
     ['register_tag', () => encodeRegisterTagData('bob_smith', wallet)],
-    ['set_wallet', () => getSetWalletInstructionDataEncoder().encode({ wallet: kit(wallet) })],
-    ['offer_transfer', () => getOfferTransferInstructionDataEncoder().encode({ newOwner: kit(wallet) })],
+    ['set_wallet', () => getSetWalletInstructionDataEncoder().encode({ wallet })],
+    ['offer_transfer', () => getOfferTransferInstructionDataEncoder().encode({ newOwner: wallet })],
     ['cancel_transfer', () => getCancelTransferInstructionDataEncoder().encode({})],
     ['accept_transfer', () => getAcceptTransferInstructionDataEncoder().encode({})],
     ['release_tag', () => getReleaseTagInstructionDataEncoder().encode({})],
@@ -105,7 +126,7 @@ describe("instruction data, with the program's strictness", () => {
     const parsed = parseRegistryInstructionData(encodeRegisterTagData('bob_smith', wallet));
     expect(parsed).toEqual({
       instructionType: TagRegistryInstruction.RegisterTag,
-      data: expect.objectContaining({ tag: 'bob_smith', wallet: wallet.toBase58() }),
+      data: expect.objectContaining({ tag: 'bob_smith', wallet }),
     });
   });
 
@@ -142,12 +163,12 @@ describe("instruction data, with the program's strictness", () => {
   it('names the accounts in ABI order, and refuses too few', () => {
     const keys = [key(), key(), key()];
     const data = getReleaseTagInstructionDataEncoder().encode({});
-    expect(parseWeb3RegistryInstruction(programId, data, keys)?.accounts).toEqual({
-      tagRecord: expect.objectContaining({ address: keys[0]!.toBase58() }),
-      owner: expect.objectContaining({ address: keys[1]!.toBase58() }),
-      receiver: expect.objectContaining({ address: keys[2]!.toBase58() }),
+    expect(parseRegistryInstruction({ programAddress, data, accounts: keys })?.accounts).toEqual({
+      tagRecord: expect.objectContaining({ address: keys[0] }),
+      owner: expect.objectContaining({ address: keys[1] }),
+      receiver: expect.objectContaining({ address: keys[2] }),
     });
-    expect(parseWeb3RegistryInstruction(programId, data, keys.slice(0, 2))).toBeNull();
+    expect(parseRegistryInstruction({ programAddress, data, accounts: keys.slice(0, 2) })).toBeNull();
   });
 
   it('never throws on random bytes', () => {
@@ -164,18 +185,16 @@ describe('TagRecord', () => {
   const owner = key();
   const wallet = key();
   const pendingOwner = key();
-  const record = () => encodeTagRecord({ owner, wallet, pendingOwner, bump: 254, registeredAt: -5n, tag: 'alice' });
+  const record = () => tagRecordBytes({ owner, wallet, pendingOwner, bump: 254, registeredAt: -5n, tag: 'alice' });
 
   it('round-trips every field, at TAG_RECORD_OFFSETS', () => {
     const data = record();
     expect(data.length).toBe(TAG_RECORD_SIZE);
-    expect(decodeTagRecord(data)).toEqual({ owner, wallet, pendingOwner, bump: 254, registeredAt: -5n, tag: 'alice' });
+    expect(parseTagRecord(data)).toEqual({ owner, wallet, pendingOwner, bump: 254, registeredAt: -5n, tag: 'alice' });
     const at = TAG_RECORD_OFFSETS;
-    expect(getAddressDecoder().decode(data.subarray(at.owner, at.owner + 32))).toBe(owner.toBase58());
-    expect(getAddressDecoder().decode(data.subarray(at.wallet, at.wallet + 32))).toBe(wallet.toBase58());
-    expect(getAddressDecoder().decode(data.subarray(at.pendingOwner, at.pendingOwner + 32))).toBe(
-      pendingOwner.toBase58(),
-    );
+    expect(getAddressDecoder().decode(data.subarray(at.owner, at.owner + 32))).toBe(owner);
+    expect(getAddressDecoder().decode(data.subarray(at.wallet, at.wallet + 32))).toBe(wallet);
+    expect(getAddressDecoder().decode(data.subarray(at.pendingOwner, at.pendingOwner + 32))).toBe(pendingOwner);
     expect(data[at.bump]).toBe(254);
     expect(new DataView(data.buffer).getBigInt64(at.registeredAt, true)).toBe(-5n);
     expect(new DataView(data.buffer).getUint32(at.tagLength, true)).toBe(5);
@@ -184,9 +203,9 @@ describe('TagRecord', () => {
   });
 
   it('reads an all-zero pending owner as null, and writes null as zero', () => {
-    const data = encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 1, registeredAt: 0n, tag: 'abc' });
+    const data = tagRecordBytes({ owner, wallet, pendingOwner: null, bump: 1, registeredAt: 0n, tag: 'abc' });
     expect(data.subarray(72, 104).every((b) => b === 0)).toBe(true);
-    expect(decodeTagRecord(data)?.pendingOwner).toBeNull();
+    expect(parseTagRecord(data)?.pendingOwner).toBeNull();
   });
 
   it.each([
@@ -217,15 +236,15 @@ describe('TagRecord', () => {
       },
     ],
   ])('decodes %s to null', (_case, make) => {
-    expect(decodeTagRecord(make())).toBeNull();
+    expect(parseTagRecord(make())).toBeNull();
   });
 
   it('refuses to write a tag longer than a seed or a bump outside a u8', () => {
     expect(() =>
-      encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 1, registeredAt: 0n, tag: 'x'.repeat(33) }),
+      tagRecordBytes({ owner, wallet, pendingOwner: null, bump: 1, registeredAt: 0n, tag: 'x'.repeat(33) }),
     ).toThrow(RangeError);
     expect(() =>
-      encodeTagRecord({ owner, wallet, pendingOwner: null, bump: 256, registeredAt: 0n, tag: 'abc' }),
+      tagRecordBytes({ owner, wallet, pendingOwner: null, bump: 256, registeredAt: 0n, tag: 'abc' }),
     ).toThrow(RangeError);
   });
 });

@@ -1,76 +1,156 @@
 import { existsSync } from 'node:fs';
+import { getTransferSolInstruction } from '@solana-program/system';
 import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  Transaction,
-  type TransactionSignature,
-} from '@solana/web3.js';
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionEncoder,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Base64EncodedWireTransaction,
+  type Blockhash,
+  type Instruction,
+  type Rpc,
+  type RpcSubscriptions,
+  type Signature,
+  type SolanaRpcApi,
+  type SolanaRpcSubscriptionsApi,
+  type TransactionSigner,
+} from '@solana/kit';
 import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
-import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
+import { getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { COMMITTED_SO } from '@/program/build';
 
-export const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+export const PROGRAM_ID = LOCALNET_PROGRAM_ID as Address;
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 export interface TestNet {
   localnet: Localnet;
-  connection: Connection;
+  /** kit's RPC client as an integrator makes it: no retries, every commitment stated per call. */
+  rpc: Rpc<SolanaRpcApi>;
+  /** kit's PubSub client on the localnet's WebSocket. */
+  rpcSubscriptions: RpcSubscriptions<SolanaRpcSubscriptionsApi>;
   close(): Promise<void>;
 }
 
-/** A localnet on a free port and a `Connection` to it (confirmed reads unless told otherwise). */
-export async function startTestNet(
-  options: LocalnetOptions = {},
-  commitment: 'confirmed' | 'finalized' = 'confirmed',
-): Promise<TestNet> {
+/** A localnet on a free port and kit's clients for it. */
+export async function startTestNet(options: LocalnetOptions = {}): Promise<TestNet> {
   // The localnet quietly starts without a program it cannot find; these tests need it.
   if (!existsSync(COMMITTED_SO))
     throw new Error(`${COMMITTED_SO} is missing: run \`npm run program:build\` (npm test does).`);
   const localnet = await startLocalnet({ port: 0, dataDir: null, ...options });
-  const connection = new Connection(localnet.url, { commitment, disableRetryOnRateLimit: true });
   return {
     localnet,
-    connection,
+    rpc: createSolanaRpc(localnet.url),
+    rpcSubscriptions: createSolanaRpcSubscriptions(localnet.wsUrl),
     async close() {
       await localnet.close();
     },
   };
 }
 
-export async function airdrop(connection: Connection, to: PublicKey, sol = 10): Promise<TransactionSignature> {
-  const signature = await connection.requestAirdrop(to, sol * LAMPORTS_PER_SOL);
-  const latest = await connection.getLatestBlockhash();
-  await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+/** Polls the signature's status until it reaches `commitment` (the localnet answers in milliseconds). */
+export async function reached(
+  rpc: Rpc<SolanaRpcApi>,
+  signature: Signature,
+  commitment: 'confirmed' | 'finalized' = 'confirmed',
+) {
+  return waitFor(async () => {
+    const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
+    const done = status?.confirmationStatus === 'finalized' || status?.confirmationStatus === commitment;
+    return done ? status : null;
+  });
+}
+
+/** Airdrops SOL and waits until the localnet confirms it. */
+export async function airdrop(rpc: Rpc<SolanaRpcApi>, to: Address, sol = 10): Promise<Signature> {
+  const signature = await rpc.requestAirdrop(to, lamports(BigInt(sol) * LAMPORTS_PER_SOL)).send();
+  await reached(rpc, signature);
   return signature;
 }
 
-/**
- * A register_tag transaction, owner signing first, then the payout wallet when it is another
- * key (it consents by signing), and the sponsor (fee payer) last.
- */
-export async function registerTransaction(
-  connection: Connection,
-  args: { tag: string; owner: Keypair; sponsor: Keypair; wallet?: Keypair },
-): Promise<{ tx: Transaction; blockhash: string; lastValidBlockHeight: number }> {
-  const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: args.sponsor.publicKey, blockhash, lastValidBlockHeight }).add(
-    registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag: args.tag,
-      owner: args.owner.publicKey,
-      wallet: (args.wallet ?? args.owner).publicKey,
-      feePayer: args.sponsor.publicKey,
-    }),
-  );
-  tx.partialSign(args.owner);
-  if (args.wallet) tx.partialSign(args.wallet);
-  tx.partialSign(args.sponsor);
-  return { tx, blockhash, lastValidBlockHeight };
+/** A System transfer of `amount` lamports, `from` signing. */
+export function transfer(from: TransactionSigner, to: Address, amount: bigint): Instruction {
+  return getTransferSolInstruction({ source: from, destination: to, amount });
 }
 
-/** Raw JSON-RPC over fetch, for what `Connection` would never send. */
+/** A transaction on the wire: its bytes, its signature (the fee payer's) and its blockhash. */
+export interface WireTransaction {
+  wire: Uint8Array;
+  base64: Base64EncodedWireTransaction;
+  signature: Signature;
+  blockhash: string;
+  lastValidBlockHeight: bigint;
+}
+
+/**
+ * `instructions` signed by every signer they carry and the fee payer, on `lifetime` (the
+ * latest blockhash unless given), as a legacy or v0 message.
+ */
+export async function signed(
+  rpc: Rpc<SolanaRpcApi>,
+  feePayer: TransactionSigner,
+  instructions: Instruction[],
+  { version = 'legacy', lifetime }: { version?: 'legacy' | 0; lifetime?: { blockhash: string } } = {},
+): Promise<WireTransaction> {
+  const latest = lifetime
+    ? { blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: 0n }
+    : (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+  const message = pipe(
+    createTransactionMessage({ version }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const tx = await signTransactionMessageWithSigners(message);
+  return {
+    wire: new Uint8Array(getTransactionEncoder().encode(tx)),
+    base64: getBase64EncodedWireTransaction(tx),
+    signature: getSignatureFromTransaction(tx),
+    blockhash: latest.blockhash,
+    lastValidBlockHeight: latest.lastValidBlockHeight,
+  };
+}
+
+/**
+ * A register_tag transaction, signed by the owner, the payout wallet (the owner unless given:
+ * it consents by signing) and the sponsor, who pays.
+ */
+export async function registerTransaction(
+  rpc: Rpc<SolanaRpcApi>,
+  args: { tag: string; owner: TransactionSigner; sponsor: TransactionSigner; wallet?: TransactionSigner },
+): Promise<WireTransaction> {
+  const wallet = args.wallet ?? args.owner;
+  const register = await getRegisterTagInstructionAsync(
+    { owner: args.owner, feePayer: args.sponsor, wallet, tag: args.tag, walletArg: wallet.address },
+    { programAddress: PROGRAM_ID },
+  );
+  return signed(rpc, args.sponsor, [register]);
+}
+
+/** Sends wire bytes through kit's client (preflight at `confirmed` unless skipped). */
+export function sendWire(
+  rpc: Rpc<SolanaRpcApi>,
+  tx: Pick<WireTransaction, 'base64'>,
+  { skipPreflight = false } = {},
+): Promise<Signature> {
+  return rpc
+    .sendTransaction(tx.base64, {
+      encoding: 'base64',
+      skipPreflight,
+      preflightCommitment: 'confirmed',
+    })
+    .send();
+}
+
+/** Raw JSON-RPC over fetch, for what kit's client would never send, and to read an answer as the wire has it. */
 export async function rawRpc(url: string, body: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await res.text();

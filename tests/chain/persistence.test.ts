@@ -2,60 +2,65 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
-import { decodeTagRecord, findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
-import { PROGRAM_ID, airdrop, registerTransaction, startTestNet, waitFor } from './helpers';
+import { generateKeyPairSigner, lamports } from '@solana/kit';
+import { parseTagRecord } from '@/packages/tag-registry/src';
+import { findTagRecordAddress } from '@/program/pda';
+import {
+  LAMPORTS_PER_SOL,
+  PROGRAM_ID,
+  airdrop,
+  reached,
+  registerTransaction,
+  sendWire,
+  signed,
+  startTestNet,
+  transfer,
+  waitFor,
+} from './helpers';
+
+const CONFIRMED = { commitment: 'confirmed' } as const;
+const READ = { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 } as const;
 
 describe('localnet: state survives a restart with the same dataDir', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'localnet-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('brings back balances, the tag record, blockhashes and the history', async () => {
-    const owner = Keypair.generate();
+    const owner = await generateKeyPairSigner();
     const tag = `persist_${Date.now().toString(36)}`;
     const first = await startTestNet({ dataDir });
-    await airdrop(first.connection, owner.publicKey, 3);
-    const registration = await registerTransaction(first.connection, { tag, owner, sponsor: owner });
-    const registerSignature = await first.connection.sendRawTransaction(registration.tx.serialize());
-    await first.connection.confirmTransaction({
-      signature: registerSignature,
-      blockhash: registration.blockhash,
-      lastValidBlockHeight: registration.lastValidBlockHeight,
-    });
-    const balance = await first.connection.getBalance(owner.publicKey);
-    const slot = await first.connection.getSlot();
-    const genesis = await first.connection.getGenesisHash();
-    const { blockhash } = await first.connection.getLatestBlockhash();
-    const history = await first.connection.getSignaturesForAddress(owner.publicKey);
+    await airdrop(first.rpc, owner.address, 3);
+    const registration = await registerTransaction(first.rpc, { tag, owner, sponsor: owner });
+    const registerSignature = await sendWire(first.rpc, registration);
+    await reached(first.rpc, registerSignature);
+    const balance = (await first.rpc.getBalance(owner.address, CONFIRMED).send()).value;
+    const slot = await first.rpc.getSlot(CONFIRMED).send();
+    const genesis = await first.rpc.getGenesisHash().send();
+    const { blockhash } = (await first.rpc.getLatestBlockhash(CONFIRMED).send()).value;
+    const history = await first.rpc.getSignaturesForAddress(owner.address, CONFIRMED).send();
     await first.close();
 
     const second = await startTestNet({ dataDir });
     try {
-      const { connection } = second;
-      expect(await connection.getGenesisHash()).toBe(genesis);
-      expect(await connection.getSlot()).toBe(slot);
-      expect(await connection.getBalance(owner.publicKey)).toBe(balance);
-      expect(await connection.getSignaturesForAddress(owner.publicKey)).toEqual(history);
-      expect((await connection.isBlockhashValid(blockhash)).value).toBe(true);
-      const read = await connection.getTransaction(registerSignature, { maxSupportedTransactionVersion: 0 });
+      const { rpc } = second;
+      expect(await rpc.getGenesisHash().send()).toBe(genesis);
+      expect(await rpc.getSlot(CONFIRMED).send()).toBe(slot);
+      expect((await rpc.getBalance(owner.address, CONFIRMED).send()).value).toBe(balance);
+      expect(await rpc.getSignaturesForAddress(owner.address, CONFIRMED).send()).toEqual(history);
+      expect((await rpc.isBlockhashValid(blockhash, CONFIRMED).send()).value).toBe(true);
+      const read = await rpc.getTransaction(registerSignature, READ).send();
       expect(read?.meta?.err).toBeNull();
       const [record] = findTagRecordAddress(tag, PROGRAM_ID);
-      const decoded = decodeTagRecord((await connection.getAccountInfo(record))!.data);
-      expect(decoded?.owner.toBase58()).toBe(owner.publicKey.toBase58());
-      expect(decoded?.registeredAt).toBe(BigInt(read!.blockTime!));
+      const { value: account } = await rpc.getAccountInfo(record, { ...CONFIRMED, encoding: 'base64' }).send();
+      const decoded = parseTagRecord(new Uint8Array(Buffer.from(account!.data[0], 'base64')));
+      expect(decoded?.owner).toBe(owner.address);
+      expect(decoded?.registeredAt).toBe(read!.blockTime);
       // And the chain goes on from where it was.
-      const { blockhash: next, lastValidBlockHeight } = await connection.getLatestBlockhash();
-      const tx = new Transaction({ feePayer: owner.publicKey, blockhash: next, lastValidBlockHeight }).add(
-        SystemProgram.transfer({
-          fromPubkey: owner.publicKey,
-          toPubkey: Keypair.generate().publicKey,
-          lamports: LAMPORTS_PER_SOL / 10,
-        }),
-      );
-      tx.sign(owner);
-      const signature = await connection.sendRawTransaction(tx.serialize());
-      await connection.confirmTransaction({ signature, blockhash: next, lastValidBlockHeight });
-      expect((await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))?.slot).toBe(slot + 1);
+      const sink = (await generateKeyPairSigner()).address;
+      const next = await signed(rpc, owner, [transfer(owner, sink, LAMPORTS_PER_SOL / 10n)]);
+      const signature = await sendWire(rpc, next);
+      await reached(rpc, signature);
+      expect((await rpc.getTransaction(signature, READ).send())?.slot).toBe(slot + 1n);
     } finally {
       await second.close();
     }
@@ -66,46 +71,45 @@ describe('localnet: finality delay', () => {
   it('keeps a transaction confirmed, not finalized, until the delay passes', async () => {
     const delay = 1500;
     const net = await startTestNet({ finalityDelayMs: delay });
+    const stop = new AbortController();
     try {
-      const { connection } = net;
-      const payer = Keypair.generate();
-      const airdropSignature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-      const latest = await connection.getLatestBlockhash('confirmed');
-      await connection.confirmTransaction({ signature: airdropSignature, ...latest }, 'confirmed');
+      const { rpc, rpcSubscriptions } = net;
+      const payer = await generateKeyPairSigner();
+      const airdropSignature = await rpc.requestAirdrop(payer.address, lamports(LAMPORTS_PER_SOL)).send();
+      await reached(rpc, airdropSignature, 'confirmed');
       const landedAt = Date.now();
+      // Subscribed before the delay passes: the PubSub notification at `finalized` is what ends the wait below.
+      const finalizedNotice = await rpcSubscriptions
+        .signatureNotifications(airdropSignature, { commitment: 'finalized' })
+        .subscribe({ abortSignal: stop.signal });
 
-      const status = await connection.getSignatureStatus(airdropSignature);
-      expect(status.value?.confirmationStatus).toBe('confirmed');
+      const [status] = (await rpc.getSignatureStatuses([airdropSignature]).send()).value;
+      expect(status?.confirmationStatus).toBe('confirmed');
+      expect(await rpc.getTransaction(airdropSignature, { ...READ, commitment: 'finalized' }).send()).toBeNull();
+      expect(await rpc.getTransaction(airdropSignature, READ).send()).not.toBeNull();
+      expect(await rpc.getSignaturesForAddress(payer.address, { commitment: 'finalized' }).send()).toEqual([]);
       expect(
-        await connection.getTransaction(airdropSignature, {
-          commitment: 'finalized',
-          maxSupportedTransactionVersion: 0,
-        }),
-      ).toBeNull();
-      expect(
-        await connection.getTransaction(airdropSignature, {
-          commitment: 'confirmed',
-          maxSupportedTransactionVersion: 0,
-        }),
-      ).not.toBeNull();
-      expect(await connection.getSignaturesForAddress(payer.publicKey, {}, 'finalized')).toEqual([]);
-      expect(
-        (await connection.getSignaturesForAddress(payer.publicKey, {}, 'confirmed')).map((s) => s.confirmationStatus),
+        (await rpc.getSignaturesForAddress(payer.address, CONFIRMED).send()).map((s) => s.confirmationStatus),
       ).toEqual(['confirmed']);
-      expect(await connection.getSlot('finalized')).toBeLessThan(await connection.getSlot('confirmed'));
+      expect(await rpc.getSlot({ commitment: 'finalized' }).send()).toBeLessThan(await rpc.getSlot(CONFIRMED).send());
 
-      // confirmTransaction at `finalized` waits for the PubSub notification after the delay.
-      await connection.confirmTransaction({ signature: airdropSignature, ...latest }, 'finalized');
+      for await (const notice of finalizedNotice) {
+        expect(notice.value.err).toBeNull();
+        break;
+      }
       expect(Date.now() - landedAt).toBeGreaterThanOrEqual(delay - 100);
       const finalized = await waitFor(() =>
-        connection.getTransaction(airdropSignature, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }),
+        rpc.getTransaction(airdropSignature, { ...READ, commitment: 'finalized' }).send(),
       );
       expect(finalized.meta?.err).toBeNull();
-      expect((await connection.getSignatureStatus(airdropSignature)).value?.confirmationStatus).toBe('finalized');
+      expect((await rpc.getSignatureStatuses([airdropSignature]).send()).value[0]?.confirmationStatus).toBe(
+        'finalized',
+      );
       expect(
-        (await connection.getSignaturesForAddress(payer.publicKey, {}, 'finalized')).map((s) => s.signature),
+        (await rpc.getSignaturesForAddress(payer.address, { commitment: 'finalized' }).send()).map((s) => s.signature),
       ).toEqual([airdropSignature]);
     } finally {
+      stop.abort();
       await net.close();
     }
   });

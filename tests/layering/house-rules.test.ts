@@ -73,4 +73,29 @@ describe('route files', () => {
       /house\/v1-route-exports-every-method/,
     );
   });
+
+  it('refuses heavy work on a route the door does not list under that kind (lib/http/heavy-requests.ts)', async () => {
+    const heavyProblems = async (code: string, filePath: string) =>
+      (await problems(code, filePath)).filter((m) => m.startsWith('house/heavy-work-is-at-the-door'));
+    const bounded = (kind: string) =>
+      [
+        "import { withHeavyWork } from '@/lib/http/heavy-work';",
+        "export const dynamic = 'force-dynamic';",
+        `export const GET = () => withHeavyWork(${kind}, { concurrency: 1, maxEventLoopUtilization: 1, bytesPerSecond: 1 }, async () => new Response());`,
+      ].join('\n') + '\n';
+    expect(await heavyProblems(bounded("'feed'"), 'app/v1/events/route.ts')).toEqual([]);
+    expect(await heavyProblems(bounded("'og image'"), 'app/profile/[tag]/opengraph-image/route.ts')).toEqual([]);
+    expect(await heavyProblems(bounded("'feed'"), 'app/v1/feed-copy/route.ts')).toEqual([
+      "house/heavy-work-is-at-the-door: Heavy work of kind 'feed' on /v1/feed-copy: list the route under that kind in lib/http/heavy-requests.ts, so the door sheds it too.",
+    ]);
+    expect((await heavyProblems(bounded("'og image'"), 'app/v1/events/route.ts')).join('\n')).toMatch(
+      /kind 'og image' on \/v1\/events/,
+    );
+    expect((await heavyProblems(bounded('kind'), 'app/v1/events/route.ts')).join('\n')).toMatch(/as a string literal/);
+    const declared = "export const dynamic = 'force-dynamic';\nexport const op = { heavy: 'resolve batch' };\n";
+    expect(await heavyProblems(declared, 'app/v1/resolve/route.ts')).toEqual([]);
+    expect((await heavyProblems(declared, 'app/v1/resolve/[tag]/route.ts')).join('\n')).toMatch(
+      /\/v1\/resolve\/\{tag\}/,
+    );
+  });
 });

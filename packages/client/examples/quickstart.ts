@@ -1,15 +1,16 @@
 // Sign in with a key, register a tag, set a profile, follow the change feed.
 // APP_URL and RPC_URL default to `npm start`'s: http://localhost:3000 and its localnet.
-import { Connection, Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
-import { createTagClient, keypairSigner } from '../src';
+import { airdropFactory, createSolanaRpc, createSolanaRpcSubscriptions, generateKeyPairSigner, lamports } from '@solana/kit';
+import { createTagClient, kitSigner } from '../src';
 
 const baseUrl = process.env.APP_URL ?? 'http://localhost:3000';
 const rpcUrl = process.env.RPC_URL ?? 'http://127.0.0.1:8899';
-const owner = Keypair.generate();
-const connection = new Connection(rpcUrl, 'confirmed');
-await connection.confirmTransaction(await connection.requestAirdrop(owner.publicKey, LAMPORTS_PER_SOL)); // localnet/devnet only
+const wsUrl = rpcUrl.replace(/^http/, 'ws').replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`); // PubSub: the next port
+const owner = await generateKeyPairSigner();
+const airdrop = airdropFactory({ rpc: createSolanaRpc(rpcUrl), rpcSubscriptions: createSolanaRpcSubscriptions(wsUrl) });
+await airdrop({ recipientAddress: owner.address, lamports: lamports(1_000_000_000n), commitment: 'confirmed' }); // localnet/devnet only
 
-const client = createTagClient({ baseUrl, rpcUrl, signer: keypairSigner(owner) });
+const client = createTagClient({ baseUrl, rpcUrl, signer: kitSigner(owner) });
 const tag = `demo_${Date.now().toString(36)}`;
 const { identity } = await client.register(tag); // build → sign → send → confirm → sync
 await client.updateProfile(tag, { displayName: 'Demo', bio: 'Registered by the typed client' });

@@ -1,4 +1,4 @@
-import { Connection } from '@solana/web3.js';
+import { createSolanaRpc } from '@solana/kit';
 import { FeedFollower, type Replica } from './feed';
 import { bearer, createTagApi, unwrap, type TagApi } from './http';
 import type { components, paths } from './schema';
@@ -41,7 +41,7 @@ export interface RegisterOptions extends SendOptions {
  */
 export function createTagClient(options: TagClientOptions) {
   const api: TagApi = createTagApi(options.baseUrl, options.fetch);
-  const connection = new Connection(options.rpcUrl, 'confirmed');
+  const rpc = createSolanaRpc(options.rpcUrl);
   let session: Session | undefined;
 
   const signer = (): TagSigner => {
@@ -56,7 +56,7 @@ export function createTagClient(options: TagClientOptions) {
   const land = async (
     built: { transaction: string; lastValidBlockHeight: string },
     send?: SendOptions,
-  ): Promise<Landed> => signSendAndSync(api, connection, signer(), built, send);
+  ): Promise<Landed> => signSendAndSync(api, rpc, signer(), built, send);
   const tagPath = (tag: string) => ({ params: { path: { tag } } });
   /** One lifecycle builder of the tag: build with its body, then sign, send and sync. */
   const lifecycle = async <P extends LifecyclePath>(
@@ -72,7 +72,8 @@ export function createTagClient(options: TagClientOptions) {
 
   return {
     api,
-    connection,
+    /** kit's RPC client for `rpcUrl`, where this client sends and confirms. */
+    rpc,
     signIn: async () => (session = await signIn(api, signer())),
 
     identity: async (tag: string) => unwrap(await api.GET('/v1/identity/{tag}', tagPath(tag))),

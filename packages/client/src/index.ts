@@ -9,7 +9,7 @@ export { TagServiceError } from './errors';
 export { FeedFollower, applyEvent, type Replica, type IdentityEvent, type Identity, type FollowOptions } from './feed';
 export { createTagApi, type TagApi } from './http';
 export { signIn, type Session } from './sign-in';
-export { keypairSigner, walletSigner, type TagSigner, type WalletLike } from './signer';
+export { keyPairSigner, kitSigner, walletSigner, type TagSigner, type WalletLike } from './signer';
 export { signSendAndSync, type Landed, type SendOptions, type BuiltTransaction } from './transactions';
 export { verifyWebhook, DeliveryDeduplicator, WebhookVerificationError } from './webhooks';
 export type { paths, components } from './schema';

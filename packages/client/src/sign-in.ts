@@ -16,15 +16,15 @@ export interface Session {
  * otherwise the text is signed as it came. The service checks the exact bytes either way.
  */
 export async function signIn(api: TagApi, signer: TagSigner): Promise<Session> {
-  const { message } = unwrap(await api.POST('/v1/auth/challenge', { body: { pubkey: signer.publicKey } }));
+  const { message } = unwrap(await api.POST('/v1/auth/challenge', { body: { pubkey: signer.address } }));
   const signed = await signChallenge(signer, message);
   const { token } = unwrap(
     await api.POST('/v1/auth/verify', {
-      body: { pubkey: signer.publicKey, message: signed.message, signature: bs58.encode(signed.signature) },
+      body: { pubkey: signer.address, message: signed.message, signature: bs58.encode(signed.signature) },
     }),
   );
   const session = unwrap(await api.GET('/v1/auth/session', bearer(token)));
-  return { token, publicKey: signer.publicKey, expiresAt: new Date(session.expiresAt) };
+  return { token, publicKey: signer.address, expiresAt: new Date(session.expiresAt) };
 }
 
 async function signChallenge(signer: TagSigner, message: string): Promise<{ message: string; signature: Uint8Array }> {

@@ -1,8 +1,15 @@
-import { Connection, Transaction } from '@solana/web3.js';
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+} from '@solana/kit';
 import { errorOf } from './errors';
 import type { TagApi } from './http';
 import type { components } from './schema';
-import type { TagSigner } from './signer';
+import type { BuiltKitTransaction, TagSigner } from './signer';
 
 export type Identity = components['schemas']['Identity'];
 
@@ -27,31 +34,48 @@ export interface SendOptions {
 
 /**
  * The steps after a builder answered: the signer (then each cosigner) signs, the transaction
- * is sent and confirmed on the caller's own connection, and `POST /v1/sync` brings the
+ * is sent and confirmed on the caller's own RPC endpoint, and `POST /v1/sync` brings the
  * service's mirror up to date (it answers 202 until the cluster finalizes; this waits).
  */
 export async function signSendAndSync(
   api: TagApi,
-  connection: Connection,
+  rpc: Rpc<SolanaRpcApi>,
   signer: TagSigner,
   built: BuiltTransaction,
   options: SendOptions = {},
 ): Promise<Landed> {
-  let transaction = Transaction.from(base64ToBytes(built.transaction));
+  let transaction = getTransactionDecoder().decode(base64ToBytes(built.transaction)) as BuiltKitTransaction;
   for (const each of [signer, ...(options.cosigners ?? [])]) transaction = await each.signTransaction(transaction);
-  const signature = await connection.sendRawTransaction(transaction.serialize());
-  const blockhash = transaction.recentBlockhash!;
-  const confirmation = await connection.confirmTransaction(
-    { signature, blockhash, lastValidBlockHeight: Number(built.lastValidBlockHeight) },
-    'confirmed',
-  );
-  // The cause is the cluster's error itself: `tagRegistryErrorOf(err)` reads the program's code from it.
-  if (confirmation.value.err)
-    throw new Error(`The transaction failed on chain: ${JSON.stringify(confirmation.value.err)}`, {
-      cause: confirmation.value.err,
-    });
+  const signature = getSignatureFromTransaction(transaction);
+  await rpc
+    .sendTransaction(getBase64EncodedWireTransaction(transaction), {
+      encoding: 'base64',
+      preflightCommitment: 'confirmed',
+    })
+    .send();
+  await confirmed(rpc, signature, BigInt(built.lastValidBlockHeight));
   return { signature, identity: await syncUntilFinal(api, signature, options.syncTimeoutMs ?? 60_000) };
 }
+
+const CONFIRM_POLL_MS = 250;
+
+/** Waits until the cluster confirms `signature`, or until its blockhash expires (then it can never land). */
+async function confirmed(rpc: Rpc<SolanaRpcApi>, signature: Signature, lastValidBlockHeight: bigint): Promise<void> {
+  for (;;) {
+    const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
+    // The cause is the cluster's error itself: `tagRegistryErrorOf(err)` reads the program's code from it.
+    if (status?.err)
+      throw new Error(`The transaction failed on chain: ${JSON.stringify(status.err, bigintsAsNumbers)}`, {
+        cause: status.err,
+      });
+    if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') return;
+    if (!status && (await rpc.getBlockHeight({ commitment: 'confirmed' }).send()) > lastValidBlockHeight)
+      throw new Error(`The transaction ${signature} expired before it landed.`);
+    await new Promise((resolve) => setTimeout(resolve, CONFIRM_POLL_MS));
+  }
+}
+
+const bigintsAsNumbers = (_key: string, value: unknown) => (typeof value === 'bigint' ? Number(value) : value);
 
 async function syncUntilFinal(api: TagApi, signature: string, timeoutMs: number): Promise<Identity | null> {
   const deadline = Date.now() + timeoutMs;

@@ -1,11 +1,11 @@
-import { Keypair } from '@solana/web3.js';
+import { generateKeyPairSigner, type KeyPairSigner, type Signature } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
-import { sendCall, type LifecycleCall } from '../lifecycle/support';
+import { latestBlockhash, sendCall, type LifecycleCall } from '../lifecycle/kit-calls';
 import { stackDatabase } from '../support/database';
-import { confirmed, connect, fund, registerDirect } from '../support/chain';
+import { fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/kit-chain';
 import { getIdentity, postAuthed } from '../support/http';
 
 /*
@@ -15,11 +15,18 @@ import { getIdentity, postAuthed } from '../support/http';
  */
 
 const appUrl = inject('appUrl');
-const connection = connect(inject('rpcUrl'));
+const rpc = rpcAt(inject('rpcUrl'));
 
 async function landed(call: LifecycleCall): Promise<string> {
-  const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
-  await confirmed(connection, signature, 'finalized');
+  const signature = await sendCall(rpc, call, await latestBlockhash(rpc));
+  await reachAll(rpc, [signature], 'finalized');
+  return signature;
+}
+
+/** A register_tag by `owner` sent straight to the cluster, finalized: its signature. */
+async function registerDirect(owner: KeyPairSigner, tag: string): Promise<string> {
+  const signature = await sendSigned(rpc, [await registration(owner, tag)], owner);
+  await reachAll(rpc, [signature], 'finalized');
   return signature;
 }
 
@@ -28,60 +35,64 @@ const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this 
 
 describe('POST /v1/sync for lifecycle transactions', () => {
   const database = stackDatabase({ poolSize: 2 });
-  const alice = Keypair.generate();
-  const bob = Keypair.generate();
+  let alice: KeyPairSigner;
+  let bob: KeyPairSigner;
 
   beforeAll(async () => {
-    await Promise.all([fund(connection, alice.publicKey), fund(connection, bob.publicKey)]);
+    [alice, bob] = await Promise.all([fundedSigner(rpc), fundedSigner(rpc)]);
   });
 
   it('wallet, offer, accept: each sync answers the identity as it is now; the accept clears the profile', async () => {
     const tag = randomTag('sl');
-    const registered = await registerDirect(connection, alice, tag);
-    await confirmed(connection, registered, 'finalized');
+    const registered = await registerDirect(alice, tag);
     expect((await sync(registered)).status).toBe(200);
     await database.db.update(identities).set({ displayName: 'Alice', verified: true }).where(eq(identities.tag, tag));
 
-    const wallet = Keypair.generate();
+    const wallet = await generateKeyPairSigner();
     const walletChanged = await sync(await landed({ kind: 'set_wallet', tag, owner: alice, wallet }));
     expect(walletChanged.status).toBe(200);
     expect(walletChanged.json).toMatchObject({
       tag: `@${tag}`,
-      owner: alice.publicKey.toBase58(),
-      wallet: wallet.publicKey.toBase58(),
+      owner: alice.address,
+      wallet: wallet.address,
       displayName: 'Alice',
       verified: true,
     });
 
-    const offered = await sync(await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey }));
+    const offered = await sync(await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.address }));
     expect(offered.status).toBe(200);
-    expect(offered.json).toMatchObject({ owner: alice.publicKey.toBase58(), displayName: 'Alice' }); // the identity reads the same
+    expect(offered.json).toMatchObject({ owner: alice.address, displayName: 'Alice' }); // the identity reads the same
     expect(await (await fetch(`${appUrl}/v1/identity/${tag}/transfer`)).json()).toEqual({
       tag: `@${tag}`,
-      owner: alice.publicKey.toBase58(),
-      pendingOwner: bob.publicKey.toBase58(),
+      owner: alice.address,
+      pendingOwner: bob.address,
     });
 
     const acceptance = await landed({ kind: 'accept', tag, newOwner: bob });
     const accepted = await sync(acceptance);
     expect(accepted.status).toBe(200);
     // No read at or after the transfer's slot returns the old owner's wallet or profile.
-    const acceptedSlot = (await connection.getTransaction(acceptance, {
-      commitment: 'finalized',
-      maxSupportedTransactionVersion: 0,
-    }))!.slot;
+    const acceptedSlot = Number(
+      (await rpc
+        .getTransaction(acceptance as Signature, {
+          commitment: 'finalized',
+          encoding: 'json',
+          maxSupportedTransactionVersion: 0,
+        })
+        .send())!.slot,
+    );
     for (const path of [`/v1/identity/${tag}`, `/v1/resolve/${tag}`]) {
       const read = await fetch(`${appUrl}${path}`);
       expect(Number(read.headers.get('x-indexed-slot'))).toBeGreaterThanOrEqual(acceptedSlot);
       expect(await read.json()).toMatchObject({
-        owner: bob.publicKey.toBase58(),
-        wallet: bob.publicKey.toBase58(),
+        owner: bob.address,
+        wallet: bob.address,
         displayName: null,
       });
     }
     expect(accepted.json).toMatchObject({
-      owner: bob.publicKey.toBase58(),
-      wallet: bob.publicKey.toBase58(),
+      owner: bob.address,
+      wallet: bob.address,
       displayName: null,
       verified: false,
       merchant: false,
@@ -91,25 +102,23 @@ describe('POST /v1/sync for lifecycle transactions', () => {
 
   it('a blocked tag stays blocked through a transfer: the sync answers 404 and the row keeps its status', async () => {
     const tag = randomTag('sb');
-    const registered = await registerDirect(connection, alice, tag);
-    await confirmed(connection, registered, 'finalized');
+    const registered = await registerDirect(alice, tag);
     await sync(registered);
     await database.db.update(identities).set({ status: 'blocked' }).where(eq(identities.tag, tag));
-    await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.publicKey });
+    await landed({ kind: 'offer', tag, owner: alice, newOwner: bob.address });
     const res = await sync(await landed({ kind: 'accept', tag, newOwner: bob }));
     expect(res.status).toBe(404);
     expect(res.json).toEqual(NOT_FOUND);
     const [row] = await database.db.select().from(identities).where(eq(identities.tag, tag));
-    expect(row).toMatchObject({ owner: bob.publicKey.toBase58(), status: 'blocked' });
+    expect(row).toMatchObject({ owner: bob.address, status: 'blocked' });
   });
 
   it('release: the 404 envelope, the row gone; during the rest only the previous owner registers again, a new identity', async () => {
     const tag = randomTag('sr');
-    const registered = await registerDirect(connection, alice, tag);
-    await confirmed(connection, registered, 'finalized');
+    const registered = await registerDirect(alice, tag);
     await sync(registered);
     await database.db.update(identities).set({ bio: 'old life', merchant: true }).where(eq(identities.tag, tag));
-    const released = await sync(await landed({ kind: 'release', tag, owner: alice, receiver: alice.publicKey }));
+    const released = await sync(await landed({ kind: 'release', tag, owner: alice, receiver: alice.address }));
     expect(released.status).toBe(404);
     expect(released.json).toEqual(NOT_FOUND);
     expect(await database.db.select().from(identities).where(eq(identities.tag, tag))).toEqual([]);
@@ -122,8 +131,8 @@ describe('POST /v1/sync for lifecycle transactions', () => {
     const again = await sync(await landed({ kind: 'register', tag, owner: alice, wallet: bob }));
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({
-      owner: alice.publicKey.toBase58(),
-      wallet: bob.publicKey.toBase58(),
+      owner: alice.address,
+      wallet: bob.address,
       bio: null,
       merchant: false,
     });
@@ -131,8 +140,7 @@ describe('POST /v1/sync for lifecycle transactions', () => {
 
   it('422 for a lifecycle call the program refused (cancel with no offer)', async () => {
     const tag = randomTag('sf');
-    const registered = await registerDirect(connection, alice, tag);
-    await confirmed(connection, registered, 'finalized');
+    await registerDirect(alice, tag);
     const failed = await landed({ kind: 'cancel', tag, owner: alice });
     const res = await sync(failed);
     expect(res.status).toBe(422);
@@ -143,15 +151,14 @@ describe('POST /v1/sync for lifecycle transactions', () => {
 
   it('a late sync of an old transaction answers the state as it is now and changes nothing', async () => {
     const tag = randomTag('so');
-    const registered = await registerDirect(connection, alice, tag);
-    await confirmed(connection, registered, 'finalized');
-    const payout = Keypair.generate();
+    const registered = await registerDirect(alice, tag);
+    const payout = await generateKeyPairSigner();
     const walletChange = await landed({ kind: 'set_wallet', tag, owner: alice, wallet: payout });
-    expect((await sync(walletChange)).json).toMatchObject({ wallet: payout.publicKey.toBase58() });
+    expect((await sync(walletChange)).json).toMatchObject({ wallet: payout.address });
     const before = (await database.db.select().from(identities).where(eq(identities.tag, tag)))[0];
     const late = await sync(registered); // the registration, synced after the wallet change
     expect(late.status).toBe(200);
-    expect(late.json).toMatchObject({ wallet: payout.publicKey.toBase58() });
+    expect(late.json).toMatchObject({ wallet: payout.address });
     expect((await database.db.select().from(identities).where(eq(identities.tag, tag)))[0]).toEqual(before);
   });
 });

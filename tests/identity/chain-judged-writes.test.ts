@@ -1,12 +1,12 @@
-import { Keypair } from '@solana/web3.js';
+import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity, randomTag } from '@/devstack/identities';
 import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
-import { confirmed, connect, fund, web3Keypair } from '../support/chain';
-import { sendCall, type LifecycleCall } from '../lifecycle/support';
+import { fundedSigner, reachAll, rpcAt, signerOf, airdrop } from '../support/kit-chain';
+import { latestBlockhash, sendCall, type LifecycleCall } from '../lifecycle/kit-calls';
 
 /*
  * PATCH /v1/identity/{tag} and PUT /v1/primary are judged on the chain while the mirror shows
@@ -17,7 +17,7 @@ import { sendCall, type LifecycleCall } from '../lifecycle/support';
 
 const database = ownDatabase();
 let app: InProcessApp;
-const connection = connect(inject('rpcUrl'));
+const rpc = rpcAt(inject('rpcUrl'));
 
 beforeAll(async () => {
   app = await inProcessApp({ DATABASE_URL: database.url });
@@ -25,8 +25,8 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 async function send(call: LifecycleCall): Promise<void> {
-  const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
-  await confirmed(connection, signature);
+  const signature = await sendCall(rpc, call, await latestBlockhash(rpc));
+  await reachAll(rpc, [signature], 'confirmed');
 }
 
 const FORBIDDEN = { error: { code: 'forbidden', message: 'This tag belongs to another public key.' } };
@@ -52,18 +52,17 @@ async function choosePrimary(tag: string, token: string) {
 describe('writes judged on the chain while the mirror shows a transfer offer', () => {
   it('the old owner may edit until the acceptance lands, and is refused (403) after it, before the mirror follows', async () => {
     const oldOwner = newKeypair();
-    const newOwner = Keypair.generate();
-    const seller = web3Keypair(oldOwner);
-    await Promise.all([fund(connection, seller.publicKey), fund(connection, newOwner.publicKey)]);
+    const seller = await signerOf(oldOwner);
+    const [newOwner] = await Promise.all([fundedSigner(rpc), airdrop(rpc, seller.address)]);
     const tag = randomTag('xfer_');
     await send({ kind: 'register', tag, owner: seller, wallet: seller });
-    await send({ kind: 'offer', tag, owner: seller, newOwner: newOwner.publicKey });
+    await send({ kind: 'offer', tag, owner: seller, newOwner: newOwner.address });
     // what the indexer would hold after the register and the offer
     await insertIdentity(database.db, {
       tag,
       owner: oldOwner.publicKey,
       wallet: oldOwner.publicKey,
-      pendingOwner: newOwner.publicKey.toBase58(),
+      pendingOwner: newOwner.address,
     });
     const { token } = await signIn(app.url, oldOwner);
 
@@ -80,7 +79,7 @@ describe('writes judged on the chain while the mirror shows a transfer offer', (
     const owner = newKeypair();
     const { tag } = await insertIdentity(database.db, {
       owner: owner.publicKey,
-      pendingOwner: Keypair.generate().publicKey.toBase58(),
+      pendingOwner: (await generateKeyPairSigner()).address,
     });
     const { token } = await signIn(app.url, owner);
     const NOT_FOUND = { error: { code: 'not_found', message: 'No identity with this tag.' } };

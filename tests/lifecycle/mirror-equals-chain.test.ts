@@ -1,4 +1,4 @@
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { generateKeyPairSigner, type Address, type Base58EncodedBytes, type KeyPairSigner } from '@solana/kit';
 import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
@@ -10,11 +10,11 @@ import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { parseTagRecord, TAG_RECORD_DISCRIMINATOR, TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import { isResting } from '@/lib/chain/record-states';
 import bs58 from 'bs58';
-import { PROGRAM_ID, connect, fund } from '../support/chain';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { prng, sendCall, type LifecycleCall } from './support';
-import { kitChainAt } from '../support/kit-chain';
+import { prng } from './support';
+import { latestBlockhash, sendCall, type LifecycleCall } from './kit-calls';
+import { airdrop, kitChainAt, PROGRAM_ADDRESS } from '../support/kit-chain';
 
 /*
  * Mirror equals chain under disorder: hundreds of random lifecycle calls across a
@@ -36,25 +36,29 @@ const TAGS = ['prop_alpha', 'prop_beta', 'prop_gamma'];
 
 interface ChainState {
   owner: number;
-  wallet: PublicKey;
+  wallet: Address;
   pending: number | null;
 }
 
 describe('mirror equals chain under disorder (property test)', () => {
   const localnet = ownLocalnet();
   const database = ownDatabase();
-  const keys = Array.from({ length: KEYS }, () => Keypair.generate());
+  let keys: KeyPairSigner[];
+  /** Fresh payout wallets, drawn in turn (a key pair is made asynchronously, the calls are chosen synchronously). */
+  let fresh: KeyPairSigner[];
 
   beforeAll(async () => {
     console.log(`lifecycle property test: seed ${SEED}, ${OPERATIONS} operations (replay: LIFECYCLE_SEED=${SEED})`);
-    const connection = connect(localnet.url);
-    for (const key of keys) await fund(connection, key.publicKey, 50);
+    keys = await Promise.all(Array.from({ length: KEYS }, () => generateKeyPairSigner()));
+    fresh = await Promise.all(Array.from({ length: 2 * OPERATIONS + 10 }, () => generateKeyPairSigner()));
+    const { rpc } = kitChainAt(localnet.url);
+    for (const key of keys) await airdrop(rpc, key.address, 50);
   });
 
   it(`seed ${SEED}: every step keeps the profile rule, and the mirror ends equal to the chain`, async () => {
     const rand = prng(SEED);
-    const connection = connect(localnet.url);
     const chain = kitChainAt(localnet.url);
+    const { rpc } = chain;
     const db = database.db;
     /** What the cron route does: one run over everything the cluster holds. */
     const cronRun = () => runIndexer({ db, ...chain, maxTransactions: 10_000, pageSize: 1000, now: new Date() });
@@ -131,9 +135,9 @@ describe('mirror equals chain under disorder (property test)', () => {
 
     const expected = (state: ChainState | null) =>
       state && {
-        owner: keys[state.owner]!.publicKey.toBase58(),
-        wallet: state.wallet.toBase58(),
-        pendingOwner: state.pending === null ? null : keys[state.pending]!.publicKey.toBase58(),
+        owner: keys[state.owner]!.address,
+        wallet: state.wallet,
+        pendingOwner: state.pending === null ? null : keys[state.pending]!.address,
       };
     const mirrored = (row: IdentityRow | undefined) =>
       row && { owner: row.owner, wallet: row.wallet, pendingOwner: row.pendingOwner };
@@ -157,12 +161,12 @@ describe('mirror equals chain under disorder (property test)', () => {
     }
 
     for (let i = 0; i < OPERATIONS; i++) {
-      const { call, valid } = chooseCall(rand, model, resting, keys);
-      const signature = await sendCall(connection, call, await connection.getLatestBlockhash('confirmed'));
-      const status = (await connection.getSignatureStatuses([signature])).value[0];
+      const { call, valid } = chooseCall(rand, model, resting, keys, () => fresh.pop()!);
+      const signature = await sendCall(rpc, call, await latestBlockhash(rpc));
+      const status = (await rpc.getSignatureStatuses([signature]).send()).value[0];
       expect(
         status?.err === null,
-        `${call.kind} of @${call.tag} (op ${i}, seed ${SEED}): ${JSON.stringify(status?.err)}`,
+        `${call.kind} of @${call.tag} (op ${i}, seed ${SEED}): ${JSON.stringify(status?.err, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`,
       ).toBe(valid);
       if (valid) apply(model, resting, call, keys);
       else seen.refused += 1;
@@ -209,16 +213,25 @@ describe('mirror equals chain under disorder (property test)', () => {
     expect(seen.refused).toBeGreaterThan(0);
 
     async function expectMirrorEqualsChain(): Promise<void> {
-      const accounts = await connection.getProgramAccounts(PROGRAM_ID, {
-        commitment: 'finalized',
-        filters: [
-          { dataSize: TAG_RECORD_SIZE },
-          { memcmp: { offset: 0, bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) } },
-        ],
-      });
+      const accounts = await rpc
+        .getProgramAccounts(PROGRAM_ADDRESS, {
+          commitment: 'finalized',
+          encoding: 'base64',
+          filters: [
+            { dataSize: BigInt(TAG_RECORD_SIZE) },
+            {
+              memcmp: {
+                offset: 0n,
+                bytes: bs58.encode(TAG_RECORD_DISCRIMINATOR) as Base58EncodedBytes,
+                encoding: 'base58',
+              },
+            },
+          ],
+        })
+        .send();
       // A resting record (a released tag) is no identity: the mirror has no row for it.
       const live = accounts.flatMap(({ pubkey, account }) => {
-        const record = parseTagRecord(account.data)!;
+        const record = parseTagRecord(Buffer.from(account.data[0], 'base64'))!;
         return isResting(record) ? [] : [{ pubkey, record }];
       });
       const onChain = new Map(
@@ -226,7 +239,7 @@ describe('mirror equals chain under disorder (property test)', () => {
           return [
             record.tag,
             {
-              pda: pubkey.toBase58(),
+              pda: pubkey,
               owner: record.owner,
               wallet: record.wallet,
               pendingOwner: record.pendingOwner,
@@ -262,14 +275,15 @@ function chooseCall(
   rand: ReturnType<typeof prng>,
   model: Map<string, ChainState | null>,
   resting: Map<string, number>,
-  keys: Keypair[],
+  keys: KeyPairSigner[],
+  newWallet: () => KeyPairSigner,
 ): { call: LifecycleCall; valid: boolean } {
   const tag = rand.pick(TAGS);
   const state = model.get(tag) ?? null;
   const someone = () => rand.int(keys.length);
   const other = (than: number) => (than + 1 + rand.int(keys.length - 1)) % keys.length;
   // A payout wallet other than the owner signs too (instructionOf's cosigners).
-  const wallet = () => (rand.next() < 0.5 ? keys[someone()]! : Keypair.generate());
+  const wallet = () => (rand.next() < 0.5 ? keys[someone()]! : newWallet());
   if (!state) {
     // A released tag rests: only its previous owner may register it again (TagResting for anyone else).
     const previous = resting.get(tag);
@@ -284,9 +298,9 @@ function chooseCall(
     const stranger = keys[other(state.owner)]!;
     const refused: LifecycleCall[] = [
       { kind: 'set_wallet', tag, owner: stranger, wallet: wallet() },
-      { kind: 'offer', tag, owner, newOwner: owner.publicKey },
+      { kind: 'offer', tag, owner, newOwner: owner.address },
       { kind: 'register', tag, owner: stranger, wallet: wallet() },
-      { kind: 'release', tag, owner: stranger, receiver: stranger.publicKey },
+      { kind: 'release', tag, owner: stranger, receiver: stranger.address },
     ];
     if (state.pending === null)
       refused.push({ kind: 'cancel', tag, owner }, { kind: 'accept', tag, newOwner: stranger });
@@ -295,8 +309,8 @@ function chooseCall(
   }
   const choices: LifecycleCall[] = [
     { kind: 'set_wallet', tag, owner, wallet: wallet() },
-    { kind: 'offer', tag, owner, newOwner: keys[other(state.owner)]!.publicKey },
-    { kind: 'release', tag, owner, receiver: keys[someone()]!.publicKey },
+    { kind: 'offer', tag, owner, newOwner: keys[other(state.owner)]!.address },
+    { kind: 'release', tag, owner, receiver: keys[someone()]!.address },
   ];
   if (state.pending !== null) {
     choices.push({ kind: 'cancel', tag, owner }, { kind: 'accept', tag, newOwner: keys[state.pending]! });
@@ -310,17 +324,17 @@ function apply(
   model: Map<string, ChainState | null>,
   resting: Map<string, number>,
   call: LifecycleCall,
-  keys: Keypair[],
+  keys: KeyPairSigner[],
 ): void {
-  const indexOf = (key: PublicKey) => keys.findIndex((k) => k.publicKey.equals(key));
+  const indexOf = (key: Address) => keys.findIndex((k) => k.address === key);
   const state = model.get(call.tag) ?? null;
   switch (call.kind) {
     case 'register':
-      model.set(call.tag, { owner: indexOf(call.owner.publicKey), wallet: call.wallet.publicKey, pending: null });
+      model.set(call.tag, { owner: indexOf(call.owner.address), wallet: call.wallet.address, pending: null });
       resting.delete(call.tag);
       return;
     case 'set_wallet':
-      state!.wallet = call.wallet.publicKey;
+      state!.wallet = call.wallet.address;
       return;
     case 'offer':
       state!.pending = indexOf(call.newOwner);
@@ -329,7 +343,7 @@ function apply(
       state!.pending = null;
       return;
     case 'accept':
-      model.set(call.tag, { owner: indexOf(call.newOwner.publicKey), wallet: call.newOwner.publicKey, pending: null });
+      model.set(call.tag, { owner: indexOf(call.newOwner.address), wallet: call.newOwner.address, pending: null });
       return;
     case 'release':
       resting.set(call.tag, state!.owner); // the record rests; the mirror row is removed

@@ -1,26 +1,24 @@
 // npx tsx bench/indexer.ts [appUrl rpcUrl] — indexer throughput, and confirmation → identity
 // latency through /v1/sync and through the cron route. Needs a production build (npm run build)
 // unless an app URL (and the RPC URL it uses) is given.
-import { sign, type KeyObject } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
-import { address } from '@solana/kit';
-import { createKitClient, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
+import { address, lamports, type RpcTransport, type Signature } from '@solana/kit';
+import { createKitClient, RPC_TIMEOUT_MS, type SolanaRpc } from '@/lib/chain/rpc';
 import { openDb } from '@/lib/db/client';
 import { INDEXER_FETCH_BATCH } from '@/lib/features/indexer/fetch-transactions';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { registerTagInstruction } from '@/packages/tag-registry/src/web3js';
+import { registerTagInstruction } from '@/devstack/lifecycle-instructions';
 import { startApp, TEST_CRON_SECRET } from '@/devstack/app';
 import { startLocalnetProcess } from '@/devstack/localnet';
 import { createDatabase, startPostgres } from '@/devstack/postgres';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { lifecycleBacklog, type LifecycleMix } from './lifecycle-backlog';
-import { nodeKey } from './node-key';
+import { newNodeSigner, nodeSignedWire, type NodeSigner } from './node-key';
 import { liftedRateLimits } from '@/devstack/rate-limits';
-import { allReach } from '@/tests/support/chain';
+import { reachAll } from '@/tests/support/kit-chain';
 
-const PROGRAM_ID = new PublicKey(LOCALNET_PROGRAM_ID);
+const PROGRAM_ID = address(LOCALNET_PROGRAM_ID);
 /** How often the cron route runs: Vercel cron as vercel.json schedules it (every minute), and scripts/serve.ts's default. */
 const CRON_SCHEDULES = [
   { name: 'vercel', label: 'Vercel cron', intervalSeconds: 60 },
@@ -39,29 +37,34 @@ export interface IndexerBenchResult {
   cronExpectedWaitMs: Record<(typeof CRON_SCHEDULES)[number]['name'], number>;
 }
 
-async function funded(connection: Connection): Promise<{ keypair: Keypair; key: KeyObject }> {
-  const keypair = Keypair.generate();
-  const signature = await connection.requestAirdrop(keypair.publicKey, 1000 * LAMPORTS_PER_SOL);
-  await waitFor(connection, [signature], 'confirmed');
-  return { keypair, key: nodeKey(keypair) };
+/** The cluster at a URL as the bench uses it: kit's RPC, the transport under it (batches), the URL. */
+interface BenchChain {
+  url: string;
+  rpc: SolanaRpc;
+  transport: RpcTransport;
+}
+
+function chainAt(url: string): BenchChain {
+  return { url, ...createKitClient(url, RPC_TIMEOUT_MS) };
+}
+
+async function funded(chain: BenchChain): Promise<NodeSigner> {
+  const owner = newNodeSigner();
+  const signature = await chain.rpc.requestAirdrop(owner.address, lamports(1_000_000_000_000n)).send();
+  await waitFor(chain, [signature], 'confirmed');
+  return owner;
 }
 
 /** Waits until every signature reaches `commitment`; a transaction that failed stops the bench. */
-function waitFor(connection: Connection, signatures: string[], commitment: 'confirmed' | 'finalized'): Promise<void> {
-  return allReach(connection, signatures, commitment, 120_000, { refuseFailed: true });
+function waitFor(chain: BenchChain, signatures: string[], commitment: 'confirmed' | 'finalized'): Promise<void> {
+  return reachAll(chain.rpc, signatures, commitment, 120_000, { refuseFailed: true });
 }
 
 /** `count` registrations by one owner, `inFlight` at once; resolves with the tags once finalized. */
-async function registerBacklog(
-  connection: Connection,
-  owner: { keypair: Keypair; key: KeyObject },
-  prefix: string,
-  count: number,
-  inFlight = 16,
-) {
+async function registerBacklog(chain: BenchChain, owner: NodeSigner, prefix: string, count: number, inFlight = 16) {
   const tags: string[] = [];
   const signatures: string[] = [];
-  let latest = await connection.getLatestBlockhash('confirmed');
+  let { value: latest } = await chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   let latestAt = 0;
   let next = 0;
   const worker = async () => {
@@ -70,37 +73,35 @@ async function registerBacklog(
       // One block per transaction on localnet; a blockhash lives 150 blocks.
       if (i - latestAt >= 100) {
         latestAt = i;
-        latest = await connection.getLatestBlockhash('confirmed');
+        latest = (await chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
       }
       const tag = `${prefix}${i}`;
-      const tx = new Transaction({ feePayer: owner.keypair.publicKey, ...latest }).add(
-        registerTagInstruction({
-          programId: PROGRAM_ID,
-          tag,
-          owner: owner.keypair.publicKey,
-          wallet: owner.keypair.publicKey,
-          feePayer: owner.keypair.publicKey,
-        }),
-      );
-      tx.addSignature(owner.keypair.publicKey, sign(null, tx.serializeMessage(), owner.key));
-      signatures.push(
-        await connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true }),
-      );
+      const instruction = registerTagInstruction({
+        programAddress: PROGRAM_ID,
+        tag,
+        owner: owner.address,
+        wallet: owner.address,
+        feePayer: owner.address,
+      });
+      const wire = nodeSignedWire([instruction], owner, latest);
+      signatures.push(await chain.rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true }).send());
       tags.push(tag);
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
-  await waitFor(connection, signatures, 'finalized');
+  await waitFor(chain, signatures, 'finalized');
   return { tags, signatures };
 }
 
 /** The cluster side of a run alone: listing the backlog and fetching every transaction. */
-async function fetchOnlySeconds(connection: Connection, count: number): Promise<number> {
+async function fetchOnlySeconds(chain: BenchChain, count: number): Promise<number> {
   const t0 = performance.now();
   const signatures: string[] = [];
-  let before: string | undefined;
+  let before: Signature | undefined;
   while (signatures.length < count) {
-    const page = await connection.getSignaturesForAddress(PROGRAM_ID, { before, limit: 1000 }, 'finalized');
+    const page = await chain.rpc
+      .getSignaturesForAddress(PROGRAM_ID, { limit: 1000, commitment: 'finalized', ...(before ? { before } : {}) })
+      .send();
     if (!page.length) break;
     signatures.push(...page.map((p) => p.signature));
     before = page[page.length - 1]!.signature;
@@ -112,10 +113,13 @@ async function fetchOnlySeconds(connection: Connection, count: number): Promise<
   let next = 0;
   const worker = async () => {
     while (next < batches.length) {
-      await connection.getTransactions(batches[next++]!, {
-        commitment: 'finalized',
-        maxSupportedTransactionVersion: 1,
-      });
+      const payload = batches[next++]!.map((signature, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'getTransaction',
+        params: [signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 1 }],
+      }));
+      await chain.transport({ payload });
     }
   };
   await Promise.all(Array.from({ length: INDEXER_FETCH_BATCH.inFlight }, worker));
@@ -162,12 +166,12 @@ export async function benchIndexer(
     }
 
     // (a) throughput
-    const connection = new Connection(localnet.url, 'confirmed');
-    const owner = await funded(connection);
+    const local = chainAt(localnet.url);
+    const owner = await funded(local);
     const built = performance.now();
-    await registerBacklog(connection, owner, `b${Date.now().toString(36)}_`, backlog);
+    await registerBacklog(local, owner, `b${Date.now().toString(36)}_`, backlog);
     const buildSeconds = (performance.now() - built) / 1000;
-    const { summary, runSeconds } = await indexIntoFreshDatabase(serverUrl, connection, stops);
+    const { summary, runSeconds } = await indexIntoFreshDatabase(serverUrl, local, stops);
     if (summary.indexed !== backlog) throw new Error(`indexed ${summary.indexed} of ${backlog}`);
     const indexedPerSecond = Math.round(summary.indexed / runSeconds);
     console.log(`\n## indexer`);
@@ -175,7 +179,7 @@ export async function benchIndexer(
     console.log(
       `(a) one runIndexer call: ${summary.indexed} indexed in ${runSeconds.toFixed(2)} s → ${indexedPerSecond} registrations/s`,
     );
-    const rpcOnly = await fetchOnlySeconds(connection, backlog);
+    const rpcOnly = await fetchOnlySeconds(local, backlog);
     console.log(
       `    the RPC side alone (list, then getTransaction in batches of ${INDEXER_FETCH_BATCH.size}, ${INDEXER_FETCH_BATCH.inFlight} in flight, no database): ${rpcOnly.toFixed(2)} s`,
     );
@@ -197,7 +201,7 @@ export async function benchIndexer(
       rpcUrl = localnet.url;
     }
     const cronHeaders = { authorization: `Bearer ${ctx.cronSecret ?? TEST_CRON_SECRET}` };
-    const chain = new Connection(rpcUrl, 'confirmed');
+    const chain = chainAt(rpcUrl);
     const payer = await funded(chain);
     // Drain whatever backlog the app's chain has, so the cron figure is the steady state.
     for (;;) {
@@ -258,19 +262,19 @@ export async function benchIndexer(
   }
 }
 
-/** The localnet's program at `rpcUrl` as the indexer takes it (lib/chain/chain-and-mirror.ts). */
-function kitChain(rpcUrl: string) {
-  return { ...createKitClient(rpcUrl, RPC_TIMEOUT_MS), rpcUrl, programAddress: address(PROGRAM_ID.toBase58()) };
+/** The localnet's program on `chain` as the indexer takes it (lib/chain/chain-and-mirror.ts). */
+function kitChain({ url, rpc, transport }: BenchChain) {
+  return { rpc, transport, rpcUrl: url, programAddress: PROGRAM_ID };
 }
 
-/** One runIndexer call over everything the program has on `connection`'s chain, into a fresh database, timed. */
-async function indexIntoFreshDatabase(serverUrl: string, connection: Connection, stops: (() => Promise<void>)[]) {
+/** One runIndexer call over everything the program has on `chain`, into a fresh database, timed. */
+async function indexIntoFreshDatabase(serverUrl: string, chain: BenchChain, stops: (() => Promise<void>)[]) {
   const handle = await openDb({ driver: 'node-postgres', url: await createDatabase(serverUrl) }, { poolSize: 10 });
   stops.unshift(() => handle.close());
   const started = performance.now();
   const summary = await runIndexer({
     db: handle.db,
-    ...kitChain(connection.rpcEndpoint),
+    ...kitChain(chain),
     maxTransactions: 1_000_000,
     pageSize: 1000,
     now: new Date(),
@@ -290,20 +294,20 @@ export async function benchLifecycleBacklog(
 ): Promise<IndexerBenchResult['lifecycle']> {
   const localnet = await startLocalnetProcess();
   stops.unshift(() => localnet.close());
-  const connection = new Connection(localnet.url, 'confirmed');
+  const local = chainAt(localnet.url);
   const built = performance.now();
-  const { mix } = await lifecycleBacklog(connection, PROGRAM_ID, {
+  const { mix } = await lifecycleBacklog(local.rpc, PROGRAM_ID, {
     total: backlog,
     tags: 100,
     prefix: `l${Date.now().toString(36)}_`,
-    waitFinalized: (signatures) => waitFor(connection, signatures, 'finalized'),
+    waitFinalized: (signatures) => waitFor(local, signatures, 'finalized'),
   });
   const buildSeconds = (performance.now() - built) / 1000;
-  const { handle, summary, runSeconds } = await indexIntoFreshDatabase(serverUrl, connection, stops);
+  const { handle, summary, runSeconds } = await indexIntoFreshDatabase(serverUrl, local, stops);
   if (summary.processed < backlog) throw new Error(`processed ${summary.processed} of ${backlog}`);
   const report = await reconcileMirror({
     db: handle.db,
-    ...kitChain(connection.rpcEndpoint),
+    ...kitChain(local),
     repair: false,
     now: new Date(),
   });

@@ -1,13 +1,8 @@
 // A backlog of mixed lifecycle transactions on a localnet, for the indexer benchmark.
-import { sign, type KeyObject } from 'node:crypto';
-import { Keypair, LAMPORTS_PER_SOL, Transaction, type Connection, type PublicKey } from '@solana/web3.js';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
-import { nodeKey } from './node-key';
-
-interface Signer {
-  keypair: Keypair;
-  key: KeyObject;
-}
+import { lamports, type Address } from '@solana/kit';
+import type { SolanaRpc } from '@/lib/chain/rpc';
+import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-instructions';
+import { newNodeSigner, nodeSignedWire, type NodeSigner } from './node-key';
 
 interface TagState {
   tag: string;
@@ -25,8 +20,8 @@ export type LifecycleMix = Record<LifecycleCall['kind'], number>;
  * blockhash. Resolves once every one is finalized, with the mix sent.
  */
 export async function lifecycleBacklog(
-  connection: Connection,
-  programId: PublicKey,
+  rpc: SolanaRpc,
+  programAddress: Address,
   {
     total,
     tags,
@@ -34,11 +29,11 @@ export async function lifecycleBacklog(
     waitFinalized,
   }: { total: number; tags: number; prefix: string; waitFinalized: (signatures: string[]) => Promise<void> },
 ): Promise<{ signatures: string[]; mix: LifecycleMix }> {
-  const signers: Signer[] = [];
+  const signers: NodeSigner[] = [];
   for (let i = 0; i < 16; i++) {
-    const keypair = Keypair.generate();
-    await connection.requestAirdrop(keypair.publicKey, 1000 * LAMPORTS_PER_SOL);
-    signers.push({ keypair, key: nodeKey(keypair) });
+    const signer = newNodeSigner();
+    await rpc.requestAirdrop(signer.address, lamports(1_000_000_000_000n)).send();
+    signers.push(signer);
   }
   const states: TagState[] = Array.from({ length: tags }, (_, i) => ({
     tag: `${prefix}${i}`,
@@ -50,17 +45,16 @@ export async function lifecycleBacklog(
   const signatures: string[] = [];
   let round = 0;
   while (signatures.length < total) {
-    const latest = await connection.getLatestBlockhash('confirmed');
+    const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
     const batch = states.slice(0, Math.min(states.length, total - signatures.length));
     const sent = await Promise.all(
       batch.map((state) => {
-        const { call, signer } = nextCall(state, signers, round);
-        const { instruction, cosigners } = instructionOf(call, programId);
+        const call = nextCall(state, signers, round);
+        // a new payout wallet signs too
+        const { instruction, signer, cosigners } = instructionOf(call, programAddress);
         mix[call.kind] += 1;
-        const tx = new Transaction({ feePayer: signer.keypair.publicKey, ...latest }).add(instruction);
-        tx.addSignature(signer.keypair.publicKey, sign(null, tx.serializeMessage(), signer.key));
-        if (cosigners.length) tx.partialSign(...cosigners); // a new payout wallet signs too
-        return connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), { skipPreflight: true });
+        const wire = nodeSignedWire([instruction], signer, latest, cosigners);
+        return rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true }).send();
       }),
     );
     signatures.push(...sent);
@@ -70,39 +64,36 @@ export async function lifecycleBacklog(
   return { signatures, mix };
 }
 
-/** The next call on one tag and who signs it, and its effect on the model: always one the program accepts. */
-function nextCall(state: TagState, signers: Signer[], round: number): { call: LifecycleCall; signer: Signer } {
+/** The next call on one tag, signed by its first party, and its effect on the model: always one the program accepts. */
+function nextCall(state: TagState, signers: NodeSigner[], round: number): LifecycleCall<NodeSigner> {
   const { tag } = state;
   const owner = signers[state.owner]!;
   if (!state.live) {
     state.live = true;
     state.pending = null;
-    return { call: { kind: 'register', tag, owner: owner.keypair, wallet: owner.keypair }, signer: owner };
+    return { kind: 'register', tag, owner, wallet: owner };
   }
   if (state.pending !== null) {
     const pending = signers[state.pending]!;
     if ((round + state.owner) % 3 === 0) {
       state.pending = null;
-      return { call: { kind: 'cancel', tag, owner: owner.keypair }, signer: owner };
+      return { kind: 'cancel', tag, owner };
     }
     state.owner = state.pending;
     state.pending = null;
-    return { call: { kind: 'accept', tag, newOwner: pending.keypair }, signer: pending };
+    return { kind: 'accept', tag, newOwner: pending };
   }
   switch ((round + state.owner) % 4) {
     case 0:
     case 1: {
       const to = (state.owner + 1 + (round % (signers.length - 1))) % signers.length;
       state.pending = to;
-      return {
-        call: { kind: 'offer', tag, owner: owner.keypair, newOwner: signers[to]!.keypair.publicKey },
-        signer: owner,
-      };
+      return { kind: 'offer', tag, owner, newOwner: signers[to]!.address };
     }
     case 2:
-      return { call: { kind: 'set_wallet', tag, owner: owner.keypair, wallet: Keypair.generate() }, signer: owner };
+      return { kind: 'set_wallet', tag, owner, wallet: newNodeSigner() };
     default:
       state.live = false;
-      return { call: { kind: 'release', tag, owner: owner.keypair, receiver: owner.keypair.publicKey }, signer: owner };
+      return { kind: 'release', tag, owner, receiver: owner.address };
   }
 }

@@ -1,35 +1,15 @@
 // Indexer catch-up on a large backlog and reconcile over as many records, for the scale bench.
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import {
-  appendTransactionMessageInstructions,
-  compileTransaction,
-  createNoopSigner,
-  createTransactionMessage,
-  getAddressDecoder,
-  getBase64EncodedWireTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-  type Address,
-  type SignatureBytes,
-} from '@solana/kit';
+import { lamports, type Address } from '@solana/kit';
 import { createKitClient, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
 import { openDb } from '@/lib/db/client';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
-import { findTagRecordPda, getRegisterTagInstruction } from '@/packages/tag-registry/src';
+import { registerTagInstruction } from '@/devstack/lifecycle-instructions';
+import { newNodeSigner, nodeSignedWire } from './node-key';
 
 /** Transactions per JSON-RPC batch: each on a fresh blockhash (one lives 150 slots, one slot a transaction here). */
 const SEND_BATCH = 100;
 const OWNERS = 16;
-
-/** An owner whose signing key is Node's ed25519: it signs in ~50 µs, where the client would otherwise be measured. */
-function nodeOwner(): { address: Address; key: KeyObject } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const x = publicKey.export({ format: 'jwk' }).x!;
-  return { address: getAddressDecoder().decode(Buffer.from(x, 'base64url')), key: privateKey };
-}
 
 /**
  * `count` registrations by `OWNERS` owners in turn, sent as JSON-RPC batches (what makes a
@@ -43,30 +23,21 @@ export async function registrationBacklog(
   count: number,
 ): Promise<void> {
   const { rpc } = createKitClient(rpcUrl, RPC_TIMEOUT_MS);
-  const owners = Array.from({ length: OWNERS }, nodeOwner);
+  const owners = Array.from({ length: OWNERS }, newNodeSigner);
   for (const owner of owners) await rpc.requestAirdrop(owner.address, lamports(1_000_000_000_000n)).send();
   for (let first = 0; first < count; first += SEND_BATCH) {
     const { value: latest } = await again(() => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send());
     const calls = [];
     for (let i = first; i < Math.min(count, first + SEND_BATCH); i++) {
       const owner = owners[i % OWNERS]!;
-      const signer = createNoopSigner(owner.address);
-      const tag = `${prefix}${i}`;
-      const [tagRecord] = await findTagRecordPda({ tag }, { programAddress });
-      const instruction = getRegisterTagInstruction(
-        { tagRecord, owner: signer, feePayer: signer, wallet: signer, tag, walletArg: owner.address },
-        { programAddress },
-      );
-      const tx = compileTransaction(
-        pipe(
-          createTransactionMessage({ version: 'legacy' }),
-          (m) => setTransactionMessageFeePayer(owner.address, m),
-          (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-          (m) => appendTransactionMessageInstructions([instruction], m),
-        ),
-      );
-      const signature = sign(null, new Uint8Array(tx.messageBytes), owner.key) as unknown as SignatureBytes;
-      const wire = getBase64EncodedWireTransaction({ ...tx, signatures: { [owner.address]: signature } });
+      const instruction = registerTagInstruction({
+        programAddress,
+        tag: `${prefix}${i}`,
+        owner: owner.address,
+        wallet: owner.address,
+        feePayer: owner.address,
+      });
+      const wire = nodeSignedWire([instruction], owner, latest);
       calls.push({
         jsonrpc: '2.0',
         id: i,

@@ -52,11 +52,7 @@ export async function readRecordStates(
  * the program does not own (an emptied address someone sent lamports to), data that is not a
  * TagRecord, or a record that does not sit at the PDA of its own tag is no record at all.
  */
-export function recordAt(
-  programAddress: Address,
-  address: string,
-  account: Pick<AccountBytes, 'owner' | 'data'> | null,
-): TagRecord | null {
+export function recordAt(programAddress: Address, address: string, account: AccountBytes | null): TagRecord | null {
   if (!account || account.owner !== programAddress) return null;
   const record = parseTagRecord(account.data);
   if (!record) return null;

@@ -1,4 +1,5 @@
-import { Connection, Keypair } from '@solana/web3.js';
+// web3.js only for tests/support/registered-payee.ts (helper B's), which still takes a v1 Connection.
+import { Connection } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { startApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
@@ -228,7 +229,7 @@ describe('reads that cost', () => {
         : send('/v1/reverse', {
             method: 'POST',
             address,
-            body: JSON.stringify({ addresses: [Keypair.generate().publicKey.toBase58()] }),
+            body: JSON.stringify({ addresses: [newKeypair().publicKey] }),
           }),
     );
     expectLimited(result, BATCH_PER_ADDRESS);
@@ -240,7 +241,7 @@ describe('POST /api/actions/pay/{tag}', () => {
     // Registered on the localnet: the Action reads the tag's record there before it builds.
     const { row } = await registeredPayee(database.db, new Connection(inject('rpcUrl'), 'confirmed'));
     const address = newAddress();
-    const account = Keypair.generate().publicKey.toBase58();
+    const account = newKeypair().publicKey;
     const result = await burst(80, () =>
       send(`/api/actions/pay/${row.tag}?amount=0.1`, { method: 'POST', address, body: JSON.stringify({ account }) }),
     );

@@ -1,9 +1,11 @@
-import { Connection, Keypair } from '@solana/web3.js';
+// web3.js only for tests/support/registered-payee.ts (helper B's), which still takes a v1 Connection.
+import { Connection } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
 import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
+import { newKeypair } from '../support/keypair';
 import { registeredPayee } from '../support/registered-payee';
 import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
 
@@ -49,7 +51,7 @@ describe('RPC calls per public request', () => {
   it('GET /v1/reverse/{address} answering 404: none', async () => {
     const spent = await counted(async () => {
       for (let i = 0; i < 20; i++)
-        expect(await drain(await fetch(`${app.url}/v1/reverse/${Keypair.generate().publicKey.toBase58()}`))).toBe(404);
+        expect(await drain(await fetch(`${app.url}/v1/reverse/${newKeypair().publicKey}`))).toBe(404);
     });
     expect(spent).toEqual({});
   });
@@ -76,7 +78,7 @@ describe('RPC calls per public request', () => {
   });
 
   it('GET /api/actions/pay/{tag} naming a mint, 20 times: one getAccountInfo', async () => {
-    const mint = Keypair.generate().publicKey.toBase58(); // no account: "not a mint", kept a minute
+    const mint = newKeypair().publicKey; // no account: "not a mint", kept a minute
     const { tag } = await insertIdentity(database.db, { preferredToken: mint });
     const spent = await counted(async () => {
       for (let i = 0; i < 20; i++) expect(await drain(await fetch(`${app.url}/api/actions/pay/${tag}`))).toBe(200);

@@ -1,4 +1,4 @@
-import { Connection, Keypair } from '@solana/web3.js';
+import { Keypair } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { startApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
@@ -8,6 +8,7 @@ import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
 import { heldInProcessApp } from '../support/in-process';
 import { registeredPayee } from '../support/registered-payee';
+import { rpcAt } from '../support/kit-chain';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
 import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
 
@@ -238,7 +239,7 @@ describe('reads that cost', () => {
 describe('POST /api/actions/pay/{tag}', () => {
   it('429 past the per-address limit, with the Action’s headers and `message`', async () => {
     // Registered on the localnet: the Action reads the tag's record there before it builds.
-    const { row } = await registeredPayee(database.db, new Connection(inject('rpcUrl'), 'confirmed'));
+    const { row } = await registeredPayee(database.db, rpcAt(inject('rpcUrl')));
     const address = newAddress();
     const account = Keypair.generate().publicKey.toBase58();
     const result = await burst(80, () =>

@@ -15,6 +15,7 @@ import { randomTags } from '@/bench/program-cu-sample';
 import { afterBudget, landSigned } from '../support/compute-budget';
 import { closeTestDb, testDb } from '../integrations/support';
 import { registeredPayee } from '../support/registered-payee';
+import { rpcAt } from '../support/kit-chain';
 import { newKeypair } from '../support/keypair';
 import { PROGRAM_ID, confirmed, connect, fund, web3Keypair, fundedParty, type Party } from '../support/chain';
 import { postAuthed } from '../support/http';
@@ -134,7 +135,7 @@ describe('compute limits cover the real cost', () => {
   });
 
   it('the pay Action (SOL): a System transfer at its known cost', async () => {
-    const { row } = await registeredPayee((await testDb()).db, connection, { wallet: bob.signer });
+    const { row } = await registeredPayee((await testDb()).db, rpcAt(rpcUrl), { wallet: bob.signer });
     const res = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: alice.key });
     expect(res.status, res.text).toBe(200);
     const tx = decode(res.json.transaction);
@@ -177,7 +178,7 @@ describe('the price follows the cluster and stops at the ceiling', () => {
 
     const payout = web3Keypair(newKeypair());
     const payee = payout.publicKey;
-    const { row } = await registeredPayee((await testDb()).db, connection, { wallet: payout });
+    const { row } = await registeredPayee((await testDb()).db, rpcAt(rpcUrl), { wallet: payout });
     await seedFees(POLICY.maxMicroLamports + 1, [payee]);
     const pay = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: carol.key });
     expect(budgetOf(decode(pay.json.transaction)).microLamports).toBe(POLICY.maxMicroLamports);

@@ -2,7 +2,7 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction, type Connect
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { startLocalnet, type Localnet } from '@/localnet';
-import { TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
+import { TOKEN_PROGRAM_ID as TOKEN_PROGRAM_ADDRESS } from '@/lib/chain/spl-token';
 import { findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { REST_SECONDS } from '@/lib/chain/record-states';
 import { sendCall } from '../lifecycle/support';
@@ -20,6 +20,7 @@ import { confirmed, connect, fund, fundedParty, PROGRAM_ID, sendInstructions, ty
 
 const appUrl = inject('appUrl');
 const connection = connect(inject('rpcUrl'));
+const TOKEN_PROGRAM_ID = new PublicKey(TOKEN_PROGRAM_ADDRESS);
 const MINT_SIZE = 82;
 const TOKEN_ACCOUNT_SIZE = 165;
 

@@ -1,4 +1,4 @@
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
@@ -7,7 +7,8 @@ import { identities } from '@/lib/db/schema';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
-import { fund, web3Keypair } from '../support/chain';
+import { chainAt } from '../support/chain';
+import { airdrop, newSigner, signerOf } from '../support/kit-chain';
 import { ownDatabase } from '../support/database';
 import { registeredPayee } from '../support/registered-payee';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
@@ -27,7 +28,9 @@ import { fundedPayer, payWithReference } from '../payments/paying';
  */
 
 const FINALITY_DELAY_MS = 3000;
-const shared = new Connection(inject('rpcUrl'), 'confirmed');
+const shared = chainAt(inject('rpcUrl'));
+/** A cluster as the app's services are handed one. */
+type Cluster = typeof shared;
 
 describe('payment.received webhooks', () => {
   const database = ownDatabase();
@@ -57,12 +60,12 @@ describe('payment.received webhooks', () => {
 
   const deliverUntil = (arrived: () => boolean) => passUntil(deliver, arrived);
 
-  const find = (connection: Connection) =>
+  const find = (cluster: Cluster) =>
     findPayments({
       db: database.db,
-      connection,
+      ...cluster,
       now: new Date(),
-      identity: serviceIdentity(app().config.actionIdentitySecret).publicKey,
+      identity: serviceIdentity(app().config.actionIdentitySecret).address,
     });
 
   async function subscribe(token: string, events?: string[]) {
@@ -81,15 +84,14 @@ describe('payment.received webhooks', () => {
    */
   async function owner() {
     const session = await signIn(app().url, newKeypair());
-    const ownerKey = web3Keypair(session.keypair);
-    await fund(shared, ownerKey.publicKey, 1);
-    const wallet = Keypair.generate();
-    const { tag } = await registeredPayee(database.db, shared, {
+    const ownerKey = await signerOf(session.keypair);
+    await airdrop(shared.rpc, ownerKey.address, 1);
+    const { tag, wallet } = await registeredPayee(database.db, shared.rpc, {
       owner: ownerKey,
-      wallet,
+      wallet: (await newSigner()).signer,
       row: { tag: randomTag('pay_') },
     });
-    return { ...session, tag, wallet: wallet.publicKey };
+    return { ...session, tag, wallet: wallet.address };
   }
 
   async function issue(tag: string, amount: string): Promise<string> {
@@ -99,15 +101,15 @@ describe('payment.received webhooks', () => {
   }
 
   /** Pays with a real key, the reference a read-only key of the transfer as a Solana Pay wallet adds it. */
-  const pay = async (connection: Connection, to: PublicKey, lamports: bigint, reference: string) =>
-    payWithReference(connection, await fundedPayer(connection), { to, lamports, reference });
+  const pay = async (cluster: Cluster, to: Address, lamports: bigint, reference: string) =>
+    payWithReference(cluster.rpc, await fundedPayer(cluster.rpc), { to, lamports, reference });
 
   type Delivered = { id: number; type: string; tag: string; receipt: Record<string, unknown>; at: string };
   const payments = (receiver: WebhookReceiver) =>
     (receiver.arrivals as unknown as Delivered[]).filter((e) => e.type === 'payment.received');
 
   it('tells the owner’s subscriptions that chose it, at confirmed and at finalized, signed; no one else; replayed from a cursor', async () => {
-    const connection = new Connection(localnet.url, 'confirmed');
+    const connection = chainAt(localnet.url);
     const shop = await owner();
     const stranger = await owner();
 
@@ -131,7 +133,7 @@ describe('payment.received webhooks', () => {
       receipt: expect.objectContaining({
         reference,
         status: 'confirmed',
-        recipient: shop.wallet.toBase58(),
+        recipient: shop.wallet,
         amount: '0.05',
         asset: 'SOL',
         signature,
@@ -168,7 +170,7 @@ describe('payment.received webhooks', () => {
   });
 
   it('goes to the owner the reference was issued under, not to whoever owns the tag when it is paid', async () => {
-    const connection = new Connection(localnet.url, 'confirmed');
+    const connection = chainAt(localnet.url);
     const seller = await owner();
     const buyer = await signIn(app().url, newKeypair());
     const sellers = await subscribe(seller.token, ['payment.received']);

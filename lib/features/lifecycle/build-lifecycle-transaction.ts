@@ -1,3 +1,4 @@
+import { address } from '@solana/kit';
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/core/errors';
@@ -61,7 +62,7 @@ export async function buildLifecycleTransaction(
   { db, config }: BuilderServices,
   { caller, tag, operation, feePayer }: BuildLifecycleInput,
 ): Promise<LifecycleTransaction> {
-  const { connection, programId } = getChain(config);
+  const { connection, programId, rpc } = getChain(config);
   const [pda] = findTagRecordAddress(tag, programId);
   if (operation.kind === 'release_tag' && operation.receiver === pda.toBase58()) {
     throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
@@ -72,13 +73,13 @@ export async function buildLifecycleTransaction(
   const writable = instruction.keys.filter((key) => key.isWritable).map((key) => key.pubkey);
   // The reads at once: one round trip to each side on the happy path.
   const [unsafe, row, record, latest, microLamports] = await Promise.all([
-    operation.kind === 'set_wallet' ? unsafePayoutReason(connection, new PublicKey(operation.wallet)) : null,
+    operation.kind === 'set_wallet' ? unsafePayoutReason(rpc, address(operation.wallet)) : null,
     findIdentityRow(db, tag),
     readTagRecord(connection, programId, pda),
     rpcCall(() => connection.getLatestBlockhash('confirmed')),
     recentPriorityFee(connection, [...writable, payer], config.priorityFee),
   ]);
-  if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(new PublicKey(operation.wallet), unsafe);
+  if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(operation.wallet, unsafe);
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
   checkState(record, operation);
   checkCaller(record, operation, caller);

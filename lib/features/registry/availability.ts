@@ -1,6 +1,7 @@
 import { PublicKey, SystemProgram, SYSVAR_CLOCK_PUBKEY, type AccountInfo, type Connection } from '@solana/web3.js';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { rpcCall } from '@/lib/chain/rpc';
+import { address } from '@solana/kit';
+import { rpcCall, type Chain } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import {
   findSkeletonMates,
@@ -89,13 +90,15 @@ export async function getTagAvailability({
   db,
   connection,
   programId,
+  rpc,
   tagInput,
   wallet,
-}: ChainAndMirror & {
-  tagInput: string;
-  wallet?: string;
-}): Promise<TagAvailability> {
-  if (wallet !== undefined) await refuseUnsafePayout(connection, new PublicKey(wallet));
+}: ChainAndMirror &
+  Pick<Chain, 'rpc'> & {
+    tagInput: string;
+    wallet?: string;
+  }): Promise<TagAvailability> {
+  if (wallet !== undefined) await refuseUnsafePayout(rpc, address(wallet));
   const tag = normalizePathTag(tagInput);
   if (!tag) return { tag: null, available: false, reason: 'invalid', lookalikes: [], warning: null };
   const { reason, until, lookalikes } = await checkTag(db, connection, programId, tag);

@@ -1,3 +1,4 @@
+import { address } from '@solana/kit';
 import { PublicKey } from '@solana/web3.js';
 import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
@@ -45,21 +46,21 @@ export async function buildRegisterTransaction(
   const ownerKey = new PublicKey(owner);
   const wallet = request.wallet ? new PublicKey(request.wallet) : ownerKey;
   const feePayer = request.feePayer ? new PublicKey(request.feePayer) : ownerKey;
-  const { connection, programId } = getChain(config);
+  const { connection, programId, rpc } = getChain(config);
 
   const [, bump] = findTagRecordAddress(tag, programId);
 
   // What needs no chain first: a payout key off the curve costs no RPC call at all.
-  const offline = unsafePayoutWithoutRpc(wallet);
-  if (offline) throw unsafePayout(wallet, offline);
+  const offline = unsafePayoutWithoutRpc(address(wallet.toBase58()));
+  if (offline) throw unsafePayout(wallet.toBase58(), offline);
   // Then what can refuse the request, at once (the payout account, the mirror and the tag's
   // record); the blockhash and the fee estimate only for a request that will be answered with
   // a transaction, so a refused one spends none of the RPC quota on them.
   const [unsafe, check] = await Promise.all([
-    unsafePayoutReason(connection, wallet),
+    unsafePayoutReason(rpc, address(wallet.toBase58())),
     checkTag(db, connection, programId, tag, owner),
   ]);
-  if (unsafe) throw unsafePayout(wallet, unsafe);
+  if (unsafe) throw unsafePayout(wallet.toBase58(), unsafe);
   if (check.reason === 'lookalike') throw lookalikeRefused(tag, check.lookalikes);
   if (check.reason === 'quarantined') throw quarantined(tag, check.until!);
   if (check.reason) throw new AppError('conflict', TAG_UNAVAILABLE_MESSAGE);

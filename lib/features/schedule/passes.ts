@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
+import { getRpc } from '@/lib/chain/rpc';
 import type { Config } from '@/lib/core/config';
 import type { PassName } from '@/lib/core/schedule';
 import { logger } from '@/lib/observability/logger';
@@ -15,7 +16,7 @@ import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run
  * What each scheduled pass does; which route runs it and how often is lib/core/schedule.ts.
  */
 
-export type PassConfig = Pick<Config, 'indexerPageSize' | 'webhooks' | 'actionIdentitySecret'>;
+export type PassConfig = Pick<Config, 'solana' | 'indexerPageSize' | 'webhooks' | 'actionIdentitySecret'>;
 
 export interface PassContext extends ChainAndMirror {
   config: PassConfig;
@@ -49,9 +50,13 @@ export const SCHEDULED_PASSES = {
   },
   findPayments: {
     run: ({ db, connection, config, now }) =>
-      findPayments({ db, connection, now, identity: serviceIdentity(config.actionIdentitySecret).publicKey }).then(
-        ({ changed: _changed, ...counts }) => counts,
-      ),
+      findPayments({
+        db,
+        rpc: getRpc(config),
+        connection,
+        now,
+        identity: serviceIdentity(config.actionIdentitySecret).address,
+      }).then(({ changed: _changed, ...counts }) => counts),
     failsTheRoute: false,
     last: false,
     answerKey: 'payments',

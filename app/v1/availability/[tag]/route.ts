@@ -27,10 +27,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/ava
       503: BRIEFLY_UNREACHABLE,
     },
     handler: async (req, { params: { tag }, services: { db, config } }) => {
-      const { connection, programId } = getChain(config);
+      const { connection, programId, rpc } = getChain(config);
       const { wallet } = parseWith(AvailabilityQuery, queryOf(req));
       return atIndexedSlot(db, async () =>
-        json(await getTagAvailability({ db, connection, programId, tagInput: tag, wallet })),
+        json(await getTagAvailability({ db, connection, programId, rpc, tagInput: tag, wallet })),
       );
     },
   }),

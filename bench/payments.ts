@@ -12,10 +12,9 @@ import type { Stack } from '@/devstack/stack';
 import { openDb } from '@/lib/db/client';
 import { paymentReferences } from '@/lib/db/schema';
 import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
-import { chainAt } from '@/tests/support/chain';
-import { fundedSigner } from '@/tests/support/kit-chain';
+import { fundedSigner, rpcAt } from '@/tests/support/kit-chain';
 import { newKeypair } from '@/tests/support/keypair';
-import { payWithReference } from '@/tests/payments/paying';
+import { findingAt, payWithReference } from '@/tests/payments/paying';
 
 /** Attribution is judged against a key of the bench's own (its payments carry no memo: none is attributed). */
 const IDENTITY = newKeypair().publicKey as Address;
@@ -41,7 +40,7 @@ interface Run {
 export async function benchPayments(stack: Stack): Promise<void> {
   const url = await createDatabase(stack.databaseUrl);
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 10 });
-  const chain = chainAt(stack.rpcUrl);
+  const rpc = rpcAt(stack.rpcUrl);
   try {
     const payees = Array.from({ length: PAYEES }, () => newKeypair().publicKey);
     const now = Date.now();
@@ -67,7 +66,7 @@ export async function benchPayments(stack: Stack): Promise<void> {
 
     const run = async (): Promise<Run> => {
       const started = performance.now();
-      const summary = await findPayments({ db, ...chain, now: new Date(), identity: IDENTITY });
+      const summary = await findPayments({ db, cluster: findingAt(stack.rpcUrl), now: new Date(), identity: IDENTITY });
       const endedAt = performance.now();
       return { ms: endedAt - started, summary, endedAt };
     };
@@ -78,7 +77,7 @@ export async function benchPayments(stack: Stack): Promise<void> {
     for (let i = 0; i < QUIET_RUNS; i += 1) quiet.push(await run());
 
     // Payments land while the pass runs every second: to the junk-flooded payee first, then to others.
-    const payer = await fundedSigner(chain.rpc, 10);
+    const payer = await fundedSigner(rpc, 10);
     const targets = Array.from({ length: PAID }, (_, i) => {
       const recipient = i === 0 ? payees[0]! : payees[1 + Math.floor(Math.random() * (PAYEES - 1))]!;
       const row = rows.find((r) => r.recipient === recipient && !r.tag.startsWith('paid'))!;
@@ -101,7 +100,7 @@ export async function benchPayments(stack: Stack): Promise<void> {
       }
     })();
     for (const target of targets) {
-      await payWithReference(chain.rpc, payer, {
+      await payWithReference(rpc, payer, {
         to: target.recipient as Address,
         lamports: 1_000_000,
         reference: target.reference,

@@ -6,13 +6,12 @@ import { randomTag } from '@/devstack/identities';
 import { MEMO_PROGRAM_ID, identityMemo, serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { ownDatabase } from '../support/database';
-import { chainAt } from '../support/chain';
-import { newSigner } from '../support/kit-chain';
+import { newSigner, rpcAt } from '../support/kit-chain';
 import { newKeypair } from '../support/keypair';
 import { decodeWire, signAndSendWire } from '../support/kit-transactions';
 import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
-import { fundedPayer, payWithReference } from './paying';
+import { findingAt, fundedPayer, payWithReference } from './paying';
 
 /*
  * Attribution (docs/integrators.md, "Telling our payments from copies"): a transaction the pay
@@ -22,8 +21,7 @@ import { fundedPayer, payWithReference } from './paying';
  * Everything on the shared localnet, signed by real keys.
  */
 
-const chain = chainAt(inject('rpcUrl'));
-const { rpc } = chain;
+const rpc = rpcAt(inject('rpcUrl'));
 
 describe('the Action Identity memo', () => {
   const database = ownDatabase();
@@ -56,7 +54,13 @@ describe('the Action Identity memo', () => {
     return res.json();
   }
 
-  const find = () => findPayments({ db: database.db, ...chain, now: new Date(), identity: identity().address });
+  const find = () =>
+    findPayments({
+      db: database.db,
+      cluster: findingAt(inject('rpcUrl')),
+      now: new Date(),
+      identity: identity().address,
+    });
 
   /** A wallet's own transfer carrying the reference, and `memo` when given. */
   const payOwnWay = (payer: KeyPairSigner, to: Address, lamports: number, reference: string, memo?: string) =>

@@ -10,12 +10,12 @@ import { readReceipt } from '@/lib/features/payments/receipt';
 import { REJECTED_LISTED } from '@/lib/features/payments/schemas';
 import { reject } from '@/lib/features/payments/settle';
 import { ownDatabase } from '../support/database';
-import { chainAt } from '../support/chain';
+import { rpcAt } from '../support/kit-chain';
 import { newKeypair } from '../support/keypair';
 import { heldInProcessApp } from '../support/in-process';
 import { startRpcProxy, type RpcCall } from '../support/rpc-proxy';
 import { registeredPayee } from '../support/registered-payee';
-import { fundedPayer, payWithReference } from './paying';
+import { findingAt, fundedPayer, payWithReference } from './paying';
 
 /*
  * The finding pass on the localnet (DESIGN.md "Payments and receipts", issue "Payments you can
@@ -26,7 +26,7 @@ import { fundedPayer, payWithReference } from './paying';
  */
 
 const rpcUrl = inject('rpcUrl');
-const { rpc } = chainAt(rpcUrl);
+const rpc = rpcAt(rpcUrl);
 const TTL_MS = 1800 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -43,9 +43,9 @@ const proxy = startRpcProxy(rpcUrl, (request) => {
 afterAll(async () => (await proxy).close());
 
 async function pass(now = new Date(), db = database.db) {
-  const counted = chainAt((await proxy).url);
+  const cluster = findingAt((await proxy).url);
   methods.length = 0;
-  const summary = await findPayments({ db, ...counted, now, identity: identity() });
+  const summary = await findPayments({ db, cluster, now, identity: identity() });
   return { summary, methods: [...methods] };
 }
 
@@ -246,7 +246,7 @@ describe('a provider that refuses JSON-RPC batches', () => {
       });
       await findPayments({
         db: database.db,
-        ...chainAt(refusing.url),
+        cluster: findingAt(refusing.url),
         now: new Date(),
         identity: identity(),
       });

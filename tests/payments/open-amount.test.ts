@@ -6,12 +6,11 @@ import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';
-import { chainAt } from '../support/chain';
-import { newSigner } from '../support/kit-chain';
+import { newSigner, rpcAt } from '../support/kit-chain';
 import { newKeypair } from '../support/keypair';
 import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
-import { fundedPayer, payWithReference } from './paying';
+import { findingAt, fundedPayer, payWithReference } from './paying';
 
 /*
  * The profile's pay link (GET /pay/{tag}, e2e/till.spec.ts follows it in a browser): a reference
@@ -19,8 +18,7 @@ import { fundedPayer, payWithReference } from './paying';
  * wallet settles it and the receipt records what was paid; nothing paid to the wallet settles it.
  */
 
-const chain = chainAt(inject('rpcUrl'));
-const { rpc } = chain;
+const rpc = rpcAt(inject('rpcUrl'));
 
 describe('a reference issued without an amount', () => {
   const database = ownDatabase();
@@ -57,7 +55,7 @@ describe('a reference issued without an amount', () => {
   const find = () =>
     findPayments({
       db: database.db,
-      ...chain,
+      cluster: findingAt(inject('rpcUrl')),
       now: new Date(),
       identity: serviceIdentity(app().config.actionIdentitySecret).address,
     });

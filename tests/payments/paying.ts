@@ -1,8 +1,16 @@
 import { AccountRole, lamports as asLamports, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import type { SolanaRpc } from '@/lib/chain/rpc';
+import type { FindingCluster } from '@/lib/features/payments/read-payout-account';
+import { chainAt } from '../support/chain';
 import { MEMO_PROGRAM_ID } from '@/lib/features/payments/pay-action-identity';
 import { fundedSigner, reachAll, sendSigned } from '../support/kit-chain';
+
+/** The cluster at `rpcUrl` as the finding pass reads it (lib/features/payments/find-payments.ts). */
+export function findingAt(rpcUrl: string): FindingCluster {
+  const { rpc, connection } = chainAt(rpcUrl);
+  return { rpc, connection };
+}
 
 /** A fresh key with 1 SOL of the localnet's. */
 export function fundedPayer(rpc: SolanaRpc): Promise<KeyPairSigner> {

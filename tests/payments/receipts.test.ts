@@ -5,10 +5,9 @@ import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/payments/pay-ass
 import { payInstructions } from '@/lib/features/payments/pay-transaction';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { landedMint } from '../support/spl-mint';
-import { chainAt } from '../support/chain';
-import { fundedSigner, newSigner, reachAll, sendSigned } from '../support/kit-chain';
+import { fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
 import { newKeypair } from '../support/keypair';
-import { payWithReference, withSigner } from './paying';
+import { findingAt, payWithReference, withSigner } from './paying';
 import { randomTag } from '@/devstack/identities';
 import { closeTestDb } from '../identity/helpers';
 import { registeredPayee } from '../support/registered-payee';
@@ -25,9 +24,10 @@ import { ownLocalnet } from '../support/localnet';
 afterAll(closeTestDb);
 
 const app = heldInProcessApp();
-/** The shared localnet, as the app's services are handed it. */
-type Cluster = ReturnType<typeof chainAt>;
-const shared = chainAt(inject('rpcUrl'));
+/** A localnet: its URL and kit's RPC on it. */
+const clusterAt = (url: string) => ({ url, rpc: rpcAt(url) });
+type Cluster = ReturnType<typeof clusterAt>;
+const shared = clusterAt(inject('rpcUrl'));
 
 const funded = (cluster: Cluster, sol = 2): Promise<KeyPairSigner> => fundedSigner(cluster.rpc, sol);
 
@@ -83,7 +83,7 @@ async function paymentAsked(amount = '0.25', cluster: Cluster = shared) {
 
 /** The finding pass, as the cron runs it (a limit wide enough for every reference this file issued). */
 const pass = (cluster: Cluster = shared, IDENTITY = serviceIdentity(app().config.actionIdentitySecret).address) =>
-  findPayments({ db: app().db, ...cluster, now: new Date(), identity: IDENTITY });
+  findPayments({ db: app().db, cluster: findingAt(cluster.url), now: new Date(), identity: IDENTITY });
 
 /** The receipt of `reference` after one finding pass over the shared localnet. */
 async function receiptAfterPass(reference: string): Promise<Record<string, unknown>> {
@@ -236,7 +236,7 @@ describe('the finding pass', () => {
     const slow = ownLocalnet({ finalityDelayMs: 1500 });
 
     it('is confirmed when found, then finalized by a later run', async () => {
-      const cluster = chainAt(slow.url);
+      const cluster = clusterAt(slow.url);
       const { wallet, reference, payer } = await paymentAsked('0.5', cluster);
       const signature = await pay(cluster, payer, wallet, 500_000_000n, reference);
       const run = await pass(cluster);

@@ -7,8 +7,7 @@ import { identities } from '@/lib/db/schema';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
-import { chainAt } from '../support/chain';
-import { airdrop, newSigner, signerOf } from '../support/kit-chain';
+import { airdrop, newSigner, rpcAt, signerOf } from '../support/kit-chain';
 import { ownDatabase } from '../support/database';
 import { registeredPayee } from '../support/registered-payee';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
@@ -17,7 +16,7 @@ import { newKeypair } from '../support/keypair';
 import { ownLocalnet } from '../support/localnet';
 import { signIn } from '../support/sign-in';
 import { passUntil, WebhookReceiver } from '../support/webhook-receiver';
-import { fundedPayer, payWithReference } from '../payments/paying';
+import { findingAt, fundedPayer, payWithReference } from '../payments/paying';
 
 /*
  * `payment.received` end to end (DESIGN.md "Payments and receipts", "Webhooks"): a reference
@@ -28,9 +27,10 @@ import { fundedPayer, payWithReference } from '../payments/paying';
  */
 
 const FINALITY_DELAY_MS = 3000;
-const shared = chainAt(inject('rpcUrl'));
-/** A cluster as the app's services are handed one. */
-type Cluster = typeof shared;
+/** A localnet: its URL and kit's RPC on it. */
+const clusterAt = (url: string) => ({ url, rpc: rpcAt(url) });
+type Cluster = ReturnType<typeof clusterAt>;
+const shared = clusterAt(inject('rpcUrl'));
 
 describe('payment.received webhooks', () => {
   const database = ownDatabase();
@@ -63,7 +63,7 @@ describe('payment.received webhooks', () => {
   const find = (cluster: Cluster) =>
     findPayments({
       db: database.db,
-      ...cluster,
+      cluster: findingAt(cluster.url),
       now: new Date(),
       identity: serviceIdentity(app().config.actionIdentitySecret).address,
     });
@@ -109,7 +109,7 @@ describe('payment.received webhooks', () => {
     (receiver.arrivals as unknown as Delivered[]).filter((e) => e.type === 'payment.received');
 
   it('tells the owner’s subscriptions that chose it, at confirmed and at finalized, signed; no one else; replayed from a cursor', async () => {
-    const connection = chainAt(localnet.url);
+    const cluster = clusterAt(localnet.url);
     const shop = await owner();
     const stranger = await owner();
 
@@ -120,8 +120,8 @@ describe('payment.received webhooks', () => {
     expect(identityOnly.created.events).toEqual(['identity.changed']);
 
     const reference = await issue(shop.tag, '0.05');
-    const signature = await pay(connection, shop.wallet, 50_000_000n, reference);
-    expect((await find(connection)).changed).toContain(reference);
+    const signature = await pay(cluster, shop.wallet, 50_000_000n, reference);
+    expect((await find(cluster)).changed).toContain(reference);
     await deliverUntil(() => payments(both.receiver).length > 0);
 
     const [confirmed] = payments(both.receiver);
@@ -145,7 +145,7 @@ describe('payment.received webhooks', () => {
     expect(both.receiver.headers.map((h) => h['webhook-id'])).toContain(String(confirmed!.id));
 
     await new Promise((resolve) => setTimeout(resolve, FINALITY_DELAY_MS + 200));
-    await find(connection);
+    await find(cluster);
     await deliverUntil(() => payments(both.receiver).length > 1);
     const delivered = payments(both.receiver);
     expect(delivered.map((e) => e.receipt.status)).toEqual(['confirmed', 'finalized']);
@@ -170,7 +170,7 @@ describe('payment.received webhooks', () => {
   });
 
   it('goes to the owner the reference was issued under, not to whoever owns the tag when it is paid', async () => {
-    const connection = chainAt(localnet.url);
+    const cluster = clusterAt(localnet.url);
     const seller = await owner();
     const buyer = await signIn(app().url, newKeypair());
     const sellers = await subscribe(seller.token, ['payment.received']);
@@ -179,8 +179,8 @@ describe('payment.received webhooks', () => {
     const reference = await issue(seller.tag, '0.01');
     // The tag changes hands before the payment lands; the money still goes to the wallet it was issued for.
     await database.db.update(identities).set({ owner: buyer.keypair.publicKey }).where(eq(identities.tag, seller.tag));
-    await pay(connection, seller.wallet, 10_000_000n, reference);
-    await find(connection);
+    await pay(cluster, seller.wallet, 10_000_000n, reference);
+    await find(cluster);
     await deliverUntil(() => payments(sellers.receiver).length > 0);
 
     expect(payments(sellers.receiver).map((e) => e.receipt.reference)).toEqual([reference]);

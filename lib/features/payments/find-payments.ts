@@ -43,7 +43,7 @@ export interface FindPaymentsSummary extends AccountTally {
 
 /** One pass: finality of the confirmed receipts, then every payout account with open references. */
 export async function findPayments(context: FindPaymentsInput): Promise<FindPaymentsSummary> {
-  const { db, rpc, connection, now } = context;
+  const { db, cluster, now } = context;
   const summary: FindPaymentsSummary = {
     accounts: 0,
     transactions: 0,
@@ -58,7 +58,7 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
     logger.warn({ err }, 'payments: checking the finality of confirmed receipts failed'),
   );
 
-  const payouts = await activePayoutAccounts(db, rpc, now, () => (summary.rpcCalls += 1));
+  const payouts = await activePayoutAccounts(db, cluster.rpc, now, () => (summary.rpcCalls += 1));
   summary.accounts = payouts.length;
   const cursors = await readCursors(
     db,
@@ -79,7 +79,7 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
   await inParallel(chunks(payouts, ACCOUNTS_PER_BATCH), BATCHES_IN_FLIGHT, async (batch) => {
     summary.rpcCalls += batch.length;
     const pages = await signaturesForAddresses(
-      connection,
+      cluster.connection,
       batch.map((payout) => firstPage(payout, cursors.get(payout.account))),
     ).catch((err: unknown) => batch.map(() => (err instanceof Error ? err : new Error(String(err)))));
     await inParallel(
@@ -93,7 +93,10 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
 }
 
 /** Paid but not yet final: getSignatureStatuses for all of them, 256 a call. */
-async function finalizeConfirmed({ db, rpc, now }: FindContext, summary: FindPaymentsSummary): Promise<void> {
+async function finalizeConfirmed(
+  { db, cluster: { rpc }, now }: FindContext,
+  summary: FindPaymentsSummary,
+): Promise<void> {
   const unfinal = await db
     .select({ reference: paymentReferences.reference, signature: paymentReferences.signature })
     .from(paymentReferences)

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Address, Signature } from '@solana/kit';
 import { and, eq, inArray } from 'drizzle-orm';
-import { rpcCall, type Chain, type SolanaRpc } from '@/lib/chain/rpc';
+import { rpcCall, type Chain } from '@/lib/chain/rpc';
 import type { SignaturesRequest } from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
@@ -33,11 +33,15 @@ const MAX_READ_PER_RUN = 100;
 /** Block times are the cluster's estimate, issue times ours: a transaction this much older than the first open issue is still read. */
 const CLOCK_SLACK_MS = 60_000;
 
+/**
+ * The cluster the pass reads: kit's RPC, and what the batched first pages are sent through
+ * (lib/chain/signatures-batch.ts, which takes the web3.js `connection` until it moves to kit).
+ */
+export type FindingCluster = Pick<Chain, 'rpc' | 'connection'>;
+
 export interface FindContext {
   db: Db;
-  rpc: SolanaRpc;
-  /** What the batched first pages are sent through (lib/chain/signatures-batch.ts), while that file is on web3.js. */
-  connection: Chain['connection'];
+  cluster: FindingCluster;
   now: Date;
   /** The service identity's address: a payment carrying its signed memo is `attributed`. */
   identity: Address;
@@ -64,7 +68,7 @@ export const firstPage = (payout: PayoutAccount, cursor: PayoutCursor | undefine
  * `first` is the first page, already asked for.
  */
 async function newSignatures(
-  { rpc }: FindContext,
+  { cluster: { rpc } }: FindContext,
   payout: PayoutAccount,
   cursor: PayoutCursor | undefined,
   first: readonly ListedSignature[],
@@ -155,7 +159,7 @@ export async function readPayoutAccount(
       read += 1;
       tally.rpcCalls += 1;
       const tx = await rpcCall(() =>
-        context.rpc
+        context.cluster.rpc
           .getTransaction(info.signature as Signature, {
             encoding: 'json',
             commitment: 'confirmed',

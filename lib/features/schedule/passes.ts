@@ -52,8 +52,7 @@ export const SCHEDULED_PASSES = {
     run: ({ db, connection, config, now }) =>
       findPayments({
         db,
-        rpc: getRpc(config),
-        connection,
+        cluster: { rpc: getRpc(config), connection },
         now,
         identity: serviceIdentity(config.actionIdentitySecret).address,
       }).then(({ changed: _changed, ...counts }) => counts),

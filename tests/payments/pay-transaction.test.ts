@@ -6,6 +6,7 @@ import {
   type Address,
   type Instruction,
 } from '@solana/kit';
+import bs58 from 'bs58';
 import { describe, expect, inject, it } from 'vitest';
 import {
   payAssetOf,
@@ -15,6 +16,7 @@ import {
   type SplAsset,
 } from '@/lib/features/payments/pay-asset';
 import { payInstructions } from '@/lib/features/payments/pay-transaction';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 import { rpcAt } from '../support/kit-chain';
 import { newKeypair } from '../support/keypair';
@@ -142,4 +144,14 @@ describe('payAssetOf (on the localnet)', () => {
       });
     });
   }
+});
+
+describe('serviceIdentity', () => {
+  it('is the key pair’s own address, and refuses a secret key whose halves are not one key pair', () => {
+    const pair = newKeypair();
+    expect(serviceIdentity(pair.secretKey).address).toBe(pair.publicKey);
+    const mismatched = Uint8Array.from([...pair.secretKey.subarray(0, 32), ...bs58.decode(newKeypair().publicKey)]);
+    expect(() => serviceIdentity(mismatched)).toThrow('not a 64-byte ed25519 key pair');
+    expect(() => serviceIdentity(pair.secretKey.subarray(0, 32))).toThrow('not a 64-byte ed25519 key pair');
+  });
 });

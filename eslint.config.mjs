@@ -10,7 +10,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
-import { houseRules, publicApisOnly } from './scripts/lint/house-rules.mjs';
+import { houseRules, publicApisAtTheWalletBoundary, publicApisOnly } from './scripts/lint/house-rules.mjs';
 
 export default defineConfig(
   {
@@ -49,6 +49,11 @@ export default defineConfig(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       ...publicApisOnly,
     },
+  },
+  {
+    // the wallet boundary: wallet-adapter needs web3.js v1 here, and it loads with the wallet dialog
+    files: ['components/wallet/**', 'lib/web/browser/wire-transaction.ts'],
+    rules: { ...publicApisAtTheWalletBoundary },
   },
   {
     // the house's rules (scripts/lint/house-rules.mjs)

@@ -22,7 +22,7 @@ export default defineConfig({
     env: { ...LIFTED_LOAD_BOUNDS },
     pool: 'forks',
     // A worker runs its files one after another in one module graph: each file no longer pays
-    // for importing the app, @solana/web3.js, drizzle and Next's server afresh (imports were
+    // for importing the app, kit, drizzle and Next's server afresh (imports were
     // 256 s of a 416 s run, about 2 s a file; the whole run went to about 300 s). Files keep
     // their state in their own databases and apps; the process-wide stores are keyed by the
     // database handle they cache for.

@@ -6,15 +6,18 @@
 // time from a payment landing (`confirmed` at the cluster) to its receipt being settled, p50 / p95
 // (target: under 2 s).
 //   npm run bench -- payments
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { createDatabase } from '@/devstack/postgres';
 import type { Stack } from '@/devstack/stack';
 import { openDb } from '@/lib/db/client';
 import { paymentReferences } from '@/lib/db/schema';
 import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
+import { fundedSigner, rpcAt } from '@/tests/support/kit-chain';
+import { newKeypair } from '@/tests/support/keypair';
+import { findingAt, payWithReference } from '@/tests/payments/paying';
 
 /** Attribution is judged against a key of the bench's own (its payments carry no memo: none is attributed). */
-const IDENTITY = Keypair.generate().publicKey;
+const IDENTITY = newKeypair().publicKey as Address;
 
 const PAYEES = 1000;
 const PER_PAYEE = 100;
@@ -37,16 +40,16 @@ interface Run {
 export async function benchPayments(stack: Stack): Promise<void> {
   const url = await createDatabase(stack.databaseUrl);
   const { db, close } = await openDb({ driver: 'node-postgres', url }, { poolSize: 10 });
-  const connection = new Connection(stack.rpcUrl, 'confirmed');
+  const rpc = rpcAt(stack.rpcUrl);
   try {
-    const payees = Array.from({ length: PAYEES }, () => Keypair.generate().publicKey.toBase58());
+    const payees = Array.from({ length: PAYEES }, () => newKeypair().publicKey);
     const now = Date.now();
     const rowsFor = (recipient: string, n: number) =>
       Array.from({ length: n }, () => {
         // Issued over the last 25 minutes: all still open.
         const issuedAt = new Date(now - Math.random() * 25 * 60_000);
         return {
-          reference: Keypair.generate().publicKey.toBase58(),
+          reference: newKeypair().publicKey,
           tag: 'bench',
           recipient,
           amount: '0.001',
@@ -63,7 +66,7 @@ export async function benchPayments(stack: Stack): Promise<void> {
 
     const run = async (): Promise<Run> => {
       const started = performance.now();
-      const summary = await findPayments({ db, connection, now: new Date(), identity: IDENTITY });
+      const summary = await findPayments({ db, cluster: findingAt(stack.rpcUrl), now: new Date(), identity: IDENTITY });
       const endedAt = performance.now();
       return { ms: endedAt - started, summary, endedAt };
     };
@@ -74,11 +77,7 @@ export async function benchPayments(stack: Stack): Promise<void> {
     for (let i = 0; i < QUIET_RUNS; i += 1) quiet.push(await run());
 
     // Payments land while the pass runs every second: to the junk-flooded payee first, then to others.
-    const payer = Keypair.generate();
-    await connection.confirmTransaction({
-      signature: await connection.requestAirdrop(payer.publicKey, 10 * LAMPORTS_PER_SOL),
-      ...(await connection.getLatestBlockhash()),
-    });
+    const payer = await fundedSigner(rpc, 10);
     const targets = Array.from({ length: PAID }, (_, i) => {
       const recipient = i === 0 ? payees[0]! : payees[1 + Math.floor(Math.random() * (PAYEES - 1))]!;
       const row = rows.find((r) => r.recipient === recipient && !r.tag.startsWith('paid'))!;
@@ -101,19 +100,11 @@ export async function benchPayments(stack: Stack): Promise<void> {
       }
     })();
     for (const target of targets) {
-      const transfer = SystemProgram.transfer({
-        fromPubkey: payer.publicKey,
-        toPubkey: new PublicKey(target.recipient),
+      await payWithReference(rpc, payer, {
+        to: target.recipient as Address,
         lamports: 1_000_000,
+        reference: target.reference,
       });
-      transfer.keys.push({ pubkey: new PublicKey(target.reference), isSigner: false, isWritable: false });
-      const latest = await connection.getLatestBlockhash();
-      const tx = new Transaction({ feePayer: payer.publicKey, ...latest }).add(transfer);
-      tx.sign(payer);
-      await connection.confirmTransaction(
-        { signature: await connection.sendRawTransaction(tx.serialize()), ...latest },
-        'confirmed',
-      );
       landedAt.set(target.reference, performance.now());
       await new Promise((resolve) => setTimeout(resolve, 250 + Math.random() * 500));
     }

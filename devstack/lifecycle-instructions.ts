@@ -14,7 +14,6 @@ import { findTagRecordAddress } from '@/program/pda';
  * through /v1), on kit. A party that signs is any key holder with an address (a
  * program/deploy/keys.ts signer for LiteSVM's synchronous world, a kit KeyPairSigner
  * elsewhere); the instruction only needs its address, and the caller signs with what it holds.
- * (devstack/lifecycle-calls.ts is the web3.js v1 twin, kept until its last callers move.)
  */
 export type LifecycleCall<K extends { address: Address } = { address: Address }> =
   | { kind: 'register'; tag: string; owner: K; wallet: K }

@@ -5,7 +5,6 @@
 // `findPayments`, `deliverWebhooks`, `pruneNonces`, `pruneRateLimits`, `pruneExpiredReferences`). `reconcile`: compare the
 // mirror with every record on chain and print each difference; `--repair` makes the mirror
 // match. Exit codes: 0 done (no difference, or all repaired), 1 differences left, 2 usage.
-import { getChain } from '@/lib/chain/rpc';
 import { clusterAccess } from '@/lib/chain/chain-and-mirror';
 import { getConfig } from '@/lib/core/config';
 import { openDb } from '@/lib/db/client';
@@ -31,7 +30,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const config = getConfig();
-  const cluster = { ...clusterAccess(config), connection: getChain(config).connection };
+  const cluster = clusterAccess(config);
   const { db, close } = await openDb(config.database, { poolSize: 3 });
   try {
     if (isPassName(pass)) {

@@ -1,7 +1,8 @@
-import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
+import { fetchEncodedAccount, type Address, type EncodedAccount, type ReadonlyUint8Array } from '@solana/kit';
 import { AppError } from '@/lib/core/errors';
 import { KeptBytes } from '@/lib/core/kept-bytes';
-import { rpcCall } from '@/lib/chain/rpc';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
+import { rpcKey } from '@/lib/chain/rpc-key';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
@@ -65,14 +66,14 @@ export function refusedMint(mint: string, extension: RefusedExtension): AppError
 }
 
 export interface MintAccount {
-  tokenProgram: PublicKey;
+  tokenProgram: Address;
   decimals: number;
   /** The first extension that can take, withhold or freeze a payment, or null. */
   refused: RefusedExtension | null;
 }
 
 /** Whether a token program's account data is a mint, and an initialized one. */
-export function isInitializedMint(data: Uint8Array, token2022: boolean): boolean {
+export function isInitializedMint(data: ReadonlyUint8Array, token2022: boolean): boolean {
   const shaped =
     data.length === MINT_SIZE ||
     (token2022 && data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE_MINT);
@@ -80,10 +81,10 @@ export function isInitializedMint(data: Uint8Array, token2022: boolean): boolean
 }
 
 /** The mint an account holds, or null when it is none (no account, another program's, not a mint, not initialized). */
-export function mintOfAccount(account: AccountInfo<Buffer | Uint8Array> | null): MintAccount | null {
+export function mintOfAccount(account: EncodedAccount | null): MintAccount | null {
   if (!account) return null;
-  const token2022 = account.owner.equals(TOKEN_2022_PROGRAM_ID);
-  if (!(token2022 || account.owner.equals(TOKEN_PROGRAM_ID))) return null;
+  const token2022 = account.programAddress === TOKEN_2022_PROGRAM_ID;
+  if (!(token2022 || account.programAddress === TOKEN_PROGRAM_ID)) return null;
   if (!isInitializedMint(account.data, token2022)) return null;
   return {
     tokenProgram: token2022 ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID,
@@ -93,7 +94,7 @@ export function mintOfAccount(account: AccountInfo<Buffer | Uint8Array> | null):
 }
 
 /** The first extension of a Token-2022 mint's data that a payee cannot keep its payment under; null for none. */
-export function refusedExtension(data: Uint8Array): RefusedExtension | null {
+export function refusedExtension(data: ReadonlyUint8Array): RefusedExtension | null {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   for (let at = EXTENSIONS_OFFSET; at + 4 <= data.length;) {
     const type = view.getUint16(at, true);
@@ -106,7 +107,7 @@ export function refusedExtension(data: Uint8Array): RefusedExtension | null {
   return null;
 }
 
-function refusedOf(type: number, value: Uint8Array): RefusedExtension | null {
+function refusedOf(type: number, value: ReadonlyUint8Array): RefusedExtension | null {
   switch (type) {
     case TRANSFER_FEE_CONFIG:
       return 'transfer_fee'; // even at 0 %: its authority may raise it at any time
@@ -127,7 +128,7 @@ function refusedOf(type: number, value: Uint8Array): RefusedExtension | null {
 }
 
 /**
- * Kept per cluster endpoint and mint: a mint's program and decimals never change, but its
+ * Kept per cluster client (lib/chain/rpc-key.ts) and mint: a mint's program and decimals never change, but its
  * default account state can (its authority may switch it to frozen), so a mint is kept for
  * MINT_KEPT_MS; "not a mint" (no account yet) for NOT_A_MINT_KEPT_MS. Each entry is under
  * 200 bytes: the budget holds some 1,000 mints, more than the profiles of a deployment name
@@ -140,21 +141,22 @@ const ENTRY_BYTES = 200;
 const kept = new KeptBytes<{ mint: MintAccount | null }>(KEPT_BYTES, () => ENTRY_BYTES);
 
 /** Whether `mint` was read within its keeping time: what a caller counts a rate limit by (no RPC, no count). */
-export function isMintKept(connection: Connection, mint: PublicKey, now = Date.now()): boolean {
-  return kept.get(keyOf(connection, mint), now) !== undefined;
+export function isMintKept(rpc: SolanaRpc, mint: Address, now = Date.now()): boolean {
+  return kept.get(keyOf(rpc, mint), now) !== undefined;
 }
 
 /** The mint at `mint` (one getAccountInfo unless kept; callers asking at once share it); null when it is no mint. 503 when the cluster cannot be reached. */
-export async function readMint(connection: Connection, mint: PublicKey, now = Date.now()): Promise<MintAccount | null> {
-  const key = keyOf(connection, mint);
+export async function readMint(rpc: SolanaRpc, mint: Address, now = Date.now()): Promise<MintAccount | null> {
+  const key = keyOf(rpc, mint);
   const found = await kept.getOrMake(key, now, async () => {
-    const read = { mint: mintOfAccount(await rpcCall(() => connection.getAccountInfo(mint, 'confirmed'))) };
+    const account = await rpcCall(() => fetchEncodedAccount(rpc, mint, { commitment: 'confirmed' }));
+    const read = { mint: mintOfAccount(account.exists ? account : null) };
     kept.set(key, read, now + (read.mint ? MINT_KEPT_MS : NOT_A_MINT_KEPT_MS));
     return read;
   });
   return found.mint;
 }
 
-function keyOf(connection: Connection, mint: PublicKey): string {
-  return `${connection.rpcEndpoint} ${mint.toBase58()}`;
+function keyOf(rpc: SolanaRpc, mint: Address): string {
+  return `${rpcKey(rpc)} ${mint}`;
 }

@@ -1,10 +1,9 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
-import { address } from '@solana/kit';
+import { fetchEncodedAccount, parseBase64RpcAccount, type Address, type EncodedAccount } from '@solana/kit';
 import { KeptBytes } from '@/lib/core/kept-bytes';
-import { rpcCall } from '@/lib/chain/rpc';
-import { liveRecord, recordAt } from '@/lib/chain/record-states';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
+import { rpcKey } from '@/lib/chain/rpc-key';
 import { unsafePayoutOfAccount, unsafePayoutWithoutRpc, type UnsafePayoutReason } from '@/lib/chain/payout-safety';
-import { findTagRecordAddress } from '@/packages/tag-registry/src/web3js';
+import { findTagRecordPda, parseTagRecord, type TagRecordFields } from '@/packages/tag-registry/src';
 
 /*
  * Truth at issue time (DESIGN "Payments and receipts"): before a payment request is handed out,
@@ -24,10 +23,10 @@ export interface PayeeOnChain {
 }
 
 /**
- * Kept per cluster endpoint, program, tag and mirrored wallet for KEPT_MS: every issuing
- * route of a tag asked within that time shares one read (a till showing a code a second, a
- * burst of clicks on /pay/{tag}), and a change on chain is seen within it. Entries are small
- * (about 300 bytes); the budget bounds memory, not freshness.
+ * Kept per cluster client (lib/chain/rpc-key.ts), program, tag and mirrored wallet for KEPT_MS:
+ * every issuing route of a tag asked within that time shares one read (a till showing a code a
+ * second, a burst of clicks on /pay/{tag}), and a change on chain is seen within it. Entries
+ * are small (about 300 bytes); the budget bounds memory, not freshness.
  */
 const KEPT_MS = 1_500;
 const KEPT_BYTES = 1_000_000;
@@ -35,8 +34,8 @@ const ENTRY_BYTES = 300;
 const kept = new KeptBytes<PayeeOnChain>(KEPT_BYTES, () => ENTRY_BYTES);
 
 export interface PayeeQuestion {
-  connection: Connection;
-  programId: PublicKey;
+  rpc: SolanaRpc;
+  programAddress: Address;
   /** The canonical tag (no `@`). */
   tag: string;
   /** The payout wallet the mirror holds: read beside the record, as it is almost always the same. */
@@ -46,34 +45,50 @@ export interface PayeeQuestion {
 
 /** The tag's record and payout account on chain at `confirmed` (see above); 503 when the cluster cannot be reached. */
 export function readPayeeOnChain(question: PayeeQuestion): Promise<PayeeOnChain> {
-  const { connection, programId, tag, mirroredWallet, now = Date.now() } = question;
-  const key = `${connection.rpcEndpoint} ${programId.toBase58()} ${tag} ${mirroredWallet}`;
+  const { rpc, programAddress, tag, mirroredWallet, now = Date.now() } = question;
+  const key = `${rpcKey(rpc)} ${programAddress} ${tag} ${mirroredWallet}`;
   return kept.getOrMake(key, now, async () => {
-    const read = await readNow(connection, programId, tag, new PublicKey(mirroredWallet));
+    const read = await readNow(rpc, programAddress, tag, mirroredWallet as Address);
     kept.set(key, read, now + KEPT_MS);
     return read;
   });
 }
 
-async function readNow(
-  connection: Connection,
-  programId: PublicKey,
-  tag: string,
-  mirrored: PublicKey,
-): Promise<PayeeOnChain> {
-  const [pda] = findTagRecordAddress(tag, programId);
+async function readNow(rpc: SolanaRpc, programAddress: Address, tag: string, mirrored: Address): Promise<PayeeOnChain> {
+  const [pda, bump] = await findTagRecordPda({ tag }, { programAddress });
+  // Kit's fetchEncodedAccounts drops the context; the slot is part of the answer, so the call is made here.
   const { context, value } = await rpcCall(() =>
-    connection.getMultipleAccountsInfoAndContext([pda, mirrored], 'confirmed'),
+    rpc.getMultipleAccounts([pda, mirrored], { encoding: 'base64', commitment: 'confirmed' }).send(),
   );
-  const held = value[0] && { owner: address(value[0].owner.toBase58()), data: value[0].data };
-  const record = liveRecord(recordAt(address(programId.toBase58()), pda.toBase58(), held ?? null));
-  if (!record) return { record: null, unsafe: null, slot: context.slot };
-  const wallet = new PublicKey(record.wallet);
-  const answer = { owner: record.owner, wallet: record.wallet };
+  const slot = Number(context.slot);
+  const [recordAccount, mirroredAccount] = [pda, mirrored].map((at, i) => parseBase64RpcAccount(at, value[i] ?? null));
+  const record = liveRecordAt(programAddress, tag, bump, recordAccount!.exists ? recordAccount! : null);
+  if (!record) return { record: null, unsafe: null, slot };
+  const wallet = record.wallet;
+  const answer = { owner: record.owner, wallet };
   const offline = unsafePayoutWithoutRpc(wallet);
-  if (offline) return { record: answer, unsafe: offline, slot: context.slot };
-  const account = wallet.equals(mirrored)
-    ? (value[1] ?? null)
-    : await rpcCall(() => connection.getAccountInfo(wallet, 'confirmed'));
-  return { record: answer, unsafe: unsafePayoutOfAccount(account), slot: context.slot };
+  if (offline) return { record: answer, unsafe: offline, slot };
+  const account =
+    wallet === mirrored
+      ? mirroredAccount!
+      : await rpcCall(() => fetchEncodedAccount(rpc, wallet, { commitment: 'confirmed' }));
+  return { record: answer, unsafe: unsafePayoutOfAccount(account.exists ? account : null), slot };
+}
+
+/**
+ * The live record at the tag's PDA, or null. Only the program writes its records, so an
+ * account the program does not own, data that is no TagRecord, a record of another tag or
+ * bump (not at its own PDA), or a resting record (`pending_owner == owner`, program/README.md
+ * "The resting record") is no live record.
+ */
+function liveRecordAt(
+  programAddress: Address,
+  tag: string,
+  bump: number,
+  account: EncodedAccount | null,
+): TagRecordFields | null {
+  if (!account || account.programAddress !== programAddress) return null;
+  const record = parseTagRecord(account.data);
+  if (!record || record.tag !== tag || record.bump !== bump) return null;
+  return record.pendingOwner === record.owner ? null : record;
 }

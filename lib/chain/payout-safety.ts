@@ -1,7 +1,7 @@
-import { PublicKey, SystemProgram, type AccountInfo, type Connection } from '@solana/web3.js';
+import { address, fetchEncodedAccount, isOffCurveAddress, type Address, type EncodedAccount } from '@solana/kit';
 import { AppError } from '@/lib/core/errors';
 import { rememberRecent } from '@/lib/core/remember-recent';
-import { rpcCall } from '@/lib/chain/rpc';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 
 /*
@@ -22,7 +22,10 @@ const LOADERS = [
   'BPFLoaderUpgradeab1e11111111111111111111111',
   'LoaderV411111111111111111111111111111111111',
   'NativeLoader1111111111111111111111111111111',
-].map((id) => new PublicKey(id));
+].map((id) => address(id));
+
+/** The System Program: the owner of every wallet, and itself the all-zero key. */
+const SYSTEM_PROGRAM = address('11111111111111111111111111111111');
 
 /** SPL sizes: a mint is 82 bytes, a token account 165; Token-2022 extensions follow byte 165, which names the kind. */
 const MINT_SIZE = 82;
@@ -41,13 +44,13 @@ const MESSAGES: Record<UnsafePayoutReason, string> = {
  * What can be told of a payout wallet without the cluster: off the curve, or the zero key
  * (the System Program itself). Cheap enough for every read (the pay Action, resolve, /@tag).
  */
-export function unsafePayoutWithoutRpc(wallet: PublicKey): UnsafePayoutReason | null {
-  if (wallet.equals(SystemProgram.programId)) return 'program';
+export function unsafePayoutWithoutRpc(wallet: Address): UnsafePayoutReason | null {
+  if (wallet === SYSTEM_PROGRAM) return 'program';
   return isOnCurve(wallet) ? null : 'off_curve';
 }
 
 /**
- * Whether a key is on the ed25519 curve, remembered per key. web3.js decompresses the point in
+ * Whether a key is on the ed25519 curve, remembered per key. The SDK decompresses the point in
  * JavaScript, the dearest step of a /@tag view (bench/results/figures-once-in-comments.md), and every view,
  * resolve and Action of a tag asks it again of the same wallet. A key's answer never changes,
  * so nothing expires; the bound is only memory (about 1 MB), the least recently asked first.
@@ -55,17 +58,16 @@ export function unsafePayoutWithoutRpc(wallet: PublicKey): UnsafePayoutReason | 
 const onCurve = new Map<string, boolean>();
 const MAX_REMEMBERED_KEYS = 10_000;
 
-function isOnCurve(wallet: PublicKey): boolean {
-  const bytes = wallet.toBytes();
-  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
-  return rememberRecent(onCurve, key, () => PublicKey.isOnCurve(bytes), MAX_REMEMBERED_KEYS);
+function isOnCurve(wallet: Address): boolean {
+  return rememberRecent(onCurve, wallet, () => !isOffCurveAddress(wallet), MAX_REMEMBERED_KEYS);
 }
 
 /** Why SOL paid to an address holding `account` would be lost, or null (no account yet, or a System-owned one). */
-export function unsafePayoutOfAccount(account: AccountInfo<Buffer | Uint8Array> | null): UnsafePayoutReason | null {
-  if (!account || account.owner.equals(SystemProgram.programId)) return null;
-  if (account.executable || LOADERS.some((loader) => loader.equals(account.owner))) return 'program';
-  if (account.owner.equals(TOKEN_PROGRAM_ID) || account.owner.equals(TOKEN_2022_PROGRAM_ID)) {
+export function unsafePayoutOfAccount(account: EncodedAccount | null): UnsafePayoutReason | null {
+  if (!account || account.programAddress === SYSTEM_PROGRAM) return null;
+  const owner = account.programAddress;
+  if (account.executable || LOADERS.includes(owner)) return 'program';
+  if (owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID) {
     const size = account.data.length;
     if (size === MINT_SIZE || (size > TOKEN_ACCOUNT_SIZE && account.data[TOKEN_ACCOUNT_SIZE] === ACCOUNT_TYPE.mint))
       return 'mint';
@@ -79,19 +81,16 @@ export function unsafePayoutOfAccount(account: AccountInfo<Buffer | Uint8Array> 
 }
 
 /** The reason a payout wallet is unsafe, reading its account (one getAccountInfo) unless the key alone says so. */
-export async function unsafePayoutReason(
-  connection: Connection,
-  wallet: PublicKey,
-): Promise<UnsafePayoutReason | null> {
+export async function unsafePayoutReason(rpc: SolanaRpc, wallet: Address): Promise<UnsafePayoutReason | null> {
   const offline = unsafePayoutWithoutRpc(wallet);
   if (offline) return offline;
-  const account = await rpcCall(() => connection.getAccountInfo(wallet, 'confirmed'));
-  return unsafePayoutOfAccount(account);
+  const account = await rpcCall(() => fetchEncodedAccount(rpc, wallet, { commitment: 'confirmed' }));
+  return unsafePayoutOfAccount(account.exists ? account : null);
 }
 
 /** 400 `unsafe_payout`, its `reason` beside the message. */
-export function unsafePayout(wallet: PublicKey, reason: UnsafePayoutReason): AppError {
-  return new AppError('unsafe_payout', `The payout wallet ${wallet.toBase58()} ${MESSAGES[reason]}.`, {}, { reason });
+export function unsafePayout(wallet: string, reason: UnsafePayoutReason): AppError {
+  return new AppError('unsafe_payout', `The payout wallet ${wallet} ${MESSAGES[reason]}.`, {}, { reason });
 }
 
 /**
@@ -100,7 +99,7 @@ export function unsafePayout(wallet: PublicKey, reason: UnsafePayoutReason): App
  * `unsafe_payout`; 503 when the cluster cannot be reached. Its callers are rate limited: it
  * costs one getAccountInfo.
  */
-export async function refuseUnsafePayout(connection: Connection, wallet: PublicKey): Promise<void> {
-  const reason = await unsafePayoutReason(connection, wallet);
+export async function refuseUnsafePayout(rpc: SolanaRpc, wallet: Address): Promise<void> {
+  const reason = await unsafePayoutReason(rpc, wallet);
   if (reason) throw unsafePayout(wallet, reason);
 }

@@ -40,7 +40,7 @@ function methodOf(payload: unknown): string {
 }
 
 /** An error in one line (name, message, socket code), what a ClusterUnreachableError says. */
-export function describe(err: unknown): string {
+function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
   const code = cause && typeof cause === 'object' && 'code' in cause ? ` (${String(cause.code)})` : '';

@@ -3,17 +3,14 @@ import {
   createSolanaRpcFromTransport,
   isSolanaError,
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
-  SolanaError,
   type Address,
   type Rpc,
   type RpcTransport,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { Connection, PublicKey } from '@solana/web3.js';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError, answerKnownFailure, type KnownFailure } from '@/lib/core/errors';
 import type { Config } from '@/lib/core/config';
-import { ClusterUnreachableError, createResilientTransport, describe, rateLimitWaitMs } from './rpc-transport';
+import { ClusterUnreachableError, createResilientTransport } from './rpc-transport';
 
 export { ClusterUnreachableError, rateLimitWaitMs } from './rpc-transport';
 
@@ -30,87 +27,6 @@ export const RPC_RETRY_AFTER_SECONDS = 5;
  * unreachable or throttling us; the caller then gets 503 within seconds, never a hung request.
  */
 export const RPC_TIMEOUT_MS = 10_000;
-
-/**
- * The transport failure the current `rpcCall` met. web3.js rethrows some of them (getAccountInfo,
- * getBalance, getLatestBlockhash) as new Errors holding only their text, so the transport
- * records the typed error here too, and `rpcCall` judges that one.
- */
-const transportFailure = new AsyncLocalStorage<{ failure?: Error }>();
-
-function failed<E extends Error>(error: E): E {
-  const store = transportFailure.getStore();
-  if (store) store.failure = error;
-  return error;
-}
-
-function httpError(res: Response, message: string): SolanaError {
-  return new SolanaError(SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, {
-    statusCode: res.status,
-    headers: res.headers,
-    message,
-  });
-}
-
-const connections = new Map<string, Connection>();
-
-/**
- * The process's one `Connection` per RPC URL (DESIGN "Configuration": SOLANA_RPC_URL, else the
- * local validator's address). Every call has a deadline: a cluster that does not answer
- * becomes a 503 for our caller, not a hung request. A provider's 429 is waited out (its
- * Retry-After, else a doubling backoff) and asked again while the deadline allows.
- */
-export function getConnection(config: Pick<Config, 'solana'>): Connection {
-  const url = config.solana.rpcUrl ?? DEFAULT_RPC_URL;
-  let connection = connections.get(url);
-  if (!connection) {
-    connection = createConnection(url, RPC_TIMEOUT_MS);
-    connections.set(url, connection);
-  }
-  return connection;
-}
-
-/** A `Connection` whose HTTP calls end within `timeoutMs` (429s retried inside it) and report unreachability or rate limiting. */
-export function createConnection(url: string, timeoutMs: number): Connection {
-  return new Connection(url, {
-    commitment: 'confirmed',
-    disableRetryOnRateLimit: true,
-    fetch: deadlineFetch(timeoutMs),
-  });
-}
-
-/**
- * fetch with the deadline, the 429 waits and the failure recording of every call of this
- * module; also what JSON-RPC batches are sent with (lib/chain/signatures-batch.ts).
- */
-export function deadlineFetch(timeoutMs: number): typeof globalThis.fetch {
-  return async (input, init) => {
-    const deadline = Date.now() + timeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      let res: Response;
-      try {
-        res = await globalThis.fetch(input, {
-          ...init,
-          signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
-        });
-      } catch (err) {
-        throw failed(new ClusterUnreachableError(describe(err), { cause: err }));
-      }
-      if (res.status === 429) {
-        await res.body?.cancel().catch(() => {});
-        const wait = rateLimitWaitMs(res.headers.get('retry-after'), attempt, Date.now());
-        if (Date.now() + wait >= deadline) throw failed(httpError(res, `HTTP 429 until the ${timeoutMs} ms deadline`));
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        continue;
-      }
-      if (res.status >= 500) {
-        await res.body?.cancel().catch(() => {});
-        throw failed(httpError(res, `HTTP ${res.status}`));
-      }
-      return res;
-    }
-  };
-}
 
 /** Node's codes for a socket that could not be opened or was lost (a fetch failure's `cause.code`). */
 const NETWORK_CODES = new Set([
@@ -191,20 +107,16 @@ const CLUSTER_FAILURES: readonly KnownFailure[] = [
  * Retry-After; anything else (a JSON-RPC error, a bug) is rethrown as it is.
  */
 export async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
-  const store: { failure?: Error } = {};
   try {
-    return await transportFailure.run(store, call);
+    return await call();
   } catch (thrown) {
     if (thrown instanceof AppError) throw thrown;
-    // The error itself when it says what happened, else what the transport recorded of it.
-    const err = isClusterUnreachable(thrown) ? thrown : (store.failure ?? thrown);
-    throw answerKnownFailure(err, CLUSTER_FAILURES) ?? thrown;
+    throw answerKnownFailure(thrown, CLUSTER_FAILURES) ?? thrown;
   }
 }
 
-const programIds = new Map<string, PublicKey>();
-
-interface KitClient {
+/** Kit's RPC and the transport under it. */
+export interface KitClient {
   transport: RpcTransport;
   rpc: SolanaRpc;
 }
@@ -243,23 +155,9 @@ export function getRpcTransport(config: Pick<Config, 'solana'>): RpcTransport {
 export interface Chain {
   rpc: SolanaRpc;
   programAddress: Address;
-  /** @deprecated web3.js v1, while the server moves to kit: use `rpc`. */
-  connection: Connection;
-  /** @deprecated web3.js v1, while the server moves to kit: use `programAddress`. */
-  programId: PublicKey;
 }
 
-/** The cluster connection and the tag registry's address, as configured (route handlers' view). */
+/** The cluster's RPC and the tag registry's address, as configured (route handlers' view). */
 export function getChain(config: Pick<Config, 'solana'>): Chain {
-  let programId = programIds.get(config.solana.programId);
-  if (!programId) {
-    programId = new PublicKey(config.solana.programId);
-    programIds.set(config.solana.programId, programId);
-  }
-  return {
-    rpc: getRpc(config),
-    programAddress: address(config.solana.programId),
-    connection: getConnection(config),
-    programId,
-  };
+  return { rpc: getRpc(config), programAddress: address(config.solana.programId) };
 }

@@ -1,68 +1,63 @@
-import { PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
-import { readonly, signer, writable, writableSigner } from './account-meta';
+import { address, createNoopSigner, type Address, type Instruction } from '@solana/kit';
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 
 /*
- * The two SPL instructions a token payment needs, encoded as the programs define them (no
- * SPL library: two instructions do not justify one), for either token program.
+ * The two SPL instructions a token payment needs, for either token program, from the
+ * generated token client. The service never signs: the funder and the authority are no-op
+ * signers, so each stands in the instruction as the signing account it is.
  */
 
-export const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
-export const TOKEN_2022_PROGRAM_ID = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
-export const ASSOCIATED_TOKEN_PROGRAM_ID = new PublicKey('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL');
-
-/** Associated Token Account program `CreateIdempotent`. */
-const CREATE_IDEMPOTENT = 1;
-/** SPL Token `TransferChecked` (both token programs). */
-const TRANSFER_CHECKED = 12;
+export const TOKEN_PROGRAM_ID: Address = TOKEN_PROGRAM_ADDRESS;
+export const TOKEN_2022_PROGRAM_ID: Address = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+export const ASSOCIATED_TOKEN_PROGRAM_ID: Address = ASSOCIATED_TOKEN_PROGRAM_ADDRESS;
 
 /** The token account of `owner` for `mint` that wallets look up by default. */
-export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync(
-    [owner.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()],
-    ASSOCIATED_TOKEN_PROGRAM_ID,
-  )[0];
+export async function associatedTokenAddress(owner: Address, mint: Address, tokenProgram: Address): Promise<Address> {
+  const [account] = await findAssociatedTokenPda({ owner, mint, tokenProgram });
+  return account;
 }
 
 /** Creates `owner`'s associated token account for `mint` unless it exists; `funder` pays the rent. */
-export function createAssociatedTokenAccountIdempotent(a: {
-  funder: PublicKey;
-  owner: PublicKey;
-  mint: PublicKey;
-  tokenProgram: PublicKey;
-}): TransactionInstruction {
-  const account = associatedTokenAddress(a.owner, a.mint, a.tokenProgram);
-  return new TransactionInstruction({
-    programId: ASSOCIATED_TOKEN_PROGRAM_ID,
-    // funder, the account to create, its owner, the mint, System Program, token program
-    keys: [
-      writableSigner(a.funder),
-      writable(account),
-      readonly(a.owner),
-      readonly(a.mint),
-      readonly(SystemProgram.programId),
-      readonly(a.tokenProgram),
-    ],
-    data: Buffer.from([CREATE_IDEMPOTENT]),
+export async function createAssociatedTokenAccountIdempotent(a: {
+  funder: Address;
+  owner: Address;
+  mint: Address;
+  tokenProgram: Address;
+}): Promise<Instruction> {
+  return getCreateAssociatedTokenIdempotentInstruction({
+    payer: createNoopSigner(a.funder),
+    ata: await associatedTokenAddress(a.owner, a.mint, a.tokenProgram),
+    owner: a.owner,
+    mint: a.mint,
+    tokenProgram: a.tokenProgram,
   });
 }
 
 /** `TransferChecked`: `amount` base units from `source` to `destination`, signed by `authority`; the mint's decimals are checked. */
 export function transferCheckedInstruction(a: {
-  source: PublicKey;
-  mint: PublicKey;
-  destination: PublicKey;
-  authority: PublicKey;
+  source: Address;
+  mint: Address;
+  destination: Address;
+  authority: Address;
   amount: bigint;
   decimals: number;
-  tokenProgram: PublicKey;
-}): TransactionInstruction {
-  const data = Buffer.alloc(10);
-  data.writeUInt8(TRANSFER_CHECKED, 0);
-  data.writeBigUInt64LE(a.amount, 1);
-  data.writeUInt8(a.decimals, 9);
-  return new TransactionInstruction({
-    programId: a.tokenProgram,
-    keys: [writable(a.source), readonly(a.mint), writable(a.destination), signer(a.authority)],
-    data,
-  });
+  tokenProgram: Address;
+}): Instruction {
+  return getTransferCheckedInstruction(
+    {
+      source: a.source,
+      mint: a.mint,
+      destination: a.destination,
+      authority: createNoopSigner(a.authority),
+      amount: a.amount,
+      decimals: a.decimals,
+    },
+    { programAddress: a.tokenProgram },
+  );
 }

@@ -1,5 +1,4 @@
 import { clusterAccess } from '@/lib/chain/chain-and-mirror';
-import { getChain } from '@/lib/chain/rpc';
 import { cronRoute, type CronPath } from '@/lib/core/schedule';
 import { routeAnswer, runPasses } from '@/lib/features/schedule/passes';
 import { withCron } from './cron-auth';
@@ -16,8 +15,7 @@ export function cronRouteHandlers(path: CronPath, provide: ServicesProvider) {
   const { passes } = cronRoute(path);
   const GET = withApi(
     withCron(async (_req, { services: { db, config } }) => {
-      const cluster = { ...clusterAccess(config), connection: getChain(config).connection };
-      const results = await runPasses(passes, { db, ...cluster, config, now: new Date() });
+      const results = await runPasses(passes, { db, ...clusterAccess(config), config, now: new Date() });
       return json(routeAnswer(passes, results));
     }),
     path,

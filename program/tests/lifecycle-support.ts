@@ -49,7 +49,7 @@ export type FullInstruction = Instruction &
   InstructionWithData<ReadonlyUint8Array>;
 
 /**
- * Sends one lifecycle call (devstack/lifecycle-calls.ts) to the program at PROGRAM_ID: its
+ * Sends one lifecycle call (devstack/lifecycle-instructions.ts) to the program at PROGRAM_ID: its
  * signer pays unless `payer` is given, and a payout wallet other than the signer signs too.
  */
 export function sendCall(svm: LiteSVM, call: LifecycleCall, payer?: Signer): SendResult {

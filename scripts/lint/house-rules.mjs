@@ -140,29 +140,49 @@ export const houseRules = {
 const GLOBAL = /^(globalThis|global)$/;
 const NEXT_INTERNALS = /^next\/dist\//;
 
+const NEXT_INTERNALS_MESSAGE = "Next.js's internals: use its public API.";
+const WEB3_V1 = '@solana/web3.js';
+/** Where wallet-adapter needs web3.js v1, loaded with the wallet dialog (eslint.config.mjs names the files). */
+const WEB3_V1_MESSAGE =
+  'web3.js v1 is only for the wallet boundary (components/wallet/, lib/web/browser/wire-transaction.ts), which wallet-adapter needs: use @solana/kit.';
+
 /**
  * The service builds on the public APIs of its framework and runtime only: a module under
  * `next/dist/` is Next.js's internals, which any release may move, and a global that one file
  * patches changes what every module (and the framework) gets. (A value kept under a symbol of
- * ours is no patch: nothing else reads it.)
+ * ours is no patch: nothing else reads it.) And one Solana SDK: kit, except at the wallet
+ * boundary (`walletBoundary: true`).
  */
-export const publicApisOnly = {
-  'no-restricted-imports': [
-    'error',
-    { patterns: [{ regex: NEXT_INTERNALS.source, message: "Next.js's internals: use its public API." }] },
-  ],
-  'no-restricted-syntax': [
-    'error',
-    ...[
-      `ImportExpression[source.value=${NEXT_INTERNALS}]`,
-      `CallExpression[callee.name='require'][arguments.0.value=${NEXT_INTERNALS}]`,
-    ].map((selector) => ({ selector, message: "Next.js's internals: use its public API." })),
-    ...[
-      `AssignmentExpression[left.type='MemberExpression'][left.computed=false][left.object.name=${GLOBAL}]`,
-      `AssignmentExpression[left.type='MemberExpression'][left.property.type='Literal'][left.object.name=${GLOBAL}]`,
-      `AssignmentExpression[left.type='MemberExpression'][left.computed=false][left.object.type='TSAsExpression'][left.object.expression.name=${GLOBAL}]`,
-      `AssignmentExpression[left.type='MemberExpression'][left.property.type='Literal'][left.object.type='TSAsExpression'][left.object.expression.name=${GLOBAL}]`,
-      `CallExpression[callee.object.name='Object'][callee.property.name=/^(defineProperty|defineProperties|assign)$/][arguments.0.name=${GLOBAL}]`,
-    ].map((selector) => ({ selector, message: 'Patches a global: every module and the framework would see it.' })),
-  ],
-};
+function publicApisRules({ walletBoundary }) {
+  const imported = (source) => [
+    `ImportExpression[source.value=${source}]`,
+    `CallExpression[callee.name='require'][arguments.0.value=${source}]`,
+  ];
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [{ regex: NEXT_INTERNALS.source, message: NEXT_INTERNALS_MESSAGE }],
+        ...(walletBoundary ? {} : { paths: [{ name: WEB3_V1, message: WEB3_V1_MESSAGE }] }),
+      },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      ...imported(NEXT_INTERNALS).map((selector) => ({ selector, message: NEXT_INTERNALS_MESSAGE })),
+      ...(walletBoundary
+        ? []
+        : imported(`/^@solana\\/web3\\.js$/`).map((selector) => ({ selector, message: WEB3_V1_MESSAGE }))),
+      ...[
+        `AssignmentExpression[left.type='MemberExpression'][left.computed=false][left.object.name=${GLOBAL}]`,
+        `AssignmentExpression[left.type='MemberExpression'][left.property.type='Literal'][left.object.name=${GLOBAL}]`,
+        `AssignmentExpression[left.type='MemberExpression'][left.computed=false][left.object.type='TSAsExpression'][left.object.expression.name=${GLOBAL}]`,
+        `AssignmentExpression[left.type='MemberExpression'][left.property.type='Literal'][left.object.type='TSAsExpression'][left.object.expression.name=${GLOBAL}]`,
+        `CallExpression[callee.object.name='Object'][callee.property.name=/^(defineProperty|defineProperties|assign)$/][arguments.0.name=${GLOBAL}]`,
+      ].map((selector) => ({ selector, message: 'Patches a global: every module and the framework would see it.' })),
+    ],
+  };
+}
+
+export const publicApisOnly = publicApisRules({ walletBoundary: false });
+/** The same at the wallet boundary, where web3.js v1 may be imported. */
+export const publicApisAtTheWalletBoundary = publicApisRules({ walletBoundary: true });

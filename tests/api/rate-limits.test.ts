@@ -1,5 +1,3 @@
-// web3.js only for tests/support/registered-payee.ts (helper B's), which still takes a v1 Connection.
-import { Connection } from '@solana/web3.js';
 import { describe, expect, inject, it } from 'vitest';
 import { startApp } from '@/devstack/app';
 import { insertIdentity, randomTag } from '@/devstack/identities';
@@ -9,6 +7,7 @@ import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
 import { heldInProcessApp } from '../support/in-process';
 import { registeredPayee } from '../support/registered-payee';
+import { rpcAt } from '../support/kit-chain';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
 import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
 
@@ -239,7 +238,7 @@ describe('reads that cost', () => {
 describe('POST /api/actions/pay/{tag}', () => {
   it('429 past the per-address limit, with the Action’s headers and `message`', async () => {
     // Registered on the localnet: the Action reads the tag's record there before it builds.
-    const { row } = await registeredPayee(database.db, new Connection(inject('rpcUrl'), 'confirmed'));
+    const { row } = await registeredPayee(database.db, rpcAt(inject('rpcUrl')));
     const address = newAddress();
     const account = newKeypair().publicKey;
     const result = await burst(80, () =>

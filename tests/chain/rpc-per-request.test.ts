@@ -1,5 +1,3 @@
-// web3.js only for tests/support/registered-payee.ts (helper B's), which still takes a v1 Connection.
-import { Connection } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';
@@ -7,6 +5,7 @@ import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { registeredPayee } from '../support/registered-payee';
+import { rpcAt } from '../support/kit-chain';
 import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
 
 /*
@@ -88,7 +87,7 @@ describe('RPC calls per public request', () => {
   });
 
   it('POST /v1/payments for one tag, 20 in a row: one getMultipleAccounts per second or two, nothing else', async () => {
-    const { tag } = await registeredPayee(database.db, new Connection(inject('rpcUrl'), 'confirmed'));
+    const { tag } = await registeredPayee(database.db, rpcAt(inject('rpcUrl')));
     const started = Date.now();
     const spent = await counted(async () => {
       for (let i = 0; i < 20; i++) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { address } from '@solana/kit';
+import { PROGRAM_ADDRESS } from '../support/kit-chain';
 import { createKitClient } from '@/lib/chain/rpc';
 import { readLastRun } from '@/lib/features/indexer/last-run';
 import { prometheusText } from '@/lib/observability/metrics';
@@ -7,7 +7,6 @@ import { FIRST_BACKOFF_MS } from '@/lib/features/indexer/rpc-backoff';
 import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
-import { PROGRAM_ID } from '../support/chain';
 import { sample } from '../observability/support';
 
 /*
@@ -46,7 +45,7 @@ describe('the indexer under RPC rate limiting', () => {
         rpc,
         transport,
         rpcUrl: proxy.url,
-        programAddress: address(PROGRAM_ID.toBase58()),
+        programAddress: PROGRAM_ADDRESS,
         maxTransactions: 100,
         pageSize: 100,
         now: new Date(at),
@@ -67,7 +66,7 @@ describe('the indexer under RPC rate limiting', () => {
     expect(await counted('getSlot', 'rate_limited')).toBe(limitedBefore + 1);
     expect(await counted('getSlot', 'ok')).toBe(okBefore);
     // recorded where every instance sees it, as a run the provider stopped
-    expect(await readLastRun(database.db, PROGRAM_ID.toBase58())).toMatchObject({ outcome: 'failed' });
+    expect(await readLastRun(database.db, PROGRAM_ADDRESS)).toMatchObject({ outcome: 'failed' });
 
     calls = 0;
     expect(await run(t0 + 1000)).toMatchObject({ status: 'backing_off' });
@@ -84,7 +83,7 @@ describe('the indexer under RPC rate limiting', () => {
     const back = await run(t0 + 3 * FIRST_BACKOFF_MS + 2);
     expect(back.status).toBe('completed');
     expect(await counted('getSlot', 'ok')).toBe(okBefore + 1);
-    expect(await readLastRun(database.db, PROGRAM_ID.toBase58())).toMatchObject({ outcome: 'completed' });
+    expect(await readLastRun(database.db, PROGRAM_ADDRESS)).toMatchObject({ outcome: 'completed' });
 
     // recovered: the next refusal pauses from the start again
     refusing = true;

@@ -2,7 +2,7 @@
 // "Reverse lookup: why a 404", "Freshness: X-Indexed-Slot"), against the built app, the shared
 // localnet and PostgreSQL.
 import { randomBytes } from 'node:crypto';
-import { Keypair } from '@solana/web3.js';
+import type { KeyPairSigner, Signature } from '@solana/kit';
 import bs58 from 'bs58';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -23,12 +23,20 @@ import { ownDatabase, stackDatabase } from '../support/database';
 import { clientHeaders, readResponse, postAuthed } from '../support/http';
 import { IDENTITY_FIELDS } from '../support/identity';
 import { signIn } from '../support/sign-in';
-import { sendCall } from '../lifecycle/support';
-import { PROGRAM_ID, confirmed, connect, fund, registerDirect } from '../support/chain';
+import { findTagRecordPda, getSetWalletInstruction } from '@/packages/tag-registry/src';
+import {
+  fundedSigner,
+  newSigner,
+  PROGRAM_ADDRESS,
+  reachAll,
+  registration,
+  rpcAt,
+  sendSigned,
+} from '../support/kit-chain';
 import { runCron } from '../indexer/support';
 
 const appUrl = inject('appUrl');
-const connection = connect(inject('rpcUrl'));
+const rpc = rpcAt(inject('rpcUrl'));
 const database = stackDatabase({ poolSize: 2 });
 
 const HOUR = 3_600_000;
@@ -48,9 +56,23 @@ const slotOf = (res: { headers: Headers }) => Number(res.headers.get('x-indexed-
 
 async function landed(signature: Promise<string>): Promise<string> {
   const sig = await signature;
-  await confirmed(connection, sig, 'finalized');
+  await reachAll(rpc, [sig], 'finalized');
   return sig;
 }
+
+/** A register_tag sent straight to the cluster (not through the API), the owner its payout wallet; not waited for. */
+const registerDirect = async (owner: KeyPairSigner, tag: string) =>
+  sendSigned(rpc, [await registration(owner, tag)], owner);
+
+/** The finalized transaction of `signature`, as the cluster answers it. */
+const finalizedTransaction = async (signature: string) =>
+  (await rpc
+    .getTransaction(signature as Signature, {
+      commitment: 'finalized',
+      maxSupportedTransactionVersion: 0,
+      encoding: 'json',
+    })
+    .send())!;
 
 describe('look-alikes at registration', () => {
   let token: string;
@@ -123,30 +145,30 @@ describe('look-alikes at registration', () => {
 });
 
 describe('a look-alike landed on chain anyway', () => {
-  const alice = Keypair.generate();
-  const mallory = Keypair.generate();
+  let alice: KeyPairSigner;
+  let mallory: KeyPairSigner;
   beforeAll(async () => {
-    await Promise.all([fund(connection, alice.publicKey), fund(connection, mallory.publicKey)]);
+    [alice, mallory] = await Promise.all([fundedSigner(rpc), fundedSigner(rpc)]);
   });
 
   it('is mirrored as blocked (reads 404), and the admin command clears the block', async () => {
     const suffix = plainLetters();
     const original = `vvallet${suffix}`;
-    expect((await sync(await landed(registerDirect(connection, alice, original)))).status).toBe(200);
+    expect((await sync(await landed(registerDirect(alice, original)))).status).toBe(200);
     await moderate(database.db, original, 'verify');
 
     const imitation = `wa1let${suffix}`;
-    const res = await sync(await landed(registerDirect(connection, mallory, imitation)));
+    const res = await sync(await landed(registerDirect(mallory, imitation)));
     expect([res.status, res.json]).toEqual([404, NOT_FOUND]);
     const [row] = await database.db.select().from(identities).where(eq(identities.tag, imitation));
-    expect(row).toMatchObject({ status: 'blocked', owner: mallory.publicKey.toBase58() });
+    expect(row).toMatchObject({ status: 'blocked', owner: mallory.address });
     expect((await get(`/v1/identity/${imitation}`)).status).toBe(404);
 
     const run = await admin('unblock', imitation);
     expect(run.code, run.stderr).toBe(0);
     const after = await get(`/v1/identity/${imitation}`);
     expect(after.status).toBe(200);
-    expect(after.json).toMatchObject({ tag: `@${imitation}`, owner: mallory.publicKey.toBase58() });
+    expect(after.json).toMatchObject({ tag: `@${imitation}`, owner: mallory.address });
     // Its signals name the verified tag it looks like, and so does its warning.
     const signals = await get(`/v1/identity/${imitation}/signals`);
     expect(signals.json).toMatchObject({ lookalikes: [`@${original}`], warnings: [{ code: 'lookalike' }] });
@@ -154,29 +176,26 @@ describe('a look-alike landed on chain anyway', () => {
 
   it('a look-alike of a tag that is neither verified nor merchant is mirrored active', async () => {
     const suffix = plainLetters();
-    expect((await sync(await landed(registerDirect(connection, alice, `cat${suffix}`)))).status).toBe(200);
-    const res = await sync(await landed(registerDirect(connection, mallory, `c_at${suffix}`)));
+    expect((await sync(await landed(registerDirect(alice, `cat${suffix}`)))).status).toBe(200);
+    const res = await sync(await landed(registerDirect(mallory, `c_at${suffix}`)));
     expect(res.status).toBe(200);
   });
 });
 
 describe('signals and warnings after set_wallet', () => {
-  const owner = Keypair.generate();
+  let owner: KeyPairSigner;
   beforeAll(async () => {
-    await fund(connection, owner.publicKey);
+    owner = await fundedSigner(rpc);
   });
 
   it('walletSince moves to the block time of set_wallet; /@tag and the Action warn, and stop once the window has passed', async () => {
     const tag = `pay${plainLetters()}`;
-    const registered = await landed(registerDirect(connection, owner, tag));
+    const registered = await landed(registerDirect(owner, tag));
     expect((await sync(registered)).status).toBe(200);
 
     const before = await get(`/v1/identity/${tag}/signals`);
     expect(before.status).toBe(200);
-    const registeredAt = new Date(
-      (await connection.getTransaction(registered, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!
-        .blockTime! * 1000,
-    ).toISOString();
+    const registeredAt = new Date(Number((await finalizedTransaction(registered)).blockTime!) * 1000).toISOString();
     expect(before.json).toEqual({
       tag: `@${tag}`,
       registeredAt,
@@ -197,19 +216,15 @@ describe('signals and warnings after set_wallet', () => {
     expect(await profileHtml(tag)).not.toContain('data-testid="payer-warnings"');
 
     await new Promise((r) => setTimeout(r, 1100)); // a block time later than the registration's (whole seconds)
-    const wallet = Keypair.generate();
-    const changed = await landed(
-      sendCall(
-        connection,
-        { kind: 'set_wallet', tag, owner, wallet },
-        await connection.getLatestBlockhash('confirmed'),
-      ),
+    const { signer: wallet } = await newSigner();
+    const [tagRecord] = await findTagRecordPda({ tag }, { programAddress: PROGRAM_ADDRESS });
+    const setWallet = getSetWalletInstruction(
+      { tagRecord, owner, wallet, walletArg: wallet.address },
+      { programAddress: PROGRAM_ADDRESS },
     );
+    const changed = await landed(sendSigned(rpc, [setWallet], owner));
     expect((await sync(changed)).status).toBe(200);
-    const changedAt = new Date(
-      (await connection.getTransaction(changed, { commitment: 'finalized', maxSupportedTransactionVersion: 0 }))!
-        .blockTime! * 1000,
-    );
+    const changedAt = new Date(Number((await finalizedTransaction(changed)).blockTime!) * 1000);
 
     const after = await get(`/v1/identity/${tag}/signals`);
     const signals = after.json as {
@@ -340,7 +355,7 @@ describe('reverse lookup: why a 404', () => {
   describe('not_indexed: the mirror cannot vouch for the absence yet', () => {
     // A mirror of the test's own, whose indexer state only this test writes.
     const own = ownDatabase({ poolSize: 1 });
-    const key = PROGRAM_ID.toBase58();
+    const key = PROGRAM_ADDRESS;
     const caughtUp = (at: Date) =>
       own.db
         .insert(indexerRuns)
@@ -359,7 +374,7 @@ describe('reverse lookup: why a 404', () => {
         .onConflictDoUpdate({ target: indexerRuns.programId, set: { caughtUpAt: at } });
 
     it('follows the indexer’s own state, and asks the cluster nothing', async () => {
-      const mirror = { db: own.db, programId: PROGRAM_ID };
+      const mirror = { db: own.db, programAddress: PROGRAM_ADDRESS };
       const address = newAddress();
       const now = new Date();
       const reason = () => reasonOf(reverseLookup(mirror, address, now));
@@ -401,13 +416,9 @@ describe('X-Indexed-Slot', () => {
     }
     const before = slotOf(await get(`/v1/resolve/${row.tag}`));
 
-    const owner = Keypair.generate();
-    await fund(connection, owner.publicKey);
-    const signature = await landed(registerDirect(connection, owner, `xr${plainLetters()}`));
-    const { slot } = (await connection.getTransaction(signature, {
-      commitment: 'finalized',
-      maxSupportedTransactionVersion: 0,
-    }))!;
+    const owner = await fundedSigner(rpc);
+    const signature = await landed(registerDirect(owner, `xr${plainLetters()}`));
+    const slot = Number((await finalizedTransaction(signature)).slot);
     expect((await sync(signature)).status).toBe(200);
     const after = slotOf(await get(`/v1/resolve/${row.tag}`));
     expect(after).toBeGreaterThan(before);

@@ -50,6 +50,33 @@ describe('public APIs only (every source file)', () => {
   });
 });
 
+describe('one Solana SDK: kit, and web3.js v1 only at the wallet boundary', () => {
+  const v1 = '@solana/' + 'web3.js';
+  it.each([
+    `import { PublicKey } from '${v1}';\nexport const k = PublicKey;`,
+    `import type { Connection } from "${v1}";\nexport type C = Connection;`,
+    `export const m = await import('${v1}');`,
+    `export const m = require('${v1}');`,
+  ])('refuses web3.js v1 outside the wallet boundary: %s', async (code) => {
+    for (const file of [
+      'lib/chain/example.ts',
+      'tests/example.test.ts',
+      'bench/example.ts',
+      'components/register/Example.tsx',
+    ])
+      expect((await problems(`${code}\n`, file)).join('\n')).toMatch(/only for the wallet boundary/);
+  });
+
+  it('passes it at the wallet boundary, and kit everywhere', async () => {
+    const code = `import { PublicKey } from '${v1}';\nexport const k = PublicKey;\n`;
+    expect(await problems(code, 'components/wallet/Example.tsx')).toEqual([]);
+    expect(await problems(code, 'lib/web/browser/wire-transaction.ts')).toEqual([]);
+    expect(
+      await problems("import { address } from '@solana/kit';\nexport const a = address;\n", 'lib/chain/example.ts'),
+    ).toEqual([]);
+  });
+});
+
 describe('route files', () => {
   const v1Route = [
     "import { v1Route } from '@/lib/http/v1-route';",

@@ -16,8 +16,7 @@ import { instructionOf, type LifecycleCall as AnyLifecycleCall } from '@/devstac
 import { PROGRAM_ADDRESS } from '../support/kit-chain';
 
 /*
- * Lifecycle calls sent straight to the cluster on kit (devstack/lifecycle-instructions.ts),
- * the twin of ./support.ts's `sendCall`, which the payments tests still use.
+ * Lifecycle calls sent straight to the cluster on kit (devstack/lifecycle-instructions.ts).
  */
 
 /** A call whose parties hold kit key pairs. */

@@ -1,25 +1,3 @@
-import { Transaction, type Connection } from '@solana/web3.js';
-import { instructionOf, type LifecycleCall } from '@/devstack/lifecycle-calls';
-import { PROGRAM_ID } from '../support/chain';
-
-export type { LifecycleCall } from '@/devstack/lifecycle-calls';
-
-/**
- * Sends one call, its signer paying (a payout wallet of its own signing too), without preflight, so a call the program refuses still
- * lands as a failed transaction (what a wallet that skips simulation would produce).
- * Resolves with the signature once the cluster has it (localnet lands at once).
- */
-export async function sendCall(
-  connection: Connection,
-  call: LifecycleCall,
-  blockhash: { blockhash: string; lastValidBlockHeight: number },
-): Promise<string> {
-  const { instruction, signer, cosigners } = instructionOf(call, PROGRAM_ID);
-  const tx = new Transaction({ feePayer: signer.publicKey, ...blockhash }).add(instruction);
-  tx.sign(signer, ...cosigners);
-  return connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
-}
-
 /** A seeded PRNG (mulberry32): the same seed gives the same run, so a failure replays. */
 export function prng(seed: number): {
   next(): number;

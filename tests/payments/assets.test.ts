@@ -1,11 +1,12 @@
-import { Connection, Keypair, Transaction, type PublicKey } from '@solana/web3.js';
+import type { Address, Instruction, KeyPairSigner } from '@solana/kit';
 import { describe, expect, inject, it } from 'vitest';
 import { refusedExtension } from '@/lib/chain/mint-account';
-import { confirmed, fund, web3Keypair } from '../support/chain';
+import { airdrop, fundedSigner, newSigner, reachAll, rpcAt, sendSigned, signerOf } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
 import { heldInProcessApp } from '../support/in-process';
 import { registeredPayee } from '../support/registered-payee';
 import { signIn } from '../support/sign-in';
-import { mintAndFund, token2022MintWithPermanentDelegate } from '../support/spl-mint';
+import { landedMint, token2022MintWithPermanentDelegate } from '../support/spl-mint';
 
 /*
  * Only assets the payee can keep (DESIGN.md "Payments and receipts", "Assets"): SOL, the
@@ -14,39 +15,26 @@ import { mintAndFund, token2022MintWithPermanentDelegate } from '../support/spl-
  * and as a preferredToken, the extension named. Real mints on the shared localnet.
  */
 
-const connection = new Connection(inject('rpcUrl'), 'confirmed');
+const rpc = rpcAt(inject('rpcUrl'));
 const app = heldInProcessApp();
 
-async function send(unsigned: Transaction, signers: Keypair[]): Promise<void> {
-  const latest = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: signers[0]!.publicKey, ...latest }).add(...unsigned.instructions);
-  tx.sign(...signers);
-  await confirmed(connection, await connection.sendRawTransaction(tx.serialize()));
+/** Sends `instructions`, `payer` paying, and waits until they are confirmed. */
+async function send(instructions: Instruction[], payer: KeyPairSigner): Promise<void> {
+  await reachAll(rpc, [await sendSigned(rpc, instructions, payer)], 'confirmed', 30_000, { refuseFailed: true });
 }
 
 /** A plain SPL Token mint of the funded `creator`'s own. */
-async function plainMint(creator: Keypair): Promise<PublicKey> {
-  const mint = Keypair.generate();
-  await send(await mintAndFund(connection, creator, mint.publicKey, 6, 1_000_000n), [creator, mint]);
-  return mint.publicKey;
-}
+const plainMint = (creator: KeyPairSigner): Promise<Address> => landedMint(rpc, creator, 6, 1_000_000n);
 
 /** A Token-2022 mint whose permanent delegate is a key of the creator's. */
-async function delegatedMint(creator: Keypair): Promise<PublicKey> {
-  const mint = Keypair.generate();
-  const delegate = Keypair.generate().publicKey;
-  await send(await token2022MintWithPermanentDelegate(connection, creator, mint.publicKey, delegate, 6), [
-    creator,
-    mint,
-  ]);
-  return mint.publicKey;
+async function delegatedMint(creator: KeyPairSigner): Promise<Address> {
+  const mint = (await newSigner()).signer;
+  const delegate = newKeypair().publicKey as Address;
+  await send(await token2022MintWithPermanentDelegate(rpc, creator, mint, delegate, 6), creator);
+  return mint.address;
 }
 
-async function funded(): Promise<Keypair> {
-  const key = Keypair.generate();
-  await fund(connection, key.publicKey, 1);
-  return key;
-}
+const funded = (): Promise<KeyPairSigner> => fundedSigner(rpc, 1);
 
 const issue = (tag: string, asset: string) =>
   app().fetch('/v1/payments', {
@@ -57,26 +45,26 @@ const issue = (tag: string, asset: string) =>
 
 describe('POST /v1/payments: the asset', () => {
   it('a mint of a stranger’s own is refused: 400 unsupported_asset', async () => {
-    const [stranger, { tag }] = await Promise.all([funded(), registeredPayee(app().db, connection)]);
-    const res = await issue(tag, (await plainMint(stranger)).toBase58());
+    const [stranger, { tag }] = await Promise.all([funded(), registeredPayee(app().db, rpc)]);
+    const res = await issue(tag, await plainMint(stranger));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { code: 'unsupported_asset', message: expect.any(String) } });
   });
 
   it('the payee’s own preferredToken is accepted, and the request asks for it', async () => {
     const mint = await plainMint(await funded());
-    const { tag, wallet } = await registeredPayee(app().db, connection, { row: { preferredToken: mint.toBase58() } });
-    const res = await issue(tag, mint.toBase58());
+    const { tag, wallet } = await registeredPayee(app().db, rpc, { row: { preferredToken: mint } });
+    const res = await issue(tag, mint);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.url).toContain(`solana:${wallet.publicKey.toBase58()}?amount=1.5&spl-token=${mint.toBase58()}&`);
-    expect(body.receipt).toMatchObject({ asset: mint.toBase58(), status: 'pending' });
+    expect(body.url).toContain(`solana:${wallet.address}?amount=1.5&spl-token=${mint}&`);
+    expect(body.receipt).toMatchObject({ asset: mint, status: 'pending' });
   });
 
   it('a Token-2022 mint with a permanent delegate is refused even as the payee’s own, naming the extension', async () => {
     const mint = await delegatedMint(await funded());
-    const { tag } = await registeredPayee(app().db, connection, { row: { preferredToken: mint.toBase58() } });
-    const res = await issue(tag, mint.toBase58());
+    const { tag } = await registeredPayee(app().db, rpc, { row: { preferredToken: mint } });
+    const res = await issue(tag, mint);
     expect(res.status).toBe(400);
     const { error } = await res.json();
     expect(error).toEqual({ code: 'unsupported_asset', message: expect.any(String), reason: 'permanent_delegate' });
@@ -85,11 +73,11 @@ describe('POST /v1/payments: the asset', () => {
 
   it('the pay Action refuses it too, for a profile that named it before the rule', async () => {
     const mint = await delegatedMint(await funded());
-    const { tag } = await registeredPayee(app().db, connection, { row: { preferredToken: mint.toBase58() } });
+    const { tag } = await registeredPayee(app().db, rpc, { row: { preferredToken: mint } });
     const res = await app().fetch(`/api/actions/pay/${tag}?amount=1`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }),
+      body: JSON.stringify({ account: newKeypair().publicKey }),
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ code: 'unsupported_asset', reason: 'permanent_delegate' });
@@ -105,9 +93,9 @@ describe('POST /v1/payments: the asset', () => {
 describe('PATCH /v1/identity/{tag}: preferredToken', () => {
   async function ownerSignedIn() {
     const { token, keypair } = await signIn(app().url);
-    const owner = web3Keypair(keypair);
-    await fund(connection, owner.publicKey, 1);
-    const { tag } = await registeredPayee(app().db, connection, { owner });
+    const owner = await signerOf(keypair);
+    await airdrop(rpc, owner.address, 1);
+    const { tag } = await registeredPayee(app().db, rpc, { owner });
     const patch = (preferredToken: string) =>
       app().fetch(`/v1/identity/${tag}`, {
         method: 'PATCH',
@@ -120,14 +108,14 @@ describe('PATCH /v1/identity/{tag}: preferredToken', () => {
   it('refuses a Token-2022 mint with a permanent delegate, naming the extension; a plain mint is taken', async () => {
     const { patch } = await ownerSignedIn();
     const creator = await funded();
-    const refused = await patch((await delegatedMint(creator)).toBase58());
+    const refused = await patch(await delegatedMint(creator));
     expect(refused.status).toBe(400);
     expect((await refused.json()).error).toEqual({
       code: 'unsupported_asset',
       message: expect.stringContaining('permanent_delegate'),
       reason: 'permanent_delegate',
     });
-    const plain = (await plainMint(creator)).toBase58();
+    const plain = await plainMint(creator);
     const taken = await patch(plain);
     expect(taken.status).toBe(200);
     expect((await taken.json()).preferredToken).toBe(plain);

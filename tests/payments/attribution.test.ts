@@ -1,4 +1,4 @@
-import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import type { Address, KeyPairSigner } from '@solana/kit';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { describe, expect, inject, it } from 'vitest';
@@ -6,9 +6,12 @@ import { randomTag } from '@/devstack/identities';
 import { MEMO_PROGRAM_ID, identityMemo, serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { ownDatabase } from '../support/database';
+import { newSigner, rpcAt } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
+import { decodeWire, signAndSendWire } from '../support/kit-transactions';
 import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
-import { fundedPayer, payWithReference } from './paying';
+import { findingAt, fundedPayer, payWithReference } from './paying';
 
 /*
  * Attribution (docs/integrators.md, "Telling our payments from copies"): a transaction the pay
@@ -18,7 +21,7 @@ import { fundedPayer, payWithReference } from './paying';
  * Everything on the shared localnet, signed by real keys.
  */
 
-const connection = new Connection(inject('rpcUrl'), 'confirmed');
+const rpc = rpcAt(inject('rpcUrl'));
 
 describe('the Action Identity memo', () => {
   const database = ownDatabase();
@@ -26,14 +29,14 @@ describe('the Action Identity memo', () => {
   const identity = () => serviceIdentity(app().config.actionIdentitySecret);
 
   async function payee() {
-    const { tag, wallet } = await registeredPayee(database.db, connection, {
-      wallet: Keypair.generate(),
+    const { tag, wallet } = await registeredPayee(database.db, rpc, {
+      wallet: (await newSigner()).signer,
       row: { tag: randomTag('attr_') },
     });
-    return { tag, wallet: wallet.publicKey };
+    return { tag, wallet: wallet.address };
   }
 
-  const funded = () => fundedPayer(connection);
+  const funded = () => fundedPayer(rpc);
 
   async function issue(tag: string, amount: string): Promise<string> {
     const res = await app().fetch('/v1/payments', {
@@ -51,11 +54,17 @@ describe('the Action Identity memo', () => {
     return res.json();
   }
 
-  const find = () => findPayments({ db: database.db, connection, now: new Date(), identity: identity().publicKey });
+  const find = () =>
+    findPayments({
+      db: database.db,
+      cluster: findingAt(inject('rpcUrl')),
+      now: new Date(),
+      identity: identity().address,
+    });
 
   /** A wallet's own transfer carrying the reference, and `memo` when given. */
-  const payOwnWay = (payer: Keypair, to: PublicKey, lamports: number, reference: string, memo?: string) =>
-    payWithReference(connection, payer, { to, lamports, reference, memo });
+  const payOwnWay = (payer: KeyPairSigner, to: Address, lamports: number, reference: string, memo?: string) =>
+    payWithReference(rpc, payer, { to, lamports, reference, memo });
 
   it('a payment through the pay Action carries the memo and is attributed', async () => {
     const { tag, wallet } = await payee();
@@ -63,31 +72,29 @@ describe('the Action Identity memo', () => {
     const res = await app().fetch(`/api/actions/pay/${tag}?amount=0.02`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account: payer.publicKey.toBase58() }),
+      body: JSON.stringify({ account: payer.address }),
     });
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { transaction: string; reference: string };
-    expect(await receipt(answer.reference)).toMatchObject({ status: 'pending', recipient: wallet.toBase58() });
-    const tx = VersionedTransaction.deserialize(Buffer.from(answer.transaction, 'base64'));
+    expect(await receipt(answer.reference)).toMatchObject({ status: 'pending', recipient: wallet });
+    const { compiled } = decodeWire(answer.transaction);
     // The memo as the Actions spec writes it, and the identity a read-only key of the transaction.
-    const keys = tx.message.staticAccountKeys.map((k) => k.toBase58());
-    expect(keys).toContain(identity().publicKey.toBase58());
-    const memo = tx.message.compiledInstructions
-      .filter((ix) => keys[ix.programIdIndex] === MEMO_PROGRAM_ID.toBase58())
-      .map((ix) => Buffer.from(ix.data).toString('utf8'));
-    expect(memo).toEqual([identityMemo(identity(), new PublicKey(answer.reference))]);
+    const keys: string[] = compiled.staticAccounts;
+    expect(keys).toContain(identity().address);
+    const memo = compiled.instructions
+      .filter((ix) => keys[ix.programAddressIndex] === MEMO_PROGRAM_ID)
+      .map((ix) => Buffer.from(ix.data!).toString('utf8'));
+    expect(memo).toEqual([identityMemo(identity(), answer.reference as Address)]);
     expect(memo[0]).toMatch(
-      new RegExp(`^solana-action:${identity().publicKey.toBase58()}:${answer.reference}:[1-9A-HJ-NP-Za-km-z]{80,90}$`),
+      new RegExp(`^solana-action:${identity().address}:${answer.reference}:[1-9A-HJ-NP-Za-km-z]{80,90}$`),
     );
     // The signature checked by another ed25519 implementation than the service's (Node's crypto).
     const signed = bs58.decode(memo[0]!.split(':')[3]!);
-    expect(nacl.sign.detached.verify(bs58.decode(answer.reference), signed, identity().publicKey.toBytes())).toBe(true);
+    expect(nacl.sign.detached.verify(bs58.decode(answer.reference), signed, bs58.decode(identity().address))).toBe(
+      true,
+    );
 
-    tx.sign([payer]);
-    const signature = await connection.sendRawTransaction(tx.serialize());
-    const latest = await connection.getLatestBlockhash();
-    const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-    expect(value.err).toBeNull();
+    const signature = await signAndSendWire(rpc, answer.transaction, payer);
     await find();
     expect(await receipt(answer.reference)).toMatchObject({ status: 'finalized', signature, attributed: true });
   });
@@ -103,15 +110,16 @@ describe('the Action Identity memo', () => {
 
   it('a memo with a forged signature, or signed by another identity, is not attributed', async () => {
     const { tag, wallet } = await payee();
-    const forger = Keypair.generate();
+    const forgerKeys = newKeypair();
+    const forger = { address: forgerKeys.publicKey as Address, secretKey: forgerKeys.secretKey };
     const cases = [
       // our identity named, the signature another key's
       (reference: string) =>
-        `solana-action:${identity().publicKey.toBase58()}:${reference}:${bs58.encode(nacl.sign.detached(new PublicKey(reference).toBytes(), forger.secretKey))}`,
+        `solana-action:${identity().address}:${reference}:${bs58.encode(nacl.sign.detached(bs58.decode(reference), forger.secretKey))}`,
       // a valid memo of another identity
-      (reference: string) => identityMemo(forger, new PublicKey(reference)),
+      (reference: string) => identityMemo(forger, reference as Address),
       // our valid memo for another reference, copied
-      () => identityMemo(identity(), Keypair.generate().publicKey),
+      () => identityMemo(identity(), newKeypair().publicKey as Address),
     ];
     for (const memoFor of cases) {
       const reference = await issue(tag, '0.01');

@@ -1,4 +1,4 @@
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
@@ -10,10 +10,12 @@ import { readReceipt } from '@/lib/features/payments/receipt';
 import { REJECTED_LISTED } from '@/lib/features/payments/schemas';
 import { reject } from '@/lib/features/payments/settle';
 import { ownDatabase } from '../support/database';
+import { rpcAt } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
 import { heldInProcessApp } from '../support/in-process';
 import { startRpcProxy, type RpcCall } from '../support/rpc-proxy';
 import { registeredPayee } from '../support/registered-payee';
-import { fundedPayer, payWithReference } from './paying';
+import { findingAt, fundedPayer, payWithReference } from './paying';
 
 /*
  * The finding pass on the localnet (DESIGN.md "Payments and receipts", issue "Payments you can
@@ -24,13 +26,13 @@ import { fundedPayer, payWithReference } from './paying';
  */
 
 const rpcUrl = inject('rpcUrl');
-const connection = new Connection(rpcUrl, 'confirmed');
+const rpc = rpcAt(rpcUrl);
 const TTL_MS = 1800 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const database = ownDatabase();
 const app = heldInProcessApp({}, { database });
-const identity = () => serviceIdentity(app().config.actionIdentitySecret).publicKey;
+const identity = () => serviceIdentity(app().config.actionIdentitySecret).address;
 
 /** Every JSON-RPC method the pass calls, in order, through a proxy of this file's own. */
 const methods: string[] = [];
@@ -41,9 +43,9 @@ const proxy = startRpcProxy(rpcUrl, (request) => {
 afterAll(async () => (await proxy).close());
 
 async function pass(now = new Date(), db = database.db) {
-  const counted = new Connection((await proxy).url, 'confirmed');
+  const cluster = findingAt((await proxy).url);
   methods.length = 0;
-  const summary = await findPayments({ db, connection: counted, now, identity: identity() });
+  const summary = await findPayments({ db, cluster, now, identity: identity() });
   return { summary, methods: [...methods] };
 }
 
@@ -51,9 +53,9 @@ async function pass(now = new Date(), db = database.db) {
  * A tag registered on the localnet (issuing reads its record there) whose payout wallet, its
  * funded owner, holds SOL already: a payment of dust to an empty account would fail for rent.
  */
-async function payee(): Promise<{ tag: string; wallet: PublicKey }> {
-  const { tag, wallet } = await registeredPayee(database.db, connection, { row: { tag: randomTag('till_') } });
-  return { tag, wallet: wallet.publicKey };
+async function payee(): Promise<{ tag: string; wallet: Address }> {
+  const { tag, wallet } = await registeredPayee(database.db, rpc, { row: { tag: randomTag('till_') } });
+  return { tag, wallet: wallet.address };
 }
 
 async function issue(tag: string, amount: string): Promise<{ reference: string; expiresAt: string; receipt: any }> {
@@ -69,11 +71,11 @@ async function issue(tag: string, amount: string): Promise<{ reference: string; 
 const receipt = async (reference: string) => (await app().fetch(`/v1/payments/${reference}`)).json();
 
 /** Rows written as an attacker's issues would be: pending references on one payout wallet. */
-function junk(wallet: PublicKey, n: number, issuedAt = new Date()) {
+function junk(wallet: Address, n: number, issuedAt = new Date()) {
   return Array.from({ length: n }, () => ({
-    reference: Keypair.generate().publicKey.toBase58(),
+    reference: newKeypair().publicKey,
     tag: 'junk',
-    recipient: wallet.toBase58(),
+    recipient: wallet,
     amount: '0.001',
     asset: 'SOL',
     decimals: 9,
@@ -86,8 +88,8 @@ describe('the first valid payment settles a reference', () => {
   it('a dust payment naming a shown reference is listed as rejected, and the right payment after it settles it', async () => {
     const { wallet, tag } = await payee();
     const { reference } = await issue(tag, '0.5');
-    const payer = await fundedPayer(connection);
-    const dust = await payWithReference(connection, payer, { to: wallet, lamports: 5000, reference });
+    const payer = await fundedPayer(rpc);
+    const dust = await payWithReference(rpc, payer, { to: wallet, lamports: 5000, reference });
 
     await pass();
     expect(await receipt(reference)).toMatchObject({
@@ -95,7 +97,7 @@ describe('the first valid payment settles a reference', () => {
       rejected: [{ signature: dust, reason: 'the recipient received 0.000005 SOL, not the 0.5 asked' }],
     });
 
-    const right = await payWithReference(connection, payer, { to: wallet, lamports: 500_000_000, reference });
+    const right = await payWithReference(rpc, payer, { to: wallet, lamports: 500_000_000, reference });
     const { summary } = await pass();
     expect(summary.changed).toEqual([reference]);
     const settled = await receipt(reference);
@@ -103,7 +105,7 @@ describe('the first valid payment settles a reference', () => {
       status: expect.stringMatching(/^(confirmed|finalized)$/),
       signature: right,
       amount: '0.5',
-      payer: payer.publicKey.toBase58(),
+      payer: payer.address,
       rejected: [{ signature: dust, reason: expect.any(String) }],
     });
     expect(settled).not.toHaveProperty('reason');
@@ -112,10 +114,10 @@ describe('the first valid payment settles a reference', () => {
   it('dust and the right payment found by one run: the right one settles, whichever came first', async () => {
     const { wallet, tag } = await payee();
     const { reference } = await issue(tag, '0.2');
-    const payer = await fundedPayer(connection);
-    const dust = await payWithReference(connection, payer, { to: wallet, lamports: 1, reference });
-    const right = await payWithReference(connection, payer, { to: wallet, lamports: 200_000_000, reference });
-    const late = await payWithReference(connection, payer, { to: wallet, lamports: 7, reference });
+    const payer = await fundedPayer(rpc);
+    const dust = await payWithReference(rpc, payer, { to: wallet, lamports: 1, reference });
+    const right = await payWithReference(rpc, payer, { to: wallet, lamports: 200_000_000, reference });
+    const late = await payWithReference(rpc, payer, { to: wallet, lamports: 7, reference });
     await pass();
     const settled = await receipt(reference);
     expect(settled).toMatchObject({ signature: right, rejected: [{ signature: dust, reason: expect.any(String) }] });
@@ -125,7 +127,7 @@ describe('the first valid payment settles a reference', () => {
 
 describe('the rejected list is bounded', () => {
   it(`lists each rejected transaction once, the first ${REJECTED_LISTED} only: a flood of dust adds nothing more`, async () => {
-    const [row] = junk(Keypair.generate().publicKey, 1);
+    const [row] = junk(newKeypair().publicKey as Address, 1);
     await database.db.insert(paymentReferences).values(row!);
     const signatures = Array.from({ length: REJECTED_LISTED + 5 }, (_, i) => `sig${i}`);
     await reject(database.db, row!.reference, { signature: 'sig0', reason: 'dust' }); // judged twice (two passes)
@@ -160,7 +162,7 @@ describe('references expire', () => {
     // Expired 20 s ago: its wallet is still read for a minute, in case a payment that landed in time is listed late.
     const [row] = junk(wallet, 1, new Date(Date.now() - TTL_MS - 20_000));
     await database.db.insert(paymentReferences).values(row!);
-    const signature = await payWithReference(connection, await fundedPayer(connection), {
+    const signature = await payWithReference(rpc, await fundedPayer(rpc), {
       to: wallet,
       lamports: 1_000_000,
       reference: row!.reference,
@@ -173,7 +175,7 @@ describe('references expire', () => {
   });
 
   it('an unpaid reference is deleted 7 days after it expired; a younger one and a paid one are kept', async () => {
-    const wallet = Keypair.generate().publicKey;
+    const wallet = newKeypair().publicKey as Address;
     const now = new Date();
     const longAgo = new Date(now.getTime() - KEEP_EXPIRED_MS - TTL_MS - 1000); // so expired 7 days and a second ago
     const [unpaidOld, paidOld] = junk(wallet, 2, longAgo);
@@ -200,7 +202,7 @@ describe('finding costs per payee, not per reference', () => {
   const own = ownDatabase();
 
   it('1,000 junk references on a payee: each run reads its wallet once, and a real payment is settled by the next run', async () => {
-    const wallet = Keypair.generate().publicKey;
+    const wallet = newKeypair().publicKey as Address;
     const rows = junk(wallet, 1001);
     await own.db.insert(paymentReferences).values(rows);
     const real = rows.at(-1)!.reference; // issued last, after all the junk
@@ -209,7 +211,7 @@ describe('finding costs per payee, not per reference', () => {
     expect(unpaid.summary.accounts).toBe(1);
     expect(unpaid.methods).toEqual(['getSignaturesForAddress']);
 
-    const signature = await payWithReference(connection, await fundedPayer(connection), {
+    const signature = await payWithReference(rpc, await fundedPayer(rpc), {
       to: wallet,
       lamports: 1_000_000,
       reference: real,
@@ -237,14 +239,14 @@ describe('a provider that refuses JSON-RPC batches', () => {
     try {
       const { wallet, tag } = await payee();
       const { reference } = await issue(tag, '0.01');
-      const signature = await payWithReference(connection, await fundedPayer(connection), {
+      const signature = await payWithReference(rpc, await fundedPayer(rpc), {
         to: wallet,
         lamports: 10_000_000,
         reference,
       });
       await findPayments({
         db: database.db,
-        connection: new Connection(refusing.url, 'confirmed'),
+        cluster: findingAt(refusing.url),
         now: new Date(),
         identity: identity(),
       });

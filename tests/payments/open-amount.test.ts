@@ -1,4 +1,4 @@
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { getChain } from '@/lib/chain/rpc';
@@ -6,9 +6,11 @@ import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';
+import { newSigner, rpcAt } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
 import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
-import { fundedPayer, payWithReference } from './paying';
+import { findingAt, fundedPayer, payWithReference } from './paying';
 
 /*
  * The profile's pay link (GET /pay/{tag}, e2e/till.spec.ts follows it in a browser): a reference
@@ -16,25 +18,25 @@ import { fundedPayer, payWithReference } from './paying';
  * wallet settles it and the receipt records what was paid; nothing paid to the wallet settles it.
  */
 
-const connection = new Connection(inject('rpcUrl'), 'confirmed');
+const rpc = rpcAt(inject('rpcUrl'));
 
 describe('a reference issued without an amount', () => {
   const database = ownDatabase();
   const app = heldInProcessApp({}, { database });
 
   async function openReference() {
-    const registered = await registeredPayee(database.db, connection, {
-      wallet: Keypair.generate(),
+    const registered = await registeredPayee(database.db, rpc, {
+      wallet: (await newSigner()).signer,
       row: { tag: randomTag('open_') },
     });
     const { tag } = registered;
-    const wallet = registered.wallet.publicKey;
-    const { connection: appConnection, programId } = getChain(app().config);
+    const wallet = registered.wallet.address;
+    const { rpc: appRpc, programAddress } = getChain(app().config);
     const { url } = await issueReference(
       {
         db: database.db,
-        connection: appConnection,
-        programId,
+        rpc: appRpc,
+        programAddress,
         cluster: 'localnet',
         now: new Date(),
         ttlSeconds: 1800,
@@ -46,21 +48,21 @@ describe('a reference issued without an amount', () => {
     return { tag, wallet, url, reference };
   }
 
-  const pay = async (to: PublicKey, lamports: number, reference: string) =>
-    payWithReference(connection, await fundedPayer(connection), { to, lamports, reference });
+  const pay = async (to: Address, lamports: number, reference: string) =>
+    payWithReference(rpc, await fundedPayer(rpc), { to, lamports, reference });
 
   const receipt = async (reference: string) => (await app().fetch(`/v1/payments/${reference}`)).json();
   const find = () =>
     findPayments({
       db: database.db,
-      connection,
+      cluster: findingAt(inject('rpcUrl')),
       now: new Date(),
-      identity: serviceIdentity(app().config.actionIdentitySecret).publicKey,
+      identity: serviceIdentity(app().config.actionIdentitySecret).address,
     });
 
   it('is a Solana Pay link with a reference and no amount, and its receipt is pending with amount null', async () => {
     const { tag, wallet, url, reference } = await openReference();
-    expect(url).toBe(`solana:${wallet.toBase58()}?reference=${reference}&label=%40${tag}`);
+    expect(url).toBe(`solana:${wallet}?reference=${reference}&label=%40${tag}`);
     expect(await receipt(reference)).toMatchObject({ status: 'pending', amount: null, asset: 'SOL' });
   });
 
@@ -73,7 +75,7 @@ describe('a reference issued without an amount', () => {
 
   it('a payment to another wallet with the reference settles nothing: the receipt stays pending', async () => {
     const { reference } = await openReference();
-    await pay(Keypair.generate().publicKey, 10_000_000, reference);
+    await pay(newKeypair().publicKey as Address, 10_000_000, reference);
     await find();
     expect(await receipt(reference)).toMatchObject({ status: 'pending', amount: null });
   });

@@ -1,13 +1,10 @@
+import { AccountRole, fetchEncodedAccount, type Address, type KeyPairSigner } from '@solana/kit';
 import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
+  getCreateAccountInstruction,
+  identifySystemInstruction,
+  parseTransferSolInstruction,
   SystemInstruction,
-  SystemProgram,
-  Transaction,
-  TransactionInstruction,
-} from '@solana/web3.js';
+} from '@solana-program/system';
 import { BlinksURLMapper } from '@dialectlabs/blinks-core';
 import { ACTIONS_CORS_HEADERS } from '@solana/actions';
 import { eq } from 'drizzle-orm';
@@ -16,8 +13,10 @@ import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/features/payments/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
 import { associatedTokenAddress } from '@/lib/chain/spl-token';
-import { afterBudget } from '../support/compute-budget';
-import { mintAndFund } from '../support/spl-mint';
+import { fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
+import { afterKitBudget, decodeWire, signAndSendWire } from '../support/kit-transactions';
+import { landedMint } from '../support/spl-mint';
 import { clientHeaders, postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from '../integrations/support';
 import { registeredPayee } from '../support/registered-payee';
@@ -30,7 +29,8 @@ import { registeredPayee } from '../support/registered-payee';
 beforeAll(requireApp);
 afterAll(closeTestDb);
 
-const connection = new Connection(inject('rpcUrl'), 'confirmed');
+const rpc = rpcAt(inject('rpcUrl'));
+const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 const INVISIBLE_AMOUNT =
   '`amount`: must be written with the digits 0-9 and a decimal point only (no spaces or invisible characters)';
@@ -52,19 +52,15 @@ async function expectSpecHeaders(headers: Headers): Promise<void> {
   const specMethods = ACTIONS_CORS_HEADERS['Access-Control-Allow-Methods'].split(',');
   for (const method of SPEC_HEADERS['access-control-allow-methods'].split(',')) expect(specMethods).toContain(method);
   for (const [name, value] of Object.entries(SPEC_HEADERS)) expect(headers.get(name), name).toBe(value);
-  expect(headers.get('x-blockchain-ids')).toBe(`solana:${(await connection.getGenesisHash()).slice(0, 32)}`);
+  expect(headers.get('x-blockchain-ids')).toBe(`solana:${(await rpc.getGenesisHash().send()).slice(0, 32)}`);
 }
 
-async function funded(sol = 5): Promise<Keypair> {
-  const payer = Keypair.generate();
-  const signature = await connection.requestAirdrop(payer.publicKey, sol * LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
-  return payer;
-}
+const funded = (sol = 5): Promise<KeyPairSigner> => fundedSigner(rpc, sol);
 
 /** A tag registered on the localnet (the Action's POST reads its record there), its payout wallet `wallet`'s. */
-async function payee(row: { preferredToken?: string } = {}, wallet = Keypair.generate()) {
-  return (await registeredPayee((await testDb()).db, connection, { wallet, row })).row;
+async function payee(row: { preferredToken?: string } = {}, wallet?: KeyPairSigner) {
+  const payout = wallet ?? (await newSigner()).signer;
+  return (await registeredPayee((await testDb()).db, rpc, { wallet: payout, row })).row;
 }
 
 async function payAction(tag: string, query: string, account: string) {
@@ -72,15 +68,11 @@ async function payAction(tag: string, query: string, account: string) {
 }
 
 /** Signs the Action's transaction with the payer's key alone and sends it through the localnet. */
-async function signAndSend(base64: string, payer: Keypair): Promise<string> {
-  const tx = Transaction.from(Buffer.from(base64, 'base64'));
-  tx.sign(payer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  const latest = await connection.getLatestBlockhash();
-  const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-  expect(value.err).toBeNull();
-  return signature;
-}
+const signAndSend = (base64: string, payer: KeyPairSigner) => signAndSendWire(rpc, base64, payer);
+
+/** The signatures listed for `key` at `confirmed`. */
+const signaturesOf = async (key: string) =>
+  (await rpc.getSignaturesForAddress(key as Address, { commitment: 'confirmed' }).send()).map((s) => s.signature);
 
 describe('pay @tag, a Solana Action', () => {
   it('GET answers the metadata with the spec’s headers', async () => {
@@ -116,65 +108,67 @@ describe('pay @tag, a Solana Action', () => {
 
   it('POST { account } answers a transfer to the payout wallet carrying a reference key, which lands on the localnet', async () => {
     const payer = await funded();
-    const payout = Keypair.generate();
-    const wallet = payout.publicKey.toBase58();
+    const payout = (await newSigner()).signer;
+    const wallet = payout.address;
     const row = await payee({}, payout);
-    const res = await payAction(row.tag, 'amount=0.25', payer.publicKey.toBase58());
+    const res = await payAction(row.tag, 'amount=0.25', payer.address);
     expect(res.status, res.text).toBe(200);
     await expectSpecHeaders(res.headers);
     const body = res.json as { type: string; transaction: string; message: string; reference: string };
     expect(body.type).toBe('transaction');
     expect(body.message).toBe(`Pay 0.25 SOL to @${row.tag}`);
 
-    const tx = Transaction.from(Buffer.from(body.transaction, 'base64'));
-    expect(tx.feePayer?.toBase58()).toBe(payer.publicKey.toBase58());
-    expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
-    const own = afterBudget(tx);
+    const { transaction, compiled, message } = decodeWire(body.transaction);
+    expect(compiled.staticAccounts[0]).toBe(payer.address);
+    expect(Object.values(transaction.signatures).every((s) => s === null)).toBe(true);
+    const own = afterKitBudget(message.instructions);
     expect(own).toHaveLength(2);
-    const [transfer, memo] = own as [TransactionInstruction, TransactionInstruction];
+    const [transfer, memo] = own as [(typeof own)[number], (typeof own)[number]];
     // The Action Identity memo (docs/integrators.md; tests/payments/attribution.test.ts checks it).
-    expect(memo.programId.toBase58()).toBe('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
-    expect(memo.data.toString('utf8')).toMatch(new RegExp(`^solana-action:[1-9A-HJ-NP-Za-km-z]+:${body.reference}:`));
-    expect(SystemInstruction.decodeInstructionType(transfer)).toBe('Transfer');
-    const decoded = SystemInstruction.decodeTransfer(transfer);
-    expect([decoded.fromPubkey.toBase58(), decoded.toPubkey.toBase58(), decoded.lamports]).toEqual([
-      payer.publicKey.toBase58(),
+    expect(memo.programAddress).toBe('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+    expect(Buffer.from(memo.data!).toString('utf8')).toMatch(
+      new RegExp(`^solana-action:[1-9A-HJ-NP-Za-km-z]+:${body.reference}:`),
+    );
+    expect(identifySystemInstruction(transfer.data!)).toBe(SystemInstruction.TransferSol);
+    const decoded = parseTransferSolInstruction({ ...transfer, accounts: transfer.accounts!, data: transfer.data! });
+    expect([decoded.accounts.source.address, decoded.accounts.destination.address, decoded.data.amount]).toEqual([
+      payer.address,
       wallet,
-      BigInt(LAMPORTS_PER_SOL / 4),
+      LAMPORTS_PER_SOL / 4n,
     ]);
-    expect(transfer.keys.at(-2)).toEqual({ pubkey: new PublicKey(body.reference), isSigner: false, isWritable: false });
+    expect(transfer.accounts!.at(-2)).toEqual({ address: body.reference, role: AccountRole.READONLY });
 
     const signature = await signAndSend(body.transaction, payer);
-    expect(await connection.getBalance(new PublicKey(wallet))).toBe(LAMPORTS_PER_SOL / 4);
-    const found = await connection.getSignaturesForAddress(new PublicKey(body.reference));
-    expect(found.map((s) => s.signature)).toEqual([signature]);
+    expect((await rpc.getBalance(wallet, { commitment: 'confirmed' }).send()).value).toBe(LAMPORTS_PER_SOL / 4n);
+    expect(await signaturesOf(body.reference)).toEqual([signature]);
   });
 
   it('pays in the preferred token where it has a mint on the cluster (created here), with a reference the payer chose', async () => {
     const payer = await funded();
-    const mint = Keypair.generate();
-    await signAndSendAll(await createMintAndFund(payer, mint.publicKey, 6, 10_000_000n), [payer, mint]);
-    const payout = Keypair.generate();
-    const wallet = payout.publicKey;
-    const row = await payee({ preferredToken: mint.publicKey.toBase58() }, payout);
-    const reference = Keypair.generate().publicKey.toBase58();
+    const mint = await landedMint(rpc, payer, 6, 10_000_000n);
+    const payout = (await newSigner()).signer;
+    const wallet = payout.address;
+    const row = await payee({ preferredToken: mint }, payout);
+    const reference = newKeypair().publicKey;
 
     const metadata = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
-    const symbol = `${mint.publicKey.toBase58().slice(0, 4)}…${mint.publicKey.toBase58().slice(-4)}`;
+    const symbol = `${mint.slice(0, 4)}…${mint.slice(-4)}`;
     expect(metadata.label).toBe(`Pay @${row.tag}`);
     expect(metadata.links.actions.at(-1).parameters[0]).toMatchObject({ label: `Amount in ${symbol}`, min: 1e-6 });
 
-    const res = await payAction(row.tag, `amount=2.5&reference=${reference}`, payer.publicKey.toBase58());
+    const res = await payAction(row.tag, `amount=2.5&reference=${reference}`, payer.address);
     expect(res.status, res.text).toBe(200);
     const body = res.json as { transaction: string; reference: string; message: string };
     expect(body.reference).toBe(reference);
     expect(body.message).toBe(`Pay 2.5 ${symbol} to @${row.tag}`);
     await signAndSend(body.transaction, payer);
     // A token account: mint (32), owner (32), amount (u64 LE).
-    const account = await connection.getAccountInfo(associatedTokenAddress(wallet, mint.publicKey, TOKEN_PROGRAM_ID));
-    expect(account?.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
-    expect(account!.data.readBigUInt64LE(64)).toBe(2_500_000n);
-    expect((await connection.getSignaturesForAddress(new PublicKey(reference))).length).toBe(1);
+    const account = await fetchEncodedAccount(rpc, await associatedTokenAddress(wallet, mint, TOKEN_PROGRAM_ID), {
+      commitment: 'confirmed',
+    });
+    expect(account.exists && account.programAddress).toBe(TOKEN_PROGRAM_ID);
+    expect(account.exists && Buffer.from(account.data).readBigUInt64LE(64)).toBe(2_500_000n);
+    expect(await signaturesOf(reference)).toHaveLength(1);
   });
 
   it('falls back to SOL, and says so, when the preferred token has no mint on the cluster', async () => {
@@ -201,7 +195,7 @@ describe('pay @tag, a Solana Action', () => {
     code: 'invalid_request',
     message,
   });
-  const anyAccount = () => ({ account: Keypair.generate().publicKey.toBase58() });
+  const anyAccount = () => ({ account: newKeypair().publicKey });
   const NOT_A_SOL_AMOUNT = '`amount`: must be a positive number of SOL with at most 9 decimal places';
 
   const FAILURES: Record<string, Failure> = {
@@ -259,7 +253,7 @@ describe('pay @tag, a Solana Action', () => {
       const res = await fetch(`${appUrl}/api/actions/pay/ali%FFce?amount=1`, {
         method,
         ...(method === 'POST'
-          ? { headers: clientHeaders(), body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }) }
+          ? { headers: clientHeaders(), body: JSON.stringify({ account: newKeypair().publicKey }) }
           : {}),
       });
       expect(res.status, method).toBe(400);
@@ -270,21 +264,17 @@ describe('pay @tag, a Solana Action', () => {
 
   it('an uninitialized SPL Token account named as the preferred mint is no mint: SOL, and says so', async () => {
     const payer = await funded();
-    const account = Keypair.generate();
-    const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
-    await signAndSendAll(
-      new Transaction().add(
-        SystemProgram.createAccount({
-          fromPubkey: payer.publicKey,
-          newAccountPubkey: account.publicKey,
-          lamports: rent,
-          space: MINT_SIZE,
-          programId: TOKEN_PROGRAM_ID,
-        }),
-      ),
-      [payer, account],
-    );
-    const row = await seedIdentity({ preferredToken: account.publicKey.toBase58() });
+    const account = (await newSigner()).signer;
+    const rent = await rpc.getMinimumBalanceForRentExemption(MINT_SIZE).send();
+    const create = getCreateAccountInstruction({
+      payer,
+      newAccount: account,
+      lamports: rent,
+      space: MINT_SIZE,
+      programAddress: TOKEN_PROGRAM_ID,
+    });
+    await reachAll(rpc, [await sendSigned(rpc, [create], payer)], 'confirmed', 30_000, { refuseFailed: true });
+    const row = await seedIdentity({ preferredToken: account.address });
     const body = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
     expect(body.description).toContain('which has no mint on this cluster.');
     expect(body.links.actions[0].label).toBe('Send 0.1 SOL');
@@ -292,10 +282,9 @@ describe('pay @tag, a Solana Action', () => {
 
   it('a token account (165 bytes, owned by the token program) named as the preferred mint is no mint either', async () => {
     const payer = await funded();
-    const mint = Keypair.generate();
-    await signAndSendAll(await createMintAndFund(payer, mint.publicKey, 6, 1n), [payer, mint]);
-    const tokenAccount = associatedTokenAddress(payer.publicKey, mint.publicKey, TOKEN_PROGRAM_ID);
-    const row = await seedIdentity({ preferredToken: tokenAccount.toBase58() });
+    const mint = await landedMint(rpc, payer, 6, 1n);
+    const tokenAccount = await associatedTokenAddress(payer.address, mint, TOKEN_PROGRAM_ID);
+    const row = await seedIdentity({ preferredToken: tokenAccount });
     const body = await (await fetch(`${appUrl}/api/actions/pay/${row.tag}`)).json();
     expect(body.description).toContain('which has no mint on this cluster.');
   });
@@ -350,20 +339,5 @@ describe('pay @tag, a Solana Action', () => {
   });
 });
 
-// --- An SPL mint on the localnet, made with the token program's own instructions -------------
-
-const MINT_SIZE = 82;
-
-/** The mint helper of tests/support/spl-mint.ts on this file's connection. */
-const createMintAndFund = (payer: Keypair, mint: PublicKey, decimals: number, amount: bigint) =>
-  mintAndFund(connection, payer, mint, decimals, amount);
-
-async function signAndSendAll(tx: Transaction, signers: Keypair[]): Promise<void> {
-  const latest = await connection.getLatestBlockhash();
-  tx.recentBlockhash = latest.blockhash;
-  tx.feePayer = signers[0]!.publicKey;
-  tx.sign(...signers);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-  expect(value.err).toBeNull();
-}
+/** An SPL mint account's size (tests/support/spl-mint.ts makes whole mints). */
+const MINT_SIZE = 82n;

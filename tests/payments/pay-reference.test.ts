@@ -1,8 +1,9 @@
-import { Keypair, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { staleReferenceReason } from '@/lib/features/payments/pay-reference';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { connect, fund } from '../support/chain';
+import { airdrop, newSigner, rpcAt } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, testDb } from '../integrations/support';
 import { registeredPayee } from '../support/registered-payee';
@@ -16,20 +17,20 @@ import { registeredPayee } from '../support/registered-payee';
 beforeAll(requireApp);
 afterAll(closeTestDb);
 
-const connection = connect(inject('rpcUrl'));
+const rpc = rpcAt(inject('rpcUrl'));
 const refused = (reason: string) => {
   const message = `\`reference\`: must be a fresh key that no other transaction names; this one ${reason}`;
   return { error: { code: 'invalid_request', message }, message }; // an Action's errors carry the spec's top-level `message` too
 };
 
 describe('POST /api/actions/pay/{tag}: the reference must be a fresh key', () => {
-  const payer = Keypair.generate().publicKey.toBase58();
-  const payout = Keypair.generate();
-  const wallet = payout.publicKey.toBase58();
+  const payer = newKeypair().publicKey;
+  const payout = newKeypair();
+  const wallet = payout.publicKey;
   let tag = '';
   beforeAll(async () => {
     // Registered on the localnet: the Action reads the tag's record there before anything else.
-    tag = (await registeredPayee((await testDb()).db, connection, { wallet: payout })).tag;
+    tag = (await registeredPayee((await testDb()).db, rpc, { wallet: payout })).tag;
   });
   const pay = (reference: string) =>
     postJson(`${appUrl}/api/actions/pay/${tag}?amount=1&reference=${reference}`, { account: payer });
@@ -49,24 +50,22 @@ describe('POST /api/actions/pay/{tag}: the reference must be a fresh key', () =>
   });
 
   it('an account that already exists on chain: 400', async () => {
-    const someone = Keypair.generate().publicKey;
-    await fund(connection, someone, 1);
-    const res = await pay(someone.toBase58());
+    const someone = (await newSigner()).signer.address;
+    await airdrop(rpc, someone, 1);
+    const res = await pay(someone);
     expect([res.status, res.json]).toEqual([400, refused('holds an account already')]);
   });
 
   it('a fresh key: 200, the transfer carries it', async () => {
-    const reference = Keypair.generate().publicKey.toBase58();
+    const reference = newKeypair().publicKey;
     const res = await pay(reference);
     expect(res.status, res.text).toBe(200);
     expect((res.json as { reference: string }).reference).toBe(reference);
   });
 
   it('what is known without the cluster is refused without asking it', () => {
-    const keys = { payer: new PublicKey(payer), wallet: new PublicKey(wallet) };
-    expect(staleReferenceReason(new PublicKey('SysvarRecentB1ockHashes11111111111111111111'), keys)).toBe(
-      'is a sysvar',
-    );
-    expect(staleReferenceReason(Keypair.generate().publicKey, keys)).toBeNull();
+    const keys = { payer, wallet };
+    expect(staleReferenceReason('SysvarRecentB1ockHashes11111111111111111111' as Address, keys)).toBe('is a sysvar');
+    expect(staleReferenceReason(newKeypair().publicKey, keys)).toBeNull();
   });
 });

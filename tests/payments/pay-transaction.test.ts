@@ -1,4 +1,12 @@
-import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import {
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  isSignerRole,
+  isWritableRole,
+  type Address,
+  type Instruction,
+} from '@solana/kit';
+import bs58 from 'bs58';
 import { describe, expect, inject, it } from 'vitest';
 import {
   payAssetOf,
@@ -8,7 +16,16 @@ import {
   type SplAsset,
 } from '@/lib/features/payments/pay-asset';
 import { payInstructions } from '@/lib/features/payments/pay-transaction';
+import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
+import { rpcAt } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
+
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+const anyKey = () => newKeypair().publicKey as Address;
+/** An instruction's accounts as [address, signs, is written]. */
+const rolesOf = (ix: Instruction) =>
+  (ix.accounts ?? []).map((a) => [a.address, isSignerRole(a.role), isWritableRole(a.role)]);
 
 /*
  * The pieces of the pay Action, without HTTP: amounts in base units, the instructions of a
@@ -42,12 +59,12 @@ describe('toBaseUnits', () => {
 });
 
 describe('payInstructions', () => {
-  const payer = Keypair.generate().publicKey;
-  const wallet = Keypair.generate().publicKey;
-  const reference = Keypair.generate().publicKey;
+  const payer = anyKey();
+  const wallet = anyKey();
+  const reference = anyKey();
 
-  it('SOL: one System transfer, the reference a read-only key of it', () => {
-    const [transfer, ...rest] = payInstructions({
+  it('SOL: one System transfer, the reference a read-only key of it', async () => {
+    const [transfer, ...rest] = await payInstructions({
       payer,
       wallet,
       asset: { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false },
@@ -55,61 +72,71 @@ describe('payInstructions', () => {
       reference,
     });
     expect(rest).toEqual([]);
-    expect(transfer!.programId.equals(SystemProgram.programId)).toBe(true);
-    expect(transfer!.keys.map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
-      [payer.toBase58(), true, true],
-      [wallet.toBase58(), false, true],
-      [reference.toBase58(), false, false],
+    expect(transfer!.programAddress).toBe(SYSTEM_PROGRAM);
+    expect(rolesOf(transfer!)).toEqual([
+      [payer, true, true],
+      [wallet, false, true],
+      [reference, false, false],
     ]);
   });
 
   for (const tokenProgram of [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID]) {
-    it(`SPL (${tokenProgram.equals(TOKEN_PROGRAM_ID) ? 'Token' : 'Token-2022'}): the wallet's token account created if missing, then TransferChecked with the reference`, () => {
-      const mint = Keypair.generate().publicKey;
+    it(`SPL (${tokenProgram === TOKEN_PROGRAM_ID ? 'Token' : 'Token-2022'}): the wallet's token account created if missing, then TransferChecked with the reference`, async () => {
+      const mint = anyKey();
       const asset: SplAsset = { kind: 'spl', symbol: 'USDC', decimals: 6, mint, tokenProgram };
-      const [create, transfer, ...rest] = payInstructions({ payer, wallet, asset, amount: 2_500_000n, reference });
+      const [create, transfer, ...rest] = await payInstructions({
+        payer,
+        wallet,
+        asset,
+        amount: 2_500_000n,
+        reference,
+      });
       expect(rest).toEqual([]);
-      const source = associatedTokenAddress(payer, mint, tokenProgram);
-      const destination = associatedTokenAddress(wallet, mint, tokenProgram);
-      expect(
-        destination.equals(
-          PublicKey.findProgramAddressSync(
-            [wallet.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()],
-            ASSOCIATED_TOKEN_PROGRAM_ID,
-          )[0],
-        ),
-      ).toBe(true);
+      const source = await associatedTokenAddress(payer, mint, tokenProgram);
+      const destination = await associatedTokenAddress(wallet, mint, tokenProgram);
+      // The associated token account as its program defines it: seeds owner, token program, mint.
+      const encode = getAddressEncoder().encode;
+      const [derived] = await getProgramDerivedAddress({
+        programAddress: ASSOCIATED_TOKEN_PROGRAM_ID,
+        seeds: [encode(wallet), encode(tokenProgram), encode(mint)],
+      });
+      expect(destination).toBe(derived);
 
-      expect(create!.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)).toBe(true);
-      expect([...create!.data]).toEqual([1]); // CreateIdempotent
-      expect(create!.keys.map((k) => k.pubkey.toBase58())).toEqual(
-        [payer, destination, wallet, mint, SystemProgram.programId, tokenProgram].map((k) => k.toBase58()),
-      );
+      expect(create!.programAddress).toBe(ASSOCIATED_TOKEN_PROGRAM_ID);
+      expect([...create!.data!]).toEqual([1]); // CreateIdempotent
+      expect(rolesOf(create!).map(([address]) => address)).toEqual([
+        payer,
+        destination,
+        wallet,
+        mint,
+        SYSTEM_PROGRAM,
+        tokenProgram,
+      ]);
 
-      expect(transfer!.programId.equals(tokenProgram)).toBe(true);
-      expect(transfer!.data.toString('hex')).toBe('0c' + 'a025260000000000' + '06'); // TransferChecked, 2,500,000, 6 decimals
-      expect(transfer!.keys.map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
-        [source.toBase58(), false, true],
-        [mint.toBase58(), false, false],
-        [destination.toBase58(), false, true],
-        [payer.toBase58(), true, false],
-        [reference.toBase58(), false, false],
+      expect(transfer!.programAddress).toBe(tokenProgram);
+      expect(Buffer.from(transfer!.data!).toString('hex')).toBe('0c' + 'a025260000000000' + '06'); // TransferChecked, 2,500,000, 6 decimals
+      expect(rolesOf(transfer!)).toEqual([
+        [source, false, true],
+        [mint, false, false],
+        [destination, false, true],
+        [payer, true, false],
+        [reference, false, false],
       ]);
     });
   }
 });
 
 describe('payAssetOf (on the localnet)', () => {
-  const connection = new Connection(inject('rpcUrl'), 'confirmed');
+  const rpc = rpcAt(inject('rpcUrl'));
   const CASES: [preferred: string | null, fallback: boolean][] = [
     [null, false],
     ['SOL', false],
     ['USDC', true], // no USDC mint on a localnet
-    [Keypair.generate().publicKey.toBase58(), true], // a mint address with no mint account here
+    [anyKey(), true], // a mint address with no mint account here
   ];
   for (const [preferred, fallback] of CASES) {
     it(`${preferred ?? 'no preference'} → SOL${fallback ? ', as a fallback' : ''}`, async () => {
-      expect(await payAssetOf(preferred, 'localnet', connection)).toEqual({
+      expect(await payAssetOf(preferred, 'localnet', rpc)).toEqual({
         kind: 'sol',
         symbol: 'SOL',
         decimals: 9,
@@ -117,4 +144,14 @@ describe('payAssetOf (on the localnet)', () => {
       });
     });
   }
+});
+
+describe('serviceIdentity', () => {
+  it('is the key pair’s own address, and refuses a secret key whose halves are not one key pair', () => {
+    const pair = newKeypair();
+    expect(serviceIdentity(pair.secretKey).address).toBe(pair.publicKey);
+    const mismatched = Uint8Array.from([...pair.secretKey.subarray(0, 32), ...bs58.decode(newKeypair().publicKey)]);
+    expect(() => serviceIdentity(mismatched)).toThrow('not a 64-byte ed25519 key pair');
+    expect(() => serviceIdentity(pair.secretKey.subarray(0, 32))).toThrow('not a 64-byte ed25519 key pair');
+  });
 });

@@ -1,20 +1,18 @@
-import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-  TransactionInstruction,
-} from '@solana/web3.js';
+import { AccountRole, lamports as asLamports, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { createKitClient, RPC_TIMEOUT_MS, type SolanaRpc } from '@/lib/chain/rpc';
+import type { FindingCluster } from '@/lib/features/payments/read-payout-account';
 import { MEMO_PROGRAM_ID } from '@/lib/features/payments/pay-action-identity';
+import { fundedSigner, reachAll, sendSigned } from '../support/kit-chain';
+
+/** The cluster at `rpcUrl` as the finding pass reads it (lib/features/payments/find-payments.ts). */
+export function findingAt(rpcUrl: string): FindingCluster {
+  return createKitClient(rpcUrl, RPC_TIMEOUT_MS);
+}
 
 /** A fresh key with 1 SOL of the localnet's. */
-export async function fundedPayer(connection: Connection): Promise<Keypair> {
-  const payer = Keypair.generate();
-  const signature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
-  return payer;
+export function fundedPayer(rpc: SolanaRpc): Promise<KeyPairSigner> {
+  return fundedSigner(rpc, 1);
 }
 
 /**
@@ -22,18 +20,32 @@ export async function fundedPayer(connection: Connection): Promise<Keypair> {
  * read-only key of the transfer, and `memo` in a Memo instruction when given. Throws if it fails.
  */
 export async function payWithReference(
-  connection: Connection,
-  payer: Keypair,
-  { to, lamports, reference, memo }: { to: PublicKey; lamports: number | bigint; reference: string; memo?: string },
+  rpc: SolanaRpc,
+  payer: KeyPairSigner,
+  { to, lamports, reference, memo }: { to: Address; lamports: number | bigint; reference: string; memo?: string },
 ): Promise<string> {
-  const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports });
-  transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false });
-  const latest = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: payer.publicKey, ...latest }).add(transfer);
-  if (memo) tx.add(new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(memo) }));
-  tx.sign(payer);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-  if (value.err) throw new Error(`the payment failed: ${JSON.stringify(value.err)}`);
+  const transfer = getTransferSolInstruction({ source: payer, destination: to, amount: asLamports(BigInt(lamports)) });
+  const withReference = {
+    ...transfer,
+    accounts: [...transfer.accounts, { address: reference as Address, role: AccountRole.READONLY }],
+  };
+  const memoInstruction = memo
+    ? [{ programAddress: MEMO_PROGRAM_ID, accounts: [], data: new TextEncoder().encode(memo) }]
+    : [];
+  const signature = await sendSigned(rpc, [withReference, ...memoInstruction], payer);
+  await reachAll(rpc, [signature], 'confirmed', 60_000, { refuseFailed: true });
   return signature;
+}
+
+/**
+ * `instruction` with `signer` in place of the no-op signer the service's builders put for its
+ * address (the service never signs): what a wallet signing the built instructions does.
+ */
+export function withSigner(instruction: Instruction, signer: KeyPairSigner): Instruction {
+  return {
+    ...instruction,
+    accounts: instruction.accounts?.map((account) =>
+      account.address === signer.address && 'signer' in account ? { ...account, signer } : account,
+    ),
+  };
 }

@@ -1,10 +1,13 @@
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/payments/pay-asset';
 import { payInstructions } from '@/lib/features/payments/pay-transaction';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
-import { mintAndFund } from '../support/spl-mint';
+import { landedMint } from '../support/spl-mint';
+import { fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
+import { findingAt, payWithReference, withSigner } from './paying';
 import { randomTag } from '@/devstack/identities';
 import { closeTestDb } from '../identity/helpers';
 import { registeredPayee } from '../support/registered-payee';
@@ -21,45 +24,27 @@ import { ownLocalnet } from '../support/localnet';
 afterAll(closeTestDb);
 
 const app = heldInProcessApp();
-const shared = new Connection(inject('rpcUrl'), 'confirmed');
+/** A localnet: its URL and kit's RPC on it. */
+const clusterAt = (url: string) => ({ url, rpc: rpcAt(url) });
+type Cluster = ReturnType<typeof clusterAt>;
+const shared = clusterAt(inject('rpcUrl'));
 
-async function funded(connection: Connection, sol = 2): Promise<Keypair> {
-  const payer = Keypair.generate();
-  const signature = await connection.requestAirdrop(payer.publicKey, sol * LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
-  return payer;
-}
+const funded = (cluster: Cluster, sol = 2): Promise<KeyPairSigner> => fundedSigner(cluster.rpc, sol);
 
 /** Pays `lamports` to `to`, the reference a read-only non-signer key of the transfer, as a Solana Pay wallet does. */
-async function pay(
-  connection: Connection,
-  payer: Keypair,
-  to: PublicKey,
-  lamports: bigint,
-  reference: string,
-): Promise<string> {
-  const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports });
-  transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false });
-  return send(connection, new Transaction().add(transfer), [payer]);
-}
+const pay = (cluster: Cluster, payer: KeyPairSigner, to: Address, lamports: bigint, reference: string) =>
+  payWithReference(cluster.rpc, payer, { to, lamports, reference });
 
-async function send(connection: Connection, unsigned: Transaction, signers: Keypair[]): Promise<string> {
-  const latest = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: signers[0]!.publicKey, ...latest }).add(...unsigned.instructions);
-  tx.sign(...signers);
-  const signature = await connection.sendRawTransaction(tx.serialize());
-  const { value } = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
-  expect(value.err).toBeNull();
-  return signature;
-}
+/** A key nobody holds an account of. */
+const anyKey = () => newKeypair().publicKey as Address;
 
 /** A tag registered on the shared localnet whose payout wallet is a fresh key; `preferredToken` when given. */
-async function payee(preferredToken?: string): Promise<{ tag: string; wallet: PublicKey }> {
-  const { tag, wallet } = await registeredPayee(app().db, shared, {
-    wallet: Keypair.generate(),
+async function payee(preferredToken?: string): Promise<{ tag: string; wallet: Address }> {
+  const { tag, wallet } = await registeredPayee(app().db, shared.rpc, {
+    wallet: (await newSigner()).signer,
     row: preferredToken ? { preferredToken } : {},
   });
-  return { tag, wallet: wallet.publicKey };
+  return { tag, wallet: wallet.address };
 }
 
 async function issue(body: unknown): Promise<Response> {
@@ -88,19 +73,17 @@ async function receipt(reference: string): Promise<Record<string, unknown>> {
 
 /**
  * What a finding test starts from: a payee, a reference issued to it for `amount` SOL, and a
- * payer funded on `connection`.
+ * payer funded on `cluster`.
  */
-async function paymentAsked(amount = '0.25', connection: Connection = shared) {
+async function paymentAsked(amount = '0.25', cluster: Cluster = shared) {
   const { tag, wallet } = await payee();
   const { reference } = await issued(tag, amount);
-  return { tag, wallet, reference, payer: await funded(connection) };
+  return { tag, wallet, reference, payer: await funded(cluster) };
 }
 
 /** The finding pass, as the cron runs it (a limit wide enough for every reference this file issued). */
-const pass = (
-  connection: Connection = shared,
-  IDENTITY = serviceIdentity(app().config.actionIdentitySecret).publicKey,
-) => findPayments({ db: app().db, connection, now: new Date(), identity: IDENTITY });
+const pass = (cluster: Cluster = shared, IDENTITY = serviceIdentity(app().config.actionIdentitySecret).address) =>
+  findPayments({ db: app().db, cluster: findingAt(cluster.url), now: new Date(), identity: IDENTITY });
 
 /** The receipt of `reference` after one finding pass over the shared localnet. */
 async function receiptAfterPass(reference: string): Promise<Record<string, unknown>> {
@@ -112,12 +95,12 @@ describe('POST /v1/payments', () => {
   it('issues a pending reference with its Solana Pay URL, for the payout wallet as it is now', async () => {
     const { tag, wallet } = await payee();
     const { reference, url, receipt: pending } = await issued(tag, '0.25');
-    expect(url).toBe(`solana:${wallet.toBase58()}?amount=0.25&reference=${reference}&label=%40${tag}`);
+    expect(url).toBe(`solana:${wallet}?amount=0.25&reference=${reference}&label=%40${tag}`);
     expect(pending).toEqual({
       reference,
       status: 'pending',
       tag: `@${tag}`,
-      recipient: wallet.toBase58(),
+      recipient: wallet,
       amount: '0.25',
       asset: 'SOL',
       issuedAt: expect.any(String),
@@ -130,12 +113,7 @@ describe('POST /v1/payments', () => {
     ['an unknown tag', () => ({ tag: randomTag('nobody_'), amount: '1', asset: 'SOL' }), 404, 'not_found'],
     ['more decimals than SOL has', (tag) => ({ tag, amount: '0.0000000001', asset: 'SOL' }), 400, 'invalid_request'],
     ['a zero amount', (tag) => ({ tag, amount: '0', asset: 'SOL' }), 400, 'invalid_request'],
-    [
-      'an asset that is no mint',
-      (tag) => ({ tag, amount: '1', asset: Keypair.generate().publicKey.toBase58() }),
-      400,
-      'unsupported_asset',
-    ],
+    ['an asset that is no mint', (tag) => ({ tag, amount: '1', asset: anyKey() }), 400, 'unsupported_asset'],
     ['an asset that is neither SOL nor a key', (tag) => ({ tag, amount: '1', asset: 'USDC' }), 400, 'invalid_request'],
   ];
   for (const [name, body, status, code] of REFUSED) {
@@ -156,7 +134,7 @@ describe('the pay Action', () => {
     const res = await fetch(`${appUrl}/api/actions/pay/${tag}?amount=0.1`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...clientHeaders() },
-      body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }),
+      body: JSON.stringify({ account: anyKey() }),
     });
     expect(res.status).toBe(200);
     const { reference } = await res.json();
@@ -164,7 +142,7 @@ describe('the pay Action', () => {
       reference,
       status: 'pending',
       tag: `@${tag}`,
-      recipient: wallet.toBase58(),
+      recipient: wallet,
       amount: '0.1',
       asset: 'SOL',
       issuedAt: expect.any(String),
@@ -175,7 +153,7 @@ describe('the pay Action', () => {
 
 describe('GET /v1/payments/{reference}', () => {
   it('an unknown reference is a 404 in the envelope', async () => {
-    const res = await app().fetch(`/v1/payments/${Keypair.generate().publicKey.toBase58()}`);
+    const res = await app().fetch(`/v1/payments/${anyKey()}`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
       error: { code: 'not_found', message: 'No payment reference issued by this service has this key' },
@@ -209,14 +187,14 @@ describe('the finding pass', () => {
       reference,
       status: 'finalized', // the shared localnet finalizes at once; the confirmed step is shown below
       tag: `@${tag}`,
-      recipient: wallet.toBase58(),
+      recipient: wallet,
       amount: '0.25',
       asset: 'SOL',
       issuedAt: expect.any(String),
       expiresAt: expect.any(String),
       signature,
       slot: expect.any(Number),
-      payer: payer.publicKey.toBase58(),
+      payer: payer.address,
       paidAt: expect.any(String),
       attributed: false, // a wallet's own transfer: no Action Identity memo (tests/payments/attribution.test.ts)
     });
@@ -235,7 +213,7 @@ describe('the finding pass', () => {
 
   it('a payment to another wallet settles nothing: the payout wallet never saw it, the receipt stays pending', async () => {
     const { reference, payer } = await paymentAsked();
-    await pay(shared, payer, Keypair.generate().publicKey, 250_000_000n, reference);
+    await pay(shared, payer, anyKey(), 250_000_000n, reference);
     expect(await receiptAfterPass(reference)).toMatchObject({ status: 'pending' });
   });
 
@@ -258,18 +236,18 @@ describe('the finding pass', () => {
     const slow = ownLocalnet({ finalityDelayMs: 1500 });
 
     it('is confirmed when found, then finalized by a later run', async () => {
-      const connection = new Connection(slow.url, 'confirmed');
-      const { wallet, reference, payer } = await paymentAsked('0.5', connection);
-      const signature = await pay(connection, payer, wallet, 500_000_000n, reference);
-      const run = await pass(connection);
+      const cluster = clusterAt(slow.url);
+      const { wallet, reference, payer } = await paymentAsked('0.5', cluster);
+      const signature = await pay(cluster, payer, wallet, 500_000_000n, reference);
+      const run = await pass(cluster);
       expect(run.changed).toContain(reference);
       expect(await receipt(reference)).toMatchObject({
         status: 'confirmed',
         signature,
-        payer: payer.publicKey.toBase58(),
+        payer: payer.address,
       });
       await new Promise((resolve) => setTimeout(resolve, 1600));
-      await pass(connection);
+      await pass(cluster);
       expect(await receipt(reference)).toMatchObject({ status: 'finalized', signature });
     });
   });
@@ -277,44 +255,47 @@ describe('the finding pass', () => {
 
 describe('token payments', () => {
   /** A mint of 6 decimals the payer holds 100 tokens of. */
-  async function mintHeldBy(payer: Keypair): Promise<SplAsset> {
-    const mint = Keypair.generate();
-    await send(shared, await mintAndFund(shared, payer, mint.publicKey, 6, 100_000_000n), [payer, mint]);
-    return { kind: 'spl', symbol: 'TEST', decimals: 6, mint: mint.publicKey, tokenProgram: TOKEN_PROGRAM_ID };
+  async function mintHeldBy(payer: KeyPairSigner): Promise<SplAsset> {
+    const mint = await landedMint(shared.rpc, payer, 6, 100_000_000n);
+    return { kind: 'spl', symbol: 'TEST', decimals: 6, mint, tokenProgram: TOKEN_PROGRAM_ID };
   }
 
   /** Pays `amount` atoms of `asset` to the wallet's token account, with the reference, as the pay Action builds it. */
-  const payToken = (payer: Keypair, wallet: PublicKey, asset: SplAsset, amount: bigint, reference: string) =>
-    send(
-      shared,
-      new Transaction().add(
-        ...payInstructions({ payer: payer.publicKey, wallet, asset, amount, reference: new PublicKey(reference) }),
-      ),
-      [payer],
-    );
+  async function payToken(
+    payer: KeyPairSigner,
+    wallet: Address,
+    asset: SplAsset,
+    amount: bigint,
+    reference: string,
+  ): Promise<string> {
+    const payment = { payer: payer.address, wallet, asset, amount, reference: reference as Address };
+    // The builder's instructions name the payer as a no-op signer: the payer's own key signs instead.
+    const instructions = (await payInstructions(payment)).map((ix) => withSigner(ix, payer));
+    const signature = await sendSigned(shared.rpc, instructions, payer);
+    await reachAll(shared.rpc, [signature], 'confirmed', 30_000, { refuseFailed: true });
+    return signature;
+  }
 
   it('the right mint and amount is paid', async () => {
     const payer = await funded(shared);
     const asset = await mintHeldBy(payer);
-    const { tag, wallet } = await payee(asset.mint.toBase58());
-    const { reference, url } = await issued(tag, '2.5', asset.mint.toBase58());
-    expect(url).toBe(
-      `solana:${wallet.toBase58()}?amount=2.5&spl-token=${asset.mint.toBase58()}&reference=${reference}&label=%40${tag}`,
-    );
+    const { tag, wallet } = await payee(asset.mint);
+    const { reference, url } = await issued(tag, '2.5', asset.mint);
+    expect(url).toBe(`solana:${wallet}?amount=2.5&spl-token=${asset.mint}&reference=${reference}&label=%40${tag}`);
     const signature = await payToken(payer, wallet, asset, 2_500_000n, reference);
     expect(await receiptAfterPass(reference)).toMatchObject({
       status: 'finalized',
       signature,
-      payer: payer.publicKey.toBase58(),
-      asset: asset.mint.toBase58(),
+      payer: payer.address,
+      asset: asset.mint,
     });
   });
 
   it('another mint settles nothing: it is paid into another token account, and the receipt stays pending', async () => {
     const payer = await funded(shared);
     const [asked, paid] = [await mintHeldBy(payer), await mintHeldBy(payer)];
-    const { tag, wallet } = await payee(asked.mint.toBase58());
-    const { reference } = await issued(tag, '2.5', asked.mint.toBase58());
+    const { tag, wallet } = await payee(asked.mint);
+    const { reference } = await issued(tag, '2.5', asked.mint);
     await payToken(payer, wallet, paid, 2_500_000n, reference);
     expect(await receiptAfterPass(reference)).toMatchObject({ status: 'pending' });
   });

@@ -1,12 +1,14 @@
-import { Connection, Keypair, SystemProgram, type PublicKey } from '@solana/web3.js';
+import { fetchEncodedAccount, type KeyPairSigner } from '@solana/kit';
+import { getAssignInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { insertIdentity } from '@/devstack/identities';
 import { paymentReferences } from '@/lib/db/schema';
 import { MEMO_PROGRAM_ID } from '@/lib/features/payments/pay-action-identity';
-import { findTagRecordAddress, setWalletInstruction } from '@/packages/tag-registry/src/web3js';
+import { findTagRecordPda, getSetWalletInstruction } from '@/packages/tag-registry/src';
 import { appUrl, closeTestDb, requireApp, testDb, viewProfile } from '../integrations/support';
-import { confirmed, fund, PROGRAM_ID, sendInstructions } from '../support/chain';
+import { airdrop, newSigner, PROGRAM_ADDRESS, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
+import { newKeypair } from '../support/keypair';
 import { clientHeaders } from '../support/http';
 import { registeredPayee, type RegisteredPayee } from '../support/registered-payee';
 
@@ -20,11 +22,21 @@ import { registeredPayee, type RegisteredPayee } from '../support/registered-pay
 
 afterAll(closeTestDb);
 
-const connection = new Connection(inject('rpcUrl'), 'confirmed');
+const rpc = rpcAt(inject('rpcUrl'));
 
 async function payee(): Promise<RegisteredPayee> {
   requireApp();
-  return registeredPayee((await testDb()).db, connection, { wallet: Keypair.generate() });
+  return registeredPayee((await testDb()).db, rpc, { wallet: (await newSigner()).signer });
+}
+
+/** The owner moves the tag's payout wallet to `wallet` (which signs, as the program asks), straight on the cluster. */
+async function setWalletOnChain(tag: string, owner: KeyPairSigner, wallet: KeyPairSigner): Promise<string> {
+  const [tagRecord] = await findTagRecordPda({ tag }, { programAddress: PROGRAM_ADDRESS });
+  const setWallet = getSetWalletInstruction(
+    { tagRecord, owner, wallet, walletArg: wallet.address },
+    { programAddress: PROGRAM_ADDRESS },
+  );
+  return sendSigned(rpc, [setWallet], owner);
 }
 
 /** The three ways a payer is handed a request: POST /v1/payments, the pay link, the Action's POST. */
@@ -45,17 +57,18 @@ const ROUTES: [name: string, ask: (tag: string) => Promise<Response>][] = [
       fetch(`${appUrl}/api/actions/pay/${tag}?amount=0.5`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...clientHeaders() },
-        body: JSON.stringify({ account: Keypair.generate().publicKey.toBase58() }),
+        body: JSON.stringify({ account: newKeypair().publicKey }),
       }),
   ],
 ];
 
 /** The payout key hands its own account to the Memo program (it signs once; lamports sent there can never move). */
-async function assignToMemo(wallet: Keypair): Promise<void> {
-  await fund(connection, wallet.publicKey, 0.01);
-  const assign = SystemProgram.assign({ accountPubkey: wallet.publicKey, programId: MEMO_PROGRAM_ID });
-  await confirmed(connection, await sendInstructions(connection, [assign], [wallet]));
-  expect((await connection.getAccountInfo(wallet.publicKey))!.owner.equals(MEMO_PROGRAM_ID)).toBe(true);
+async function assignToMemo(wallet: KeyPairSigner): Promise<void> {
+  await airdrop(rpc, wallet.address, 1);
+  const assign = getAssignInstruction({ account: wallet, programAddress: MEMO_PROGRAM_ID });
+  await reachAll(rpc, [await sendSigned(rpc, [assign], wallet)], 'confirmed', 30_000, { refuseFailed: true });
+  const account = await fetchEncodedAccount(rpc, wallet.address, { commitment: 'confirmed' });
+  expect(account.exists && account.programAddress).toBe(MEMO_PROGRAM_ID);
 }
 
 /** Asks until the answer is a 400 (the per-tag read is kept a second or two), at most `withinMs`. */
@@ -101,16 +114,9 @@ describe('a payout key that assigns its account to the Memo program', () => {
     const { tag, owner, wallet } = await payee();
     await assignToMemo(wallet);
     await refusedWithin(() => ROUTES[0]![1](tag), 5_000);
-    const fresh = Keypair.generate();
-    const [tagRecord] = findTagRecordAddress(tag, PROGRAM_ID);
-    const setWallet = setWalletInstruction({
-      programId: PROGRAM_ID,
-      tagRecord,
-      owner: owner.publicKey,
-      wallet: fresh.publicKey,
-    });
-    const signature = await sendInstructions(connection, [setWallet], [owner, fresh]);
-    await confirmed(connection, signature, 'finalized');
+    const fresh = (await newSigner()).signer;
+    const signature = await setWalletOnChain(tag, owner, fresh);
+    await reachAll(rpc, [signature], 'finalized', 60_000, { refuseFailed: true });
     const synced = await fetch(`${appUrl}/v1/sync`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...clientHeaders() },
@@ -118,7 +124,7 @@ describe('a payout key that assigns its account to the Memo program', () => {
     });
     expect(synced.status, await synced.clone().text()).toBe(200);
     const resolved = await (await fetch(`${appUrl}/v1/resolve/${tag}`)).json();
-    expect(resolved).toMatchObject({ wallet: fresh.publicKey.toBase58() });
+    expect(resolved).toMatchObject({ wallet: fresh.address });
     expect(resolved).not.toHaveProperty('warnings');
     expect((await viewProfile(`@${tag}`)).html).toContain(`href="/pay/${tag}" rel="nofollow"`);
     // The read is kept per mirrored wallet too (lib/chain/payee-on-chain.ts): the new one is read at once.
@@ -129,22 +135,16 @@ describe('a payout key that assigns its account to the Memo program', () => {
 describe('during mirror lag', () => {
   it('POST /v1/payments pays the wallet the chain holds now, and says the mirror’s slot', async () => {
     const registered = await payee();
-    const moved = Keypair.generate();
-    const [tagRecord] = findTagRecordAddress(registered.tag, PROGRAM_ID);
-    const setWallet = setWalletInstruction({
-      programId: PROGRAM_ID,
-      tagRecord,
-      owner: registered.owner.publicKey,
-      wallet: moved.publicKey,
-    });
-    await confirmed(connection, await sendInstructions(connection, [setWallet], [registered.owner, moved]));
+    const moved = (await newSigner()).signer;
+    const signature = await setWalletOnChain(registered.tag, registered.owner, moved);
+    await reachAll(rpc, [signature], 'confirmed', 30_000, { refuseFailed: true });
     // The mirror still names the old wallet: nothing indexed the change.
     const res = await ROUTES[0]![1](registered.tag);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-indexed-slot')).toMatch(/^\d+$/);
     const body = await res.json();
-    expect(body.url).toMatch(new RegExp(`^solana:${moved.publicKey.toBase58()}\\?`));
-    expect(body.receipt.recipient).toBe(moved.publicKey.toBase58());
+    expect(body.url).toMatch(new RegExp(`^solana:${moved.address}\\?`));
+    expect(body.receipt.recipient).toBe(moved.address);
   });
 
   it('a tag with no live record on chain is a 404 on every route, whatever the mirror says', async () => {
@@ -160,24 +160,24 @@ describe('during mirror lag', () => {
 });
 
 describe('only references the Action issues itself', () => {
-  const actionWith = (tag: string, reference: string, account: PublicKey) =>
+  const actionWith = (tag: string, reference: string, account: string) =>
     fetch(`${appUrl}/api/actions/pay/${tag}?amount=0.5&reference=${reference}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...clientHeaders() },
-      body: JSON.stringify({ account: account.toBase58() }),
+      body: JSON.stringify({ account }),
     });
 
   it('a reference already issued (by POST /v1/payments, or by the Action before) is refused', async () => {
     const { tag } = await payee();
     const issued = await (await ROUTES[0]![1](tag)).json();
-    const payer = Keypair.generate().publicKey;
+    const payer = newKeypair().publicKey;
     const copied = await actionWith(tag, issued.reference, payer);
     expect(copied.status).toBe(400);
     expect((await copied.json()).error).toMatchObject({
       code: 'invalid_request',
       message: expect.stringContaining('was issued before'),
     });
-    const chosen = Keypair.generate().publicKey.toBase58();
+    const chosen = newKeypair().publicKey;
     const first = await actionWith(tag, chosen, payer);
     expect(first.status).toBe(200);
     expect((await first.json()).reference).toBe(chosen);

@@ -4,8 +4,6 @@
 // covers what the instruction really costs for the dearest tag of a sample; a price that
 // follows the cluster's recent fees for the accounts written and stops at the ceiling; a
 // sponsored transaction that verifies after the owner signs, then the sponsor.
-// web3.js only for tests/support/registered-payee.ts (helper B's), which still takes a v1 Connection and Keypair.
-import { Connection } from '@solana/web3.js';
 import {
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
@@ -26,7 +24,6 @@ import { findTagRecordAddress } from '@/program/pda';
 import { randomTags } from '@/bench/program-cu-sample';
 import { closeTestDb, testDb } from '../integrations/support';
 import { registeredPayee } from '../support/registered-payee';
-import { web3Keypair } from '../support/chain';
 import {
   decodeWire,
   fundedParty,
@@ -160,9 +157,7 @@ describe('compute limits cover the real cost', () => {
   });
 
   it('the pay Action (SOL): a System transfer at its known cost', async () => {
-    const { row } = await registeredPayee((await testDb()).db, new Connection(rpcUrl, 'confirmed'), {
-      wallet: web3Keypair(bob.keypair),
-    });
+    const { row } = await registeredPayee((await testDb()).db, rpcAt(rpcUrl), { wallet: bob.signer });
     const res = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: alice.key });
     expect(res.status, res.text).toBe(200);
     const tx: string = res.json.transaction;
@@ -202,9 +197,7 @@ describe('the price follows the cluster and stops at the ceiling', () => {
     expect(budgetOf(wallet.json.transaction).microLamports).toBe(4_321);
 
     const payout = newKeypair();
-    const { row } = await registeredPayee((await testDb()).db, new Connection(rpcUrl, 'confirmed'), {
-      wallet: web3Keypair(payout),
-    });
+    const { row } = await registeredPayee((await testDb()).db, rpcAt(rpcUrl), { wallet: payout });
     await seedFees(POLICY.maxMicroLamports + 1, [payout.publicKey as Address]);
     const pay = await postAuthed(`${appUrl}/api/actions/pay/${row.tag}?amount=0.01`, null, { account: carol.key });
     expect(budgetOf(pay.json.transaction).microLamports).toBe(POLICY.maxMicroLamports);

@@ -1,14 +1,34 @@
-import { Keypair, PublicKey, SystemProgram, TransactionInstruction, type Connection } from '@solana/web3.js';
+import {
+  getProgramDerivedAddress,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type Signature,
+} from '@solana/kit';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import { getInitializeAccount3Instruction, getInitializeMint2Instruction } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { startLocalnet, type Localnet } from '@/localnet';
+import type { SolanaRpc } from '@/lib/chain/rpc';
 import { TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
-import { findTagRecordAddress, registerTagInstruction } from '@/packages/tag-registry/src/web3js';
 import { REST_SECONDS } from '@/lib/chain/record-states';
-import { sendCall } from '../lifecycle/support';
+import { findTagRecordPda, getReleaseTagInstruction } from '@/packages/tag-registry/src';
 import { clientHeaders, postAuthed } from '../support/http';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
-import { confirmed, connect, fund, fundedParty, PROGRAM_ID, sendInstructions, type Party } from '../support/chain';
+import { newKeypair } from '../support/keypair';
+import {
+  airdrop,
+  fundedSigner,
+  newSigner,
+  PROGRAM_ADDRESS,
+  reachAll,
+  registration,
+  rpcAt,
+  sendSigned,
+  signerOf,
+} from '../support/kit-chain';
+import { signIn } from '../support/sign-in';
 
 /*
  * The payout rules at the API (DESIGN "Payout rules"): a payout wallet SOL sent to would be
@@ -19,95 +39,85 @@ import { confirmed, connect, fund, fundedParty, PROGRAM_ID, sendInstructions, ty
  */
 
 const appUrl = inject('appUrl');
-const connection = connect(inject('rpcUrl'));
-const MINT_SIZE = 82;
-const TOKEN_ACCOUNT_SIZE = 165;
+const rpc = rpcAt(inject('rpcUrl'));
+const MINT_SIZE = 82n;
+const TOKEN_ACCOUNT_SIZE = 165n;
 
-async function landed(signature: Promise<string>, on: Connection = connection): Promise<void> {
-  await confirmed(on, await signature, 'finalized');
+async function landed(signature: Promise<string>, on: SolanaRpc = rpc): Promise<string> {
+  const sig = await signature;
+  await reachAll(on, [sig], 'finalized', 60_000, { refuseFailed: true });
+  return sig;
+}
+
+/** A register_tag sent straight to the cluster, the owner its payout wallet; not waited for. */
+const register = async (on: SolanaRpc, owner: KeyPairSigner, tag: string) =>
+  sendSigned(on, [await registration(owner, tag)], owner);
+
+/** A release_tag of the owner's, the rent back to the owner; not waited for. */
+async function release(on: SolanaRpc, owner: KeyPairSigner, tag: string): Promise<Signature> {
+  const [tagRecord] = await findTagRecordPda({ tag }, { programAddress: PROGRAM_ADDRESS });
+  const ix = getReleaseTagInstruction(
+    { tagRecord, owner, receiver: owner.address },
+    { programAddress: PROGRAM_ADDRESS },
+  );
+  return sendSigned(on, [ix], owner);
 }
 
 /** A new account of `space` bytes owned by `owner`, `payer` paying; then `init` on it, if any. */
 async function createAccount(
-  payer: Keypair,
-  owner: PublicKey,
-  space: number,
-  init?: (account: PublicKey) => TransactionInstruction,
-): Promise<PublicKey> {
-  const account = Keypair.generate();
-  const lamports = await connection.getMinimumBalanceForRentExemption(space);
-  const create = SystemProgram.createAccount({
-    fromPubkey: payer.publicKey,
-    newAccountPubkey: account.publicKey,
-    lamports,
-    space,
-    programId: owner,
-  });
-  await landed(sendInstructions(connection, init ? [create, init(account.publicKey)] : [create], [payer, account]));
-  return account.publicKey;
+  payer: KeyPairSigner,
+  owner: Address,
+  space: bigint,
+  init?: (account: Address) => Instruction,
+): Promise<Address> {
+  const { signer: account } = await newSigner();
+  const lamports = await rpc.getMinimumBalanceForRentExemption(space).send();
+  const create = getCreateAccountInstruction({ payer, newAccount: account, lamports, space, programAddress: owner });
+  await landed(sendSigned(rpc, init ? [create, init(account.address)] : [create], payer));
+  return account.address;
 }
 
-/** SPL Token InitializeMint2 (20): decimals, mint authority, no freeze authority. */
-const initializeMint = (authority: PublicKey) => (mint: PublicKey) =>
-  new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
-    keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
-    data: Buffer.concat([Buffer.from([20, 6]), authority.toBuffer(), Buffer.from([0])]),
-  });
+/** SPL Token InitializeMint2: 6 decimals, the mint authority, no freeze authority. */
+const initializeMint = (authority: Address) => (mint: Address) =>
+  getInitializeMint2Instruction({ mint, decimals: 6, mintAuthority: authority });
 
-/** SPL Token InitializeAccount3 (18): the account, its mint; the owner in the data. */
-const initializeTokenAccount = (mint: PublicKey, owner: PublicKey) => (account: PublicKey) =>
-  new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
-    keys: [
-      { pubkey: account, isSigner: false, isWritable: true },
-      { pubkey: mint, isSigner: false, isWritable: false },
-    ],
-    data: Buffer.concat([Buffer.from([18]), owner.toBuffer()]),
-  });
+/** SPL Token InitializeAccount3: the account, its mint and its owner. */
+const initializeTokenAccount = (mint: Address, owner: Address) => (account: Address) =>
+  getInitializeAccount3Instruction({ account, mint, owner });
 
 describe('unsafe_payout: refused before building, with its reason', () => {
-  let alice: Party;
+  let alice: { token: string; signer: KeyPairSigner; key: string };
   let tag: string;
-  const unsafe: Record<string, PublicKey> = {};
+  const unsafe: Record<string, Address> = {};
 
   beforeAll(async () => {
-    alice = await fundedParty(appUrl, connection);
-    const mint = await createAccount(alice.signer, TOKEN_PROGRAM_ID, MINT_SIZE, initializeMint(alice.signer.publicKey));
+    const { token, keypair } = await signIn(appUrl, newKeypair());
+    const signer = await signerOf(keypair);
+    await airdrop(rpc, signer.address);
+    alice = { token, signer, key: signer.address };
+    const mint = await createAccount(alice.signer, TOKEN_PROGRAM_ID, MINT_SIZE, initializeMint(alice.signer.address));
     unsafe.mint = mint;
     unsafe.token_account = await createAccount(
       alice.signer,
       TOKEN_PROGRAM_ID,
       TOKEN_ACCOUNT_SIZE,
-      initializeTokenAccount(mint, alice.signer.publicKey),
+      initializeTokenAccount(mint, alice.signer.address),
     );
-    unsafe.program = PROGRAM_ID;
-    unsafe.off_curve = findTagRecordAddress(randomTag('pda'), PROGRAM_ID)[0]; // a PDA
-    unsafe.not_system_owned = await createAccount(alice.signer, PROGRAM_ID, 0); // a key's account handed to a program
+    unsafe.program = PROGRAM_ADDRESS;
+    unsafe.off_curve = (
+      await getProgramDerivedAddress({ programAddress: PROGRAM_ADDRESS, seeds: ['tag', randomTag('pda')] })
+    )[0]; // a PDA
+    unsafe.not_system_owned = await createAccount(alice.signer, PROGRAM_ADDRESS, 0n); // a key's account handed to a program
     tag = randomTag('ps');
-    await landed(
-      sendCall(
-        connection,
-        { kind: 'register', tag, owner: alice.signer, wallet: alice.signer },
-        await connection.getLatestBlockhash('confirmed'),
-      ),
-    );
-    expect(
-      (
-        await postAuthed(`${appUrl}/v1/sync`, null, {
-          signature: (
-            await connection.getSignaturesForAddress(findTagRecordAddress(tag, PROGRAM_ID)[0], { limit: 1 })
-          )[0]!.signature,
-        })
-      ).status,
-    ).toBe(200);
+    const registered = await landed(register(rpc, alice.signer, tag));
+    expect((await postAuthed(`${appUrl}/v1/sync`, null, { signature: registered })).status).toBe(200);
   });
 
   const reasons = ['off_curve', 'token_account', 'mint', 'program', 'not_system_owned'] as const;
 
   for (const reason of reasons) {
     it(`${reason}: POST /v1/register, POST /v1/identity/{tag}/wallet and GET /v1/availability?wallet= answer 400 unsafe_payout`, async () => {
-      const wallet = unsafe[reason]!.toBase58();
+      const wallet = unsafe[reason]!;
       const expected = { error: { code: 'unsafe_payout', message: expect.stringContaining(wallet), reason } };
       const register = await postAuthed(`${appUrl}/v1/register`, alice.token, { tag: randomTag('pr'), wallet });
       expect({ status: register.status, json: register.json }).toEqual({ status: 400, json: expected });
@@ -121,7 +131,7 @@ describe('unsafe_payout: refused before building, with its reason', () => {
   }
 
   it('a wallet with no account yet, and a System-owned one, are fine', async () => {
-    for (const wallet of [Keypair.generate().publicKey.toBase58(), alice.key]) {
+    for (const wallet of [newKeypair().publicKey, alice.key]) {
       expect((await postAuthed(`${appUrl}/v1/register`, alice.token, { tag: randomTag('pk'), wallet })).status).toBe(
         200,
       );
@@ -136,24 +146,25 @@ describe('unsafe_payout: refused before building, with its reason', () => {
 
 describe('a released tag rests: quarantined for everyone but its previous owner', () => {
   it('409 quarantined with until for another key, available:false on availability, 404 on the identity; the previous owner registers again', async () => {
-    const [alice, bob] = await Promise.all([fundedParty(appUrl, connection), fundedParty(appUrl, connection)]);
+    const party = async () => {
+      const { token, keypair } = await signIn(appUrl, newKeypair());
+      const signer = await signerOf(keypair);
+      await airdrop(rpc, signer.address);
+      return { token, signer };
+    };
+    const [alice, bob] = await Promise.all([party(), party()]);
     const tag = randomTag('rq');
-    const blockhash = () => connection.getLatestBlockhash('confirmed');
-    await landed(
-      sendCall(connection, { kind: 'register', tag, owner: alice.signer, wallet: alice.signer }, await blockhash()),
-    );
-    const release = await sendCall(
-      connection,
-      { kind: 'release', tag, owner: alice.signer, receiver: alice.signer.publicKey },
-      await blockhash(),
-    );
-    await landed(Promise.resolve(release));
-    const releasedAt = (await connection.getTransaction(release, {
-      commitment: 'finalized',
-      maxSupportedTransactionVersion: 0,
-    }))!.blockTime!;
-    const until = new Date((releasedAt + Number(REST_SECONDS)) * 1000).toISOString();
-    expect((await postAuthed(`${appUrl}/v1/sync`, null, { signature: release })).status).toBe(404);
+    await landed(register(rpc, alice.signer, tag));
+    const released = await landed(release(rpc, alice.signer, tag));
+    const { blockTime } = (await rpc
+      .getTransaction(released as Signature, {
+        commitment: 'finalized',
+        maxSupportedTransactionVersion: 0,
+        encoding: 'json',
+      })
+      .send())!;
+    const until = new Date((Number(blockTime!) + Number(REST_SECONDS)) * 1000).toISOString();
+    expect((await postAuthed(`${appUrl}/v1/sync`, null, { signature: released })).status).toBe(404);
 
     const byBob = await postAuthed(`${appUrl}/v1/register`, bob.token, { tag });
     expect({ status: byBob.status, json: byBob.json }).toEqual({
@@ -184,34 +195,22 @@ describe('after the 30 days, on the chain clock, anyone may register the tag', (
   });
 
   it('quarantined until registered_at + 2,592,000 s, available to anyone from then, and a stranger registers it', async () => {
-    const chain = connect(localnet.url);
-    const [alice, bob] = [Keypair.generate(), Keypair.generate()];
-    await Promise.all([fund(chain, alice.publicKey), fund(chain, bob.publicKey)]);
+    const chain = rpcAt(localnet.url);
+    const [alice, bob] = await Promise.all([fundedSigner(chain), fundedSigner(chain)]);
     const tag = randomTag('rd');
-    const blockhash = () => chain.getLatestBlockhash('confirmed');
-    await landed(sendCall(chain, { kind: 'register', tag, owner: alice, wallet: alice }, await blockhash()), chain);
-    await landed(
-      sendCall(chain, { kind: 'release', tag, owner: alice, receiver: alice.publicKey }, await blockhash()),
-      chain,
-    );
+    await landed(register(chain, alice, tag), chain);
+    await landed(release(chain, alice, tag), chain);
     const availability = async () => (await app.fetch(`/v1/availability/${tag}`, { headers: clientHeaders() })).json();
     expect(await availability()).toMatchObject({ available: false, reason: 'quarantined' });
 
     offsetMs = (Number(REST_SECONDS) - 60) * 1000; // a minute before the end
-    await fund(chain, bob.publicKey, 1); // a block at the new time: the Clock moves
+    await airdrop(chain, bob.address, 1); // a block at the new time: the Clock moves
     expect(await availability()).toMatchObject({ available: false, reason: 'quarantined' });
 
     offsetMs = (Number(REST_SECONDS) + 5) * 1000;
-    await fund(chain, bob.publicKey, 1);
+    await airdrop(chain, bob.address, 1);
     expect(await availability()).toMatchObject({ available: true, reason: null });
     // The chain agrees: another key's register_tag lands.
-    const register = registerTagInstruction({
-      programId: PROGRAM_ID,
-      tag,
-      owner: bob.publicKey,
-      wallet: bob.publicKey,
-      feePayer: bob.publicKey,
-    });
-    await landed(sendInstructions(chain, [register], [bob]), chain);
+    await landed(register(chain, bob, tag), chain);
   });
 });

@@ -9,8 +9,7 @@ import type { SolanaRpc } from '@/lib/chain/rpc';
 import { decodeWire, reachAll } from './kit-chain';
 
 /*
- * The transactions the app builds (unsigned, compute budget first), read and landed on kit:
- * the twin of tests/support/compute-budget.ts.
+ * The transactions the app builds (unsigned, compute budget first), read and landed on kit.
  */
 
 /**

@@ -1,9 +1,10 @@
-import { Keypair, type Connection } from '@solana/web3.js';
+import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit';
 import { randomBytes } from 'node:crypto';
 import { randomTag, recordAddressOf } from '@/devstack/identities';
+import type { SolanaRpc } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { confirmed, fund, registerDirect } from './chain';
+import { airdrop, newSigner, registerOnChain } from './kit-chain';
 
 /*
  * A tag that can be paid: every route that hands out a payment request reads the tag's record
@@ -16,31 +17,37 @@ export interface RegisteredPayee {
   row: IdentityRow;
   tag: string;
   /** The owner's key (funded, and the registration's fee payer). */
-  owner: Keypair;
+  owner: KeyPairSigner;
   /** The payout wallet's key: the owner's unless one was given. */
-  wallet: Keypair;
+  wallet: KeyPairSigner;
 }
+
+/** A key pair as tests hold one: a kit signer, or any 64-byte secret key (a test key pair, a web3.js Keypair). */
+export type PayeeKey = KeyPairSigner | { secretKey: Uint8Array };
 
 export interface PayeeOptions {
   /** The payout wallet: it signs the registration, as the program asks. */
-  wallet?: Keypair;
+  wallet?: PayeeKey;
   /** The owner: a fresh funded key unless given (given keys must hold SOL for the fee and rent). */
-  owner?: Keypair;
+  owner?: PayeeKey;
   /** Columns of the mirror row beyond what the record dictates (a profile, flags). */
   row?: Omit<Partial<NewIdentityRow>, 'tag' | 'owner' | 'wallet' | 'pda'> & { tag?: string };
 }
 
+const signerOfKey = (key: PayeeKey): Promise<KeyPairSigner> =>
+  'keyPair' in key ? Promise.resolve(key) : createKeyPairSignerFromBytes(key.secretKey);
+
 export async function registeredPayee(
   db: Db,
-  connection: Connection,
+  rpc: SolanaRpc,
   { wallet, owner, row = {} }: PayeeOptions = {},
 ): Promise<RegisteredPayee> {
-  const ownerKey = owner ?? Keypair.generate();
-  if (!owner) await fund(connection, ownerKey.publicKey, 1);
-  const walletKey = wallet ?? ownerKey;
+  const ownerSigner = owner ? await signerOfKey(owner) : (await newSigner()).signer;
+  if (!owner) await airdrop(rpc, ownerSigner.address, 1);
+  const walletSigner = wallet ? await signerOfKey(wallet) : ownerSigner;
   const tag = row.tag ?? randomTag('pay_');
-  await confirmed(connection, await registerDirect(connection, ownerKey, tag, walletKey));
-  const mirrored = { ...row, owner: ownerKey.publicKey.toBase58(), wallet: walletKey.publicKey.toBase58() };
+  await registerOnChain(rpc, ownerSigner, tag, walletSigner);
+  const mirrored = { ...row, owner: ownerSigner.address, wallet: walletSigner.address };
   // Another file's indexer run on the shared database may have mirrored it first: then the profile is added.
   const [inserted] = await db
     .insert(identities)
@@ -54,5 +61,5 @@ export async function registeredPayee(
     })
     .onConflictDoUpdate({ target: identities.tag, set: mirrored })
     .returning();
-  return { row: inserted!, tag, owner: ownerKey, wallet: walletKey };
+  return { row: inserted!, tag, owner: ownerSigner, wallet: walletSigner };
 }

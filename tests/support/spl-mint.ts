@@ -1,109 +1,100 @@
 import {
-  SystemProgram,
-  Transaction,
-  TransactionInstruction,
-  type Connection,
-  type Keypair,
-  type PublicKey,
-} from '@solana/web3.js';
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
-import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
+  AccountRole,
+  generateKeyPairSigner,
+  getAddressEncoder,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+} from '@solana/kit';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeMint2Instruction,
+  getMintToInstruction,
+} from '@solana-program/token';
+import type { SolanaRpc } from '@/lib/chain/rpc';
+import { associatedTokenAddress, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
+import { sendSigned, reachAll } from './kit-chain';
 
 /*
  * An SPL mint on the localnet, made with the token program's own instructions: the transaction
  * creates the mint (the payer its authority), the payer's token account, and mints `amount`
- * to it. Signed by the payer and the mint's key.
+ * to it. Signed by the payer and the mint's key (both carried by the instructions).
  */
 
-const MINT_SIZE = 82;
+const MINT_SIZE = 82n;
 
-/** The unsigned transaction that creates `mint` with `decimals` and gives the payer `amount` atoms of it. */
+/** The instructions that create `mint` with `decimals` and give the payer `amount` atoms of it. */
 export async function mintAndFund(
-  connection: Connection,
-  payer: Keypair,
-  mint: PublicKey,
+  rpc: SolanaRpc,
+  payer: KeyPairSigner,
+  mint: KeyPairSigner,
   decimals: number,
   amount: bigint,
-): Promise<Transaction> {
-  const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
-  const payerAta = associatedTokenAddress(payer.publicKey, mint, TOKEN_PROGRAM_ID);
-  const initializeMint2 = Buffer.concat([Buffer.from([20, decimals]), payer.publicKey.toBuffer(), Buffer.from([0])]);
-  const mintTo = Buffer.alloc(9);
-  mintTo.writeUInt8(7, 0);
-  mintTo.writeBigUInt64LE(amount, 1);
-  return new Transaction().add(
-    SystemProgram.createAccount({
-      fromPubkey: payer.publicKey,
-      newAccountPubkey: mint,
+): Promise<Instruction[]> {
+  const rent = await rpc.getMinimumBalanceForRentExemption(MINT_SIZE).send();
+  const payerAta = await associatedTokenAddress(payer.address, mint.address, TOKEN_PROGRAM_ID);
+  return [
+    getCreateAccountInstruction({
+      payer,
+      newAccount: mint,
       lamports: rent,
       space: MINT_SIZE,
-      programId: TOKEN_PROGRAM_ID,
+      programAddress: TOKEN_PROGRAM_ID,
     }),
-    new TransactionInstruction({
-      programId: TOKEN_PROGRAM_ID,
-      keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
-      data: initializeMint2,
-    }),
-    new TransactionInstruction({
-      programId: ASSOCIATED_TOKEN_PROGRAM_ID,
-      keys: [
-        { pubkey: payer.publicKey, isSigner: true, isWritable: true },
-        { pubkey: payerAta, isSigner: false, isWritable: true },
-        { pubkey: payer.publicKey, isSigner: false, isWritable: false },
-        { pubkey: mint, isSigner: false, isWritable: false },
-        { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-        { pubkey: TOKEN_PROGRAM_ID, isSigner: false, isWritable: false },
-      ],
-      data: Buffer.from([1]),
-    }),
-    new TransactionInstruction({
-      programId: TOKEN_PROGRAM_ID,
-      keys: [
-        { pubkey: mint, isSigner: false, isWritable: true },
-        { pubkey: payerAta, isSigner: false, isWritable: true },
-        { pubkey: payer.publicKey, isSigner: true, isWritable: false },
-      ],
-      data: mintTo,
-    }),
-  );
+    getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: payer.address }),
+    getCreateAssociatedTokenIdempotentInstruction({ payer, ata: payerAta, owner: payer.address, mint: mint.address }),
+    getMintToInstruction({ mint: mint.address, token: payerAta, mintAuthority: payer, amount }),
+  ];
 }
 
 /** Token-2022's `InitializePermanentDelegate` and `InitializeMint2` instructions, by their number in the program. */
 const INITIALIZE_PERMANENT_DELEGATE = 35;
-const INITIALIZE_MINT2 = 20;
 /** A Token-2022 mint with one extension of 32 bytes: the 165 bytes of a token account, the account type, the extension's type and length, its value. */
-const MINT_WITH_DELEGATE_SIZE = 165 + 1 + 4 + 32;
+const MINT_WITH_DELEGATE_SIZE = 165n + 1n + 4n + 32n;
 
 /**
- * The unsigned transaction that creates a Token-2022 `mint` whose permanent delegate is
- * `delegate` (who can move or burn anyone's tokens of it), the payer its mint authority.
- * Signed by the payer and the mint's key.
+ * The instructions that create a Token-2022 `mint` whose permanent delegate is `delegate` (who
+ * can move or burn anyone's tokens of it), the payer its mint authority. The generated token
+ * client knows no extension, so the delegate's instruction is written here.
  */
 export async function token2022MintWithPermanentDelegate(
-  connection: Connection,
-  payer: Keypair,
-  mint: PublicKey,
-  delegate: PublicKey,
+  rpc: SolanaRpc,
+  payer: KeyPairSigner,
+  mint: KeyPairSigner,
+  delegate: Address,
   decimals: number,
-): Promise<Transaction> {
-  const rent = await connection.getMinimumBalanceForRentExemption(MINT_WITH_DELEGATE_SIZE);
-  return new Transaction().add(
-    SystemProgram.createAccount({
-      fromPubkey: payer.publicKey,
-      newAccountPubkey: mint,
+): Promise<Instruction[]> {
+  const rent = await rpc.getMinimumBalanceForRentExemption(MINT_WITH_DELEGATE_SIZE).send();
+  return [
+    getCreateAccountInstruction({
+      payer,
+      newAccount: mint,
       lamports: rent,
       space: MINT_WITH_DELEGATE_SIZE,
-      programId: TOKEN_2022_PROGRAM_ID,
+      programAddress: TOKEN_2022_PROGRAM_ID,
     }),
-    new TransactionInstruction({
-      programId: TOKEN_2022_PROGRAM_ID,
-      keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
-      data: Buffer.concat([Buffer.from([INITIALIZE_PERMANENT_DELEGATE]), delegate.toBuffer()]),
-    }),
-    new TransactionInstruction({
-      programId: TOKEN_2022_PROGRAM_ID,
-      keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
-      data: Buffer.concat([Buffer.from([INITIALIZE_MINT2, decimals]), payer.publicKey.toBuffer(), Buffer.from([0])]),
-    }),
-  );
+    {
+      programAddress: TOKEN_2022_PROGRAM_ID,
+      accounts: [{ address: mint.address, role: AccountRole.WRITABLE }],
+      data: new Uint8Array([INITIALIZE_PERMANENT_DELEGATE, ...getAddressEncoder().encode(delegate)]),
+    },
+    getInitializeMint2Instruction(
+      { mint: mint.address, decimals, mintAuthority: payer.address },
+      { programAddress: TOKEN_2022_PROGRAM_ID },
+    ),
+  ];
+}
+
+/** A new mint of the SPL Token program, `amount` atoms of it held by `payer`'s associated account; confirmed. */
+export async function landedMint(
+  rpc: SolanaRpc,
+  payer: KeyPairSigner,
+  decimals: number,
+  amount: bigint,
+): Promise<Address> {
+  const mint = await generateKeyPairSigner();
+  const signature = await sendSigned(rpc, await mintAndFund(rpc, payer, mint, decimals, amount), payer);
+  await reachAll(rpc, [signature], 'confirmed', 30_000, { refuseFailed: true });
+  return mint.address;
 }

@@ -1,39 +1,60 @@
-import { LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import {
+  address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getTransactionEncoder,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Signature,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { describe, expect, inject, it } from 'vitest';
 import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import { BlockHeightExceededError, RpcError } from '@/lib/web/browser/client-errors';
 import { browserRpc } from '@/lib/web/browser/rpc';
 import { classifyFailure } from '@/lib/web/browser/transaction-flow';
-import { connect, fund, web3Keypair } from '@/tests/support/chain';
+import { airdrop, newSigner, rpcAt } from '@/tests/support/kit-chain';
 import { newKeypair } from '@/tests/support/keypair';
 import { startRpcProxy } from '@/tests/support/rpc-proxy';
 
 /*
  * The pages' JSON-RPC over fetch (lib/web/browser/rpc.ts) against the localnet: what the
  * register page reads, the test wallet's airdrop, a send and its confirmation, and the
- * cluster's refusals as the transaction flow names them. The tests' own side is web3.js.
+ * cluster's refusals as the transaction flow names them. The tests' own side is kit.
  */
 const rpcUrl = inject('rpcUrl');
 const rpc = browserRpc(rpcUrl);
-const connection = connect(rpcUrl);
+const kit = rpcAt(rpcUrl);
+const LAMPORTS_PER_SOL = 1_000_000_000;
 
-/** A signed SOL transfer of `lamports` from a key funded with `sol`, and its lastValidBlockHeight. */
-async function transfer(sol: number, lamports: number) {
-  const from = web3Keypair(newKeypair());
-  if (sol > 0) await fund(connection, from.publicKey, sol);
-  const to = web3Keypair(newKeypair()).publicKey;
-  const latest = await connection.getLatestBlockhash('confirmed');
-  const tx = new Transaction({ feePayer: from.publicKey, ...latest }).add(
-    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }),
+/** A signed SOL transfer of `amount` lamports from a key funded with `sol`, and its lastValidBlockHeight. */
+async function transfer(sol: number, amount: number) {
+  const { signer: from } = await newSigner();
+  if (sol > 0) await airdrop(kit, from.address, sol);
+  const to = newKeypair().publicKey;
+  const { value: latest } = await kit.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const message = pipe(
+    createTransactionMessage({ version: 'legacy' }),
+    (m) => setTransactionMessageFeePayerSigner(from, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [getTransferSolInstruction({ source: from, destination: address(to), amount: lamports(BigInt(amount)) })],
+        m,
+      ),
   );
-  tx.sign(from);
-  return { wire: tx.serialize(), to: to.toBase58(), lastValidBlockHeight: latest.lastValidBlockHeight };
+  const signed = await signTransactionMessageWithSigners(message);
+  const wire = new Uint8Array(getTransactionEncoder().encode(signed));
+  return { wire, to, lastValidBlockHeight: Number(latest.lastValidBlockHeight) };
 }
 
 describe('browserRpc on the localnet', () => {
-  it("reads the record's rent as web3.js does", async () => {
+  it("reads the record's rent as the cluster answers it", async () => {
     expect(await rpc.getMinimumBalanceForRentExemption(TAG_RECORD_SIZE)).toBe(
-      await connection.getMinimumBalanceForRentExemption(TAG_RECORD_SIZE),
+      Number(await kit.getMinimumBalanceForRentExemption(BigInt(TAG_RECORD_SIZE)).send()),
     );
   });
 
@@ -48,8 +69,8 @@ describe('browserRpc on the localnet', () => {
     const signature = await rpc.sendTransaction(wire);
     await rpc.confirm(signature, lastValidBlockHeight);
     expect(await rpc.getBalance(to)).toBe(1_000_000);
-    const status = await connection.getSignatureStatus(signature);
-    expect(status.value?.err).toBeNull();
+    const { value } = await kit.getSignatureStatuses([signature as Signature]).send();
+    expect(value[0]?.err).toBeNull();
   });
 
   it("refuses in preflight with the cluster's message, which the flow names", async () => {
@@ -60,7 +81,7 @@ describe('browserRpc on the localnet', () => {
   });
 
   it('gives up once the cluster passes the last valid block height', async () => {
-    const passed = (await connection.getBlockHeight('confirmed')) - 1;
+    const passed = Number(await kit.getBlockHeight({ commitment: 'confirmed' }).send()) - 1;
     // A signature the cluster never saw (64 zero bytes): its status stays null.
     const expiry = await rpc.confirm('1'.repeat(64), passed).catch((err: unknown) => err);
     expect(expiry).toBeInstanceOf(BlockHeightExceededError);

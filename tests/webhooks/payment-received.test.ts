@@ -1,4 +1,4 @@
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
@@ -7,7 +7,7 @@ import { identities } from '@/lib/db/schema';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
-import { fund, web3Keypair } from '../support/chain';
+import { airdrop, newSigner, rpcAt, signerOf } from '../support/kit-chain';
 import { ownDatabase } from '../support/database';
 import { registeredPayee } from '../support/registered-payee';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';
@@ -16,7 +16,7 @@ import { newKeypair } from '../support/keypair';
 import { ownLocalnet } from '../support/localnet';
 import { signIn } from '../support/sign-in';
 import { passUntil, WebhookReceiver } from '../support/webhook-receiver';
-import { fundedPayer, payWithReference } from '../payments/paying';
+import { findingAt, fundedPayer, payWithReference } from '../payments/paying';
 
 /*
  * `payment.received` end to end (DESIGN.md "Payments and receipts", "Webhooks"): a reference
@@ -27,7 +27,10 @@ import { fundedPayer, payWithReference } from '../payments/paying';
  */
 
 const FINALITY_DELAY_MS = 3000;
-const shared = new Connection(inject('rpcUrl'), 'confirmed');
+/** A localnet: its URL and kit's RPC on it. */
+const clusterAt = (url: string) => ({ url, rpc: rpcAt(url) });
+type Cluster = ReturnType<typeof clusterAt>;
+const shared = clusterAt(inject('rpcUrl'));
 
 describe('payment.received webhooks', () => {
   const database = ownDatabase();
@@ -57,12 +60,12 @@ describe('payment.received webhooks', () => {
 
   const deliverUntil = (arrived: () => boolean) => passUntil(deliver, arrived);
 
-  const find = (connection: Connection) =>
+  const find = (cluster: Cluster) =>
     findPayments({
       db: database.db,
-      connection,
+      cluster: findingAt(cluster.url),
       now: new Date(),
-      identity: serviceIdentity(app().config.actionIdentitySecret).publicKey,
+      identity: serviceIdentity(app().config.actionIdentitySecret).address,
     });
 
   async function subscribe(token: string, events?: string[]) {
@@ -81,15 +84,14 @@ describe('payment.received webhooks', () => {
    */
   async function owner() {
     const session = await signIn(app().url, newKeypair());
-    const ownerKey = web3Keypair(session.keypair);
-    await fund(shared, ownerKey.publicKey, 1);
-    const wallet = Keypair.generate();
-    const { tag } = await registeredPayee(database.db, shared, {
+    const ownerKey = await signerOf(session.keypair);
+    await airdrop(shared.rpc, ownerKey.address, 1);
+    const { tag, wallet } = await registeredPayee(database.db, shared.rpc, {
       owner: ownerKey,
-      wallet,
+      wallet: (await newSigner()).signer,
       row: { tag: randomTag('pay_') },
     });
-    return { ...session, tag, wallet: wallet.publicKey };
+    return { ...session, tag, wallet: wallet.address };
   }
 
   async function issue(tag: string, amount: string): Promise<string> {
@@ -99,15 +101,15 @@ describe('payment.received webhooks', () => {
   }
 
   /** Pays with a real key, the reference a read-only key of the transfer as a Solana Pay wallet adds it. */
-  const pay = async (connection: Connection, to: PublicKey, lamports: bigint, reference: string) =>
-    payWithReference(connection, await fundedPayer(connection), { to, lamports, reference });
+  const pay = async (cluster: Cluster, to: Address, lamports: bigint, reference: string) =>
+    payWithReference(cluster.rpc, await fundedPayer(cluster.rpc), { to, lamports, reference });
 
   type Delivered = { id: number; type: string; tag: string; receipt: Record<string, unknown>; at: string };
   const payments = (receiver: WebhookReceiver) =>
     (receiver.arrivals as unknown as Delivered[]).filter((e) => e.type === 'payment.received');
 
   it('tells the owner’s subscriptions that chose it, at confirmed and at finalized, signed; no one else; replayed from a cursor', async () => {
-    const connection = new Connection(localnet.url, 'confirmed');
+    const cluster = clusterAt(localnet.url);
     const shop = await owner();
     const stranger = await owner();
 
@@ -118,8 +120,8 @@ describe('payment.received webhooks', () => {
     expect(identityOnly.created.events).toEqual(['identity.changed']);
 
     const reference = await issue(shop.tag, '0.05');
-    const signature = await pay(connection, shop.wallet, 50_000_000n, reference);
-    expect((await find(connection)).changed).toContain(reference);
+    const signature = await pay(cluster, shop.wallet, 50_000_000n, reference);
+    expect((await find(cluster)).changed).toContain(reference);
     await deliverUntil(() => payments(both.receiver).length > 0);
 
     const [confirmed] = payments(both.receiver);
@@ -131,7 +133,7 @@ describe('payment.received webhooks', () => {
       receipt: expect.objectContaining({
         reference,
         status: 'confirmed',
-        recipient: shop.wallet.toBase58(),
+        recipient: shop.wallet,
         amount: '0.05',
         asset: 'SOL',
         signature,
@@ -143,7 +145,7 @@ describe('payment.received webhooks', () => {
     expect(both.receiver.headers.map((h) => h['webhook-id'])).toContain(String(confirmed!.id));
 
     await new Promise((resolve) => setTimeout(resolve, FINALITY_DELAY_MS + 200));
-    await find(connection);
+    await find(cluster);
     await deliverUntil(() => payments(both.receiver).length > 1);
     const delivered = payments(both.receiver);
     expect(delivered.map((e) => e.receipt.status)).toEqual(['confirmed', 'finalized']);
@@ -168,7 +170,7 @@ describe('payment.received webhooks', () => {
   });
 
   it('goes to the owner the reference was issued under, not to whoever owns the tag when it is paid', async () => {
-    const connection = new Connection(localnet.url, 'confirmed');
+    const cluster = clusterAt(localnet.url);
     const seller = await owner();
     const buyer = await signIn(app().url, newKeypair());
     const sellers = await subscribe(seller.token, ['payment.received']);
@@ -177,8 +179,8 @@ describe('payment.received webhooks', () => {
     const reference = await issue(seller.tag, '0.01');
     // The tag changes hands before the payment lands; the money still goes to the wallet it was issued for.
     await database.db.update(identities).set({ owner: buyer.keypair.publicKey }).where(eq(identities.tag, seller.tag));
-    await pay(connection, seller.wallet, 10_000_000n, reference);
-    await find(connection);
+    await pay(cluster, seller.wallet, 10_000_000n, reference);
+    await find(cluster);
     await deliverUntil(() => payments(sellers.receiver).length > 0);
 
     expect(payments(sellers.receiver).map((e) => e.receipt.reference)).toEqual([reference]);

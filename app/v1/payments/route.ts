@@ -47,7 +47,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/pay
           asset: body.asset,
         });
         const { reference, url, receipt } = issued;
-        return json({ reference: reference.toBase58(), url, expiresAt: receipt.expiresAt, receipt });
+        return json({ reference, url, expiresAt: receipt.expiresAt, receipt });
       }),
   }),
 });

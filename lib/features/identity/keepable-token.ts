@@ -1,5 +1,6 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { readMint, refusedMint } from '@/lib/chain/mint-account';
+import type { SolanaRpc } from '@/lib/chain/rpc';
 import { isWellKnownMint, payToken, type Cluster } from '@/lib/core/solana-pay';
 
 /*
@@ -16,11 +17,11 @@ export type TokenCheck = (preferredToken: string) => Promise<void>;
  * mint, kept (lib/chain/mint-account.ts). An address that is no mint (yet) is let through, as
  * before: the pay link asks for SOL while it is none.
  */
-export function keepableToken({ connection }: { connection: Connection }, cluster: Cluster): TokenCheck {
+export function keepableToken({ rpc }: { rpc: SolanaRpc }, cluster: Cluster): TokenCheck {
   return async (preferredToken) => {
     const { mint } = payToken(preferredToken, cluster);
     if (!mint || isWellKnownMint(mint, cluster)) return; // the cluster's stablecoins are accepted as listed
-    const read = await readMint(connection, new PublicKey(mint));
+    const read = await readMint(rpc, mint as Address);
     if (read?.refused) throw refusedMint(mint, read.refused);
   };
 }

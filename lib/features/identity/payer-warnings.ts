@@ -1,4 +1,4 @@
-import { PublicKey } from '@solana/web3.js';
+import { address } from '@solana/kit';
 import { UNSAFE_PAYOUT_REASONS, unsafePayoutWithoutRpc, type UnsafePayoutReason } from '@/lib/chain/payout-safety';
 
 /*
@@ -92,7 +92,7 @@ export function unsafePayoutWarning(
   wallet: string,
   finding: UnsafePayoutReason | null = null,
 ): (PayerWarning & { code: 'unsafe_payout' }) | null {
-  const reason = unsafePayoutWithoutRpc(new PublicKey(wallet)) ?? finding;
+  const reason = unsafePayoutWithoutRpc(address(wallet)) ?? finding;
   if (!reason) return null;
   return {
     code: 'unsafe_payout',

@@ -83,7 +83,7 @@ export function reverseNotFound(reason: ReverseNotFoundReason): AppError {
  * slot the mirror reflected.
  */
 export async function reverseLookup(
-  mirror: { db: Db; programId: { toBase58(): string } },
+  mirror: { db: Db; programAddress: string },
   address: string,
   now: Date,
 ): Promise<AtSlot<{ address: string; tag: string } | { reason: ReverseNotFoundReason }>> {

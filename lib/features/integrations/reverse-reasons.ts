@@ -42,13 +42,13 @@ interface ReasonFacts {
 
 /** The reason a reverse lookup of `address` answers 404 (see the order above), at `now`. */
 export async function reverseNotFoundReason(
-  { db, programId }: { db: Db; programId: { toBase58(): string } },
+  { db, programAddress }: { db: Db; programAddress: string },
   address: string,
   now: Date,
 ): Promise<ReverseNotFoundReason> {
   const [facts] = await executePrepared<ReasonFacts>(db, 'reverse_not_found_reasons', REASONS_SQL, [
     address,
-    programId.toBase58(),
+    programAddress,
   ]);
   if (facts!.blocked) return 'blocked';
   if (facts!.deferred || !caughtUpSince(facts!.caught_up_at, now)) return 'not_indexed';

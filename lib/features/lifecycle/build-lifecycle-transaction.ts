@@ -1,4 +1,3 @@
-import { PublicKey } from '@solana/web3.js';
 import { address, isWritableRole, type Address, type Instruction } from '@solana/kit';
 import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { AppError } from '@/lib/core/errors';
@@ -63,7 +62,7 @@ export async function buildLifecycleTransaction(
   { db, config }: BuilderServices,
   { caller, tag, operation, feePayer }: BuildLifecycleInput,
 ): Promise<LifecycleTransaction> {
-  const { rpc, programAddress, connection } = getChain(config);
+  const { rpc, programAddress } = getChain(config);
   const [pda] = await findTagRecordPda({ tag }, { programAddress });
   if (operation.kind === 'release_tag' && operation.receiver === pda) {
     throw new AppError('invalid_request', '`receiver`: must not be the tag record itself');
@@ -72,16 +71,15 @@ export async function buildLifecycleTransaction(
   const payer = feePayer ? address(feePayer) : signer;
   const instruction = instructionFor(operation, { programAddress, tagRecord: pda, signer });
   const writable = (instruction.accounts ?? []).filter((account) => isWritableRole(account.role)).map((a) => a.address);
-  // The reads at once: one round trip to each side on the happy path. lib/chain/payout-safety.ts
-  // reads the wallet through web3.js until it moves to kit.
+  // The reads at once: one round trip to each side on the happy path.
   const [unsafe, row, record, { value: latest }, microLamports] = await Promise.all([
-    operation.kind === 'set_wallet' ? unsafePayoutReason(connection, new PublicKey(operation.wallet)) : null,
+    operation.kind === 'set_wallet' ? unsafePayoutReason(rpc, address(operation.wallet)) : null,
     findIdentityRow(db, tag),
     readTagRecord(rpc, programAddress, pda),
     rpcCall(() => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()),
     recentPriorityFee(rpc, [...writable, payer], config.priorityFee),
   ]);
-  if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(new PublicKey(operation.wallet), unsafe);
+  if (unsafe && operation.kind === 'set_wallet') throw unsafePayout(operation.wallet, unsafe);
   if (!record || row?.status === 'blocked' || isReservedTag(tag)) throw tagNotFound();
   checkState(record, operation);
   checkCaller(record, operation, caller);

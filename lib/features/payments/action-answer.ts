@@ -12,7 +12,7 @@ export function isActionPath(pathname: string): boolean {
 export async function currentActionHeaders(config?: Pick<Config, 'solana'>): Promise<Record<string, string>> {
   try {
     const { solana } = config ?? getConfig();
-    return actionHeaders(await blockchainIdOf(solana.cluster, getChain({ solana }).connection));
+    return actionHeaders(await blockchainIdOf(solana.cluster, getChain({ solana }).rpc));
   } catch {
     return actionHeaders(null); // a localnet that cannot be reached: still a valid CORS answer
   }

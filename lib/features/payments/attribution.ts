@@ -1,5 +1,7 @@
-import type { PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
+import bs58 from 'bs58';
 import { carriesIdentityMemo, isMemoProgram } from '@/lib/features/payments/pay-action-identity';
+import { accountKeysOf, type PaymentTransaction } from './validate-transfer';
 
 /*
  * Whether a payment was made through a transaction this service built (docs/integrators.md,
@@ -7,14 +9,14 @@ import { carriesIdentityMemo, isMemoProgram } from '@/lib/features/payments/pay-
  * signed Action Identity memo for the reference. A wallet that copied the reference, or wrote a
  * memo without the identity's secret key, pays just the same but is not attributed.
  */
-export function isAttributed(tx: VersionedTransactionResponse, reference: string, identity: PublicKey): boolean {
-  const message = tx.transaction.message;
-  const keys = message.getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses });
-  const memos = message.compiledInstructions
+export function isAttributed(tx: PaymentTransaction, reference: string, identity: Address): boolean {
+  const keys = accountKeysOf(tx);
+  const memos = tx.transaction.message.instructions
     .filter((ix) => {
-      const program = keys.get(ix.programIdIndex);
+      const program = keys[ix.programIdIndex];
       return program !== undefined && isMemoProgram(program);
     })
-    .map((ix) => Buffer.from(ix.data).toString('utf8'));
+    // getTransaction's `json` encoding gives instruction data in base58.
+    .map((ix) => Buffer.from(bs58.decode(ix.data)).toString('utf8'));
   return carriesIdentityMemo(memos, identity, reference);
 }

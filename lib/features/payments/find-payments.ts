@@ -1,11 +1,12 @@
 import 'server-only';
+import type { Signature } from '@solana/kit';
 import { and, count, eq, gt, inArray, min } from 'drizzle-orm';
-import type { ConfirmedSignatureInfo } from '@solana/web3.js';
-import { createKitClient, rpcCall, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
+import { rpcCall } from '@/lib/chain/rpc';
 import { signaturesForAddresses } from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
+import type { ListedSignature } from '@/lib/chain/signatures-batch';
 import { recordPaymentEvent } from './payment-events';
 import { activePayoutAccounts, type PayoutAccount } from './payout-accounts';
 import { readCursors, stalestOpenRead, writeReads, type AccountRead } from './payout-cursors';
@@ -42,7 +43,7 @@ export interface FindPaymentsSummary extends AccountTally {
 
 /** One pass: finality of the confirmed receipts, then every payout account with open references. */
 export async function findPayments(context: FindPaymentsInput): Promise<FindPaymentsSummary> {
-  const { db, connection, now } = context;
+  const { db, cluster, now } = context;
   const summary: FindPaymentsSummary = {
     accounts: 0,
     transactions: 0,
@@ -57,14 +58,14 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
     logger.warn({ err }, 'payments: checking the finality of confirmed receipts failed'),
   );
 
-  const payouts = await activePayoutAccounts(db, connection, now, () => (summary.rpcCalls += 1));
+  const payouts = await activePayoutAccounts(db, cluster.rpc, now, () => (summary.rpcCalls += 1));
   summary.accounts = payouts.length;
   const cursors = await readCursors(
     db,
     payouts.map((p) => p.account),
   );
   const reads: AccountRead[] = [];
-  const readOne = async (payout: PayoutAccount, first: ConfirmedSignatureInfo[] | Error) => {
+  const readOne = async (payout: PayoutAccount, first: readonly ListedSignature[] | Error) => {
     try {
       if (first instanceof Error) throw first;
       const cursor = await readPayoutAccount(context, payout, cursors.get(payout.account), first, summary);
@@ -78,7 +79,7 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
   await inParallel(chunks(payouts, ACCOUNTS_PER_BATCH), BATCHES_IN_FLIGHT, async (batch) => {
     summary.rpcCalls += batch.length;
     const pages = await signaturesForAddresses(
-      createKitClient(connection.rpcEndpoint, RPC_TIMEOUT_MS),
+      cluster,
       batch.map((payout) => firstPage(payout, cursors.get(payout.account))),
     ).catch((err: unknown) => batch.map(() => (err instanceof Error ? err : new Error(String(err)))));
     await inParallel(
@@ -92,7 +93,10 @@ export async function findPayments(context: FindPaymentsInput): Promise<FindPaym
 }
 
 /** Paid but not yet final: getSignatureStatuses for all of them, 256 a call. */
-async function finalizeConfirmed({ db, connection, now }: FindContext, summary: FindPaymentsSummary): Promise<void> {
+async function finalizeConfirmed(
+  { db, cluster: { rpc }, now }: FindContext,
+  summary: FindPaymentsSummary,
+): Promise<void> {
   const unfinal = await db
     .select({ reference: paymentReferences.reference, signature: paymentReferences.signature })
     .from(paymentReferences)
@@ -105,7 +109,9 @@ async function finalizeConfirmed({ db, connection, now }: FindContext, summary: 
   for (let i = 0; i < unfinal.length; i += STATUSES_PER_CALL) {
     const batch = unfinal.slice(i, i + STATUSES_PER_CALL).filter((row) => row.signature !== null);
     summary.rpcCalls += 1;
-    const { value } = await rpcCall(() => connection.getSignatureStatuses(batch.map((row) => row.signature!)));
+    const { value } = await rpcCall(() =>
+      rpc.getSignatureStatuses(batch.map((row) => row.signature as Signature)).send(),
+    );
     const final = batch.filter((_, j) => value[j]?.confirmationStatus === 'finalized').map((row) => row.reference);
     if (final.length === 0) continue;
     const moved = await db.transaction(async (tx) => {

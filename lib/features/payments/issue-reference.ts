@@ -1,8 +1,9 @@
 import 'server-only';
-import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { fetchEncodedAccount, getAddressDecoder, type Address } from '@solana/kit';
 import { AppError } from '@/lib/core/errors';
 import { solanaPayLink, type Cluster } from '@/lib/core/solana-pay';
-import { getChain, rpcCall } from '@/lib/chain/rpc';
+import { getChain, rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import type { Config } from '@/lib/core/config';
 import type { Db } from '@/lib/db';
 import { paymentReferences, type PaymentReferenceRow } from '@/lib/db/schema';
@@ -57,14 +58,14 @@ export async function recordReference(
 
 export interface IssueServices {
   db: Db;
-  connection: Connection;
-  programId: PublicKey;
+  rpc: SolanaRpc;
+  programAddress: Address;
   cluster: Cluster;
   now: Date;
   /** How long a reference is looked for (config `paymentReferenceTtlSeconds`). */
   ttlSeconds: number;
   /** A fresh reference key, when the caller chose none. */
-  newReference: () => PublicKey;
+  newReference: () => Address;
 }
 
 /** The services of issuing, for a route's configuration and database. */
@@ -73,11 +74,11 @@ export function issueServices(
   config: Pick<Config, 'solana' | 'paymentReferenceTtlSeconds'>,
   now: Date,
 ): IssueServices {
-  const { connection, programId } = getChain(config);
+  const { rpc, programAddress } = getChain(config);
   return {
     db,
-    connection,
-    programId,
+    rpc,
+    programAddress,
     cluster: config.solana.cluster,
     now,
     ttlSeconds: config.paymentReferenceTtlSeconds,
@@ -93,7 +94,7 @@ export interface IssueRequest {
   /** `SOL` or a mint (POST /v1/payments, the till), or the profile's preferred token (the pay link, the Action). */
   asset: string | 'preferred';
   /** The Action only: a reference the payer's app chose, which must be a fresh key never issued before. */
-  chosen?: { reference: PublicKey; payer: PublicKey };
+  chosen?: { reference: Address; payer: Address };
 }
 
 export interface IssuedReference {
@@ -102,7 +103,7 @@ export interface IssuedReference {
   asset: PayAsset;
   /** The amount in base units; null when the payer chooses. */
   units: bigint | null;
-  reference: PublicKey;
+  reference: Address;
   /** The Solana Pay transfer request. */
   url: string;
   receipt: PaymentReceipt;
@@ -116,14 +117,14 @@ export interface IssuedReference {
  * minutes (lib/chain/mint-account.ts), and for a chosen reference one getAccountInfo.
  */
 export async function issueReference(services: IssueServices, request: IssueRequest): Promise<IssuedReference> {
-  const { db, connection, programId, cluster, now } = services;
+  const { db, rpc, programAddress, cluster, now } = services;
   const identity = await getIdentity(db, request.tag);
   // Both reads at once; the payee's refusal is answered first, the one that loses money.
   const [payeeRead, assetRead] = await Promise.allSettled([
-    payeeNow({ db, connection, programId }, identity),
+    payeeNow({ db, rpc, programAddress }, identity),
     request.asset === 'preferred'
-      ? payAssetOf(identity.preferredToken, cluster, connection)
-      : requestedAsset(request.asset, identity.preferredToken, cluster, connection),
+      ? payAssetOf(identity.preferredToken, cluster, rpc)
+      : requestedAsset(request.asset, identity.preferredToken, cluster, rpc),
   ]);
   if (payeeRead.status === 'rejected') throw payeeRead.reason;
   if (assetRead.status === 'rejected') throw assetRead.reason;
@@ -136,16 +137,16 @@ export async function issueReference(services: IssueServices, request: IssueRequ
       `\`amount\`: must be a positive number of ${asset.symbol} with at most ${asset.decimals} decimal places`,
     );
   }
-  const reference = request.chosen ? await freshChosen(connection, request.chosen, payee) : services.newReference();
+  const reference = request.chosen ? await freshChosen(rpc, request.chosen, payee) : services.newReference();
   const row = await recordReference(
     db,
     {
-      reference: reference.toBase58(),
+      reference,
       tag: request.tag,
       owner: payee.owner,
       recipient: payee.wallet,
       amount: request.amount,
-      asset: asset.kind === 'sol' ? 'SOL' : asset.mint.toBase58(),
+      asset: asset.kind === 'sol' ? 'SOL' : asset.mint,
       decimals: asset.decimals,
     },
     now,
@@ -154,23 +155,24 @@ export async function issueReference(services: IssueServices, request: IssueRequ
   if (!row) throw alreadyIssued();
   const url = solanaPayLink({
     wallet: payee.wallet,
-    mint: asset.kind === 'sol' ? null : asset.mint.toBase58(),
+    mint: asset.kind === 'sol' ? null : asset.mint,
     label: request.amount === null ? (identity.displayName ?? identity.tag) : identity.tag,
     ...(request.amount !== null ? { amount: request.amount } : {}),
-    reference: reference.toBase58(),
+    reference,
   });
   return { identity, payee, asset, units, reference, url, receipt: receiptOf(row, now) };
 }
 
 /** A chosen reference, once it is known to be a fresh key: not the payer, the wallet, a program, a sysvar, nor any account. */
 async function freshChosen(
-  connection: Connection,
-  { reference, payer }: { reference: PublicKey; payer: PublicKey },
+  rpc: SolanaRpc,
+  { reference, payer }: { reference: Address; payer: Address },
   payee: PayeeNow,
-): Promise<PublicKey> {
-  const known = staleReferenceReason(reference, { payer, wallet: new PublicKey(payee.wallet) });
+): Promise<Address> {
+  const known = staleReferenceReason(reference, { payer, wallet: payee.wallet });
   if (known) throw staleReference(known);
-  const held = heldReferenceReason(await rpcCall(() => connection.getAccountInfo(reference)));
+  const account = await rpcCall(() => fetchEncodedAccount(rpc, reference, { commitment: 'confirmed' }));
+  const held = heldReferenceReason(account.exists ? account : null);
   if (held) throw staleReference(held);
   return reference;
 }
@@ -183,5 +185,8 @@ function alreadyIssued(): AppError {
   );
 }
 
-/** A fresh reference: a new random key, whose secret is dropped (no transaction needs it to sign). */
-export const newReferenceKey = (): PublicKey => Keypair.generate().publicKey;
+/** A fresh reference: the public key of a new ed25519 key pair, whose secret is dropped (no transaction needs it to sign). */
+export function newReferenceKey(): Address {
+  const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+  return getAddressDecoder().decode(Buffer.from(jwk.x!, 'base64url'));
+}

@@ -1,15 +1,15 @@
-import { PublicKey, type Connection, type Keypair } from '@solana/web3.js';
-import { address } from '@solana/kit';
+import type { Address } from '@solana/kit';
 import { z } from 'zod';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
-import { createKitClient, rpcCall, RPC_TIMEOUT_MS } from '@/lib/chain/rpc';
+import { rpcCall, type Chain, type SolanaRpc } from '@/lib/chain/rpc';
 import type { PayerWarning } from '@/lib/features/identity/payer-warnings';
 import type { PriorityFeePolicy } from '@/lib/core/config';
 import type { Identity } from '@/lib/features/identity/schemas';
 import { PublicKeyString } from '@/lib/core/keys';
 import type { Cluster } from '@/lib/core/solana-pay';
 import type { PayAsset } from './pay-asset';
-import { buildPayTransaction, payInstructions, type Payment } from './pay-transaction';
+import type { ServiceIdentity } from './pay-action-identity';
+import { buildPayTransaction, writtenBy, type Payment } from './pay-transaction';
 
 /*
  * The "pay @tag" Solana Action (Solana Actions spec 2.x): GET answers the metadata a wallet or
@@ -29,10 +29,10 @@ const BLOCKCHAIN_IDS: Partial<Record<Cluster, string>> = {
 let localBlockchainId: Promise<string> | undefined;
 
 /** The cluster's CAIP-2 id; a localnet's is read from its genesis hash once. */
-export async function blockchainIdOf(cluster: Cluster, connection: Connection): Promise<string> {
+export async function blockchainIdOf(cluster: Cluster, rpc: SolanaRpc): Promise<string> {
   const known = BLOCKCHAIN_IDS[cluster];
   if (known) return known;
-  localBlockchainId ??= rpcCall(() => connection.getGenesisHash()).then((hash) => `solana:${hash.slice(0, 32)}`);
+  localBlockchainId ??= rpcCall(() => rpc.getGenesisHash().send()).then((hash) => `solana:${hash.slice(0, 32)}`);
   localBlockchainId.catch(() => (localBlockchainId = undefined));
   return localBlockchainId;
 }
@@ -150,12 +150,13 @@ export interface PayActionInput {
   amount: string;
   units: bigint;
   /** The reference this call issued. */
-  reference: PublicKey;
-  connection: Connection;
+  reference: Address;
+  /** The cluster. */
+  chain: Pick<Chain, 'rpc'>;
   /** How the compute units are priced (config `priorityFee`). */
   priorityFee: PriorityFeePolicy;
   /** The service identity that signs the Action Identity memo (./pay-action-identity.ts). */
-  actionIdentity: Keypair;
+  actionIdentity: ServiceIdentity;
 }
 
 /**
@@ -163,31 +164,30 @@ export interface PayActionInput {
  * payee, asset and amount are issueReference's), its reference key and a message.
  */
 export async function buildPayAction(input: PayActionInput) {
-  const { asset, reference } = input;
+  const { asset, reference, chain } = input;
   const payment: Payment = {
-    payer: new PublicKey(input.account),
-    wallet: new PublicKey(input.wallet),
+    payer: input.account as Address,
+    wallet: input.wallet as Address,
     asset,
     amount: input.units,
     reference,
   };
-  const writable = payInstructions(payment).flatMap((ix) =>
-    ix.keys.filter((key) => key.isWritable).map((key) => key.pubkey),
-  );
-  const [latest, microLamports] = await Promise.all([
-    rpcCall(() => input.connection.getLatestBlockhash('confirmed')),
-    recentPriorityFee(
-      createKitClient(input.connection.rpcEndpoint, RPC_TIMEOUT_MS).rpc,
-      writable.map((key) => address(key.toBase58())),
-      input.priorityFee,
-    ),
+  const writable = await writtenBy(payment);
+  const [{ value: latest }, microLamports] = await Promise.all([
+    rpcCall(() => chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()),
+    recentPriorityFee(chain.rpc, writable, input.priorityFee),
   ]);
-  const { transaction } = buildPayTransaction({ payment, identity: input.actionIdentity, latest, microLamports });
+  const { transaction } = await buildPayTransaction({
+    payment,
+    identity: input.actionIdentity,
+    latest,
+    microLamports,
+  });
   return {
     type: 'transaction' as const,
     transaction,
     message: `Pay ${input.amount} ${asset.symbol} to ${input.tag}`,
     /** Not in the spec (extra fields are allowed): the key to find the payment by. */
-    reference: reference.toBase58(),
+    reference,
   };
 }

@@ -1,5 +1,6 @@
-import { PublicKey, type Connection } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { AppError } from '@/lib/core/errors';
+import type { SolanaRpc } from '@/lib/chain/rpc';
 import { isWellKnownMint, payToken, TOKEN_MINTS, type Cluster } from '@/lib/core/solana-pay';
 import { isMintKept, readMint, refusedMint } from '@/lib/chain/mint-account';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
@@ -26,9 +27,9 @@ export interface SplAsset {
   kind: 'spl';
   symbol: string;
   decimals: number;
-  mint: PublicKey;
+  mint: Address;
   /** The mint's owner: SPL Token or Token-2022. */
-  tokenProgram: PublicKey;
+  tokenProgram: Address;
 }
 
 export type PayAsset = SolAsset | SplAsset;
@@ -53,15 +54,15 @@ interface LookupOptions {
  * refused, unless it is one of the cluster's well-known stablecoins (`isWellKnownMint`).
  */
 async function splAssetOf(
-  connection: Connection,
+  rpc: SolanaRpc,
   cluster: Cluster,
   mint: string,
   symbol: string,
   { beforeLookup, now = Date.now() }: LookupOptions,
 ): Promise<SplAsset | null> {
-  const key = new PublicKey(mint);
-  if (beforeLookup && !isMintKept(connection, key, now)) await beforeLookup();
-  const read = await readMint(connection, key, now);
+  const key = mint as Address;
+  if (beforeLookup && !isMintKept(rpc, key, now)) await beforeLookup();
+  const read = await readMint(rpc, key, now);
   if (!read) return null;
   if (read.refused && !isWellKnownMint(mint, cluster)) throw refusedMint(mint, read.refused);
   return { kind: 'spl', symbol, decimals: read.decimals, mint: key, tokenProgram: read.tokenProgram };
@@ -75,12 +76,12 @@ async function splAssetOf(
 export async function payAssetOf(
   preferredToken: string | null,
   cluster: Cluster,
-  connection: Connection,
+  rpc: SolanaRpc,
   options: LookupOptions = {},
 ): Promise<PayAsset> {
   const token = payToken(preferredToken, cluster);
   if (!token.mint) return sol(token.unavailable);
-  const asset = await splAssetOf(connection, cluster, token.mint, symbolOf(token.mint, cluster, token.label), options);
+  const asset = await splAssetOf(rpc, cluster, token.mint, symbolOf(token.mint, cluster, token.label), options);
   return asset ?? sol(true);
 }
 
@@ -93,7 +94,7 @@ export async function requestedAsset(
   asset: string,
   preferredToken: string | null,
   cluster: Cluster,
-  connection: Connection,
+  rpc: SolanaRpc,
 ): Promise<PayAsset> {
   if (asset === 'SOL') return sol(false);
   const preferred = payToken(preferredToken, cluster);
@@ -103,7 +104,7 @@ export async function requestedAsset(
       '`asset`: must be `SOL`, a well-known stablecoin of this cluster (USDC, USDT, PYUSD, EURC) or the payee’s own `preferredToken`',
     );
   }
-  const found = await splAssetOf(connection, cluster, asset, symbolOf(asset, cluster, preferred.label), {});
+  const found = await splAssetOf(rpc, cluster, asset, symbolOf(asset, cluster, preferred.label), {});
   if (!found) throw new AppError('unsupported_asset', '`asset`: is not a token mint on this cluster');
   return found;
 }

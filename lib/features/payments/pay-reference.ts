@@ -1,4 +1,4 @@
-import { PublicKey, type AccountInfo } from '@solana/web3.js';
+import type { EncodedAccount } from '@solana/kit';
 import { AppError } from '@/lib/core/errors';
 import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './pay-asset';
@@ -13,9 +13,9 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './pay-asset';
 /** Programs every transfer or wallet names (System, the token programs, Memo, compute budget, loaders…). */
 const KNOWN_PROGRAM_IDS = new Set([
   '11111111111111111111111111111111',
-  TOKEN_PROGRAM_ID.toBase58(),
-  TOKEN_2022_PROGRAM_ID.toBase58(),
-  ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
+  TOKEN_PROGRAM_ID,
+  TOKEN_2022_PROGRAM_ID,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
   'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
   'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
   'ComputeBudget111111111111111111111111111111',
@@ -38,22 +38,21 @@ const SYSVAR_PREFIX = 'Sysvar';
 
 /** Why `reference` is not a fresh key, from what is known without the cluster; null when nothing is against it. */
 export function staleReferenceReason(
-  reference: PublicKey,
-  { payer, wallet }: { payer: PublicKey; wallet: PublicKey },
+  reference: string,
+  { payer, wallet }: { payer: string; wallet: string },
 ): string | null {
-  const text = reference.toBase58();
-  if (reference.equals(payer)) return 'is the payer';
-  if (reference.equals(wallet)) return 'is the payout wallet';
-  if (text.startsWith(SYSVAR_PREFIX)) return 'is a sysvar';
-  if (KNOWN_PROGRAM_IDS.has(text)) return 'is a program';
+  if (reference === payer) return 'is the payer';
+  if (reference === wallet) return 'is the payout wallet';
+  if (reference.startsWith(SYSVAR_PREFIX)) return 'is a sysvar';
+  if (KNOWN_PROGRAM_IDS.has(reference)) return 'is a program';
   return null;
 }
 
 /** Why the account the cluster holds at `reference` makes it no fresh key (a program, a sysvar, any account at all). */
-export function heldReferenceReason(account: AccountInfo<Buffer> | null): string | null {
+export function heldReferenceReason(account: EncodedAccount | null): string | null {
   if (account === null) return null;
   if (account.executable) return 'is a program';
-  if (account.owner.toBase58().startsWith(SYSVAR_PREFIX)) return 'is a sysvar';
+  if (account.programAddress.startsWith(SYSVAR_PREFIX)) return 'is a sysvar';
   return 'holds an account already';
 }
 

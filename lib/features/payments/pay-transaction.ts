@@ -1,13 +1,11 @@
-import {
-  SystemProgram,
-  type BlockhashWithExpiryBlockHeight,
-  type Keypair,
-  type PublicKey,
-  type TransactionInstruction,
-} from '@solana/web3.js';
-import { AccountRole, address, blockhash, type Instruction } from '@solana/kit';
+import { createNoopSigner, isWritableRole, type Address, type Instruction } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_PROGRAM_ID } from './pay-asset';
-import { buildUnsignedTransaction, type UnsignedTransaction } from '@/lib/chain/build-unsigned-transaction';
+import {
+  buildUnsignedTransaction,
+  type LatestBlockhash,
+  type UnsignedTransaction,
+} from '@/lib/chain/build-unsigned-transaction';
 import { limitFor } from '@/lib/chain/compute-units';
 import { readonly } from '@/lib/chain/account-meta';
 import {
@@ -16,7 +14,7 @@ import {
   transferCheckedInstruction,
 } from '@/lib/chain/spl-token';
 import type { PayAsset } from './pay-asset';
-import { IDENTITY_MEMO_UNITS, identityMemoInstruction } from './pay-action-identity';
+import { IDENTITY_MEMO_UNITS, identityMemoInstruction, type ServiceIdentity } from './pay-action-identity';
 
 /*
  * The transaction of the "pay @tag" Action: a plain transfer from the payer to the payout
@@ -27,12 +25,12 @@ import { IDENTITY_MEMO_UNITS, identityMemoInstruction } from './pay-action-ident
 
 /** One payment: who pays whom, what, and the reference key to find it by. */
 export interface Payment {
-  payer: PublicKey;
-  wallet: PublicKey;
+  payer: Address;
+  wallet: Address;
   asset: PayAsset;
   /** In the asset's base units (lamports, token atoms). */
   amount: bigint;
-  reference: PublicKey;
+  reference: Address;
 }
 
 /*
@@ -53,7 +51,7 @@ export function payLimit(asset: PayAsset): number {
   const transfer =
     asset.kind === 'sol'
       ? PAY_UNITS.sol
-      : asset.tokenProgram.equals(TOKEN_PROGRAM_ID)
+      : asset.tokenProgram === TOKEN_PROGRAM_ID
         ? PAY_UNITS.splToken
         : PAY_UNITS.token2022;
   return limitFor(transfer + IDENTITY_MEMO_UNITS);
@@ -62,71 +60,62 @@ export function payLimit(asset: PayAsset): number {
 export interface PayTransactionInput {
   payment: Payment;
   /** The service identity: its signed memo and its key go in the transaction (./pay-action-identity.ts). */
-  identity: Keypair;
-  latest: BlockhashWithExpiryBlockHeight;
+  identity: ServiceIdentity;
+  /** From kit's `getLatestBlockhash`. */
+  latest: LatestBlockhash;
   /** The compute-unit price, from the recent fees of the accounts the payment writes. */
   microLamports: number;
 }
 
-export function buildPayTransaction({
+export async function buildPayTransaction({
   payment,
   identity,
   latest,
   microLamports,
-}: PayTransactionInput): UnsignedTransaction {
-  const instructions = payInstructions(payment);
+}: PayTransactionInput): Promise<UnsignedTransaction> {
+  const instructions = await payInstructions(payment);
   // The identity beside the reference, as a read-only key of the transfer: found by either.
-  instructions.at(-1)!.keys.push(readonly(identity.publicKey));
+  const transfer = withAccount(instructions.at(-1)!, identity.address);
   return buildUnsignedTransaction({
-    feePayer: address(payment.payer.toBase58()),
-    latest: { blockhash: blockhash(latest.blockhash), lastValidBlockHeight: BigInt(latest.lastValidBlockHeight) },
+    feePayer: payment.payer,
+    latest,
     budget: { units: payLimit(payment.asset), microLamports },
-    instructions: [...instructions, identityMemoInstruction(identity, payment.reference)].map(kitInstruction),
+    instructions: [...instructions.slice(0, -1), transfer, identityMemoInstruction(identity, payment.reference)],
   });
 }
 
-export function payInstructions({ payer, wallet, asset, amount, reference }: Payment): TransactionInstruction[] {
-  const referenceKey = readonly(reference);
+/** The accounts a payment's transfer writes: what its priority fee is asked for. */
+export async function writtenBy(payment: Payment): Promise<Address[]> {
+  return (await payInstructions(payment)).flatMap((ix) =>
+    (ix.accounts ?? []).filter((account) => isWritableRole(account.role)).map((account) => account.address),
+  );
+}
+
+/** `instruction` with `key` added as a read-only account (kit's instructions are frozen). */
+function withAccount(instruction: Instruction, key: Address): Instruction {
+  return { ...instruction, accounts: [...(instruction.accounts ?? []), readonly(key)] };
+}
+
+export async function payInstructions({ payer, wallet, asset, amount, reference }: Payment): Promise<Instruction[]> {
   if (asset.kind === 'sol') {
-    const transfer = SystemProgram.transfer({ fromPubkey: payer, toPubkey: wallet, lamports: amount });
-    transfer.keys.push(referenceKey);
-    return [transfer];
+    const transfer = getTransferSolInstruction({ source: createNoopSigner(payer), destination: wallet, amount });
+    return [withAccount(transfer, reference)];
   }
   const { mint, tokenProgram, decimals } = asset;
   // The payout wallet may never have held this token: its account is created if missing (the payer pays the rent).
-  const createDestination = createAssociatedTokenAccountIdempotent({
-    funder: payer,
-    owner: wallet,
-    mint,
-    tokenProgram,
-  });
+  const [createDestination, source, destination] = await Promise.all([
+    createAssociatedTokenAccountIdempotent({ funder: payer, owner: wallet, mint, tokenProgram }),
+    associatedTokenAddress(payer, mint, tokenProgram),
+    associatedTokenAddress(wallet, mint, tokenProgram),
+  ]);
   const transfer = transferCheckedInstruction({
-    source: associatedTokenAddress(payer, mint, tokenProgram),
+    source,
     mint,
-    destination: associatedTokenAddress(wallet, mint, tokenProgram),
+    destination,
     authority: payer,
     amount,
     decimals,
     tokenProgram,
   });
-  transfer.keys.push(referenceKey);
-  return [createDestination, transfer];
-}
-
-/** A web3.js instruction as kit's, for the shared builder (lib/chain/build-unsigned-transaction.ts) until this file moves to kit. */
-function kitInstruction(ix: TransactionInstruction): Instruction {
-  return {
-    programAddress: address(ix.programId.toBase58()),
-    accounts: ix.keys.map((key) => ({
-      address: address(key.pubkey.toBase58()),
-      role: key.isSigner
-        ? key.isWritable
-          ? AccountRole.WRITABLE_SIGNER
-          : AccountRole.READONLY_SIGNER
-        : key.isWritable
-          ? AccountRole.WRITABLE
-          : AccountRole.READONLY,
-    })),
-    data: new Uint8Array(ix.data),
-  };
+  return [createDestination, withAccount(transfer, reference)];
 }

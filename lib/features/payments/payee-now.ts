@@ -1,6 +1,7 @@
 import 'server-only';
-import { PublicKey, type Connection } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { and, eq, isNotNull, or, ne, isNull } from 'drizzle-orm';
+import type { SolanaRpc } from '@/lib/chain/rpc';
 import { readPayeeOnChain } from '@/lib/chain/payee-on-chain';
 import { unsafePayout } from '@/lib/chain/payout-safety';
 import type { Db } from '@/lib/db';
@@ -25,17 +26,17 @@ export interface PayeeNow {
 
 export interface PayeeServices {
   db: Db;
-  connection: Connection;
-  programId: PublicKey;
+  rpc: SolanaRpc;
+  programAddress: Address;
 }
 
 /** The payee of `identity` on chain now; 404 without a live record, 400 `unsafe_payout` (with `reason`), 503 without the cluster. */
-export async function payeeNow({ db, connection, programId }: PayeeServices, identity: Identity): Promise<PayeeNow> {
+export async function payeeNow({ db, rpc, programAddress }: PayeeServices, identity: Identity): Promise<PayeeNow> {
   const tag = identity.tag.replace(/^@/, '');
-  const found = await readPayeeOnChain({ connection, programId, tag, mirroredWallet: identity.wallet });
+  const found = await readPayeeOnChain({ rpc, programAddress, tag, mirroredWallet: identity.wallet });
   if (!found.record) throw tagNotFound();
   await writeBack(db, tag, found.record.wallet, found.unsafe);
-  if (found.unsafe) throw unsafePayout(new PublicKey(found.record.wallet), found.unsafe);
+  if (found.unsafe) throw unsafePayout(found.record.wallet, found.unsafe);
   return { ...found.record, slot: found.slot };
 }
 

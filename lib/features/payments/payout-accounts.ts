@@ -1,7 +1,7 @@
 import 'server-only';
-import { PublicKey, type Connection } from '@solana/web3.js';
+import { fetchEncodedAccounts, type Address } from '@solana/kit';
 import { and, eq, gt, max, min, sql } from 'drizzle-orm';
-import { rpcCall } from '@/lib/chain/rpc';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import { associatedTokenAddress, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
@@ -58,18 +58,18 @@ async function openPayouts(db: Db, now: Date) {
  * changes, and the associated token account is derived with it.
  */
 const TOKEN_PROGRAM_OF = Symbol.for('identity-tag-service.payments-mint-program');
-const store = globalThis as unknown as Record<typeof TOKEN_PROGRAM_OF, Map<string, PublicKey | null> | undefined>;
+const store = globalThis as unknown as Record<typeof TOKEN_PROGRAM_OF, Map<string, Address | null> | undefined>;
 const programs = (store[TOKEN_PROGRAM_OF] ??= new Map());
 
-async function learnMintPrograms(connection: Connection, mints: string[], spend: () => void): Promise<void> {
+async function learnMintPrograms(rpc: SolanaRpc, mints: string[], spend: () => void): Promise<void> {
   const unknown = [...new Set(mints)].filter((mint) => !programs.has(mint));
   for (let i = 0; i < unknown.length; i += ACCOUNTS_PER_CALL) {
     const batch = unknown.slice(i, i + ACCOUNTS_PER_CALL);
     spend();
-    const accounts = await rpcCall(() => connection.getMultipleAccountsInfo(batch.map((m) => new PublicKey(m))));
+    const accounts = await rpcCall(() => fetchEncodedAccounts(rpc, batch as Address[], { commitment: 'confirmed' }));
     for (const [j, account] of accounts.entries()) {
-      const owner = account?.owner;
-      const program = owner && (owner.equals(TOKEN_PROGRAM_ID) || owner.equals(TOKEN_2022_PROGRAM_ID)) ? owner : null;
+      const owner = account.exists ? account.programAddress : null;
+      const program = owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID ? owner : null;
       // A mint missing now (not yet created, or closed) is asked again on the next run.
       if (program) programs.set(batch[j]!, program);
     }
@@ -79,13 +79,13 @@ async function learnMintPrograms(connection: Connection, mints: string[], spend:
 /** The payout accounts with open references at `now`; `spend` counts each RPC call made. */
 export async function activePayoutAccounts(
   db: Db,
-  connection: Connection,
+  rpc: SolanaRpc,
   now: Date,
   spend: () => void,
 ): Promise<PayoutAccount[]> {
   const open = await openPayouts(db, now);
   await learnMintPrograms(
-    connection,
+    rpc,
     open.filter((p) => p.asset !== 'SOL').map((p) => p.asset),
     spend,
   );
@@ -98,7 +98,7 @@ export async function activePayoutAccounts(
     }
     const program = programs.get(asset);
     if (!program) continue;
-    const account = associatedTokenAddress(new PublicKey(recipient), new PublicKey(asset), program).toBase58();
+    const account = await associatedTokenAddress(recipient as Address, asset as Address, program);
     accounts.push({ account, recipient, asset, since, openUntil });
   }
   return accounts;

@@ -1,21 +1,20 @@
 import 'server-only';
-import {
-  PublicKey,
-  type ConfirmedSignatureInfo,
-  type Connection,
-  type TransactionSignature,
-  type VersionedTransactionResponse,
-} from '@solana/web3.js';
+import type { Address, Signature } from '@solana/kit';
 import { and, eq, inArray } from 'drizzle-orm';
 import { rpcCall } from '@/lib/chain/rpc';
-import type { SignaturesRequest } from '@/lib/chain/signatures-batch';
+import {
+  listedSignature,
+  type BatchClient,
+  type ListedSignature,
+  type SignaturesRequest,
+} from '@/lib/chain/signatures-batch';
 import type { Db } from '@/lib/db';
 import { paymentReferences } from '@/lib/db/schema';
 import { logger } from '@/lib/observability/logger';
 import type { PayoutAccount } from './payout-accounts';
 import type { PayoutCursor } from './payout-cursors';
 import { judgedInTime, reject, settle } from './settle';
-import { accountKeysOf, validateTransfer } from './validate-transfer';
+import { accountKeysOf, validateTransfer, type PaymentTransaction } from './validate-transfer';
 
 /*
  * One payout account's turn in the finding pass: its signatures since the cursor (one
@@ -38,12 +37,15 @@ const MAX_READ_PER_RUN = 100;
 /** Block times are the cluster's estimate, issue times ours: a transaction this much older than the first open issue is still read. */
 const CLOCK_SLACK_MS = 60_000;
 
+/** The cluster the pass reads: kit's RPC, and the transport its batched first pages are sent through (lib/chain/signatures-batch.ts). */
+export type FindingCluster = BatchClient;
+
 export interface FindContext {
   db: Db;
-  connection: Connection;
+  cluster: FindingCluster;
   now: Date;
-  /** The service identity's public key: a payment carrying its signed memo is `attributed`. */
-  identity: PublicKey;
+  /** The service identity's address: a payment carrying its signed memo is `attributed`. */
+  identity: Address;
 }
 
 export interface AccountTally {
@@ -67,26 +69,31 @@ export const firstPage = (payout: PayoutAccount, cursor: PayoutCursor | undefine
  * `first` is the first page, already asked for.
  */
 async function newSignatures(
-  { connection }: FindContext,
+  { cluster: { rpc } }: FindContext,
   payout: PayoutAccount,
   cursor: PayoutCursor | undefined,
-  first: ConfirmedSignatureInfo[],
+  first: readonly ListedSignature[],
   tally: AccountTally,
-): Promise<ConfirmedSignatureInfo[]> {
-  const listed: ConfirmedSignatureInfo[] = [];
-  let before: string | undefined;
+): Promise<ListedSignature[]> {
+  const listed: ListedSignature[] = [];
+  let before: Signature | undefined;
   for (let page = 1; ; page += 1) {
     if (page > 1) tally.rpcCalls += 1;
     const batch =
       page === 1
         ? first
-        : await rpcCall(() =>
-            connection.getSignaturesForAddress(
-              new PublicKey(payout.account),
-              { until: cursor?.signature, before, limit: PAGE },
-              'confirmed',
-            ),
-          );
+        : (
+            await rpcCall(() =>
+              rpc
+                .getSignaturesForAddress(payout.account as Address, {
+                  ...(cursor ? { until: cursor.signature as Signature } : {}),
+                  ...(before ? { before } : {}),
+                  limit: PAGE,
+                  commitment: 'confirmed',
+                })
+                .send(),
+            )
+          ).map(listedSignature);
     listed.push(...batch);
     const oldest = batch.at(-1);
     if (batch.length < PAGE || !oldest || isBefore(oldest, payout)) break;
@@ -97,19 +104,19 @@ async function newSignatures(
       );
       break;
     }
-    before = oldest.signature;
+    before = oldest.signature as Signature;
   }
   return listed.reverse();
 }
 
-const isBefore = (info: ConfirmedSignatureInfo, payout: PayoutAccount) =>
+const isBefore = (info: ListedSignature, payout: PayoutAccount) =>
   info.blockTime != null && info.blockTime * 1000 < payout.since.getTime() - CLOCK_SLACK_MS;
 
 /** Judges one transaction for every pending reference it names. */
 async function judge(
   { db, now, identity }: FindContext,
-  tx: VersionedTransactionResponse,
-  listed: ConfirmedSignatureInfo,
+  tx: PaymentTransaction,
+  listed: ListedSignature,
   tally: AccountTally,
 ): Promise<void> {
   const keys = [...new Set(accountKeysOf(tx))];
@@ -139,7 +146,7 @@ export async function readPayoutAccount(
   context: FindContext,
   payout: PayoutAccount,
   cursor: PayoutCursor | undefined,
-  first: ConfirmedSignatureInfo[],
+  first: readonly ListedSignature[],
   tally: AccountTally,
 ): Promise<PayoutCursor | null> {
   if (first.length === 0) return null;
@@ -153,10 +160,13 @@ export async function readPayoutAccount(
       read += 1;
       tally.rpcCalls += 1;
       const tx = await rpcCall(() =>
-        context.connection.getTransaction(info.signature as TransactionSignature, {
-          commitment: 'confirmed',
-          maxSupportedTransactionVersion: 0,
-        }),
+        context.cluster.rpc
+          .getTransaction(info.signature as Signature, {
+            encoding: 'json',
+            commitment: 'confirmed',
+            maxSupportedTransactionVersion: 0,
+          })
+          .send(),
       );
       if (!tx) break; // listed but not yet readable at this node: from this one on, the next run
       tally.transactions += 1;

@@ -1,12 +1,13 @@
 import 'server-only';
-import type { ConfirmedSignatureInfo, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db';
 import { paymentReferences, type PaymentReferenceRow } from '@/lib/db/schema';
 import { isAttributed } from './attribution';
 import { recordPaymentEvent } from './payment-events';
 import { REJECTED_LISTED } from './schemas';
-import type { Judgement } from './validate-transfer';
+import type { ListedSignature } from '@/lib/chain/signatures-batch';
+import type { Judgement, PaymentTransaction } from './validate-transfer';
 
 /*
  * What a judged transaction does to a pending reference (DESIGN.md "Payments and receipts"):
@@ -18,8 +19,8 @@ import type { Judgement } from './validate-transfer';
 export async function settle(
   db: Db,
   row: PaymentReferenceRow,
-  payment: { tx: VersionedTransactionResponse; listed: ConfirmedSignatureInfo; paid: string; payer: string },
-  identity: PublicKey,
+  payment: { tx: PaymentTransaction; listed: ListedSignature; paid: string; payer: string },
+  identity: Address,
   now: Date,
 ): Promise<'confirmed' | 'finalized' | null> {
   const { tx, listed } = payment;
@@ -30,9 +31,9 @@ export async function settle(
       .set({
         status,
         signature: listed.signature,
-        slot: tx.slot,
+        slot: Number(tx.slot),
         payer: payment.payer,
-        paidAt: tx.blockTime == null ? null : new Date(tx.blockTime * 1000),
+        paidAt: tx.blockTime == null ? null : new Date(Number(tx.blockTime) * 1000),
         attributed: isAttributed(tx, row.reference, identity),
         // A reference issued without an amount records what was paid.
         ...(row.amount === null ? { amount: payment.paid } : {}),
@@ -70,12 +71,8 @@ export async function reject(
 }
 
 /** The judgement of a transaction for one reference it names, with the expiry applied. */
-export function judgedInTime(
-  row: PaymentReferenceRow,
-  tx: VersionedTransactionResponse,
-  judgement: Judgement,
-): Judgement {
-  if (tx.blockTime != null && tx.blockTime * 1000 > row.expiresAt.getTime()) {
+export function judgedInTime(row: PaymentReferenceRow, tx: PaymentTransaction, judgement: Judgement): Judgement {
+  if (tx.blockTime != null && Number(tx.blockTime) * 1000 > row.expiresAt.getTime()) {
     return { valid: false, reason: 'the payment landed after the reference expired', payer: judgement.payer };
   }
   return judgement;

@@ -1,4 +1,4 @@
-import type { VersionedTransactionResponse } from '@solana/web3.js';
+import type { GetTransactionApiResponseJson, TransactionVersion } from '@solana/kit';
 import { toBaseUnits } from '@/lib/features/payments/pay-asset';
 
 /*
@@ -9,6 +9,9 @@ import { toBaseUnits } from '@/lib/features/payments/pay-asset';
  * must have grown by exactly the amount issued. Balances are compared before and after, so
  * any instruction shape that pays the recipient counts, and nothing else does.
  */
+
+/** A transaction as getTransaction answers it (`encoding: 'json'`, versions up to 0): u64s as bigint. */
+export type PaymentTransaction = GetTransactionApiResponseJson<TransactionVersion | void>;
 
 /** What the reference was issued for. */
 export interface Expected {
@@ -34,17 +37,17 @@ function decimal(units: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** Every account of the transaction, those loaded from lookup tables included, the fee payer first. */
-export function accountKeysOf(tx: VersionedTransactionResponse): string[] {
-  return tx.transaction.message
-    .getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses })
-    .keySegments()
-    .flat()
-    .map((key) => key.toBase58());
+/**
+ * Every account of the transaction, the fee payer first: the message's own, then those loaded
+ * from lookup tables (writable, then read-only), the order instructions index them by.
+ */
+export function accountKeysOf(tx: PaymentTransaction): string[] {
+  const loaded = tx.meta && 'loadedAddresses' in tx.meta ? tx.meta.loadedAddresses : undefined;
+  return [...tx.transaction.message.accountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
 }
 
 /** Judges a confirmed transaction that carries the reference against what the reference was issued for. */
-export function validateTransfer(tx: VersionedTransactionResponse, expected: Expected): Judgement {
+export function validateTransfer(tx: PaymentTransaction, expected: Expected): Judgement {
   const meta = tx.meta;
   const keys = accountKeysOf(tx);
   const payer = keys[0] ?? null;
@@ -71,13 +74,13 @@ export function validateTransfer(tx: VersionedTransactionResponse, expected: Exp
   return { valid: true, payer: payer!, paid: expected.amount };
 }
 
-type Meta = NonNullable<VersionedTransactionResponse['meta']>;
+type Meta = NonNullable<PaymentTransaction['meta']>;
 
 /** The recipient's SOL balance change, or why there is none. */
 function solReceived(keys: string[], meta: Meta, recipient: string): bigint | string {
   const index = keys.indexOf(recipient);
   if (index < 0) return 'the transaction does not pay the recipient (wrong recipient)';
-  return BigInt(meta.postBalances[index]!) - BigInt(meta.preBalances[index]!);
+  return meta.postBalances[index]! - meta.preBalances[index]!;
 }
 
 /** The change of the recipient's balance of the mint (over its token accounts), or why there is none. */

@@ -1,8 +1,7 @@
-import { PublicKey } from '@solana/web3.js';
 import { address, getI64Decoder, type Address } from '@solana/kit';
 import { accountBytesOf, type AccountBytes } from '@/lib/chain/account-bytes';
 import type { ChainAndMirror } from '@/lib/chain/chain-and-mirror';
-import { rpcCall, type Chain, type SolanaRpc } from '@/lib/chain/rpc';
+import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import {
   findSkeletonMates,
@@ -105,16 +104,13 @@ export async function getTagAvailability({
   db,
   rpc,
   programAddress,
-  connection,
   tagInput,
   wallet,
 }: ChainAndMirror & {
-  /** The web3.js handle lib/chain/payout-safety.ts still reads the wallet with, until it moves to kit. */
-  connection: Chain['connection'];
   tagInput: string;
   wallet?: string;
 }): Promise<TagAvailability> {
-  if (wallet !== undefined) await refuseUnsafePayout(connection, new PublicKey(wallet));
+  if (wallet !== undefined) await refuseUnsafePayout(rpc, address(wallet));
   const tag = normalizePathTag(tagInput);
   if (!tag) return { tag: null, available: false, reason: 'invalid', lookalikes: [], warning: null };
   const { reason, until, lookalikes } = await checkTag(db, rpc, programAddress, tag);

@@ -1,4 +1,3 @@
-import { PublicKey } from '@solana/web3.js';
 import { address } from '@solana/kit';
 import type { BuilderServices } from '@/lib/chain/chain-and-mirror';
 import { recentPriorityFee } from '@/lib/chain/priority-fee';
@@ -45,11 +44,9 @@ export async function buildRegisterTransaction(
   const tag = normalizeTag(request.tag);
   if (!tag) throw new AppError('invalid_tag', INVALID_TAG_MESSAGE);
   const ownerAddress = address(owner);
-  const walletAddress = request.wallet ? address(request.wallet) : ownerAddress;
+  const wallet = request.wallet ? address(request.wallet) : ownerAddress;
   const feePayer = request.feePayer ? address(request.feePayer) : ownerAddress;
-  // lib/chain/payout-safety.ts reads the wallet through web3.js until it moves to kit.
-  const wallet = new PublicKey(walletAddress);
-  const { rpc, programAddress, connection } = getChain(config);
+  const { rpc, programAddress } = getChain(config);
 
   // What needs no chain first: a payout key off the curve costs no RPC call at all.
   const offline = unsafePayoutWithoutRpc(wallet);
@@ -58,7 +55,7 @@ export async function buildRegisterTransaction(
   // record); the blockhash and the fee estimate only for a request that will be answered with
   // a transaction, so a refused one spends none of the RPC quota on them.
   const [unsafe, check] = await Promise.all([
-    unsafePayoutReason(connection, wallet),
+    unsafePayoutReason(rpc, wallet),
     checkTag(db, rpc, programAddress, tag, owner),
   ]);
   if (unsafe) throw unsafePayout(wallet, unsafe);
@@ -76,9 +73,9 @@ export async function buildRegisterTransaction(
       tagRecord: check.pda,
       owner: signer(ownerAddress),
       feePayer: signer(feePayer),
-      wallet: signer(walletAddress),
+      wallet: signer(wallet),
       tag,
-      walletArg: walletAddress,
+      walletArg: wallet,
     },
     { programAddress },
   );

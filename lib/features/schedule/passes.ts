@@ -1,6 +1,5 @@
 import 'server-only';
 import type { ChainAndMirror, ClusterAccess } from '@/lib/chain/chain-and-mirror';
-import type { Chain } from '@/lib/chain/rpc';
 import type { Config } from '@/lib/core/config';
 import type { PassName } from '@/lib/core/schedule';
 import { logger } from '@/lib/observability/logger';
@@ -16,11 +15,9 @@ import { MAX_TRANSACTIONS_PER_RUN, runIndexer } from '@/lib/features/indexer/run
  * What each scheduled pass does; which route runs it and how often is lib/core/schedule.ts.
  */
 
-export type PassConfig = Pick<Config, 'indexerPageSize' | 'webhooks' | 'actionIdentitySecret'>;
+export type PassConfig = Pick<Config, 'solana' | 'indexerPageSize' | 'webhooks' | 'actionIdentitySecret'>;
 
 export interface PassContext extends ChainAndMirror, ClusterAccess {
-  /** The web3.js handle the payments pass still reads with, until lib/features/payments moves to kit. */
-  connection: Chain['connection'];
   config: PassConfig;
   now: Date;
 }
@@ -53,10 +50,13 @@ export const SCHEDULED_PASSES = {
     answerKey: null,
   },
   findPayments: {
-    run: ({ db, connection, config, now }) =>
-      findPayments({ db, connection, now, identity: serviceIdentity(config.actionIdentitySecret).publicKey }).then(
-        ({ changed: _changed, ...counts }) => counts,
-      ),
+    run: ({ db, rpc, transport, config, now }) =>
+      findPayments({
+        db,
+        cluster: { rpc, transport },
+        now,
+        identity: serviceIdentity(config.actionIdentitySecret).address,
+      }).then(({ changed: _changed, ...counts }) => counts),
     failsTheRoute: false,
     last: false,
     answerKey: 'payments',

@@ -4,7 +4,7 @@
  * the instruction builders and parsers, the TagRecord codec, the error codes with
  * `isTagRegistryError`, the PDA. Beside it, what the IDL cannot say: the program's
  * strictness when reading data back, the error found in any client's failure, the localnet
- * address. `@identity-tags/tag-registry/web3js` adapts all of it to @solana/web3.js v1.
+ * address. Every caller is on kit: there is no web3.js v1 adapter.
  */
 export * from './generated';
 export * from './instructions';

@@ -22,6 +22,6 @@ export const issueCharge = withAction(
       amount,
       asset: 'SOL',
     });
-    return { reference: issued.reference.toBase58(), url: issued.url, qr: await qrSvg(issued.url) };
+    return { reference: issued.reference, url: issued.url, qr: await qrSvg(issued.url) };
   },
 );

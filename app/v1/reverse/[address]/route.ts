@@ -26,7 +26,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route('/v1/rev
     }),
     handler: async (req, { params: { address }, services: { db, config } }) => {
       const { value, indexedSlot } = await reverseLookup(
-        { db, programId: getChain(config).programId },
+        { db, programAddress: getChain(config).programAddress },
         address,
         new Date(),
       );

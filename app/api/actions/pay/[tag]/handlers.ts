@@ -1,6 +1,6 @@
 // The pay Action's handlers (GET /api/actions/pay/{tag}), bound to services by the caller:
 // route.ts binds the process's own, tests/support/in-process.ts a test's own.
-import { PublicKey } from '@solana/web3.js';
+import type { Address } from '@solana/kit';
 import { AppError } from '@/lib/core/errors';
 import { PUBLIC_READ_CACHE_CONTROL } from '@/lib/http/cors';
 import { json, withApi, withRateLimit } from '@/lib/http/handler';
@@ -45,7 +45,7 @@ export function payActionHandlers(provide: ServicesProvider) {
         let asset: PayAsset = { kind: 'sol', symbol: 'SOL', decimals: 9, fallback: false };
         let refusal: string | undefined;
         try {
-          asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).connection, {
+          asset = await payAssetOf(identity.preferredToken, config.solana.cluster, getChain(config).rpc, {
             beforeLookup,
           });
         } catch (err) {
@@ -76,14 +76,13 @@ export function payActionHandlers(provide: ServicesProvider) {
         const tag = parseTagParam(params.tag);
         const { amount, reference } = parseWith(PayActionQuery, queryOf(req));
         const { account } = parseWith(PayActionRequest, await readJson(req, { maxBytes: 4096 }));
-        const { connection } = getChain(config);
         // The one issuing function: the payee on chain now, the asset, the amount, and the
         // reference, which must be one this call issues (a chosen one never issued before).
         const issued = await issueReference(issueServices(db, config, new Date()), {
           tag,
           amount,
           asset: 'preferred',
-          ...(reference ? { chosen: { reference: new PublicKey(reference), payer: new PublicKey(account) } } : {}),
+          ...(reference ? { chosen: { reference: reference as Address, payer: account as Address } } : {}),
         });
         const answer = await buildPayAction({
           tag: issued.identity.tag,
@@ -93,7 +92,7 @@ export function payActionHandlers(provide: ServicesProvider) {
           amount,
           units: issued.units!,
           reference: issued.reference,
-          connection,
+          chain: getChain(config),
           priorityFee: config.priorityFee,
           actionIdentity: serviceIdentity(config.actionIdentitySecret),
         });

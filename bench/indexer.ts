@@ -16,7 +16,7 @@ import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { lifecycleBacklog, type LifecycleMix } from './lifecycle-backlog';
 import { newNodeSigner, nodeSignedWire, type NodeSigner } from './node-key';
 import { liftedRateLimits } from '@/devstack/rate-limits';
-import { reachAll } from '@/tests/support/kit-chain';
+import { reachAll } from '@/tests/support/chain';
 
 const PROGRAM_ID = address(LOCALNET_PROGRAM_ID);
 /** How often the cron route runs: Vercel cron as vercel.json schedules it (every minute), and scripts/serve.ts's default. */

@@ -12,7 +12,7 @@ import type { Stack } from '@/devstack/stack';
 import { openDb } from '@/lib/db/client';
 import { paymentReferences } from '@/lib/db/schema';
 import { findPayments, type FindPaymentsSummary } from '@/lib/features/payments/find-payments';
-import { fundedSigner, rpcAt } from '@/tests/support/kit-chain';
+import { fundedSigner, rpcAt } from '@/tests/support/chain';
 import { newKeypair } from '@/tests/support/keypair';
 import { findingAt, payWithReference } from '@/tests/payments/paying';
 

@@ -7,7 +7,7 @@ import { newKeypair, type TestKeypair } from '../support/keypair';
 import { requestChallenge, signIn } from '../support/sign-in';
 import { heldInProcessApp } from '../support/in-process';
 import { registeredPayee } from '../support/registered-payee';
-import { rpcAt } from '../support/kit-chain';
+import { rpcAt } from '../support/chain';
 import { rateLimitsSetting } from '@/devstack/rate-limits';
 import { RATE_LIMIT_BUCKETS } from '@/lib/core/rate-limit-buckets';
 

@@ -5,7 +5,7 @@ import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { registeredPayee } from '../support/registered-payee';
-import { rpcAt } from '../support/kit-chain';
+import { rpcAt } from '../support/chain';
 import { startRpcProxy, type RpcCall, type RpcProxy } from '../support/rpc-proxy';
 
 /*

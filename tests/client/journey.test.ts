@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { createTagClient, kitSigner, TagServiceError, walletSigner } from '@/packages/client/src';
 import { heldInProcessApp } from '../support/in-process';
-import { airdrop, rpcAt } from '../support/kit-chain';
+import { airdrop, rpcAt } from '../support/chain';
 
 // The typed client (packages/client) against the real app, as an integrator runs it: an app of
 // its own in `npm start`'s shape (direct client address), the shared localnet.

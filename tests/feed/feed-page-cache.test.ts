@@ -6,6 +6,7 @@ import { FEED_PAGE_MAX_BYTES, readIdentityEvents } from '@/lib/features/feed/rea
 import { ownDatabase } from '../support/database';
 import { clientHeaders } from '../support/http';
 import { closeTestDb, testDb } from '../integrations/support';
+import { untilVisible } from '../support/until-visible';
 
 /*
  * Full feed pages are served from the bytes they were first served as (lib/features/feed/page-cache.ts):
@@ -23,6 +24,11 @@ describe('full feed pages, kept as bytes', () => {
     const db = own.db;
     const tags = await Promise.all(Array.from({ length: 3 }, async () => (await insertIdentity(db)).tag));
     await db.transaction((tx) => recordIdentityChanges(tx as never, tags, new Date()));
+    // The events are served once no older transaction is open in the PostgreSQL cluster (another file's may be).
+    await untilVisible(
+      () => readIdentityEvents(db, { after: null, limit: 3, maxBytes: FEED_PAGE_MAX_BYTES }),
+      ({ page }) => page.events.length === 3,
+    );
     let reads = 0;
     const counted = <T>(work: () => Promise<T>) => {
       reads += 1;

@@ -5,8 +5,8 @@ import { ownDatabase } from '../support/database';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { newKeypair } from '../support/keypair';
 import { signIn } from '../support/sign-in';
-import { fundedSigner, reachAll, rpcAt, signerOf, airdrop } from '../support/kit-chain';
-import { latestBlockhash, sendCall, type LifecycleCall } from '../lifecycle/kit-calls';
+import { fundedSigner, reachAll, rpcAt, signerOf, airdrop } from '../support/chain';
+import { latestBlockhash, sendCall, type LifecycleCall } from '../lifecycle/calls';
 
 /*
  * PATCH /v1/identity/{tag} and PUT /v1/primary are judged on the chain while the mirror shows

@@ -3,7 +3,7 @@ import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startRpcProxy } from '../support/rpc-proxy';
-import { fundedSigner, kitChainAt, registerMany, rpcAt } from '../support/kit-chain';
+import { fundedSigner, kitChainAt, registerMany, rpcAt } from '../support/chain';
 
 /*
  * The indexer reads transactions in JSON-RPC batch requests (INDEXER_FETCH_BATCH, lib/features/indexer/fetch-transactions.ts). A provider

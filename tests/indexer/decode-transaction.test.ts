@@ -20,7 +20,7 @@ import {
   getRegisterTagInstructionDataEncoder,
   REGISTER_TAG_DISCRIMINATOR,
 } from '@/packages/tag-registry/src';
-import { PROGRAM_ADDRESS, recordAddress as record } from '../support/kit-chain';
+import { PROGRAM_ADDRESS, recordAddress as record } from '../support/chain';
 
 /*
  * A register_tag reached through CPI cannot be produced on localnet (no proxy program is

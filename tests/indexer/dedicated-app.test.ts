@@ -5,7 +5,7 @@ import { identities } from '@/lib/db/schema';
 import { startApp, type RunningApp } from '@/devstack/app';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { fundedSigner, reachAll, registerMany, registration, rpcAt, sendSigned } from '../support/kit-chain';
+import { fundedSigner, reachAll, registerMany, registration, rpcAt, sendSigned } from '../support/chain';
 import { getIdentity, postAuthed } from '../support/http';
 import { cron } from './support';
 import { liftedRateLimits } from '@/devstack/rate-limits';

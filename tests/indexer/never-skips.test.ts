@@ -9,15 +9,7 @@ import { INDEXER_FETCH_RETRY } from '@/lib/features/indexer/fetch-transactions';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { startLaggingRpc, type LaggingRpc } from './lagging-rpc';
-import {
-  fundedSigner,
-  kitChainAt,
-  PROGRAM_ADDRESS,
-  reachAll,
-  registerMany,
-  rpcAt,
-  sendSigned,
-} from '../support/kit-chain';
+import { fundedSigner, kitChainAt, PROGRAM_ADDRESS, reachAll, registerMany, rpcAt, sendSigned } from '../support/chain';
 
 /*
  * Hardening, an indexer that never moves past what it has not applied: a node

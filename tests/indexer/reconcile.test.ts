@@ -13,7 +13,7 @@ import { runIndexer } from '@/lib/features/indexer/run-indexer';
 import { reconcileMirror } from '@/lib/features/indexer/reconcile';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
-import { fundedSigner, kitChainAt, recordAddress, registerMany } from '../support/kit-chain';
+import { fundedSigner, kitChainAt, recordAddress, registerMany } from '../support/chain';
 
 /*
  * Reconcile (DESIGN "Indexer"): the mirror against getProgramAccounts. It finds a

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PROGRAM_ADDRESS } from '../support/kit-chain';
+import { PROGRAM_ADDRESS } from '../support/chain';
 import { createKitClient } from '@/lib/chain/rpc';
 import { readLastRun } from '@/lib/features/indexer/last-run';
 import { prometheusText } from '@/lib/observability/metrics';

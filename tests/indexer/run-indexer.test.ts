@@ -16,7 +16,7 @@ import {
   registerMany,
   registration,
   sendSigned,
-} from '../support/kit-chain';
+} from '../support/chain';
 
 /*
  * The indexer called directly (no HTTP), each describe with a localnet and a database of its

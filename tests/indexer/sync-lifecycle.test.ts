@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
-import { latestBlockhash, sendCall, type LifecycleCall } from '../lifecycle/kit-calls';
+import { latestBlockhash, sendCall, type LifecycleCall } from '../lifecycle/calls';
 import { stackDatabase } from '../support/database';
-import { fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/kit-chain';
+import { fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/chain';
 import { getIdentity, postAuthed } from '../support/http';
 
 /*

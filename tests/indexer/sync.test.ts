@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
 import { NO_PROFILE } from '../support/identity';
-import { fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/kit-chain';
+import { fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/chain';
 import { getIdentity, postAuthed } from '../support/http';
 
 const appUrl = inject('appUrl');

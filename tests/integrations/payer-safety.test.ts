@@ -24,15 +24,7 @@ import { clientHeaders, readResponse, postAuthed } from '../support/http';
 import { IDENTITY_FIELDS } from '../support/identity';
 import { signIn } from '../support/sign-in';
 import { findTagRecordPda, getSetWalletInstruction } from '@/packages/tag-registry/src';
-import {
-  fundedSigner,
-  newSigner,
-  PROGRAM_ADDRESS,
-  reachAll,
-  registration,
-  rpcAt,
-  sendSigned,
-} from '../support/kit-chain';
+import { fundedSigner, newSigner, PROGRAM_ADDRESS, reachAll, registration, rpcAt, sendSigned } from '../support/chain';
 import { runCron } from '../indexer/support';
 
 const appUrl = inject('appUrl');

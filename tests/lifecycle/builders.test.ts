@@ -25,7 +25,7 @@ import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { stackDatabase } from '../support/database';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
-import { afterBudget } from '../support/kit-built';
+import { afterBudget } from '../support/built-transactions';
 import {
   decodeWire,
   fundedParty,
@@ -37,7 +37,7 @@ import {
   rpcAt,
   sendSigned,
   type Party,
-} from '../support/kit-chain';
+} from '../support/chain';
 
 /*
  * The lifecycle builders of /v1 over HTTP against the built app: every builder's

@@ -13,8 +13,8 @@ import bs58 from 'bs58';
 import { ownDatabase } from '../support/database';
 import { ownLocalnet } from '../support/localnet';
 import { prng } from './support';
-import { latestBlockhash, sendCall, type LifecycleCall } from './kit-calls';
-import { airdrop, kitChainAt, PROGRAM_ADDRESS } from '../support/kit-chain';
+import { latestBlockhash, sendCall, type LifecycleCall } from './calls';
+import { airdrop, kitChainAt, PROGRAM_ADDRESS } from '../support/chain';
 
 /*
  * Mirror equals chain under disorder: hundreds of random lifecycle calls across a

@@ -7,7 +7,7 @@ import type { IndexerStatus } from '@/lib/features/indexer/status';
 import { held } from '../support/held';
 import { inProcessApp, type InProcessApp } from '../support/in-process';
 import { ownLocalnet } from '../support/localnet';
-import { airdrop, fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/kit-chain';
+import { airdrop, fundedSigner, reachAll, registration, rpcAt, sendSigned } from '../support/chain';
 import { runCron } from '../indexer/support';
 import { sample } from './support';
 import { CLUSTER_CHECK_MAX_AGE_MS } from '@/lib/chain/cluster-check';

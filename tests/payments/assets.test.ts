@@ -1,7 +1,7 @@
 import type { Address, Instruction, KeyPairSigner } from '@solana/kit';
 import { describe, expect, inject, it } from 'vitest';
 import { refusedExtension } from '@/lib/chain/mint-account';
-import { airdrop, fundedSigner, newSigner, reachAll, rpcAt, sendSigned, signerOf } from '../support/kit-chain';
+import { airdrop, fundedSigner, newSigner, reachAll, rpcAt, sendSigned, signerOf } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 import { heldInProcessApp } from '../support/in-process';
 import { registeredPayee } from '../support/registered-payee';

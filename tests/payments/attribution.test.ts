@@ -6,9 +6,9 @@ import { randomTag } from '@/devstack/identities';
 import { MEMO_PROGRAM_ID, identityMemo, serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { ownDatabase } from '../support/database';
-import { newSigner, rpcAt } from '../support/kit-chain';
+import { decodeWire, newSigner, rpcAt } from '../support/chain';
 import { newKeypair } from '../support/keypair';
-import { decodeWire, signAndSendWire } from '../support/kit-transactions';
+import { landBuilt } from '../support/built-transactions';
 import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';
 import { findingAt, fundedPayer, payWithReference } from './paying';
@@ -94,7 +94,7 @@ describe('the Action Identity memo', () => {
       true,
     );
 
-    const signature = await signAndSendWire(rpc, answer.transaction, payer);
+    const { signature } = await landBuilt(rpc, answer.transaction, payer);
     await find();
     expect(await receipt(answer.reference)).toMatchObject({ status: 'finalized', signature, attributed: true });
   });

@@ -10,7 +10,7 @@ import { readReceipt } from '@/lib/features/payments/receipt';
 import { REJECTED_LISTED } from '@/lib/features/payments/schemas';
 import { reject } from '@/lib/features/payments/settle';
 import { ownDatabase } from '../support/database';
-import { rpcAt } from '../support/kit-chain';
+import { rpcAt } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 import { heldInProcessApp } from '../support/in-process';
 import { startRpcProxy, type RpcCall } from '../support/rpc-proxy';

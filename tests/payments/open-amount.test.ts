@@ -6,7 +6,7 @@ import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { issueReference, newReferenceKey } from '@/lib/features/payments/issue-reference';
 import { ownDatabase } from '../support/database';
-import { newSigner, rpcAt } from '../support/kit-chain';
+import { newSigner, rpcAt } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 import { registeredPayee } from '../support/registered-payee';
 import { heldInProcessApp } from '../support/in-process';

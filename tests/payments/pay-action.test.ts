@@ -13,9 +13,9 @@ import { identities } from '@/lib/db/schema';
 import { ACTIONS_JSON } from '@/lib/features/payments/actions-json';
 import { TOKEN_PROGRAM_ID } from '@/lib/features/payments/pay-asset';
 import { associatedTokenAddress } from '@/lib/chain/spl-token';
-import { fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
+import { decodeWire, fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/chain';
 import { newKeypair } from '../support/keypair';
-import { afterKitBudget, decodeWire, signAndSendWire } from '../support/kit-transactions';
+import { afterBudget, landBuilt } from '../support/built-transactions';
 import { landedMint } from '../support/spl-mint';
 import { clientHeaders, postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, seedIdentity, testDb } from '../integrations/support';
@@ -68,7 +68,7 @@ async function payAction(tag: string, query: string, account: string) {
 }
 
 /** Signs the Action's transaction with the payer's key alone and sends it through the localnet. */
-const signAndSend = (base64: string, payer: KeyPairSigner) => signAndSendWire(rpc, base64, payer);
+const signAndSend = async (base64: string, payer: KeyPairSigner) => (await landBuilt(rpc, base64, payer)).signature;
 
 /** The signatures listed for `key` at `confirmed`. */
 const signaturesOf = async (key: string) =>
@@ -121,7 +121,7 @@ describe('pay @tag, a Solana Action', () => {
     const { transaction, compiled, message } = decodeWire(body.transaction);
     expect(compiled.staticAccounts[0]).toBe(payer.address);
     expect(Object.values(transaction.signatures).every((s) => s === null)).toBe(true);
-    const own = afterKitBudget(message.instructions);
+    const own = afterBudget(message);
     expect(own).toHaveLength(2);
     const [transfer, memo] = own as [(typeof own)[number], (typeof own)[number]];
     // The Action Identity memo (docs/integrators.md; tests/payments/attribution.test.ts checks it).

@@ -2,7 +2,7 @@ import type { Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { staleReferenceReason } from '@/lib/features/payments/pay-reference';
 import { LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
-import { airdrop, newSigner, rpcAt } from '../support/kit-chain';
+import { airdrop, newSigner, rpcAt } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 import { postJson } from '../support/http';
 import { appUrl, closeTestDb, requireApp, testDb } from '../integrations/support';

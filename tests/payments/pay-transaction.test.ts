@@ -18,7 +18,7 @@ import {
 import { payInstructions } from '@/lib/features/payments/pay-transaction';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { associatedTokenAddress, ASSOCIATED_TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
-import { rpcAt } from '../support/kit-chain';
+import { rpcAt } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';

@@ -3,7 +3,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { createKitClient, RPC_TIMEOUT_MS, type SolanaRpc } from '@/lib/chain/rpc';
 import type { FindingCluster } from '@/lib/features/payments/read-payout-account';
 import { MEMO_PROGRAM_ID } from '@/lib/features/payments/pay-action-identity';
-import { fundedSigner, reachAll, sendSigned } from '../support/kit-chain';
+import { fundedSigner, reachAll, sendSigned } from '../support/chain';
 
 /** The cluster at `rpcUrl` as the finding pass reads it (lib/features/payments/find-payments.ts). */
 export function findingAt(rpcUrl: string): FindingCluster {

@@ -5,7 +5,7 @@ import { TOKEN_PROGRAM_ID, type SplAsset } from '@/lib/features/payments/pay-ass
 import { payInstructions } from '@/lib/features/payments/pay-transaction';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { landedMint } from '../support/spl-mint';
-import { fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
+import { fundedSigner, newSigner, reachAll, rpcAt, sendSigned } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 import { findingAt, payWithReference, withSigner } from './paying';
 import { randomTag } from '@/devstack/identities';

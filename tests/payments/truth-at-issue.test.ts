@@ -7,7 +7,7 @@ import { paymentReferences } from '@/lib/db/schema';
 import { MEMO_PROGRAM_ID } from '@/lib/features/payments/pay-action-identity';
 import { findTagRecordPda, getSetWalletInstruction } from '@/packages/tag-registry/src';
 import { appUrl, closeTestDb, requireApp, testDb, viewProfile } from '../integrations/support';
-import { airdrop, newSigner, PROGRAM_ADDRESS, reachAll, rpcAt, sendSigned } from '../support/kit-chain';
+import { airdrop, newSigner, PROGRAM_ADDRESS, reachAll, rpcAt, sendSigned } from '../support/chain';
 import { newKeypair } from '../support/keypair';
 import { clientHeaders } from '../support/http';
 import { registeredPayee, type RegisteredPayee } from '../support/registered-payee';

@@ -34,8 +34,8 @@ import {
   rpcAt,
   sendSigned,
   type Party,
-} from '../support/kit-chain';
-import { afterBudget, landBuilt } from '../support/kit-built';
+} from '../support/chain';
+import { afterBudget, landBuilt } from '../support/built-transactions';
 import { newKeypair } from '../support/keypair';
 import { postAuthed } from '../support/http';
 
@@ -58,7 +58,7 @@ function budgetOf(tx: string): ComputeBudget {
 
 /** Signs (in the order given), sends, waits, and answers what LiteSVM charged. */
 async function land(tx: string, ...signers: KeyPairSigner[]): Promise<number> {
-  return Number((await landBuilt(rpc, tx, ...signers)).computeUnitsConsumed!);
+  return Number((await landBuilt(rpc, tx, ...signers)).meta.computeUnitsConsumed!);
 }
 
 /** Seeds the localnet as if every recent slot had a transaction writing `accounts` at this price. */

@@ -5,7 +5,7 @@
 // behind a proxy that counts each method; the app's handlers run in this process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomTag } from '@/devstack/identities';
-import { PROGRAM_ADDRESS, recordAddress } from '../support/kit-chain';
+import { PROGRAM_ADDRESS, recordAddress } from '../support/chain';
 import { postAuthed } from '../support/http';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';

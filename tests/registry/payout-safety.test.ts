@@ -27,7 +27,7 @@ import {
   rpcAt,
   sendSigned,
   signerOf,
-} from '../support/kit-chain';
+} from '../support/chain';
 import { signIn } from '../support/sign-in';
 
 /*

@@ -14,8 +14,8 @@ import { loggedLine } from '../observability/support';
 import { captureLogs } from '../support/captured-logs';
 import { heldInProcessBehindRpcProxy } from '../support/in-process';
 import type { RpcCall } from '../support/rpc-proxy';
-import { airdrop, decodeWire, PROGRAM_ADDRESS, rpcAt, signerOf } from '../support/kit-chain';
-import { afterBudget, landBuilt } from '../support/kit-built';
+import { airdrop, decodeWire, PROGRAM_ADDRESS, rpcAt, signerOf } from '../support/chain';
+import { afterBudget, landBuilt } from '../support/built-transactions';
 import { signIn } from '../support/sign-in';
 
 const rpc = rpcAt(inject('rpcUrl'));

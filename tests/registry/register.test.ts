@@ -20,7 +20,7 @@ import { randomTag } from '@/devstack/identities';
 import { getRegisterTagInstructionDataEncoder } from '@/packages/tag-registry/src';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
-import { afterBudget } from '../support/kit-built';
+import { afterBudget } from '../support/built-transactions';
 import { signIn } from '../support/sign-in';
 import {
   decodeWire,
@@ -33,7 +33,7 @@ import {
   sendSigned,
   signerOf,
   airdrop,
-} from '../support/kit-chain';
+} from '../support/chain';
 import { runCron } from '../indexer/support';
 
 const appUrl = inject('appUrl');

@@ -4,7 +4,7 @@ import { randomTag, recordAddressOf } from '@/devstack/identities';
 import type { SolanaRpc } from '@/lib/chain/rpc';
 import type { Db } from '@/lib/db';
 import { identities, type IdentityRow, type NewIdentityRow } from '@/lib/db/schema';
-import { airdrop, newSigner, registerOnChain } from './kit-chain';
+import { airdrop, newSigner, registerOnChain } from './chain';
 
 /*
  * A tag that can be paid: every route that hands out a payment request reads the tag's record

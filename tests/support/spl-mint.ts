@@ -14,7 +14,7 @@ import {
 } from '@solana-program/token';
 import type { SolanaRpc } from '@/lib/chain/rpc';
 import { associatedTokenAddress, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@/lib/chain/spl-token';
-import { sendSigned, reachAll } from './kit-chain';
+import { sendSigned, reachAll } from './chain';
 
 /*
  * An SPL mint on the localnet, made with the token program's own instructions: the transaction

@@ -16,7 +16,7 @@ import { TAG_RECORD_SIZE } from '@/packages/tag-registry/src';
 import { BlockHeightExceededError, RpcError } from '@/lib/web/browser/client-errors';
 import { browserRpc } from '@/lib/web/browser/rpc';
 import { classifyFailure } from '@/lib/web/browser/transaction-flow';
-import { airdrop, newSigner, rpcAt } from '@/tests/support/kit-chain';
+import { airdrop, newSigner, rpcAt } from '@/tests/support/chain';
 import { newKeypair } from '@/tests/support/keypair';
 import { startRpcProxy } from '@/tests/support/rpc-proxy';
 

@@ -7,7 +7,7 @@ import { identities } from '@/lib/db/schema';
 import { findPayments } from '@/lib/features/payments/find-payments';
 import { serviceIdentity } from '@/lib/features/payments/pay-action-identity';
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
-import { airdrop, newSigner, rpcAt, signerOf } from '../support/kit-chain';
+import { airdrop, newSigner, rpcAt, signerOf } from '../support/chain';
 import { ownDatabase } from '../support/database';
 import { registeredPayee } from '../support/registered-payee';
 import { clientHeaders, readResponse, type ApiResponse } from '../support/http';

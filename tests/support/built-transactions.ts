@@ -6,7 +6,7 @@ import {
 import { getBase64EncodedWireTransaction, partiallySignTransaction, type KeyPairSigner } from '@solana/kit';
 import { expect } from 'vitest';
 import type { SolanaRpc } from '@/lib/chain/rpc';
-import { decodeWire, reachAll } from './kit-chain';
+import { decodeWire, reachAll } from './chain';
 
 /*
  * The transactions the app builds (unsigned, compute budget first), read and landed on kit.
@@ -31,9 +31,9 @@ export function afterBudget(message: ReturnType<typeof decodeWire>['message']) {
 }
 
 /**
- * Signs a built transaction (wire bytes in base64, every signature slot empty) with each
- * signer in the order given, sends it, waits until it is confirmed, and answers its meta
- * once it succeeded.
+ * Signs a built transaction (wire bytes in base64, its other signature slots as they are) with
+ * each signer in the order given, sends it, waits until it is confirmed, and answers its
+ * signature and meta once it succeeded.
  */
 export async function landBuilt(rpc: SolanaRpc, base64: string, ...signers: KeyPairSigner[]) {
   let transaction = decodeWire(base64).transaction;
@@ -49,5 +49,5 @@ export async function landBuilt(rpc: SolanaRpc, base64: string, ...signers: KeyP
     .getTransaction(signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
     .send();
   expect(landed?.meta?.err ?? null).toBeNull();
-  return landed!.meta!;
+  return { signature, meta: landed!.meta! };
 }

@@ -28,7 +28,6 @@ import { signIn } from './sign-in';
 /*
  * The chain as the tests use it, on kit: the localnet's program, funded signers, sending and
  * waiting for transactions, registrations sent straight to the cluster (not through the API).
- * (tests/support/chain.ts is the web3.js v1 twin, going away as the tests move here.)
  */
 
 export const PROGRAM_ADDRESS = LOCALNET_PROGRAM_ID as Address;
@@ -53,11 +52,13 @@ export function kitChainAt(rpcUrl: string, timeoutMs = 30_000): Omit<ChainAndMir
   return { rpc, transport, rpcUrl, programAddress: PROGRAM_ADDRESS };
 }
 
-/** A transaction's wire bytes (base64, as the builders answer them) as kit reads them: the transaction and its message. */
+/** A built transaction's wire bytes (base64, as the builders answer them) as kit reads them: the transaction, its compiled legacy message, and that message decompiled. */
 export function decodeWire(base64: string) {
   const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(base64));
-  const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(transaction.messageBytes));
-  return { transaction, message };
+  const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+  // Every transaction the app builds is a legacy one (lib/chain/build-unsigned-transaction.ts).
+  if (compiled.version !== 'legacy') throw new Error(`a ${compiled.version} message, not a legacy one`);
+  return { transaction, compiled, message: decompileTransactionMessage(compiled) };
 }
 
 /** A test key pair (tests/support/keypair.ts) as a kit signer. */

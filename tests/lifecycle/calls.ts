@@ -13,7 +13,7 @@ import {
 } from '@solana/kit';
 import type { SolanaRpc } from '@/lib/chain/rpc';
 import { instructionOf, type LifecycleCall as AnyLifecycleCall } from '@/devstack/lifecycle-instructions';
-import { PROGRAM_ADDRESS } from '../support/kit-chain';
+import { PROGRAM_ADDRESS } from '../support/chain';
 
 /*
  * Lifecycle calls sent straight to the cluster on kit (devstack/lifecycle-instructions.ts).

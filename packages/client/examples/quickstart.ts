@@ -17,5 +17,9 @@ await client.updateProfile(tag, { displayName: 'Demo', bio: 'Registered by the t
 console.log(identity?.tag, 'owned by', identity?.owner);
 
 const follower = client.follower(); // pass a saved { identities, cursor } to resume
-await follower.catchUp();
+// A change is served by the feed a moment after it commits: catch up until ours is there.
+while (follower.replica.identities.get(`@${tag}`)?.displayName !== 'Demo') {
+  await follower.catchUp();
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
 console.log(`${follower.replica.identities.size} live tags; ${tag}:`, follower.replica.identities.get(`@${tag}`)?.displayName);

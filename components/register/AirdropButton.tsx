@@ -27,8 +27,8 @@ export function AirdropButton() {
     void readBalance().then(setBalance);
   }, [readBalance]);
 
-  if (!publicKey) return null;
-
+  // The card is drawn before a wallet connects too, so the register form under it never moves
+  // when one does (a connected wallet only fills in the balance and enables the button).
   async function airdrop() {
     if (!publicKey) return;
     setBusy(true);
@@ -51,10 +51,13 @@ export function AirdropButton() {
         This app runs on a local cluster. Registering costs a network fee and the tag account&apos;s rent.
       </p>
       <p>
-        Balance: <strong data-testid="balance">{balance === null ? '…' : formatSol(balance)}</strong>
+        Balance:{' '}
+        <strong data-testid="balance">
+          {!publicKey ? 'no wallet connected' : balance === null ? '…' : formatSol(balance)}
+        </strong>
       </p>
       <div className="actions">
-        <button type="button" className="button secondary" onClick={airdrop} disabled={busy}>
+        <button type="button" className="button secondary" onClick={airdrop} disabled={busy || !publicKey}>
           {busy ? 'Requesting…' : `Airdrop ${AIRDROP_SOL} SOL`}
         </button>
       </div>

@@ -1,11 +1,9 @@
 import {
   address,
   generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   isSignerRole,
   isWritableRole,
-  partiallySignTransaction,
   type KeyPairSigner,
 } from '@solana/kit';
 import {
@@ -25,7 +23,7 @@ import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { stackDatabase } from '../support/database';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
-import { afterBudget } from '../support/built-transactions';
+import { afterBudget, sendWire, signBuilt } from '../support/built-transactions';
 import {
   decodeWire,
   fundedParty,
@@ -65,19 +63,9 @@ const signaturesOf = (tx: string) => decodeWire(tx).transaction.signatures;
 const requiredSignatures = (tx: string) =>
   getCompiledTransactionMessageDecoder().decode(decodeWire(tx).transaction.messageBytes).header.numSignerAccounts;
 
-/** Signs a built transaction with every signer given, in that order; its wire bytes. */
-async function signed(base64: string, ...signers: KeyPairSigner[]) {
-  let { transaction } = decodeWire(base64);
-  for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
-  return getBase64EncodedWireTransaction(transaction);
-}
-
-const sendWire = (wire: ReturnType<typeof getBase64EncodedWireTransaction>) =>
-  rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
-
 /** Signs a built transaction with every signer given (caller first, sponsor last), sends it, waits until final, syncs it. */
 async function land(base64: string, ...signers: KeyPairSigner[]): Promise<string> {
-  const signature = await sendWire(await signed(base64, ...signers));
+  const signature = await sendWire(rpc, await signBuilt(base64, ...signers));
   await reachAll(rpc, [signature], 'finalized');
   const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
   expect([200, 404]).toContain(synced.status);
@@ -86,7 +74,7 @@ async function land(base64: string, ...signers: KeyPairSigner[]): Promise<string
 
 /** Signs a built transaction and sends it, without syncing: the mirror does not hear of it. */
 async function send(base64: string, signer: KeyPairSigner): Promise<void> {
-  await reachAll(rpc, [await sendWire(await signed(base64, signer))], 'finalized');
+  await reachAll(rpc, [await sendWire(rpc, await signBuilt(base64, signer))], 'finalized');
 }
 
 /** A tag registered on chain by `owner` and mirrored. */
@@ -220,7 +208,7 @@ describe('lifecycle builders', () => {
     ]);
     expect(Buffer.from(own(tx)[0]!.data!)).toEqual(Buffer.from(getCancelTransferInstructionDataEncoder().encode({})));
     // The caller alone cannot send it: the sponsor's signature is missing.
-    await expect(sendWire(await signed(cancel.json.transaction, alice.signer))).rejects.toThrow();
+    await expect(sendWire(rpc, await signBuilt(cancel.json.transaction, alice.signer))).rejects.toThrow();
     await land(cancel.json.transaction, alice.signer, sponsor);
     expect(await (await fetch(url(tag, '/transfer'))).json()).toMatchObject({ pendingOwner: null });
 

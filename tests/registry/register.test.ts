@@ -3,12 +3,10 @@ import { randomBytes } from 'node:crypto';
 import {
   address,
   getAddressDecoder,
-  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   isSignerRole,
   isWritableRole,
   lamports,
-  partiallySignTransaction,
   type Address,
   type KeyPairSigner,
   type Signature,
@@ -20,7 +18,7 @@ import { randomTag } from '@/devstack/identities';
 import { getRegisterTagInstructionDataEncoder } from '@/packages/tag-registry/src';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
-import { afterBudget } from '../support/built-transactions';
+import { afterBudget, sendWire, signBuilt } from '../support/built-transactions';
 import { signIn } from '../support/sign-in';
 import {
   decodeWire,
@@ -59,15 +57,7 @@ const keysOf = (ix: { accounts?: readonly { address: Address; role: number }[] }
 /** The signer slots a transaction carries, in order. */
 const signersOf = (base64: string) => Object.keys(decode(base64).transaction.signatures);
 
-/** Signs a built transaction with each signer in turn; its wire bytes, missing signatures left empty. */
-async function signedWire(base64: string, ...signers: KeyPairSigner[]) {
-  let { transaction } = decode(base64);
-  for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
-  return getBase64EncodedWireTransaction(transaction);
-}
-
-const send = (wire: ReturnType<typeof getBase64EncodedWireTransaction>) =>
-  rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+const send = (wire: Awaited<ReturnType<typeof signBuilt>>) => sendWire(rpc, wire);
 
 /** A register_tag sent straight to the cluster (not through the API), confirmed. */
 async function registerDirect(owner: KeyPairSigner, tag: string): Promise<void> {
@@ -94,7 +84,7 @@ describe('POST /v1/register', () => {
 
     const { transaction } = decode(res.json.transaction);
     expect(Object.values(transaction.signatures).every((s) => s === null)).toBe(true); // never signed by the service
-    const signature = await send(await signedWire(res.json.transaction, owner));
+    const signature = await send(await signBuilt(res.json.transaction, owner));
     await reachAll(rpc, [signature], 'confirmed');
 
     // Landed, but the register endpoint never writes the mirror: still 404 until the indexer runs.
@@ -178,11 +168,11 @@ describe('POST /v1/register', () => {
       [sponsor.address, true, true],
     ]);
 
-    await expect(send(await signedWire(res.json.transaction, owner))).rejects.toThrow();
-    await expect(send(await signedWire(res.json.transaction, sponsor))).rejects.toThrow();
+    await expect(send(await signBuilt(res.json.transaction, owner))).rejects.toThrow();
+    await expect(send(await signBuilt(res.json.transaction, sponsor))).rejects.toThrow();
 
     // Owner first, sponsor last (DESIGN "Register").
-    const signature = await send(await signedWire(res.json.transaction, owner, sponsor));
+    const signature = await send(await signBuilt(res.json.transaction, owner, sponsor));
     await reachAll(rpc, [signature], 'finalized');
     const synced = await postAuthed(`${appUrl}/v1/sync`, null, { signature });
     expect(synced.status).toBe(200);

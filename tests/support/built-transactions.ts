@@ -36,18 +36,23 @@ export function afterBudget(message: ReturnType<typeof decodeWire>['message']) {
  * signature and meta once it succeeded.
  */
 export async function landBuilt(rpc: SolanaRpc, base64: string, ...signers: KeyPairSigner[]) {
-  let transaction = decodeWire(base64).transaction;
-  for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
-  const signature = await rpc
-    .sendTransaction(getBase64EncodedWireTransaction(transaction), {
-      encoding: 'base64',
-      preflightCommitment: 'confirmed',
-    })
-    .send();
+  const signature = await sendWire(rpc, await signBuilt(base64, ...signers));
   await reachAll(rpc, [signature], 'confirmed');
   const landed = await rpc
     .getTransaction(signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
     .send();
   expect(landed?.meta?.err ?? null).toBeNull();
   return { signature, meta: landed!.meta! };
+}
+
+/** Signs a built transaction with each signer in turn; its wire bytes, the signatures still missing left empty. */
+export async function signBuilt(base64: string, ...signers: KeyPairSigner[]) {
+  let { transaction } = decodeWire(base64);
+  for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
+  return getBase64EncodedWireTransaction(transaction);
+}
+
+/** Sends signed wire bytes after the cluster's preflight at `confirmed`; the signature (a refused one throws). */
+export function sendWire(rpc: SolanaRpc, wire: ReturnType<typeof getBase64EncodedWireTransaction>) {
+  return rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
 }

@@ -1,9 +1,11 @@
-import { fetchEncodedAccount, parseBase64RpcAccount, type Address, type EncodedAccount } from '@solana/kit';
+import { fetchEncodedAccount, parseBase64RpcAccount, type Address, type MaybeEncodedAccount } from '@solana/kit';
+import type { AccountBytes } from '@/lib/chain/account-bytes';
 import { KeptBytes } from '@/lib/core/kept-bytes';
 import { rpcCall, type SolanaRpc } from '@/lib/chain/rpc';
 import { rpcKey } from '@/lib/chain/rpc-key';
 import { unsafePayoutOfAccount, unsafePayoutWithoutRpc, type UnsafePayoutReason } from '@/lib/chain/payout-safety';
-import { findTagRecordPda, parseTagRecord, type TagRecordFields } from '@/packages/tag-registry/src';
+import { liveRecord, recordAt } from '@/lib/chain/record-states';
+import { findTagRecordPda } from '@/packages/tag-registry/src';
 
 /*
  * Truth at issue time (DESIGN "Payments and receipts"): before a payment request is handed out,
@@ -55,14 +57,15 @@ export function readPayeeOnChain(question: PayeeQuestion): Promise<PayeeOnChain>
 }
 
 async function readNow(rpc: SolanaRpc, programAddress: Address, tag: string, mirrored: Address): Promise<PayeeOnChain> {
-  const [pda, bump] = await findTagRecordPda({ tag }, { programAddress });
+  const [pda] = await findTagRecordPda({ tag }, { programAddress });
   // Kit's fetchEncodedAccounts drops the context; the slot is part of the answer, so the call is made here.
   const { context, value } = await rpcCall(() =>
     rpc.getMultipleAccounts([pda, mirrored], { encoding: 'base64', commitment: 'confirmed' }).send(),
   );
   const slot = Number(context.slot);
   const [recordAccount, mirroredAccount] = [pda, mirrored].map((at, i) => parseBase64RpcAccount(at, value[i] ?? null));
-  const record = liveRecordAt(programAddress, tag, bump, recordAccount!.exists ? recordAccount! : null);
+  // What counts as the tag's live record is the indexer's rule (./record-states.ts).
+  const record = liveRecord(recordAt(programAddress, pda, bytesOf(recordAccount!)));
   if (!record) return { record: null, unsafe: null, slot };
   const wallet = record.wallet;
   const answer = { owner: record.owner, wallet };
@@ -75,20 +78,7 @@ async function readNow(rpc: SolanaRpc, programAddress: Address, tag: string, mir
   return { record: answer, unsafe: unsafePayoutOfAccount(account.exists ? account : null), slot };
 }
 
-/**
- * The live record at the tag's PDA, or null. Only the program writes its records, so an
- * account the program does not own, data that is no TagRecord, a record of another tag or
- * bump (not at its own PDA), or a resting record (`pending_owner == owner`, program/README.md
- * "The resting record") is no live record.
- */
-function liveRecordAt(
-  programAddress: Address,
-  tag: string,
-  bump: number,
-  account: EncodedAccount | null,
-): TagRecordFields | null {
-  if (!account || account.programAddress !== programAddress) return null;
-  const record = parseTagRecord(account.data);
-  if (!record || record.tag !== tag || record.bump !== bump) return null;
-  return record.pendingOwner === record.owner ? null : record;
+/** An account kit fetched, as the record rule reads it (null when none is there). */
+function bytesOf(account: MaybeEncodedAccount): AccountBytes | null {
+  return account.exists ? { owner: account.programAddress, data: new Uint8Array(account.data) } : null;
 }

@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { createDatabase } from '@/devstack/postgres';
 import { openDb, type Db, type DbHandle } from '@/lib/db/client';
+import { startControllablePostgres } from '../db/postgres-control';
 import { held, type Lifetime } from './held';
 
 export interface TestDatabase {
@@ -29,6 +30,32 @@ export function ownDatabase(options: TestDatabaseOptions = {}): TestDatabase {
  */
 export function stackDatabase(options: TestDatabaseOptions = {}): TestDatabase {
   return heldDatabase('the stack database', async () => inject('databaseUrl'), options);
+}
+
+/**
+ * A migrated database on a PostgreSQL server of the test's alone, with a handle open on it:
+ * for a timing claim about the change feed or webhooks, whose events are served once no older
+ * transaction is open anywhere on the server, where another file's may be for seconds.
+ */
+export function isolatedDatabase({ poolSize = 10, lifetime }: TestDatabaseOptions = {}): TestDatabase {
+  const open = async () => {
+    const server = await startControllablePostgres();
+    const url = await createDatabase(server.url);
+    return { server, url, handle: await openDb({ driver: 'node-postgres', url }, { poolSize }) };
+  };
+  const close = async ({ server, handle }: Awaited<ReturnType<typeof open>>) => {
+    await handle.close();
+    await server.close();
+  };
+  const current = held('the isolated database', open, close, lifetime);
+  return {
+    get url() {
+      return current().url;
+    },
+    get db() {
+      return current().handle.db;
+    },
+  };
 }
 
 function heldDatabase(

@@ -6,7 +6,7 @@ import { recordIdentityChanges } from '@/lib/features/identity/identity-changes'
 import { deliverWebhooks } from '@/lib/features/webhooks/deliver';
 import { TARGET_CONCURRENCY } from '@/lib/features/webhooks/leases';
 import { createWebhook } from '@/lib/features/webhooks/subscriptions';
-import { ownDatabase } from '../support/database';
+import { isolatedDatabase } from '../support/database';
 import { newKeypair } from '../support/keypair';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -44,7 +44,9 @@ function silentTarget(): { server: Server; open: () => number; most: () => numbe
 }
 
 describe('a slow target beside a healthy one', () => {
-  const database = ownDatabase();
+  // A server of its own: its deliveries are timed, and an event is served only once no older
+  // transaction is open anywhere on the server (another file's may be, on the shared one).
+  const database = isolatedDatabase();
   const healthy = new WebhookReceiver();
   const slow = silentTarget();
   let slowUrl = '';

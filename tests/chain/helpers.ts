@@ -8,7 +8,6 @@ import {
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   getTransactionEncoder,
-  lamports,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -27,6 +26,9 @@ import {
 import { startLocalnet, type Localnet, type LocalnetOptions } from '@/localnet';
 import { getRegisterTagInstructionAsync, LOCALNET_PROGRAM_ID } from '@/packages/tag-registry/src';
 import { COMMITTED_SO } from '@/program/build';
+import { sendWire as sendWireBytes } from '../support/chain';
+
+export { airdrop } from '../support/chain';
 
 export const PROGRAM_ID = LOCALNET_PROGRAM_ID as Address;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -67,13 +69,6 @@ export async function reached(
     const done = status?.confirmationStatus === 'finalized' || status?.confirmationStatus === commitment;
     return done ? status : null;
   });
-}
-
-/** Airdrops SOL and waits until the localnet confirms it. */
-export async function airdrop(rpc: Rpc<SolanaRpcApi>, to: Address, sol = 10): Promise<Signature> {
-  const signature = await rpc.requestAirdrop(to, lamports(BigInt(sol) * LAMPORTS_PER_SOL)).send();
-  await reached(rpc, signature);
-  return signature;
 }
 
 /** A System transfer of `amount` lamports, `from` signing. */
@@ -135,19 +130,13 @@ export async function registerTransaction(
   return signed(rpc, args.sponsor, [register]);
 }
 
-/** Sends wire bytes through kit's client (preflight at `confirmed` unless skipped). */
+/** Sends a signed transaction's wire bytes through kit's client (preflight at `confirmed` unless skipped). */
 export function sendWire(
   rpc: Rpc<SolanaRpcApi>,
   tx: Pick<WireTransaction, 'base64'>,
-  { skipPreflight = false } = {},
+  options: { skipPreflight?: boolean } = {},
 ): Promise<Signature> {
-  return rpc
-    .sendTransaction(tx.base64, {
-      encoding: 'base64',
-      skipPreflight,
-      preflightCommitment: 'confirmed',
-    })
-    .send();
+  return sendWireBytes(rpc, tx.base64, options);
 }
 
 /** Raw JSON-RPC over fetch, for what kit's client would never send, and to read an answer as the wire has it. */

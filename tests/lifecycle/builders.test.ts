@@ -23,18 +23,19 @@ import { randomTag, recordAddressOf } from '@/devstack/identities';
 import { identities } from '@/lib/db/schema';
 import { stackDatabase } from '../support/database';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
-import { afterBudget, sendWire, signBuilt } from '../support/built-transactions';
+import { afterBudget, signBuilt } from '../support/built-transactions';
 import {
   decodeWire,
   fundedParty,
   fundedSigner,
+  type Party,
   PROGRAM_ADDRESS,
   reachAll,
   recordAddress,
   registration,
   rpcAt,
   sendSigned,
-  type Party,
+  sendWire,
 } from '../support/chain';
 
 /*

@@ -18,9 +18,10 @@ import { randomTag } from '@/devstack/identities';
 import { getRegisterTagInstructionDataEncoder } from '@/packages/tag-registry/src';
 import { clientHeaders, getIdentity, postAuthed } from '../support/http';
 import { newKeypair, type TestKeypair } from '../support/keypair';
-import { afterBudget, sendWire, signBuilt } from '../support/built-transactions';
+import { afterBudget, signBuilt } from '../support/built-transactions';
 import { signIn } from '../support/sign-in';
 import {
+  airdrop,
   decodeWire,
   fundedSigner,
   PROGRAM_ADDRESS,
@@ -29,8 +30,8 @@ import {
   registration,
   rpcAt,
   sendSigned,
+  sendWire,
   signerOf,
-  airdrop,
 } from '../support/chain';
 import { runCron } from '../indexer/support';
 

@@ -6,7 +6,7 @@ import {
 import { getBase64EncodedWireTransaction, partiallySignTransaction, type KeyPairSigner } from '@solana/kit';
 import { expect } from 'vitest';
 import type { SolanaRpc } from '@/lib/chain/rpc';
-import { decodeWire, reachAll } from './chain';
+import { decodeWire, reachAll, sendWire } from './chain';
 
 /*
  * The transactions the app builds (unsigned, compute budget first), read and landed on kit.
@@ -50,9 +50,4 @@ export async function signBuilt(base64: string, ...signers: KeyPairSigner[]) {
   let { transaction } = decodeWire(base64);
   for (const signer of signers) transaction = await partiallySignTransaction([signer.keyPair], transaction);
   return getBase64EncodedWireTransaction(transaction);
-}
-
-/** Sends signed wire bytes after the cluster's preflight at `confirmed`; the signature (a refused one throws). */
-export function sendWire(rpc: SolanaRpc, wire: ReturnType<typeof getBase64EncodedWireTransaction>) {
-  return rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
 }

@@ -72,10 +72,11 @@ export async function newSigner(): Promise<{ keypair: TestKeypair; signer: KeyPa
   return { keypair, signer: await signerOf(keypair) };
 }
 
-/** Airdrops SOL and waits until the cluster confirms it. */
-export async function airdrop(rpc: SolanaRpc, to: Address, sol = 10): Promise<void> {
+/** Airdrops SOL and waits until the cluster confirms it; the airdrop's signature. */
+export async function airdrop(rpc: SolanaRpc, to: Address, sol = 10): Promise<Signature> {
   const signature = await rpc.requestAirdrop(to, lamports(BigInt(sol) * LAMPORTS_PER_SOL)).send();
   await reachAll(rpc, [signature], 'confirmed');
+  return signature;
 }
 
 /** A new signer funded on the cluster. */
@@ -147,7 +148,15 @@ export async function sendSigned(
   { skipPreflight = false } = {},
 ): Promise<Signature> {
   const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const wire = await signedWire(instructions, feePayer, latest);
+  return sendWire(rpc, await signedWire(instructions, feePayer, latest), { skipPreflight });
+}
+
+/** Sends signed wire bytes (base64), after the cluster's preflight at `confirmed` unless skipped; the signature (a refused one throws). */
+export function sendWire(
+  rpc: SolanaRpc,
+  wire: Base64EncodedWireTransaction,
+  { skipPreflight = false } = {},
+): Promise<Signature> {
   return rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight, preflightCommitment: 'confirmed' }).send();
 }
 
